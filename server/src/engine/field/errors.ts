@@ -1,0 +1,163 @@
+/**
+ * Kubernetes field errors (k8s.io/apimachinery/pkg/util/validation/field), as data.
+ *
+ * Every finding of the engine is a FieldError: the Kubernetes error type, the field path as the
+ * API server prints it, the bad value, the detail, plus what the editor needs (severity, provenance).
+ */
+
+export type ErrorType =
+  | 'FieldValueRequired'
+  | 'FieldValueInvalid'
+  | 'FieldValueForbidden'
+  | 'FieldValueNotSupported'
+  | 'FieldValueDuplicate'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'FieldValueTypeInvalid'
+  | 'FieldValueNotFound'
+  | 'InternalError';
+
+/** Marker for "no bad value printed" (Go's field.OmitValueType). */
+export const OMIT_VALUE: unique symbol = Symbol('omitValue');
+
+export interface Provenance {
+  /** CRD metadata.name, e.g. `crontabs.stable.example.com`. */
+  crd?: string;
+  /** CRD version name. */
+  version?: string;
+  /** The CEL rule text, for findings that come from x-kubernetes-validations. */
+  rule?: string;
+  /** Schema path of the rule, e.g. `openAPIV3Schema.properties[spec].x-kubernetes-validations[0]`. */
+  rulePath?: string;
+}
+
+export interface FieldError {
+  type: ErrorType;
+  /** The field path as Kubernetes prints it; `""` for the root or a nil path (`<nil>` in Go). */
+  field: string;
+  /** The offending value (printed in the message for most types), or OMIT_VALUE. */
+  badValue?: unknown;
+  /** The detail text after the type and value. */
+  detail: string;
+  /** Editor severity; API server errors are `error`, API server warnings are `warning`. */
+  severity?: 'error' | 'warning' | 'information';
+  /** Which CRD, version and rule produced it. */
+  provenance?: Provenance;
+  /**
+   * Where in a CEL rule string the problem is (0-based offsets inside the rule text), for compile errors.
+   */
+  ruleRange?: { start: number; end: number };
+  /** Field path segments that led here, kept for YAML range mapping (see yaml/ layer). */
+  segments?: PathSegment[];
+}
+
+export type PathSegment = { kind: 'field'; name: string } | { kind: 'index'; index: number } | { kind: 'key'; key: string };
+
+const TYPE_STRING: Record<ErrorType, string> = {
+  FieldValueRequired: 'Required value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  FieldValueTypeInvalid: 'Invalid value',
+  FieldValueNotFound: 'Not found',
+  InternalError: 'Internal error',
+};
+
+/** The error type as Go's ErrorType.String() prints it. */
+export function errorTypeString(t: ErrorType): string {
+  return TYPE_STRING[t];
+}
+
+/**
+ * Go's %v of a bad value as field.Error prints it: strings quoted, numbers plain, objects and lists
+ * in Go's fmt notation (map[a:1], [1 2]), nil as `null`.
+ */
+export function formatBadValue(v: unknown): string {
+  if (v === undefined || v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return goValue(v);
+}
+
+function goValue(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return '[' + v.map(goValue).join(' ') + ']';
+  if (typeof v === 'object') {
+    const keys = Object.keys(v as object).sort();
+    return 'map[' + keys.map((k) => `${k}:${goValue((v as Record<string, unknown>)[k])}`).join(' ') + ']';
+  }
+  return String(v);
+}
+
+/** Go's field.Error.ErrorBody(): the message without the field path. */
+export function errorBody(e: FieldError): string {
+  let s: string;
+  switch (e.type) {
+    case 'FieldValueRequired':
+    case 'FieldValueForbidden':
+    case 'FieldValueTooLong':
+    case 'InternalError':
+      s = TYPE_STRING[e.type];
+      break;
+    default:
+      if (e.badValue === OMIT_VALUE) s = TYPE_STRING[e.type];
+      else s = `${TYPE_STRING[e.type]}: ${formatBadValue(e.badValue)}`;
+  }
+  if (e.detail) s += `: ${e.detail}`;
+  return s;
+}
+
+/** Go's field.Error.Error(): `<path>: <body>`, with `<nil>` for the root. */
+export function errorMessage(e: FieldError): string {
+  return `${e.field === '' ? '<nil>' : e.field}: ${errorBody(e)}`;
+}
+
+function make(type: ErrorType, path: FieldPath | string | null, badValue: unknown, detail: string): FieldError {
+  const p = typeof path === 'string' || path === null ? null : path;
+  const e: FieldError = { type, field: path === null ? '' : typeof path === 'string' ? path : path.toString(), badValue, detail };
+  if (p) e.segments = p.segments();
+  return e;
+}
+
+/** field.Required */
+export const required = (p: FieldPath | string | null, detail = '') => make('FieldValueRequired', p, OMIT_VALUE, detail);
+/** field.Invalid */
+export const invalid = (p: FieldPath | string | null, v: unknown, detail = '') => make('FieldValueInvalid', p, v, detail);
+/** field.Forbidden */
+export const forbidden = (p: FieldPath | string | null, detail = '') => make('FieldValueForbidden', p, OMIT_VALUE, detail);
+/** field.NotSupported: detail lists the supported values as Go prints them. */
+export function notSupported(p: FieldPath | string | null, v: unknown, valid: unknown[]): FieldError {
+  const quoted = valid.map((x) => (typeof x === 'string' ? JSON.stringify(x) : JSON.stringify(x)));
+  const detail = quoted.length ? `supported values: ${quoted.join(', ')}` : '';
+  return make('FieldValueNotSupported', p, v, detail);
+}
+/** field.Duplicate */
+export const duplicate = (p: FieldPath | string | null, v: unknown) => make('FieldValueDuplicate', p, v, '');
+/** field.TooLong: `may not be more than N bytes` (maxLength < 0 means unknown). */
+export function tooLong(p: FieldPath | string | null, v: unknown, maxLength: number): FieldError {
+  return make('FieldValueTooLong', p, v, maxLength >= 0 ? `may not be more than ${maxLength} bytes` : 'value is too long');
+}
+/** field.TooMany: `must have at most N items`. */
+export function tooMany(p: FieldPath | string | null, actual: number, max: number): FieldError {
+  return make('FieldValueTooMany', p, actual, max >= 0 ? `must have at most ${max} items` : 'has too many items');
+}
+/** field.TypeInvalid */
+export const typeInvalid = (p: FieldPath | string | null, v: unknown, detail = '') => make('FieldValueTypeInvalid', p, v, detail);
+/** field.NotFound */
+export const notFound = (p: FieldPath | string | null, v: unknown) => make('FieldValueNotFound', p, v, '');
+/** field.InternalError */
+export const internalError = (p: FieldPath | string | null, detail: string) => make('InternalError', p, OMIT_VALUE, detail);
+
+/** Sort errors for determinism: by field, then type, then detail. */
+export function sortErrors(errs: FieldError[]): FieldError[] {
+  return errs.sort((a, b) => cmp(a.field, b.field) || cmp(a.type, b.type) || cmp(a.detail, b.detail));
+}
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+import { FieldPath } from './path';

@@ -1,0 +1,54 @@
+import type { PathSegment } from './errors';
+
+/**
+ * An immutable field path, printed as k8s.io/apimachinery field.Path prints it:
+ * `spec.foo[0].bar`, map keys as `[key]`. The root has no name and prints as `""`.
+ */
+export class FieldPath {
+  private constructor(
+    private readonly parent: FieldPath | null,
+    private readonly seg: PathSegment | null,
+  ) {}
+
+  /** A new root path; `NewPath(name, more...)`. With no names, the nil path (prints `""`). */
+  static root(...names: string[]): FieldPath {
+    let p = new FieldPath(null, null);
+    for (const n of names) p = p.child(n);
+    return p;
+  }
+
+  child(name: string, ...more: string[]): FieldPath {
+    let p: FieldPath = new FieldPath(this, { kind: 'field', name });
+    for (const n of more) p = p.child(n);
+    return p;
+  }
+
+  index(index: number): FieldPath {
+    return new FieldPath(this, { kind: 'index', index });
+  }
+
+  key(key: string): FieldPath {
+    return new FieldPath(this, { kind: 'key', key });
+  }
+
+  /** The segments from the root. */
+  segments(): PathSegment[] {
+    const out: PathSegment[] = [];
+    for (let p: FieldPath | null = this; p && p.seg; p = p.parent) out.push(p.seg);
+    return out.reverse();
+  }
+
+  isRoot(): boolean {
+    return this.seg === null;
+  }
+
+  toString(): string {
+    let s = '';
+    for (const seg of this.segments()) {
+      if (seg.kind === 'field') s = s === '' ? seg.name : `${s}.${seg.name}`;
+      else if (seg.kind === 'index') s += `[${seg.index}]`;
+      else s += `[${seg.key}]`;
+    }
+    return s;
+  }
+}

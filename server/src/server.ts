@@ -1,0 +1,2 @@
+/** Language server entry point: placeholder until the LSP layer lands. */
+console.error('crd-yaml server: not implemented yet');
