@@ -1,0 +1,27 @@
+// Runs every test file (*.test.ts under server/, client/ and test/) with node's test runner through tsx.
+// Node 20's --test takes no globs, so the files are listed here. Extra args are passed to node --test
+// (e.g. --test-name-pattern); file arguments narrow the run.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const fileArgs = args.filter((a) => a.endsWith('.test.ts'));
+const flags = args.filter((a) => !a.endsWith('.test.ts'));
+const skip = new Set(['node_modules', 'dist', '.git', '.work', 'oracle-bin']);
+
+function walk(dir, out) {
+  for (const e of readdirSync(dir)) {
+    if (skip.has(e)) continue;
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (p.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const files = fileArgs.length ? fileArgs : ['server', 'client', 'test'].flatMap((d) => walk(d, [])).sort();
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], {
+  stdio: 'inherit',
+});
+process.exit(r.status ?? 1);
