@@ -1,0 +1,310 @@
+/**
+ * npm run bench: keystroke-to-diagnostics of crd-yaml's server (dist/server.js) beside
+ * yaml-language-server 2.0.0 (its fixed 200 ms validation debounce patched to 0 in a private copy),
+ * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
+ *
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,cel]
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import { LspClient } from './lsp-client';
+import { CRONTAB_CRD, cronTabs } from './fixtures';
+
+const ROOT = path.resolve(__dirname, '..');
+const SHARED = path.resolve(ROOT, '..', 'shared');
+const REALWORLD_CRDS = path.join(SHARED, 'realworld', 'crds');
+
+const args = process.argv.slice(2);
+const argVal = (name: string, dflt: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const EDITS = Number(argVal('--edits', '40'));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,cel').split(','));
+
+interface ServerSpec {
+  name: string;
+  command: string;
+  args: string[];
+  settings: (ws: string) => Record<string, unknown>;
+}
+
+/** A private copy of yaml-language-server with validationDelayMs = 0 (its debounce), made once. */
+function yamlLanguageServerCopy(): string {
+  const src = path.join(ROOT, 'node_modules', 'yaml-language-server');
+  const dst = path.join(ROOT, '.work', 'bench', 'yaml-language-server');
+  const settingsFile = path.join(dst, 'out', 'src', 'yamlSettings.js');
+  if (!fs.existsSync(settingsFile)) {
+    fs.mkdirSync(path.dirname(dst), { recursive: true });
+    fs.cpSync(src, dst, { recursive: true });
+    const text = fs.readFileSync(settingsFile, 'utf8');
+    if (!text.includes('this.validationDelayMs = 200;')) throw new Error('yaml-language-server: validationDelayMs not found; pin 2.0.0');
+    fs.writeFileSync(settingsFile, text.replace('this.validationDelayMs = 200;', 'this.validationDelayMs = 0;'));
+    // Resolve its dependencies from the project's node_modules.
+    const nm = path.join(dst, 'node_modules');
+    if (!fs.existsSync(nm)) fs.symlinkSync(path.join(ROOT, 'node_modules'), nm);
+  }
+  return path.join(dst, 'bin', 'yaml-language-server');
+}
+
+const servers = (schemaMap: Record<string, string[]>): ServerSpec[] => [
+  {
+    name: 'crd-yaml',
+    command: process.execPath,
+    args: [path.join(ROOT, 'dist', 'server.js'), '--stdio'],
+    settings: () => ({ crdYaml: { diagnosticsDelayMs: 0, unknownKinds: 'off' } }),
+  },
+  {
+    name: 'yaml-language-server',
+    command: process.execPath,
+    args: [yamlLanguageServerCopy(), '--stdio'],
+    settings: () => ({
+      yaml: { validate: true, hover: true, completion: true, schemaStore: { enable: false }, schemas: schemaMap, maxItemsComputed: 5000 },
+    }),
+  },
+];
+
+async function start(spec: ServerSpec, workspace: string): Promise<LspClient> {
+  const c = new LspClient(spec.command, spec.args, { cwd: workspace });
+  const settings = spec.settings(workspace);
+  c.handlers.set('workspace/configuration', (p: { items: { section?: string }[] }) =>
+    p.items.map((it) => (it.section ? it.section.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), settings) ?? null : settings)),
+  );
+  c.handlers.set('client/registerCapability', () => null);
+  c.handlers.set('window/workDoneProgress/create', () => null);
+  const uri = pathToFileURL(workspace).href;
+  await c.request('initialize', {
+    processId: process.pid,
+    rootUri: uri,
+    workspaceFolders: [{ uri, name: path.basename(workspace) }],
+    capabilities: {
+      workspace: { configuration: true, workspaceFolders: true, didChangeConfiguration: { dynamicRegistration: false } },
+      textDocument: { synchronization: { dynamicRegistration: false }, publishDiagnostics: { versionSupport: true } },
+    },
+    initializationOptions: settings,
+  });
+  c.notify('initialized', {});
+  c.notify('workspace/didChangeConfiguration', { settings });
+  return c;
+}
+
+function stats(xs: number[]): { median: number; p95: number } {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
+  return { median: q(0.5), p95: q(0.95) };
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+
+/** Position (line, character) of an offset. */
+function positionAt(text: string, offset: number): { line: number; character: number } {
+  let line = 0;
+  let last = 0;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) (line++, (last = i + 1));
+  return { line, character: offset - last };
+}
+
+/**
+ * Opens `file` (and the `alsoOpen` files), then makes `EDITS` one-character edits at `offset`
+ * alternating between two replacements, waiting each time for the file's diagnostics.
+ */
+async function editLoop(c: LspClient, file: string, text: string, offset: number, a: string, b: string, alsoOpen: string[] = []) {
+  for (const f of alsoOpen) {
+    c.notify('textDocument/didOpen', { textDocument: { uri: pathToFileURL(f).href, languageId: 'yaml', version: 1, text: fs.readFileSync(f, 'utf8') } });
+  }
+  const uri = pathToFileURL(file).href;
+  const first = c.nextDiagnostics(uri, performance.now(), 120000);
+  c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  const firstDiags = await first;
+  const times: number[] = [];
+  const pos = positionAt(text, offset);
+  let version = 1;
+  let lastDiags = firstDiags;
+  const warmup = 5;
+  for (let i = 0; i < EDITS + warmup; i++) {
+    const replacement = i % 2 === 0 ? b : a;
+    const old = i % 2 === 0 ? a : b;
+    version++;
+    const t0 = performance.now();
+    const wait = c.nextDiagnostics(uri, t0, 60000);
+    c.notify('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ range: { start: pos, end: { line: pos.line, character: pos.character + old.length } }, text: replacement }],
+    });
+    lastDiags = await wait;
+    if (i >= warmup) times.push(lastDiags.at - t0);
+  }
+  return { ...stats(times), firstCount: firstDiags.diagnostics.length, lastCount: lastDiags.diagnostics.length };
+}
+
+function parseFloor(text: string): number {
+  const ts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    parseAllDocuments(text);
+    ts.push(performance.now() - t0);
+  }
+  return stats(ts).median;
+}
+
+function tmpWorkspace(name: string): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), `crd-yaml-bench-${name}-`));
+  return d;
+}
+
+/** JSON Schema for yaml-language-server from a CRD's openAPIV3Schema (what its users must hand-convert). */
+function crdToJsonSchema(crdText: string, version: string): unknown {
+  const crd = parseAllDocuments(crdText).map((d) => d.toJS()).find((o: any) => o?.kind === 'CustomResourceDefinition') as any;
+  const v = crd.spec.versions.find((x: any) => x.name === version) ?? crd.spec.versions[0];
+  return v.schema.openAPIV3Schema;
+}
+
+type Row = { scenario: string; server: string; median: number; p95: number; extra: string };
+const rows: Row[] = [];
+const report = (r: Row) => {
+  rows.push(r);
+  console.log(`${r.scenario.padEnd(34)} ${r.server.padEnd(22)} median ${fmt(r.median).padStart(7)} ms  p95 ${fmt(r.p95).padStart(7)} ms  ${r.extra}`);
+};
+
+async function scenarioA() {
+  const ws = tmpWorkspace('a');
+  const crdFile = path.join(ws, 'crontab-crd.yaml');
+  const crsFile = path.join(ws, 'crs.yaml');
+  fs.writeFileSync(crdFile, CRONTAB_CRD);
+  const text = cronTabs(300);
+  fs.writeFileSync(crsFile, text);
+  const schemaFile = path.join(ws, 'crontab.schema.json');
+  fs.writeFileSync(schemaFile, JSON.stringify(crdToJsonSchema(CRONTAB_CRD, 'v1')));
+  const offset = text.indexOf('replicas: 1', Math.floor(text.length / 2)) + 'replicas: '.length;
+  const floor = parseFloor(text);
+  for (const spec of servers({ [pathToFileURL(schemaFile).href]: ['crs.yaml', '*/crs.yaml'] })) {
+    const c = await start(spec, ws);
+    try {
+      const r = await editLoop(c, crsFile, text, offset, '1', '7', spec.name === 'crd-yaml' ? [crdFile] : []);
+      report({ scenario: '(a) 300 CronTab CRs, one file', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; yaml parse floor ${fmt(floor)} ms; ${(text.length / 1024).toFixed(0)} KB` });
+    } finally {
+      await c.shutdown();
+    }
+  }
+}
+
+async function scenarioB() {
+  const ws = tmpWorkspace('b');
+  const src = path.join(REALWORLD_CRDS, 'prometheus-operator', 'monitoring.coreos.com_alertmanagerconfigs.yaml');
+  const crdText = fs.readFileSync(src, 'utf8');
+  const crdFile = path.join(ws, 'crd.yaml');
+  fs.writeFileSync(crdFile, crdText);
+  const text = [
+    'apiVersion: monitoring.coreos.com/v1alpha1',
+    'kind: AlertmanagerConfig',
+    'metadata:',
+    '  name: example',
+    'spec:',
+    '  route:',
+    '    groupBy: ["job"]',
+    '    groupWait: 30s',
+    '    receiver: webhook',
+    '  receivers:',
+    '  - name: webhook',
+    '    webhookConfigs:',
+    '    - url: http://example.com/hook',
+    '      sendResolved: true',
+    '',
+  ].join('\n');
+  const crFile = path.join(ws, 'cr.yaml');
+  fs.writeFileSync(crFile, text);
+  const schemaFile = path.join(ws, 'amc.schema.json');
+  fs.writeFileSync(schemaFile, JSON.stringify(crdToJsonSchema(crdText, 'v1alpha1')));
+  const offset = text.indexOf('30s');
+  for (const spec of servers({ [pathToFileURL(schemaFile).href]: ['cr.yaml', '*/cr.yaml'] })) {
+    const c = await start(spec, ws);
+    try {
+      const r = await editLoop(c, crFile, text, offset, '3', '4', spec.name === 'crd-yaml' ? [crdFile] : []);
+      report({ scenario: '(b) CR vs largest prometheus CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}` });
+    } finally {
+      await c.shutdown();
+    }
+  }
+}
+
+async function scenarioC() {
+  const ws = tmpWorkspace('c');
+  const src = path.join(REALWORLD_CRDS, 'argo-workflows', 'argoproj.io_cronworkflows.yaml');
+  const text = fs.readFileSync(src, 'utf8');
+  const file = path.join(ws, 'argoproj.io_cronworkflows.yaml');
+  fs.writeFileSync(file, text);
+  const floor = parseFloor(text);
+  // A character inside a description in the middle of the file.
+  const at = text.indexOf('description: ', Math.floor(text.length / 2)) + 'description: '.length;
+  for (const spec of servers({})) {
+    const c = await start(spec, ws);
+    try {
+      const r = await editLoop(c, file, text, at, text[at], text[at] === 'X' ? 'Y' : 'X');
+      report({ scenario: '(c) edit 2.9 MB argo CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; yaml parse floor ${fmt(floor)} ms` });
+    } finally {
+      await c.shutdown();
+    }
+  }
+}
+
+async function scenarioD() {
+  const ws = tmpWorkspace('d');
+  fs.cpSync(REALWORLD_CRDS, path.join(ws, 'crds'), { recursive: true });
+  const text = [
+    'apiVersion: cert-manager.io/v1',
+    'kind: Certificate',
+    'metadata:',
+    '  name: example',
+    'spec:',
+    '  secretName: example-tls',
+    '  dnsNames: [example.com]',
+    '  issuerRef:',
+    '    name: ca-issuer',
+    '  unknownField: 1',
+    '',
+  ].join('\n');
+  const crFile = path.join(ws, 'certificate.yaml');
+  fs.writeFileSync(crFile, text);
+  for (const spec of servers({})) {
+    const t0 = performance.now();
+    const c = await start(spec, ws);
+    try {
+      const uri = pathToFileURL(crFile).href;
+      // crd-yaml: wait until the CR's diagnostics include the finding that needs its CRD from the index.
+      const deadline = t0 + 60000;
+      c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+      let d = await c.nextDiagnostics(uri, 0, 60000);
+      while (spec.name === 'crd-yaml' && d.diagnostics.length === 0 && performance.now() < deadline) {
+        d = await c.nextDiagnostics(uri, d.at + 0.001, deadline - performance.now());
+      }
+      const ms = d.at - t0;
+      report({ scenario: '(d) cold start, all realworld CRDs', server: spec.name, median: ms, p95: ms, extra: `diags ${d.diagnostics.length}; peak RSS ${fmt(c.peakRssMB())} MB` });
+    } finally {
+      await c.shutdown();
+    }
+  }
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('run npm run build first');
+  console.log(`crd-yaml bench: ${EDITS} edits per scenario after 5 warm-up edits; node ${process.version}; ${os.cpus().length} cores`);
+  if (ONLY.has('a')) await scenarioA();
+  if (ONLY.has('b')) await scenarioB();
+  if (ONLY.has('c')) await scenarioC();
+  if (ONLY.has('d')) await scenarioD();
+  if (ONLY.has('cel')) {
+    const { celBenchmark } = await import('./cel');
+    celBenchmark(REALWORLD_CRDS);
+  }
+  const out = path.join(ROOT, 'reports');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'bench.json'), JSON.stringify(rows, null, 1));
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+/** Bench inputs: the CronTab CRD of the Kubernetes documentation and a file of many CronTab CRs. */
+
+export const CRONTAB_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                cronSpec:
+                  type: string
+                  pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'
+                image:
+                  type: string
+                replicas:
+                  type: integer
+                  minimum: 1
+                  maximum: 10
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames:
+    - ct
+`;
+
+/** n CronTab CRs in one multi-document file; the first has replicas out of range, so both servers report. */
+export function cronTabs(n: number): string {
+  const docs: string[] = [];
+  for (let i = 0; i < n; i++) {
+    docs.push(
+      [
+        'apiVersion: stable.example.com/v1',
+        'kind: CronTab',
+        'metadata:',
+        `  name: my-cron-object-${i}`,
+        'spec:',
+        `  cronSpec: "* * * * */${(i % 9) + 1}"`,
+        `  image: my-awesome-cron-image:${i}`,
+        `  replicas: ${i === 0 ? 20 : 1}`,
+      ].join('\n'),
+    );
+  }
+  return docs.join('\n---\n') + '\n';
+}
