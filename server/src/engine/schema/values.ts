@@ -1,0 +1,76 @@
+/**
+ * Helpers for JSON values as the engine holds them: plain objects, arrays, strings, booleans, null,
+ * numbers, bigints (integers beyond 2^53) and IntegralFloat (a float64 written `1.0`). Go decodes JSON
+ * into map[string]interface{} / []interface{} / scalars; these helpers draw the same lines.
+ */
+import { IntegralFloat } from '../json/lossless';
+
+/** A JSON object (Go's map[string]interface{}): a plain object, not an array, null or IntegralFloat. */
+export function isJSONObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof IntegralFloat) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** The number a schema keyword holds (number, bigint or IntegralFloat), or undefined. */
+export function jsonNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof IntegralFloat) return v.value;
+  return undefined;
+}
+
+/**
+ * Set an own enumerable property even for keys such as `__proto__`, which a plain assignment would
+ * treat as the prototype (JSON input may hold any key).
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** Go's hasOwn lookup of a map key. */
+export function hasOwn(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/**
+ * runtime.DeepCopyJSONValue: a deep copy of objects and arrays; scalars (including the immutable
+ * IntegralFloat and bigint) are shared. Values that are not JSON (functions, symbols) are kept as they are.
+ */
+export function deepCopyJSON<T>(v: T): T {
+  if (Array.isArray(v)) return v.map((x) => deepCopyJSON(x)) as unknown as T;
+  if (isJSONObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) setOwn(out, k, deepCopyJSON(v[k]));
+    return out as T;
+  }
+  return v;
+}
+
+/** reflect.DeepEqual on decoded JSON: int and float kept apart (1 vs 1.0), keys compared as sets. */
+export function deepEqualJSON(a: unknown, b: unknown): boolean {
+  if (a instanceof IntegralFloat || b instanceof IntegralFloat) {
+    if (a instanceof IntegralFloat && b instanceof IntegralFloat) return a.value === b.value;
+    // a float64 with a fraction (plain number) equals an IntegralFloat only if both are floats, which
+    // an integral plain number is not
+    return false;
+  }
+  if (typeof a === 'bigint' || typeof b === 'bigint') {
+    const ia = typeof a === 'bigint' ? a : typeof a === 'number' && Number.isInteger(a) ? BigInt(a) : undefined;
+    const ib = typeof b === 'bigint' ? b : typeof b === 'number' && Number.isInteger(b) ? BigInt(b) : undefined;
+    return ia !== undefined && ib !== undefined && ia === ib;
+  }
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => deepEqualJSON(x, b[i]));
+  }
+  if (isJSONObject(a)) {
+    if (!isJSONObject(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => hasOwn(b, k) && deepEqualJSON(a[k], b[k]));
+  }
+  return false;
+}
