@@ -1,0 +1,394 @@
+/**
+ * YAML documents with positions: the unit the rest of the server works on.
+ *
+ * A text is split at `---` markers (split.ts) and each chunk is parsed on its own by the `yaml`
+ * package (YAML 1.2 core schema by default). The parsed chunk keeps chunk-relative ranges, so a
+ * chunk whose text did not change can be reused as is after an edit elsewhere (only its absolute
+ * offset moves): pass the previous result as `previous` to parseYamlDocuments.
+ *
+ * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
+ * available as a JSON value and as an AST.
+ */
+import { parseAllDocuments, isMap, isSeq, isScalar, type Document, type Node, type ParsedNode } from 'yaml';
+import type { FieldError, PathSegment } from '../engine/field';
+import { identifyObject, type ObjectIdentity } from './kind';
+import { LineIndex, endOfLine } from './lines';
+import { formatFieldPath, parseFieldPath, pathAtOffset, resolvePath, type PathAtOffset, type PathTarget } from './path';
+import { splitYamlChunks } from './split';
+
+/** Which YAML flavour decides scalar types. */
+export type YamlVersion = '1.2' | '1.1';
+
+export interface ParseYamlOptions {
+  /**
+   * A previous parse of an earlier version of the same file: chunks whose text is unchanged are
+   * reused (AST, JSON value and identity are not recomputed).
+   */
+  previous?: YamlFile;
+  /**
+   * `1.2` (default): the YAML 1.2 core schema. `1.1`: YAML 1.1 scalars (`yes`/`on` are booleans,
+   * `0777` is octal, `<<` merges), which is closer to what kubectl and the API server
+   * (sigs.k8s.io/yaml, a go-yaml v2 fork) decode.
+   */
+  yamlVersion?: YamlVersion;
+}
+
+/** A YAML syntax error or warning, with absolute offsets into the file text. */
+export interface YamlSyntaxError {
+  severity: 'error' | 'warning';
+  /** The `yaml` package's error code (`BAD_INDENT`, `DUPLICATE_KEY`, ...). */
+  code: string;
+  /** The message without position decorations. */
+  message: string;
+  start: number;
+  end: number;
+}
+
+/** An absolute range in the file text, the answer to "where is this field path". */
+export interface PathRange {
+  start: number;
+  end: number;
+  /** True when the whole path exists in the YAML; false when a fallback (an ancestor) was used. */
+  exact: boolean;
+  /** What the range covers: a mapping key, a value, or (fallback) a line of the document. */
+  on: 'key' | 'value' | 'document';
+  /** The segments of the path that exist (all of them when `exact`). */
+  found: PathSegment[];
+}
+
+/** How to choose a range for a path: `key` for missing/unknown/forbidden fields, `value` for bad values. */
+export type RangeTarget = PathTarget;
+
+/** The parse of one document of a chunk; chunk-relative and shared between parses (immutable). */
+interface ParsedDocument {
+  readonly chunkText: string;
+  readonly doc: Document.Parsed;
+  /** Chunk-relative span of this document. */
+  readonly start: number;
+  readonly end: number;
+  readonly version: YamlVersion;
+  value?: { v: unknown; error?: string };
+  identity?: ObjectIdentity;
+  errors?: { severity: 'error' | 'warning'; code: string; message: string; start: number; end: number }[];
+}
+
+/**
+ * One YAML document of a file, with absolute positions. Node ranges in `ast` are relative to
+ * `chunkOffset`; every method of this class takes and returns absolute offsets.
+ */
+export class YamlDocument {
+  /** @internal use parseYamlDocuments */
+  constructor(
+    private readonly parsed: ParsedDocument,
+    /** Absolute offset of the chunk the AST ranges are relative to. */
+    readonly chunkOffset: number,
+    /** Index of this document in its file (0-based). */
+    readonly index: number,
+  ) {}
+
+  /** Absolute offset where the document starts (its `---` line, or the file start for the first). */
+  get start(): number {
+    return this.chunkOffset + this.parsed.start;
+  }
+
+  /** Absolute offset where the document ends (exclusive: the next document's `---` or the end of file). */
+  get end(): number {
+    return this.chunkOffset + this.parsed.end;
+  }
+
+  /** The text of the document's chunk (AST ranges index into this string). */
+  get chunkText(): string {
+    return this.parsed.chunkText;
+  }
+
+  /** The `yaml` package's AST. Ranges are relative to `chunkOffset`; use the methods below for absolute ones. */
+  get ast(): Document.Parsed {
+    return this.parsed.doc;
+  }
+
+  /** The root node (null for an empty document). */
+  get contents(): ParsedNode | null {
+    return this.parsed.doc.contents;
+  }
+
+  /**
+   * The JSON value as Kubernetes would decode it: mappings become objects with string keys, integers
+   * beyond ±2^53 become bigint (others numbers), aliases and merge keys resolved. Computed once.
+   * For broken text, whatever parsed; null when nothing did.
+   */
+  get value(): unknown {
+    return this.valueResult().v;
+  }
+
+  /** A problem turning the AST into a value (e.g. too many aliases), if any; also in `errors`. */
+  get valueError(): string | undefined {
+    return this.valueResult().error;
+  }
+
+  /** What the document is (CRD, custom resource, other, empty) and its apiVersion/kind/name. */
+  get identity(): ObjectIdentity {
+    return (this.parsed.identity ??= identifyObject(this.value));
+  }
+
+  /** Shorthand for `identity.kind`. */
+  get kind(): ObjectIdentity['kind'] {
+    return this.identity.kind;
+  }
+
+  /** Syntax errors and warnings with absolute offsets (errors first, then in text order). */
+  get errors(): YamlSyntaxError[] {
+    const rel = (this.parsed.errors ??= collectErrors(this.parsed, this.valueResult()));
+    return rel.map((e) => ({ ...e, start: e.start + this.chunkOffset, end: e.end + this.chunkOffset }));
+  }
+
+  /** True when the document has at least one syntax error (not counting warnings). */
+  get hasSyntaxErrors(): boolean {
+    return this.parsed.doc.errors.length > 0 || this.valueResult().error !== undefined;
+  }
+
+  /** True when `offset` (absolute) lies in this document. */
+  contains(offset: number): boolean {
+    return offset >= this.start && offset <= this.end;
+  }
+
+  /** The AST node at a field path (aliases followed), or undefined when the path does not exist. */
+  nodeAtPath(path: readonly PathSegment[] | string): Node | null | undefined {
+    const segs = typeof path === 'string' ? parseFieldPath(path) : path;
+    const r = resolvePath(this.contents, segs, this.parsed.doc);
+    if (!r.complete) return undefined;
+    return r.steps.length ? r.steps[r.steps.length - 1].node : this.contents;
+  }
+
+  /**
+   * The best range for a field path (segments, or printed as `spec.foo[0].bar` / `spec.m[key]`):
+   * - the path exists: with `value`, the value (for a block mapping/sequence under a key, the key,
+   *   so that a diagnostic does not cover a whole block; for a sequence item, its first line; for an
+   *   empty value, the key); with `key`, the key (for a sequence item, its first line);
+   * - the path does not exist: the key of the deepest existing ancestor (`exact: false`), or, when
+   *   nothing of it exists, the document's `kind` key (else its first key, else its first line).
+   */
+  rangeOfPath(path: readonly PathSegment[] | string, target: RangeTarget = 'value'): PathRange {
+    const segs = typeof path === 'string' ? parseFieldPath(path) : path;
+    const res = resolvePath(this.contents, segs, this.parsed.doc);
+    const found = res.steps.map((s) => s.segment);
+    const text = this.parsed.chunkText;
+    const abs = (start: number, end: number, on: PathRange['on'], exact: boolean): PathRange => ({
+      start: start + this.chunkOffset,
+      end: end + this.chunkOffset,
+      exact,
+      on,
+      found,
+    });
+    const firstLine = (n: Node): [number, number] => {
+      const [s, e] = n.range!;
+      return [s, Math.max(s, Math.min(e, endOfLine(text, s)))];
+    };
+    for (let i = res.steps.length - 1; i >= 0; i--) {
+      const step = res.steps[i];
+      const exact = res.complete && i === res.steps.length - 1;
+      const key = step.pair?.key as Node | null | undefined;
+      const keyRange = key?.range;
+      const node = step.node;
+      if (exact && target === 'value' && node?.range) {
+        const [s, e] = node.range;
+        const emptyValue = e <= s;
+        const block = (isMap(node) || isSeq(node)) && !(node as { flow?: boolean }).flow && text.slice(s, e).includes('\n');
+        if (!emptyValue && !(block && keyRange)) {
+          const [fs, fe] = block ? firstLine(node) : [s, e];
+          return abs(fs, fe, 'value', true);
+        }
+      }
+      if (keyRange) return abs(keyRange[0], keyRange[1], 'key', exact);
+      if (node?.range && node.range[1] > node.range[0]) {
+        const [fs, fe] = firstLine(node);
+        return abs(fs, fe, exact ? 'value' : 'document', exact);
+      }
+    }
+    // Nothing of the path exists (or it is the root): point at the object's kind, or its start.
+    const root = this.contents;
+    const exactRoot = segs.length === 0;
+    if (root && isMap(root)) {
+      const kindPair = root.items.find((p) => isScalar(p.key) && p.key.value === 'kind') ?? root.items[0];
+      const kr = (kindPair?.key as Node | undefined)?.range;
+      if (kr) return abs(kr[0], kr[1], 'key', exactRoot);
+    }
+    if (root?.range && root.range[1] > root.range[0]) {
+      const [fs, fe] = firstLine(root);
+      return abs(fs, fe, 'document', exactRoot);
+    }
+    const s = this.parsed.start;
+    return abs(s, endOfLine(text, s), 'document', exactRoot);
+  }
+
+  /**
+   * The best range for an engine finding: Required and Forbidden point at the key (the parent's key
+   * when the field is missing), every other type at the bad value. Uses `err.segments` when they
+   * agree with `err.field`, else parses `err.field`.
+   */
+  rangeOfFieldError(err: Pick<FieldError, 'type' | 'field' | 'segments'>): PathRange {
+    const segs = err.segments && formatFieldPath(err.segments) === err.field ? err.segments : parseFieldPath(err.field);
+    const target: RangeTarget = err.type === 'FieldValueRequired' || err.type === 'FieldValueForbidden' ? 'key' : 'value';
+    return this.rangeOfPath(segs, target);
+  }
+
+  /**
+   * The Kubernetes field path under an absolute offset, and whether the offset is on a key or a value
+   * (for hover and completion). Offsets outside the root node give the empty path.
+   */
+  pathAt(offset: number): PathAtOffset {
+    return pathAtOffset(this.contents, offset - this.chunkOffset, this.parsed.doc);
+  }
+
+  /** Absolute [start, end] of an AST node of this document (value end, without trailing comments). */
+  nodeRange(node: Node): { start: number; end: number } | undefined {
+    const r = node.range;
+    return r ? { start: r[0] + this.chunkOffset, end: r[1] + this.chunkOffset } : undefined;
+  }
+
+  private valueResult(): { v: unknown; error?: string } {
+    return (this.parsed.value ??= toKubernetesValue(this.parsed.doc));
+  }
+}
+
+/** A parsed YAML file: its documents in order, plus line/column helpers. */
+export class YamlFile {
+  private lineIndex?: LineIndex;
+
+  /** @internal use parseYamlDocuments */
+  constructor(
+    readonly text: string,
+    readonly documents: YamlDocument[],
+    /** @internal chunk text -> parsed documents, for reuse by the next parse */
+    readonly chunkCache: Map<string, ParsedDocument[]>,
+    readonly yamlVersion: YamlVersion,
+  ) {}
+
+  /** Line starts of the text (built on first use). */
+  get lines(): LineIndex {
+    return (this.lineIndex ??= new LineIndex(this.text));
+  }
+
+  /** All syntax errors and warnings of all documents, absolute offsets. */
+  get errors(): YamlSyntaxError[] {
+    return this.documents.flatMap((d) => d.errors);
+  }
+
+  /** The document containing an absolute offset (the last one whose start is at or before it). */
+  documentAt(offset: number): YamlDocument | undefined {
+    let found: YamlDocument | undefined;
+    for (const d of this.documents) {
+      if (d.start <= offset) found = d;
+      else break;
+    }
+    return found;
+  }
+
+  /** 0-based line/character of an absolute offset. */
+  positionAt(offset: number): { line: number; character: number } {
+    return this.lines.positionAt(offset);
+  }
+
+  /** Absolute offset of a 0-based line/character. */
+  offsetAt(pos: { line: number; character: number }): number {
+    return this.lines.offsetAt(pos);
+  }
+}
+
+/**
+ * Split a text into YAML documents with positions. Never throws. Chunks are separated at `---`
+ * lines; a chunk normally holds one document (several when `...` markers are used). A chunk with
+ * nothing but comments gives no document; `---` alone gives an `empty` document.
+ */
+export function parseYamlDocuments(text: string, opts: ParseYamlOptions = {}): YamlFile {
+  const version = opts.yamlVersion ?? '1.2';
+  const reuse = opts.previous && opts.previous.yamlVersion === version ? opts.previous.chunkCache : undefined;
+  const cache = new Map<string, ParsedDocument[]>();
+  const documents: YamlDocument[] = [];
+  for (const chunk of splitYamlChunks(text)) {
+    let parsed = cache.get(chunk.text) ?? reuse?.get(chunk.text);
+    if (!parsed) parsed = parseChunk(chunk.text, version);
+    cache.set(chunk.text, parsed);
+    for (const p of parsed) documents.push(new YamlDocument(p, chunk.start, documents.length));
+  }
+  return new YamlFile(text, documents, cache, version);
+}
+
+function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
+  const docs = parseAllDocuments(text, {
+    prettyErrors: false,
+    intAsBigInt: true,
+    version,
+    merge: true,
+    // Kubernetes rejects duplicate keys in strict decoding and warns otherwise; report them.
+    uniqueKeys: true,
+  });
+  if (!Array.isArray(docs) || docs.length === 0) return [];
+  return docs.map((doc, i) => {
+    const start = i === 0 ? 0 : docs[i - 1].range[2];
+    const end = i === docs.length - 1 ? text.length : doc.range[2];
+    return { chunkText: text, doc, start, end, version };
+  });
+}
+
+function collectErrors(p: ParsedDocument, value: { error?: string }): NonNullable<ParsedDocument['errors']> {
+  const len = p.chunkText.length;
+  const widen = (s: number, e: number): [number, number] => {
+    const start = Math.max(0, Math.min(s, len));
+    let end = Math.max(start, Math.min(e, len));
+    if (end === start && start < len && p.chunkText[start] !== '\n') end = start + 1;
+    return [start, end];
+  };
+  const out: NonNullable<ParsedDocument['errors']> = [];
+  for (const e of p.doc.errors) {
+    const [s, en] = widen(e.pos[0], e.pos[1]);
+    out.push({ severity: 'error', code: e.code, message: firstLine(e.message), start: s, end: en });
+  }
+  if (value.error) {
+    const r = p.doc.contents?.range ?? [p.start, p.start];
+    out.push({ severity: 'error', code: 'RESOURCE_EXHAUSTION', message: value.error, start: r[0], end: r[1] });
+  }
+  for (const w of p.doc.warnings) {
+    const [s, en] = widen(w.pos[0], w.pos[1]);
+    out.push({ severity: 'warning', code: w.code, message: firstLine(w.message), start: s, end: en });
+  }
+  return out;
+}
+
+function firstLine(s: string): string {
+  const i = s.indexOf('\n');
+  return (i < 0 ? s : s.slice(0, i)).trim();
+}
+
+/** AST -> JSON value as Kubernetes decodes YAML (sigs.k8s.io/yaml): string keys, int64 kept exact. */
+function toKubernetesValue(doc: Document.Parsed): { v: unknown; error?: string } {
+  try {
+    return { v: normalize(doc.toJS({ maxAliasCount: 100 })) };
+  } catch (e) {
+    return { v: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function normalize(v: unknown): unknown {
+  if (typeof v === 'bigint') {
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  }
+  if (v === null || typeof v !== 'object') return v === undefined || typeof v === 'symbol' || typeof v === 'function' ? null : v;
+  if (Array.isArray(v)) return v.map(normalize);
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Map) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of v) setKey(o, String(k), normalize(x));
+    return o;
+  }
+  if (v instanceof Set) return [...v].map(normalize);
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  const o: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) setKey(o, k, normalize(x));
+  return o;
+}
+
+/** Assign without invoking the `__proto__` setter: a YAML key is data. */
+function setKey(o: Record<string, unknown>, k: string, x: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+  else o[k] = x;
+}
