@@ -1,5 +1,12 @@
-import type { PathSegment } from '../field';
+/**
+ * Unknown-field pruning (apiextensions-apiserver pkg/apiserver/schema/pruning/algorithm.go), on a copy,
+ * reporting every field it removes.
+ */
+import { FieldPath, type PathSegment } from '../field';
+import { toStructural } from '../schema/convert';
+import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
+import { deepCopyJSON, isJSONObject, setOwn } from '../schema/values';
 
 export interface PruneOptions {
   /** The value is a whole resource: apiVersion, kind and metadata at its root are skipped. */
@@ -21,10 +28,89 @@ export interface PruneResult {
   pruned: PrunedField[];
 }
 
-/** apiextensions-apiserver pkg/apiserver/schema/pruning.Prune, reporting what it removed. */
+/**
+ * apiextensions-apiserver pkg/apiserver/schema/pruning.Prune, reporting what it removed.
+ *
+ * Unknown keys inside `metadata` of the root and of embedded resources are kept (Go removes them in a
+ * separate step, ObjectMeta coercion: see coerceObjectMeta in ./objectmeta). Never throws.
+ */
 export function pruneUnknownFields(obj: unknown, schema: JSONSchemaProps, opts: PruneOptions): PruneResult {
-  void obj;
-  void schema;
-  void opts;
-  throw new Error('not implemented: pruning');
+  return pruneStructural(obj, toStructural(schema), opts);
+}
+
+const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
+
+/**
+ * PruneWithOptions on an already converted structural schema (s may be undefined: no schema, which
+ * empties every object at any depth unless isResourceRoot). Pruned paths are sorted, as Go sorts them.
+ */
+export function pruneStructural(obj: unknown, s: Structural | undefined, opts: PruneOptions): PruneResult {
+  const ctx: Ctx = { pruned: [], rootForced: undefined };
+  if (opts.isResourceRoot) {
+    const base: Structural = s ?? toStructural({});
+    if (!base.xEmbeddedResource) {
+      s = { ...base, xEmbeddedResource: true };
+      ctx.rootForced = s;
+    } else s = base;
+  }
+  const object = prune(obj, s, FieldPath.root(), ctx);
+  ctx.pruned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { object, pruned: ctx.pruned };
+}
+
+interface Ctx {
+  pruned: PrunedField[];
+  /** The clone that marks the resource root as embedded (its unknown fields are plain unknown fields). */
+  rootForced: Structural | undefined;
+}
+
+function record(ctx: Ctx, p: FieldPath, reason: PruneReason): void {
+  ctx.pruned.push({ path: p.toString(), segments: p.segments(), reason });
+}
+
+function prune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx): unknown {
+  if (s && s.xPreserveUnknownFields) return skipPrune(x, s, path, ctx);
+  if (isJSONObject(x)) {
+    const out: Record<string, unknown> = {};
+    if (!s) {
+      for (const k of Object.keys(x)) record(ctx, path.child(k), 'no schema below additionalProperties or items');
+      return out;
+    }
+    for (const k of Object.keys(x)) {
+      const v = x[k];
+      if (s.xEmbeddedResource && metaFields.has(k)) {
+        setOwn(out, k, deepCopyJSON(v));
+        continue;
+      }
+      const prop = propertyOf(s.properties, k);
+      if (prop) setOwn(out, k, prune(v, prop, path.child(k), ctx));
+      else if (s.additionalProperties) setOwn(out, k, prune(v, s.additionalProperties.structural, path.child(k), ctx));
+      else record(ctx, path.child(k), s.xEmbeddedResource && s !== ctx.rootForced ? 'unknown field in embedded resource' : 'unknown field');
+    }
+    return out;
+  }
+  if (Array.isArray(x)) return x.map((v, i) => prune(v, s?.items, path.index(i), ctx));
+  return x;
+}
+
+/** Under x-kubernetes-preserve-unknown-fields: unknown keys stay, specified ones are pruned below. */
+function skipPrune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx): unknown {
+  if (!s) return deepCopyJSON(x);
+  if (isJSONObject(x)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(x)) {
+      const v = x[k];
+      if (s.xEmbeddedResource && metaFields.has(k)) {
+        setOwn(out, k, deepCopyJSON(v));
+        continue;
+      }
+      const prop = propertyOf(s.properties, k);
+      if (prop) setOwn(out, k, prune(v, prop, path.child(k), ctx));
+      else if (s.additionalProperties) setOwn(out, k, prune(v, s.additionalProperties.structural, path.child(k), ctx));
+      else setOwn(out, k, deepCopyJSON(v));
+    }
+    return out;
+  }
+  if (Array.isArray(x)) return x.map((v, i) => skipPrune(v, s.items, path.index(i), ctx));
+  return x;
 }
