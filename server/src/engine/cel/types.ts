@@ -1,0 +1,291 @@
+/**
+ * Schema -> CEL types, mirroring k8s.io/apiserver/pkg/cel (DeclType, Escape) and
+ * pkg/cel/common/schemas.go (SchemaDeclType, WithTypeAndObjectMeta).
+ */
+import type { JSONSchemaProps } from '../schema/types';
+
+/** A CEL type as the checker sees it (cel-go's *types.Type, reduced to what CRD rules need). */
+export type CelType =
+  | { kind: 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null_type' | 'timestamp' | 'duration' | 'dyn' | 'error' }
+  | { kind: 'list'; elem: CelType }
+  | { kind: 'map'; key: CelType; value: CelType }
+  | { kind: 'object'; name: string; decl: DeclType }
+  | { kind: 'opaque'; name: string; params: CelType[] }
+  | { kind: 'type'; param: CelType | null }
+  | { kind: 'param'; name: string };
+
+export const T = {
+  int: { kind: 'int' } as CelType,
+  uint: { kind: 'uint' } as CelType,
+  double: { kind: 'double' } as CelType,
+  bool: { kind: 'bool' } as CelType,
+  string: { kind: 'string' } as CelType,
+  bytes: { kind: 'bytes' } as CelType,
+  null: { kind: 'null_type' } as CelType,
+  timestamp: { kind: 'timestamp' } as CelType,
+  duration: { kind: 'duration' } as CelType,
+  dyn: { kind: 'dyn' } as CelType,
+  error: { kind: 'error' } as CelType,
+  list: (elem: CelType): CelType => ({ kind: 'list', elem }),
+  map: (key: CelType, value: CelType): CelType => ({ kind: 'map', key, value }),
+  opaque: (name: string, ...params: CelType[]): CelType => ({ kind: 'opaque', name, params }),
+  optional: (t: CelType): CelType => ({ kind: 'opaque', name: 'optional_type', params: [t] }),
+  type: (param: CelType | null): CelType => ({ kind: 'type', param }),
+  param: (name: string): CelType => ({ kind: 'param', name }),
+};
+
+/** cel-go's FormatCELType: how types are printed in checker messages. */
+export function formatCelType(t: CelType): string {
+  switch (t.kind) {
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'duration':
+      return 'google.protobuf.Duration';
+    case 'list':
+      return `list(${formatCelType(t.elem)})`;
+    case 'map':
+      return `map(${formatCelType(t.key)}, ${formatCelType(t.value)})`;
+    case 'object':
+      return t.name;
+    case 'opaque':
+      return t.params.length ? `${t.name}(${t.params.map(formatCelType).join(', ')})` : t.name;
+    case 'type':
+      return t.param ? `type(${formatCelType(t.param)})` : 'type';
+    case 'param':
+      return t.name;
+    case 'error':
+      return '*error*';
+    case 'null_type':
+      return 'null';
+    default:
+      return t.kind;
+  }
+}
+
+export interface DeclField {
+  /** The escaped (CEL) name. */
+  name: string;
+  /** The property name in the JSON object. */
+  jsonName: string;
+  type: DeclType;
+  required: boolean;
+}
+
+/** k8s DeclType: a CEL type plus the size facts used by cost estimation. */
+export interface DeclType {
+  cel: CelType;
+  name: string;
+  /** Declared object fields keyed by escaped name (objects only). */
+  fields?: Map<string, DeclField>;
+  elemType?: DeclType;
+  keyType?: DeclType;
+  maxElements: number;
+  minSerializedSize: number;
+  /** The schema node this type was built from (undefined for synthetic types). */
+  schema?: JSONSchemaProps;
+}
+
+export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
+const MAX_DURATION_SIZE_JSON = 32;
+const MAX_DATETIME_SIZE_JSON = 32;
+const MIN_DURATION_SIZE_JSON = 3;
+const JSON_DATE_SIZE = 12;
+const MIN_DATETIME_SIZE_JSON = 21;
+const MIN_STRING_SIZE = 2;
+const MIN_BOOL_SIZE = 4;
+const MIN_NUMBER_SIZE = 1;
+
+const RESERVED = new Set([
+  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import',
+  'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+]);
+
+/**
+ * Escape a property name into a CEL identifier (k8s cel.Escape); undefined when the name cannot be
+ * accessed from CEL (leading digit, characters outside [a-zA-Z0-9_.\-/]).
+ */
+export function escapeName(ident: string): string | undefined {
+  if (ident.length === 0 || (ident[0] >= '0' && ident[0] <= '9')) return undefined;
+  if (RESERVED.has(ident)) return `__${ident}__`;
+  if (!/^[a-zA-Z0-9_.\-/]*$/.test(ident)) return undefined;
+  return ident.replace(/__|[-./]/g, (s) => (s === '__' ? '__underscores__' : s === '.' ? '__dot__' : s === '-' ? '__dash__' : '__slash__'));
+}
+
+function simple(cel: CelType, name: string, minSize: number, maxElements = 0, schema?: JSONSchemaProps): DeclType {
+  return { cel, name, minSerializedSize: minSize, maxElements, schema };
+}
+
+function zeroIfNegative(v: number): number {
+  return v < 0 ? 0 : v;
+}
+
+function typeOf(s: JSONSchemaProps): string | undefined {
+  return typeof s.type === 'string' ? s.type : undefined;
+}
+
+function props(s: JSONSchemaProps): Record<string, JSONSchemaProps> | undefined {
+  return s.properties && typeof s.properties === 'object' ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
+}
+
+/** The additionalProperties schema, when it is a schema (not a bool). */
+export function additionalPropertiesSchema(s: JSONSchemaProps): JSONSchemaProps | undefined {
+  const ap = s.additionalProperties;
+  return ap && typeof ap === 'object' ? (ap as JSONSchemaProps) : undefined;
+}
+
+/** The items schema, when it is a single schema. */
+export function itemsSchema(s: JSONSchemaProps): JSONSchemaProps | undefined {
+  const it = s.items;
+  return it && typeof it === 'object' && !Array.isArray(it) ? (it as JSONSchemaProps) : undefined;
+}
+
+function isIntOrString(s: JSONSchemaProps): boolean {
+  return s['x-kubernetes-int-or-string'] === true;
+}
+
+/**
+ * WithTypeAndObjectMeta: at a resource root, apiVersion, kind, metadata.name and metadata.generateName
+ * are always accessible; unless all four are declared as strings, metadata is replaced by just those two.
+ */
+export function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
+  const p = props(s);
+  const isStr = (x: JSONSchemaProps | undefined) => !!x && typeOf(x) === 'string';
+  const meta = p?.metadata;
+  const metaProps = meta ? props(meta) : undefined;
+  if (p && isStr(p.kind) && isStr(p.apiVersion) && meta && typeOf(meta) === 'object' && metaProps && isStr(metaProps.name) && isStr(metaProps.generateName)) {
+    return s;
+  }
+  const str: JSONSchemaProps = { type: 'string' };
+  return {
+    ...s,
+    properties: {
+      ...(p ?? {}),
+      kind: str,
+      apiVersion: str,
+      metadata: { type: 'object', properties: { name: str, generateName: str } },
+    },
+  };
+}
+
+function maxLengthOf(s: JSONSchemaProps): number | undefined {
+  return typeof s.maxLength === 'number' ? s.maxLength : typeof s.maxLength === 'bigint' ? Number(s.maxLength) : undefined;
+}
+function numOf(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined;
+}
+
+function maxStringLengthPerRequest(s: JSONSchemaProps): number {
+  if (isIntOrString(s)) return MAX_REQUEST_SIZE_BYTES - 2;
+  switch (s.format) {
+    case 'duration':
+      return MAX_DURATION_SIZE_JSON;
+    case 'date':
+      return JSON_DATE_SIZE;
+    case 'date-time':
+      return MAX_DATETIME_SIZE_JSON;
+    default:
+      return MAX_REQUEST_SIZE_BYTES - 2;
+  }
+}
+
+/**
+ * SchemaDeclType: the CEL type of a schema node, or undefined when the node is not exposed to CEL
+ * (no type, or a list/map whose items are not exposed).
+ */
+export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: boolean): DeclType | undefined {
+  if (!s || typeof s !== 'object') return undefined;
+  if (isIntOrString(s)) {
+    const ml = maxLengthOf(s);
+    return simple(T.dyn, 'dyn', 1, ml !== undefined ? zeroIfNegative(ml) * 4 : maxStringLengthPerRequest(s), s);
+  }
+  const orig = s;
+  if (isResourceRoot) s = withTypeAndObjectMeta(s);
+  switch (typeOf(s)) {
+    case 'array': {
+      const items = itemsSchema(s);
+      if (!items) return undefined;
+      const itemsType = schemaDeclType(items, items['x-kubernetes-embedded-resource'] === true);
+      if (!itemsType) return undefined;
+      const mi = numOf(s.maxItems);
+      const maxItems = mi !== undefined ? zeroIfNegative(mi) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (itemsType.minSerializedSize + 1));
+      return { cel: T.list(itemsType.cel), name: 'list', elemType: itemsType, maxElements: maxItems, minSerializedSize: 2, schema: orig };
+    }
+    case 'object': {
+      const ap = additionalPropertiesSchema(s);
+      if (ap) {
+        const propsType = schemaDeclType(ap, ap['x-kubernetes-embedded-resource'] === true);
+        if (!propsType) return undefined;
+        const mp = numOf(s.maxProperties);
+        const maxProps = mp !== undefined ? zeroIfNegative(mp) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (propsType.minSerializedSize + 6));
+        const keyType = simple(T.string, 'string', MIN_STRING_SIZE, MAX_REQUEST_SIZE_BYTES - 2);
+        return { cel: T.map(T.string, propsType.cel), name: 'map', keyType, elemType: propsType, maxElements: maxProps, minSerializedSize: 2, schema: orig };
+      }
+      const fields = new Map<string, DeclField>();
+      const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+      let minSize = 2;
+      for (const [name, prop] of Object.entries(props(s) ?? {})) {
+        const ft = schemaDeclType(prop, prop?.['x-kubernetes-embedded-resource'] === true);
+        if (!ft) continue;
+        const esc = escapeName(name);
+        if (esc !== undefined) fields.set(esc, { name: esc, jsonName: name, type: ft, required: required.has(name) });
+        if (required.has(name) && prop.default === undefined) minSize += name.length + ft.minSerializedSize + 4;
+      }
+      const decl: DeclType = { cel: T.dyn, name: 'object', fields, maxElements: 0, minSerializedSize: minSize, schema: orig };
+      decl.cel = { kind: 'object', name: 'object', decl };
+      return decl;
+    }
+    case 'string': {
+      switch (s.format) {
+        case 'byte': {
+          const ml = maxLengthOf(s);
+          return simple(T.bytes, 'bytes', MIN_STRING_SIZE, ml !== undefined ? zeroIfNegative(ml) : maxStringLengthPerRequest(s), orig);
+        }
+        case 'duration':
+          return simple(T.duration, 'duration', MIN_DURATION_SIZE_JSON, maxStringLengthPerRequest(s), orig);
+        case 'date':
+          return simple(T.timestamp, 'timestamp', JSON_DATE_SIZE, maxStringLengthPerRequest(s), orig);
+        case 'date-time':
+          return simple(T.timestamp, 'timestamp', MIN_DATETIME_SIZE_JSON, maxStringLengthPerRequest(s), orig);
+      }
+      const ml = maxLengthOf(s);
+      let max: number;
+      if (ml !== undefined) max = zeroIfNegative(ml) * 4;
+      else if (Array.isArray(s.enum) && s.enum.length > 0) max = Math.max(0, ...s.enum.map((e) => (typeof e === 'string' ? Buffer.byteLength(e) : 0)));
+      else max = maxStringLengthPerRequest(s);
+      return simple(T.string, 'string', MIN_STRING_SIZE, max, orig);
+    }
+    case 'boolean':
+      return simple(T.bool, 'bool', MIN_BOOL_SIZE, 0, orig);
+    case 'number':
+      return simple(T.double, 'double', MIN_NUMBER_SIZE, 0, orig);
+    case 'integer':
+      return simple(T.int, 'int', MIN_NUMBER_SIZE, 0, orig);
+  }
+  return undefined;
+}
+
+/** DeclType.MaybeAssignTypeName: names object types by their path from the rule's self type. */
+export function assignTypeName(t: DeclType, name: string): DeclType {
+  if (t.fields) {
+    const n = t.name !== 'object' ? t.name : name;
+    const fields = new Map<string, DeclField>();
+    for (const [k, f] of t.fields) fields.set(k, { ...f, type: assignTypeName(f.type, `${n}.${k}`) });
+    const decl: DeclType = { ...t, name: n, fields };
+    decl.cel = { kind: 'object', name: n, decl };
+    return decl;
+  }
+  if (t.cel.kind === 'map' && t.elemType) {
+    const elem = assignTypeName(t.elemType, `${name}.@elem`);
+    return { ...t, elemType: elem, cel: T.map(T.string, elem.cel) };
+  }
+  if (t.cel.kind === 'list' && t.elemType) {
+    const elem = assignTypeName(t.elemType, `${name}.@idx`);
+    return { ...t, elemType: elem, cel: T.list(elem.cel) };
+  }
+  return t;
+}
+
+/** maxCardinality: how often data of this minimum size could repeat in one request. */
+export function maxCardinality(minSize: number): number {
+  return Math.floor(MAX_REQUEST_SIZE_BYTES / (minSize + 1));
+}
