@@ -7,7 +7,11 @@
  * with their own declarations (`self`, `oldSelf`, object types from the schema).
  */
 import { Environment } from '@marcbachmann/cel-js';
-import { installKubernetesLibraries } from './lib';
+import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } from './lib';
+import { validateLiterals } from './lib/literals';
+import { chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
+
+export { PER_CALL_LIMIT, CostLimitExceeded } from './lib/guard';
 
 /** Kubernetes versions whose base environment we model; rules on CRD create compile at the min-compat version. */
 export type CompatibilityVersion = '1.36' | '1.37';
@@ -48,7 +52,7 @@ function baseEnvironment(version: CompatibilityVersion): Environment {
  * version: standard library, optionals, Kubernetes libraries (lists, regex, urls, quantity, ip, cidr,
  * format, semver) and cel-go extensions (strings v2, sets, lists v3, two-variable comprehensions).
  * Callers add variables/types with registerVariable/registerType on the returned clone; the shared base
- * stays untouched. Evaluate through `evaluateWithLimits` (./runtime) to get the cost/time guard.
+ * stays untouched. Compile with `compileExpression` and run with `evaluateWithLimits` to get the cost/time guard.
  */
 export function createKubernetesEnvironment(opts: KubernetesEnvironmentOptions = {}): Environment {
   const base = baseEnvironment(opts.compatibilityVersion ?? DEFAULT_COMPATIBILITY_VERSION);
@@ -57,4 +61,164 @@ export function createKubernetesEnvironment(opts: KubernetesEnvironmentOptions =
     homogeneousAggregateLiterals: true,
     enableOptionalTypes: true,
   });
+}
+
+/** One AST node as cel-js builds it (only what our passes touch). */
+interface CelNode {
+  op: string;
+  args: unknown;
+  evaluate: (ev: unknown, ast: CelNode, ctx: unknown) => unknown;
+  checkedType?: { name: string };
+}
+
+/** A parsed and type-checked expression, ready to run under the guard. */
+export interface CelProgram {
+  /** The expression's checked type as cel-js names it (`bool`, `list<string>`, `dyn`, ...). */
+  type: string;
+  /** The root AST node (for callers that walk it, e.g. cost estimation). */
+  ast: unknown;
+  /** Runs the program (prefer evaluateWithLimits: this one has no guard of its own). */
+  run(ctx: Record<string, unknown>): unknown;
+}
+
+export type CompileResult =
+  | { ok: true; program: CelProgram }
+  | { ok: false; error: string; kind: 'parse' | 'check' };
+
+function isNode(x: unknown): x is CelNode {
+  return typeof x === 'object' && x !== null && typeof (x as CelNode).op === 'string' && 'args' in (x as object);
+}
+
+/** Visits every AST node below (and including) root, parents first. */
+export function walkAst(root: unknown, visit: (n: CelNode) => void): void {
+  const seen = new Set<unknown>();
+  const go = (x: unknown): void => {
+    if (x === null || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    if (isNode(x)) {
+      visit(x);
+      go(x.args);
+      return;
+    }
+    if (Array.isArray(x)) for (const y of x) go(y);
+    else if (Object.getPrototypeOf(x) === Object.prototype) for (const y of Object.values(x)) go(y);
+  };
+  go(root);
+}
+
+/** Renames calls of overridden builtins to our implementations and wraps every node with the cost tick. */
+function prepareAst(root: unknown): void {
+  walkAst(root, (n) => {
+    if ((n.op === 'call' || n.op === 'rcall') && Array.isArray(n.args) && typeof n.args[0] === 'string') {
+      if (OVERRIDDEN_FUNCTIONS.has(n.args[0])) n.args[0] = n.args[0] + INTERNAL_SUFFIX;
+    }
+    const node = n;
+    let resolved: CelNode['evaluate'] | undefined;
+    const proto = Object.getPrototypeOf(node).evaluate as CelNode['evaluate'];
+    const wrapper: CelNode['evaluate'] = function (ev, ast, ctx) {
+      chargeCost(1);
+      if (resolved) return resolved.call(node, ev, ast, ctx);
+      // cel-js resolves (macro/alternate/op) on first call and caches it on the node; keep that, re-wrap.
+      const out = proto.call(node, ev, ast, ctx);
+      resolved = node.evaluate === wrapper ? undefined : node.evaluate;
+      node.evaluate = wrapper;
+      return out;
+    };
+    node.evaluate = wrapper;
+  });
+}
+
+/**
+ * Parses and type-checks expr in env (Kubernetes AST validators included: duration/timestamp/regex
+ * literals), returning a program or the compile error in cel-go's wording.
+ */
+export function compileExpression(env: Environment, expr: string): CompileResult {
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = env.parse(expr);
+  } catch (e) {
+    return { ok: false, error: celErrorMessage(e), kind: 'parse' };
+  }
+  try {
+    prepareAst(parsed.ast);
+    const checked = parsed.check();
+    if (!checked.valid) return { ok: false, error: celErrorMessage(checked.error), kind: 'check' };
+    const literalError = validateLiterals(parsed.ast);
+    if (literalError) return { ok: false, error: literalError, kind: 'check' };
+    return {
+      ok: true,
+      program: { type: String(checked.type), ast: parsed.ast, run: (ctx) => parsed(ctx) },
+    };
+  } catch (e) {
+    return { ok: false, error: celErrorMessage(e), kind: 'check' };
+  }
+}
+
+export interface EvaluationLimits {
+  /** Cost units (≈ evaluated nodes plus sizes of built values); default PER_CALL_LIMIT. */
+  costLimit?: number;
+  /** Wall-clock guard in ms; default 80. */
+  timeoutMs?: number;
+}
+
+export type EvaluationResult =
+  | { value: unknown }
+  | { error: string; kind: 'parse' | 'check' | 'runtime' | 'limit' };
+
+/**
+ * Compiles (if given a string) and evaluates under the cost budget and wall-clock deadline.
+ * Never throws: every failure comes back as `{error}` with cel-go's wording.
+ */
+export function evaluateWithLimits(
+  env: Environment,
+  exprOrProgram: string | CelProgram,
+  ctx: Record<string, unknown>,
+  limits: EvaluationLimits = {},
+): EvaluationResult {
+  let program: CelProgram;
+  if (typeof exprOrProgram === 'string') {
+    const c = compileExpression(env, exprOrProgram);
+    if (!c.ok) return { error: c.error, kind: c.kind };
+    program = c.program;
+  } else program = exprOrProgram;
+  try {
+    const value = withBudget(limits.costLimit ?? PER_CALL_LIMIT, limits.timeoutMs ?? 80, () => program.run(ctx));
+    if (value instanceof Promise) return { error: 'internal error: asynchronous evaluation', kind: 'runtime' };
+    return { value };
+  } catch (e) {
+    if (e instanceof CostLimitExceeded) return { error: e.message, kind: 'limit' };
+    const cause = (e as { cause?: unknown })?.cause;
+    if (cause instanceof CostLimitExceeded) return { error: cause.message, kind: 'limit' };
+    if (e instanceof RangeError) return { error: 'operation cancelled: ' + e.message, kind: 'limit' };
+    return { error: celErrorMessage(e), kind: 'runtime' };
+  }
+}
+
+const OPERATOR_NAMES: Record<string, string> = {
+  '+': '_+_', '-': '_-_', '*': '_*_', '/': '_/_', '%': '_%_', '==': '_==_', '!=': '_!=_',
+  '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', in: '@in', '!': '!_',
+};
+
+/**
+ * The message of a cel-js error (or one of ours) reworded as cel-go words it, without cel-js' source
+ * excerpt: `no such key: x`, `found no matching overload for '_+_' applied to '(int, double)'`,
+ * `undeclared reference to 'x'`.
+ */
+export function celErrorMessage(e: unknown): string {
+  if (e instanceof CostLimitExceeded) return e.message;
+  const err = e as { summary?: string; message?: string } | undefined;
+  let msg = String(err?.summary ?? err?.message ?? e);
+  msg = msg.split(INTERNAL_SUFFIX).join('');
+  let m: RegExpMatchArray | null;
+  if ((m = /^No such key: (.*)$/s.exec(msg))) return `no such key: ${m[1]}`;
+  if ((m = /^Unknown variable: (.*)$/s.exec(msg))) return `undeclared reference to '${m[1]}' (in container '')`;
+  if ((m = /^no such overload: (.+?) (\+|-|\*|\/|%|==|!=|<=|>=|<|>|in) (.+)$/s.exec(msg))) {
+    return `found no matching overload for '${OPERATOR_NAMES[m[2]] ?? m[2]}' applied to '(${m[1]}, ${m[3]})'`;
+  }
+  if ((m = /^no such overload: (!|-)(.+)$/s.exec(msg))) {
+    return `found no matching overload for '${m[1] === '!' ? '!_' : '-_'}' applied to '(${m[2]})'`;
+  }
+  if ((m = /^found no matching overload for '(.*)'$/s.exec(msg))) return `found no matching overload for '${m[1]}'`;
+  if (/^integer overflow/.test(msg) || /^Unsigned integer overflow/.test(msg)) return 'return error for overflow';
+  return msg;
 }

@@ -1,15 +1,46 @@
 /**
  * Installs every Kubernetes CEL library (k8s.io/apiserver/pkg/cel/library) and the cel-go extension
  * libraries the base environment enables, gated by compatibility version.
+ *
+ * Overriding builtins: cel-js refuses a second overload that overlaps a builtin, so where its builtin
+ * differs from cel-go (JS RegExp `matches`, UTF-16 string indices, lax timestamp parsing, JS number
+ * printing) we register ours as `<name>__k8s` and the compiler renames those calls before checking
+ * (see environment.ts prepareAst); error messages strip the suffix again.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { installComprehensions } from './comprehensions';
+import { installLists } from './lists';
+import { installOptional, OPTIONAL_OVERRIDES } from './optional';
+import { installRegex } from './regex';
+import { installSets } from './sets';
+import { installStrings, STRING_OVERRIDES } from './strings';
+import { installTime } from './time';
+import { installKubernetesTypes } from './kubernetes';
 
 export interface LibraryOptions {
   compatibilityVersion: '1.36' | '1.37';
 }
 
+/** Suffix of our replacements for cel-js builtins. */
+export const INTERNAL_SUFFIX = '__k8s';
+
+/** Function names whose calls are routed to our `<name>__k8s` implementations. */
+export const OVERRIDDEN_FUNCTIONS: ReadonlySet<string> = new Set([
+  ...STRING_OVERRIDES,
+  ...OPTIONAL_OVERRIDES,
+  'timestamp',
+  'duration',
+  'string',
+]);
+
 /** Registers all libraries on env (which must not be frozen yet). */
 export function installKubernetesLibraries(env: Environment, opts: LibraryOptions): void {
-  void env;
-  void opts;
+  installTime(env);
+  installStrings(env);
+  installRegex(env);
+  installLists(env, { includes: opts.compatibilityVersion >= '1.37' });
+  installSets(env);
+  installOptional(env);
+  installComprehensions(env);
+  installKubernetesTypes(env);
 }

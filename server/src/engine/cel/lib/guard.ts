@@ -1,0 +1,51 @@
+/**
+ * The runtime guard shared by the evaluator and library functions: a per-evaluation cost budget (the
+ * API server's per-call limit) and a wall-clock deadline, so no expression can run away in the editor.
+ *
+ * Why module state: cel-js gives function handlers no per-evaluation context, and evaluation is
+ * synchronous, so the one active budget is kept here for the duration of a single evaluate call.
+ */
+
+/** Kubernetes' PerCallLimit (apiserver pkg/apis/cel/config.go): cost units one evaluation may spend. */
+export const PER_CALL_LIMIT = 1_000_000;
+
+/** Error thrown when the budget or the deadline runs out; cel-go's wording. */
+export class CostLimitExceeded extends Error {
+  constructor(readonly reason: 'cost' | 'time') {
+    super(reason === 'cost' ? 'operation cancelled: actual cost limit exceeded' : 'operation cancelled: evaluation timed out');
+  }
+}
+
+interface Budget {
+  remaining: number;
+  deadline: number;
+  ticks: number;
+}
+
+let active: Budget | undefined;
+
+/** Runs fn with a fresh budget; budgets nest (the inner one is restored afterwards). */
+export function withBudget<T>(costLimit: number, timeoutMs: number, fn: () => T): T {
+  const prev = active;
+  active = { remaining: costLimit, deadline: Date.now() + timeoutMs, ticks: 0 };
+  try {
+    return fn();
+  } finally {
+    active = prev;
+  }
+}
+
+/** Spends n cost units (e.g. one per evaluated node, or the size of a list a function builds). */
+export function chargeCost(n: number): void {
+  const b = active;
+  if (!b) return;
+  b.remaining -= n;
+  if (b.remaining < 0) throw new CostLimitExceeded('cost');
+  b.ticks += 1;
+  if ((b.ticks & 255) === 0 && Date.now() > b.deadline) throw new CostLimitExceeded('time');
+}
+
+/** Cost units spent so far in the active evaluation (for tests and diagnostics). */
+export function remainingCost(): number | undefined {
+  return active?.remaining;
+}

@@ -1,0 +1,222 @@
+/**
+ * cel-go ext.Strings at StringsVersion 2 (the Kubernetes base env from 1.29): charAt, indexOf,
+ * lastIndexOf, lowerAscii, upperAscii, replace, split, substring, trim, join, format, strings.quote.
+ * Indices count code points (Go runes), not UTF-16 units, so emoji and other astral characters count once.
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import { fail, num } from './errors';
+import { formatString } from './format-string';
+import { chargeCost } from './guard';
+
+const S = '__k8s';
+
+function runes(s: string): string[] {
+  return Array.from(s);
+}
+
+/** Go's unicode.IsSpace, which strings.TrimSpace uses. */
+function isGoSpace(c: string): boolean {
+  const cp = c.codePointAt(0)!;
+  if (cp <= 0xff) return cp === 0x20 || (cp >= 0x09 && cp <= 0x0d) || cp === 0x85 || cp === 0xa0;
+  return cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f || cp === 0x3000;
+}
+
+/** Go's strings.TrimSpace. */
+export function trimSpace(s: string): string {
+  const r = runes(s);
+  let i = 0;
+  let j = r.length;
+  while (i < j && isGoSpace(r[i])) i++;
+  while (j > i && isGoSpace(r[j - 1])) j--;
+  return r.slice(i, j).join('');
+}
+
+function indexOfOffset(str: string, sub: string, offset: bigint): bigint {
+  const off = num(offset);
+  if (off < 0) fail(`index out of range: ${off}`);
+  const r = runes(str);
+  if (sub === '') return off > r.length ? BigInt(r.length) : offset;
+  const sr = runes(sub);
+  if (off >= r.length) return -1n;
+  for (let i = off; i < r.length - (sr.length - 1); i++) {
+    let ok = true;
+    for (let j = 0; j < sr.length; j++) if (r[i + j] !== sr[j]) { ok = false; break; }
+    if (ok) return BigInt(i);
+  }
+  return -1n;
+}
+
+function lastIndexOfOffset(str: string, sub: string, offset: bigint): bigint {
+  let off = num(offset);
+  if (off < 0) fail(`index out of range: ${off}`);
+  const r = runes(str);
+  if (sub === '') return off > r.length ? BigInt(r.length) : offset;
+  const sr = runes(sub);
+  if (off >= r.length) return -1n;
+  if (off > r.length - sr.length) off = r.length - sr.length;
+  for (let i = off; i >= 0; i--) {
+    let ok = true;
+    for (let j = 0; j < sr.length; j++) if (r[i + j] !== sr[j]) { ok = false; break; }
+    if (ok) return BigInt(i);
+  }
+  return -1n;
+}
+
+function lastIndexOf(str: string, sub: string): bigint {
+  const r = runes(str);
+  if (sub === '') return BigInt(r.length);
+  if (Buffer.byteLength(str) < Buffer.byteLength(sub)) return -1n;
+  return lastIndexOfOffset(str, sub, BigInt(r.length - 1));
+}
+
+/** Go's strings.Replace(s, old, new, n) (n < 0: all), with Go's empty-`old` behaviour (insert between runes). */
+export function goReplace(s: string, old: string, rep: string, n: number): string {
+  if (n === 0 || old === rep) return s;
+  if (old === '') {
+    const r = runes(s);
+    const out: string[] = [];
+    let done = 0;
+    for (let i = 0; i <= r.length; i++) {
+      if (n < 0 || done < n) {
+        out.push(rep);
+        done++;
+      }
+      if (i < r.length) out.push(r[i]);
+    }
+    return out.join('');
+  }
+  const parts: string[] = [];
+  let i = 0;
+  let done = 0;
+  for (;;) {
+    if (n >= 0 && done >= n) break;
+    const j = s.indexOf(old, i);
+    if (j < 0) break;
+    parts.push(s.slice(i, j), rep);
+    i = j + old.length;
+    done++;
+  }
+  parts.push(s.slice(i));
+  return parts.join('');
+}
+
+/** Go's strings.SplitN (n < 0: all; n == 0: empty list; empty sep: split into runes). */
+export function goSplitN(s: string, sep: string, n: number): string[] {
+  if (n === 0) return [];
+  if (sep === '') {
+    const r = runes(s);
+    if (n < 0 || n >= r.length) return r;
+    return [...r.slice(0, n - 1), r.slice(n - 1).join('')];
+  }
+  const out: string[] = [];
+  let i = 0;
+  while (n < 0 || out.length < n - 1) {
+    const j = s.indexOf(sep, i);
+    if (j < 0) break;
+    out.push(s.slice(i, j));
+    i = j + sep.length;
+  }
+  out.push(s.slice(i));
+  return out;
+}
+
+function asciiMap(s: string, upper: boolean): string {
+  let out = '';
+  for (const c of s) {
+    const cp = c.charCodeAt(0);
+    if (c.length === 1 && cp < 0x80) out += upper ? c.toUpperCase() : c.toLowerCase();
+    else out += c;
+  }
+  return out;
+}
+
+/** cel-go's strings.quote: CEL-escaped, double-quoted. */
+export function quote(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    switch (c) {
+      case '\x07': out += '\\a'; break;
+      case '\b': out += '\\b'; break;
+      case '\f': out += '\\f'; break;
+      case '\n': out += '\\n'; break;
+      case '\r': out += '\\r'; break;
+      case '\t': out += '\\t'; break;
+      case '\v': out += '\\v'; break;
+      case '\\': out += '\\\\'; break;
+      case '"': out += '\\"'; break;
+      default: {
+        const cp = c.codePointAt(0)!;
+        out += cp >= 0xd800 && cp <= 0xdfff ? '\ufffd' : c;
+      }
+    }
+  }
+  return out + '"';
+}
+
+function joinList(list: unknown[], sep: string): string {
+  for (const e of list) if (typeof e !== 'string') fail(`join: invalid input: ${String(e)}`);
+  chargeCost(list.length);
+  return list.join(sep);
+}
+
+class StringsNamespace {}
+
+/** Names of cel-js builtins this library replaces (calls are renamed to `<name>__k8s` before checking). */
+export const STRING_OVERRIDES = ['indexOf', 'lastIndexOf', 'substring', 'split', 'join', 'lowerAscii', 'upperAscii', 'trim', 'matches', 'charAt', 'replace', 'format'];
+
+/** Registers the strings library. */
+export function installStrings(env: Environment): void {
+  const f = (sig: string, h: (...a: never[]) => unknown) => env.registerFunction(sig, h as (...a: unknown[]) => unknown);
+  f(`string.charAt${S}(int): string`, (s: string, i: bigint) => {
+    const r = runes(s);
+    const n = num(i);
+    if (n < 0 || n > r.length) fail(`index out of range: ${i}`);
+    return n === r.length ? '' : r[n];
+  });
+  f(`string.indexOf${S}(string): int`, (s: string, sub: string) => indexOfOffset(s, sub, 0n));
+  f(`string.indexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => indexOfOffset(s, sub, o));
+  f(`string.lastIndexOf${S}(string): int`, (s: string, sub: string) => lastIndexOf(s, sub));
+  f(`string.lastIndexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => lastIndexOfOffset(s, sub, o));
+  f(`string.lowerAscii${S}(): string`, (s: string) => asciiMap(s, false));
+  f(`string.upperAscii${S}(): string`, (s: string) => asciiMap(s, true));
+  f(`string.replace${S}(string, string): string`, (s: string, a: string, b: string) => {
+    chargeCost(s.length / 10);
+    return goReplace(s, a, b, -1);
+  });
+  f(`string.replace${S}(string, string, int): string`, (s: string, a: string, b: string, n: bigint) => {
+    chargeCost(s.length / 10);
+    return goReplace(s, a, b, num(n));
+  });
+  f(`string.split${S}(string): list<string>`, (s: string, sep: string) => {
+    chargeCost(s.length / 10);
+    return goSplitN(s, sep, -1);
+  });
+  f(`string.split${S}(string, int): list<string>`, (s: string, sep: string, n: bigint) => {
+    chargeCost(s.length / 10);
+    return goSplitN(s, sep, num(n));
+  });
+  f(`string.substring${S}(int): string`, (s: string, start: bigint) => {
+    const r = runes(s);
+    const a = num(start);
+    if (a < 0 || a > r.length) fail(`index out of range: ${start}`);
+    return r.slice(a).join('');
+  });
+  f(`string.substring${S}(int, int): string`, (s: string, start: bigint, end: bigint) => {
+    const r = runes(s);
+    if (start > end) fail(`invalid substring range. start: ${start}, end: ${end}`);
+    const a = num(start);
+    const b = num(end);
+    if (a < 0 || a > r.length) fail(`index out of range: ${start}`);
+    if (b < 0 || b > r.length) fail(`index out of range: ${end}`);
+    return r.slice(a, b).join('');
+  });
+  f(`string.trim${S}(): string`, (s: string) => trimSpace(s));
+  f(`list<string>.join${S}(): string`, (l: unknown[]) => joinList(l, ''));
+  f(`list<string>.join${S}(string): string`, (l: unknown[], sep: string) => joinList(l, sep));
+  f(`string.format${S}(list): string`, function (this: unknown, s: string, args: unknown[]) {
+    return formatString(s, args, this);
+  });
+  env.registerType('StringsNamespace', StringsNamespace);
+  env.registerConstant('strings', 'StringsNamespace', new StringsNamespace());
+  f(`StringsNamespace.quote(string): string`, (_ns: unknown, s: string) => quote(s));
+}
