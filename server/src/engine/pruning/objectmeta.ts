@@ -1,0 +1,334 @@
+/**
+ * ObjectMeta coercion (apiextensions-apiserver pkg/apiserver/schema/objectmeta/coerce.go and
+ * algorithm.go): the API server decodes the `metadata` of a resource root and of every embedded resource
+ * into metav1.ObjectMeta and writes it back. That round trip drops unknown keys (case-sensitively:
+ * `Name` is unknown), drops empty values of `omitempty` fields, normalises timestamps to RFC 3339 in UTC,
+ * and fails on wrongly typed known fields with Go's encoding/json message. `apiVersion` and `kind` of
+ * embedded resources must be strings.
+ *
+ * This is a separate step from pruning: pruneUnknownFields keeps `metadata` as it is.
+ */
+import { FieldPath, invalid, type FieldError } from '../field';
+import { IntegralFloat } from '../json/lossless';
+import { toStructural } from '../schema/convert';
+import { propertyOf, type Structural } from '../schema/model';
+import type { JSONSchemaProps } from '../schema/types';
+import { deepCopyJSON, hasOwn, isJSONObject, setOwn } from '../schema/values';
+import type { PrunedField } from './algorithm';
+
+export interface CoerceObjectMetaOptions {
+  /** The value is a whole resource: its own apiVersion, kind and metadata are coerced too. */
+  isResourceRoot: boolean;
+  /**
+   * Drop known fields of the wrong type instead of failing (Go's DropInvalidFields, used when reading
+   * from storage). Requests (create, update) do not drop: the first bad field is an error.
+   */
+  dropInvalidFields?: boolean;
+}
+
+export interface CoerceObjectMetaResult {
+  /** The coerced copy (unchanged parts copied too); when `error` is set, the input as far as coerced. */
+  object: unknown;
+  /** The unknown metadata fields that were dropped (paths as `metadata.foo`, `spec.template.metadata.foo`). */
+  pruned: PrunedField[];
+  /** Go's first coercion error: `field.Invalid(<path>.metadata | .apiVersion | .kind, value, message)`. */
+  error?: FieldError;
+}
+
+/**
+ * objectmeta.Coerce on a copy: prune unknown fields inside `metadata` of the root (when isResourceRoot)
+ * and of every x-kubernetes-embedded-resource, and check the types of apiVersion, kind and metadata.
+ * Unlike Go at the root, a zero `creationTimestamp` is never written back as `null`. Never throws.
+ */
+export function coerceObjectMeta(obj: unknown, schema: JSONSchemaProps, opts: CoerceObjectMetaOptions): CoerceObjectMetaResult {
+  return coerceObjectMetaStructural(obj, toStructural(schema), opts);
+}
+
+/** coerceObjectMeta on an already converted structural schema. */
+export function coerceObjectMetaStructural(obj: unknown, s: Structural | undefined, opts: CoerceObjectMetaOptions): CoerceObjectMetaResult {
+  if (opts.isResourceRoot) {
+    const base = s ?? toStructural({});
+    s = base.xEmbeddedResource ? base : { ...base, xEmbeddedResource: true };
+  }
+  const ctx: Ctx = { drop: opts.dropInvalidFields === true, pruned: [] };
+  const object = deepCopyJSON(obj);
+  coerce(FieldPath.root(), object, s, ctx);
+  ctx.pruned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const res: CoerceObjectMetaResult = { object, pruned: ctx.pruned };
+  if (ctx.error) res.error = ctx.error;
+  return res;
+}
+
+interface Ctx {
+  drop: boolean;
+  pruned: PrunedField[];
+  error?: FieldError;
+}
+
+/** Go's coercer.coerce, in place on our own copy; stops at the first error. */
+function coerce(pth: FieldPath, x: unknown, s: Structural | undefined, ctx: Ctx): void {
+  if (!s || ctx.error) return;
+  if (isJSONObject(x)) {
+    for (const k of Object.keys(x)) {
+      if (ctx.error) return;
+      const v = x[k];
+      if (s.xEmbeddedResource) {
+        if (k === 'apiVersion' || k === 'kind') {
+          if (typeof v !== 'string') {
+            if (ctx.drop) delete x[k];
+            else return void (ctx.error = invalid(pth.child(k), v, 'must be a string'));
+          }
+        } else if (k === 'metadata') {
+          const r = roundTripObjectMeta(v, pth.child('metadata'), ctx.drop);
+          ctx.pruned.push(...r.unknown);
+          if (r.error !== undefined) {
+            if (!ctx.drop) return void (ctx.error = invalid(pth.child('metadata'), v, r.error));
+          } else setOwn(x, k, r.value);
+        }
+      }
+      const prop = propertyOf(s.properties, k);
+      if (prop) coerce(pth.child(k), x[k], prop, ctx);
+      else if (s.additionalProperties) coerce(pth.key(k), x[k], s.additionalProperties.structural, ctx);
+    }
+  } else if (Array.isArray(x)) {
+    x.forEach((v, i) => coerce(pth.index(i), v, s.items, ctx));
+  }
+}
+
+// ---- metav1.ObjectMeta as encoding/json sees it ----
+
+type Kind =
+  | { t: 'string'; omitempty: boolean }
+  | { t: 'int64'; ptr: boolean }
+  | { t: 'bool' }
+  | { t: 'time'; ptr: boolean }
+  | { t: 'mapString' }
+  | { t: 'stringList' }
+  | { t: 'raw' }
+  | { t: 'structList'; struct: StructSpec };
+
+interface StructSpec {
+  /** Go type name as encoding/json prints it in errors (`v1.OwnerReference`). */
+  goType: string;
+  fields: Record<string, Kind>;
+}
+
+const S: Kind = { t: 'string', omitempty: true };
+const S_REQUIRED: Kind = { t: 'string', omitempty: false };
+
+const ownerReference: StructSpec = {
+  goType: 'v1.OwnerReference',
+  fields: { apiVersion: S_REQUIRED, kind: S_REQUIRED, name: S_REQUIRED, uid: S_REQUIRED, controller: { t: 'bool' }, blockOwnerDeletion: { t: 'bool' } },
+};
+
+const managedFieldsEntry: StructSpec = {
+  goType: 'v1.ManagedFieldsEntry',
+  fields: { manager: S, operation: S, apiVersion: S, time: { t: 'time', ptr: true }, fieldsType: S, fieldsV1: { t: 'raw' }, subresource: S },
+};
+
+const objectMeta: StructSpec = {
+  goType: 'v1.ObjectMeta',
+  fields: {
+    name: S,
+    generateName: S,
+    namespace: S,
+    selfLink: S,
+    uid: S,
+    resourceVersion: S,
+    generation: { t: 'int64', ptr: false },
+    creationTimestamp: { t: 'time', ptr: false },
+    deletionTimestamp: { t: 'time', ptr: true },
+    deletionGracePeriodSeconds: { t: 'int64', ptr: true },
+    labels: { t: 'mapString' },
+    annotations: { t: 'mapString' },
+    ownerReferences: { t: 'structList', struct: ownerReference },
+    finalizers: { t: 'stringList' },
+    managedFields: { t: 'structList', struct: managedFieldsEntry },
+  },
+};
+
+/** The names of the ObjectMeta JSON fields (as written in JSON; matching is case-sensitive). */
+export const OBJECT_META_FIELDS: readonly string[] = Object.keys(objectMeta.fields);
+
+const goTypeOf = (k: Kind): string => {
+  switch (k.t) {
+    case 'string':
+      return 'string';
+    case 'int64':
+      return 'int64';
+    case 'bool':
+      return 'bool';
+    case 'time':
+      return 'string';
+    case 'mapString':
+      return 'map[string]string';
+    case 'stringList':
+      return '[]string';
+    case 'raw':
+      return 'v1.FieldsV1';
+    case 'structList':
+      return `[]${k.struct.goType}`;
+  }
+};
+
+/** encoding/json's name for the JSON kind of a value in UnmarshalTypeError. */
+function jsonKind(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof IntegralFloat) return 'number';
+  return 'object';
+}
+
+class DecodeError extends Error {}
+
+interface RoundTrip {
+  value?: Record<string, unknown>;
+  error?: string;
+  unknown: PrunedField[];
+}
+
+/**
+ * GetObjectMeta + SetObjectMeta: decode metadata into ObjectMeta and encode it back. With dropInvalid,
+ * fields that fail to decode are dropped one by one (Go's best-effort path).
+ */
+function roundTripObjectMeta(v: unknown, metaPath: FieldPath, dropInvalid: boolean): RoundTrip {
+  const unknown: PrunedField[] = [];
+  if (v === null) return { value: {}, unknown };
+  if (!isJSONObject(v)) {
+    const msg = `json: cannot unmarshal ${jsonKind(v)} into Go value of type v1.ObjectMeta`;
+    // Go's best-effort path gives up on a non-object and keeps it as it is
+    return dropInvalid ? { error: `invalid metadata: expected object, got ${goKind(v)}`, unknown } : { error: msg, unknown };
+  }
+  const out: Record<string, unknown> = {};
+  // Go marshals the map with sorted keys, so the first error is that of the first key in sort order
+  for (const k of Object.keys(v).sort()) {
+    const kind = hasOwn(objectMeta.fields, k) ? objectMeta.fields[k] : undefined;
+    if (!kind) {
+      unknown.push(prunedAt(metaPath.child(k)));
+      continue;
+    }
+    try {
+      const enc = decodeField(v[k], kind, 'ObjectMeta', [k], metaPath.child(k), unknown);
+      if (enc !== undefined) setOwn(out, k, enc);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      if (!dropInvalid) return { error: e.message, unknown };
+    }
+  }
+  return { value: out, unknown };
+}
+
+function goKind(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return '[]interface {}';
+  if (typeof v === 'number' && !Number.isInteger(v)) return 'float64';
+  if (v instanceof IntegralFloat) return 'float64';
+  return 'int64';
+}
+
+function prunedAt(p: FieldPath): PrunedField {
+  return { path: p.toString(), segments: p.segments(), reason: 'unknown field' };
+}
+
+function typeError(v: unknown, kind: Kind | string, struct: string, stack: string[], value?: string): DecodeError {
+  const goType = typeof kind === 'string' ? kind : goTypeOf(kind);
+  return new DecodeError(`json: cannot unmarshal ${value ?? jsonKind(v)} into Go struct field ${struct}.${stack.join('.')} of type ${goType}`);
+}
+
+/** Decode one field and return its re-encoded value, or undefined when omitted (omitempty / nil). */
+function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], path: FieldPath, unknown: PrunedField[]): unknown {
+  switch (kind.t) {
+    case 'string':
+      if (v === null) return kind.omitempty ? undefined : '';
+      if (typeof v !== 'string') throw typeError(v, kind, struct, stack);
+      return v === '' && kind.omitempty ? undefined : v;
+    case 'int64': {
+      if (v === null) return undefined;
+      const n = v instanceof IntegralFloat ? v.value : v;
+      if (typeof n === 'bigint') {
+        if (n < -(2n ** 63n) || n >= 2n ** 63n) throw typeError(v, kind, struct, stack, `number ${n}`);
+        return n === 0n && !kind.ptr ? undefined : n;
+      }
+      if (typeof n !== 'number') throw typeError(v, kind, struct, stack);
+      if (!Number.isInteger(n)) throw typeError(v, kind, struct, stack, `number ${n}`);
+      return n === 0 && !kind.ptr ? undefined : n;
+    }
+    case 'bool':
+      if (v === null) return undefined;
+      if (typeof v !== 'boolean') throw typeError(v, kind, struct, stack);
+      return v;
+    case 'time': {
+      if (v === null) return undefined;
+      if (typeof v !== 'string') throw typeError(v, kind, struct, stack);
+      return formatRFC3339(v);
+    }
+    case 'mapString': {
+      if (v === null) return undefined;
+      if (!isJSONObject(v)) throw typeError(v, kind, struct, stack);
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) {
+        const e = v[k];
+        if (e !== null && typeof e !== 'string') throw typeError(e, 'string', struct, stack);
+        setOwn(out, k, e ?? '');
+      }
+      return Object.keys(out).length ? out : undefined;
+    }
+    case 'stringList': {
+      if (v === null) return undefined;
+      if (!Array.isArray(v)) throw typeError(v, kind, struct, stack);
+      const out = v.map((e) => {
+        if (e !== null && typeof e !== 'string') throw typeError(e, 'string', struct, stack);
+        return e ?? '';
+      });
+      return out.length ? out : undefined;
+    }
+    case 'raw':
+      return v === null ? undefined : deepCopyJSON(v);
+    case 'structList': {
+      if (v === null) return undefined;
+      if (!Array.isArray(v)) throw typeError(v, kind, struct, stack);
+      const out = v.map((e, i) => {
+        if (e !== null && !isJSONObject(e)) throw typeError(e, kind.struct.goType, struct, stack);
+        const src = e ?? {};
+        const enc: Record<string, unknown> = {};
+        const structName = kind.struct.goType.replace(/^v1\./, '');
+        for (const k of Object.keys(kind.struct.fields)) {
+          if (!hasOwn(src, k)) {
+            const fk = kind.struct.fields[k];
+            if (fk.t === 'string' && !fk.omitempty) setOwn(enc, k, '');
+            continue;
+          }
+          const r = decodeField(src[k], kind.struct.fields[k], structName, [...stack, k], path.index(i).child(k), unknown);
+          if (r !== undefined) setOwn(enc, k, r);
+        }
+        for (const k of Object.keys(src)) if (!hasOwn(kind.struct.fields, k)) unknown.push(prunedAt(path.index(i).child(k)));
+        return enc;
+      });
+      return out.length ? out : undefined;
+    }
+  }
+}
+
+/**
+ * metav1.Time: time.Parse(time.RFC3339, s), re-encoded as UTC with second precision. Parse errors use
+ * Go's leading words; the exact element Go names is not reproduced.
+ */
+function formatRFC3339(s: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|z|[+-]\d{2}:\d{2})$/.exec(s);
+  const bad = () => new DecodeError(`parsing time ${JSON.stringify(s)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(s)} as RFC 3339`);
+  if (!m) throw bad();
+  const [, y, mo, d, h, mi, se, , tz] = m;
+  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +se);
+  const check = new Date(ms);
+  if (check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d || +h > 23 || +mi > 59 || +se > 59) throw bad();
+  let offset = 0;
+  if (tz !== 'Z' && tz !== 'z') {
+    const sign = tz[0] === '-' ? -1 : 1;
+    offset = sign * (+tz.slice(1, 3) * 60 + +tz.slice(4, 6)) * 60000;
+  }
+  const t = new Date(ms - offset);
+  if (Number.isNaN(t.getTime())) throw bad();
+  return t.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
