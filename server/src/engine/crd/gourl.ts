@@ -1,0 +1,145 @@
+/**
+ * The parts of Go's net/url that CRD validation depends on (url.Parse and url.ParseRequestURI): which
+ * strings parse, the scheme/host/user/query/fragment they split into, and Go's error text. WHATWG `URL`
+ * differs from Go on exactly the edge cases the webhook rules are about, hence this small parser.
+ */
+
+export interface GoURL {
+  scheme: string;
+  opaque: string;
+  /** Present (possibly empty) when the authority had an `@`. */
+  user?: string;
+  host: string;
+  path: string;
+  rawQuery: string;
+  fragment: string;
+}
+
+export type GoURLResult = { url: GoURL; error?: undefined } | { url?: undefined; error: string };
+
+function hasCTL(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+function getScheme(raw: string): { scheme: string; rest: string } | { error: string } {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) continue;
+    if ((c >= '0' && c <= '9') || c === '+' || c === '-' || c === '.') {
+      if (i === 0) return { scheme: '', rest: raw };
+      continue;
+    }
+    if (c === ':') {
+      if (i === 0) return { error: 'missing protocol scheme' };
+      return { scheme: raw.slice(0, i), rest: raw.slice(i + 1) };
+    }
+    return { scheme: '', rest: raw };
+  }
+  return { scheme: '', rest: raw };
+}
+
+function validEscapes(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '%') {
+      if (!/^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) return false;
+      i += 2;
+    }
+  }
+  return true;
+}
+
+function parseHost(host: string): { host: string } | { error: string } {
+  if (host.startsWith('[')) {
+    const i = host.lastIndexOf(']');
+    if (i < 0) return { error: 'missing \']\' in host' };
+    const colonPort = host.slice(i + 1);
+    if (colonPort !== '' && !/^:[0-9]*$/.test(colonPort)) return { error: `invalid port "${colonPort}" after host` };
+    return { host };
+  }
+  const i = host.lastIndexOf(':');
+  if (i >= 0) {
+    const colonPort = host.slice(i);
+    if (!/^:[0-9]*$/.test(colonPort)) return { error: `invalid port "${colonPort}" after host` };
+  }
+  if (!validEscapes(host)) return { error: `invalid URL escape "${host.slice(host.indexOf('%'), host.indexOf('%') + 3)}"` };
+  return { host };
+}
+
+const userinfoRe = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
+
+function parse(raw: string, viaRequest: boolean): GoURLResult {
+  if (hasCTL(raw)) return { error: 'net/url: invalid control character in URL' };
+  if (raw === '' && viaRequest) return { error: 'empty url' };
+  const url: GoURL = { scheme: '', opaque: '', host: '', path: '', rawQuery: '', fragment: '' };
+  if (raw === '*') {
+    url.path = '*';
+    return { url };
+  }
+  const sch = getScheme(raw);
+  if ('error' in sch) return { error: sch.error };
+  url.scheme = sch.scheme.toLowerCase();
+  let rest = sch.rest;
+  if (rest.endsWith('?') && rest.split('?').length === 2) rest = rest.slice(0, -1);
+  else {
+    const q = rest.indexOf('?');
+    if (q >= 0) {
+      url.rawQuery = rest.slice(q + 1);
+      rest = rest.slice(0, q);
+    }
+  }
+  if (!rest.startsWith('/')) {
+    if (url.scheme !== '') {
+      url.opaque = rest;
+      return { url };
+    }
+    if (viaRequest) return { error: 'invalid URI for request' };
+    const seg = rest.split('/')[0];
+    if (seg.includes(':')) return { error: 'first path segment in URL cannot contain colon' };
+  }
+  if ((url.scheme !== '' || (!viaRequest && !rest.startsWith('///'))) && rest.startsWith('//')) {
+    let authority = rest.slice(2);
+    rest = '';
+    const i = authority.indexOf('/');
+    if (i >= 0) {
+      rest = authority.slice(i);
+      authority = authority.slice(0, i);
+    }
+    const at = authority.lastIndexOf('@');
+    let hostPart = authority;
+    if (at >= 0) {
+      const userinfo = authority.slice(0, at);
+      if (!userinfoRe.test(userinfo)) return { error: 'net/url: invalid userinfo' };
+      url.user = userinfo;
+      hostPart = authority.slice(at + 1);
+    }
+    const h = parseHost(hostPart);
+    if ('error' in h) return { error: h.error };
+    url.host = h.host;
+  }
+  if (!validEscapes(rest)) return { error: `invalid URL escape "${rest.slice(rest.indexOf('%'), rest.indexOf('%') + 3)}"` };
+  url.path = rest;
+  return { url };
+}
+
+/** Go's url.Parse; the error is `parse "<raw>": <reason>` as Go prints it. */
+export function goURLParse(raw: string): GoURLResult {
+  const hash = raw.indexOf('#');
+  const u = hash >= 0 ? raw.slice(0, hash) : raw;
+  const frag = hash >= 0 ? raw.slice(hash + 1) : '';
+  const r = parse(u, false);
+  if (r.error !== undefined) return { error: `parse ${JSON.stringify(u)}: ${r.error}` };
+  if (!validEscapes(frag)) return { error: `parse ${JSON.stringify(raw)}: invalid URL escape` };
+  r.url.fragment = frag;
+  return r;
+}
+
+/** Go's url.ParseRequestURI (no fragment splitting, absolute URI or absolute path only). */
+export function goURLParseRequestURI(raw: string): GoURLResult {
+  const r = parse(raw, true);
+  if (r.error !== undefined) return { error: `parse ${JSON.stringify(raw)}: ${r.error}` };
+  return r;
+}

@@ -1,0 +1,85 @@
+/**
+ * The warnings the API server returns on a CRD create (customresourcedefinition strategy
+ * WarningsOnCreate): unrecognized formats, and list-type=set over non-scalar items. Go returns them as
+ * bare strings; here they carry the schema path where they were found, with severity `warning`.
+ */
+import { FieldPath, type FieldError } from '../field';
+import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { CRDSpec } from './types';
+
+// Formats known at the default compatibility version (1.36), normalized without dashes as go-openapi does.
+const SUPPORTED_STRING_FORMATS = new Set(
+  [
+    'bsonobjectid', 'uri', 'email', 'hostname', 'ipv4', 'ipv6', 'cidr', 'mac', 'uuid', 'uuid3', 'uuid4', 'uuid5', 'isbn', 'isbn10',
+    'isbn13', 'creditcard', 'ssn', 'hexcolor', 'rgbcolor', 'byte', 'password', 'date', 'duration', 'datetime', 'k8s-short-name', 'k8s-long-name',
+  ].map((f) => f.replaceAll('-', '')),
+);
+
+/** apiservervalidation.GetUnrecognizedFormats for one node. */
+export function isUnrecognizedFormat(format: string, type: string): boolean {
+  if (format.length === 0) return false;
+  switch (type) {
+    case '':
+    case 'string':
+      return !SUPPORTED_STRING_FORMATS.has(format.replaceAll('-', ''));
+    case 'integer':
+      return format !== 'int32' && format !== 'int64';
+    case 'number':
+      return format !== 'float' && format !== 'double';
+    default:
+      return true;
+  }
+}
+
+function warning(p: FieldPath, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field: p.toString(), detail, severity: 'warning', segments: p.segments() };
+}
+
+type Visit = (s: JSONSchemaProps, p: FieldPath) => void;
+
+/** SchemaHas's traversal, with paths. */
+function visitSchema(s: unknown, p: FieldPath, visit: Visit): void {
+  if (!isObject(s)) return;
+  const node = s as JSONSchemaProps;
+  visit(node, p);
+  if (Array.isArray(node.items)) node.items.forEach((x, i) => visitSchema(x, p.child('items').index(i), visit));
+  else visitSchema(node.items, p.child('items'), visit);
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[k])) node[k]!.forEach((x, i) => visitSchema(x, p.child(k).index(i), visit));
+  visitSchema(node.not, p.child('not'), visit);
+  for (const k of ['properties', 'patternProperties', 'definitions'] as const) {
+    const m = node[k];
+    if (isObject(m)) for (const [name, x] of Object.entries(m)) visitSchema(x, p.child(k).key(name), visit);
+  }
+  visitSchema(node.additionalProperties, p.child('additionalProperties'), visit);
+  visitSchema(node.additionalItems, p.child('additionalItems'), visit);
+  if (isObject(node.dependencies)) for (const [name, x] of Object.entries(node.dependencies)) visitSchema(x, p.child('dependencies').key(name), visit);
+}
+
+/** WarningsOnCreate for the internal spec. */
+export function createWarnings(spec: CRDSpec): FieldError[] {
+  const out: FieldError[] = [];
+  const schemas: [JSONSchemaProps, FieldPath][] = [];
+  if (spec.validation?.openAPIV3Schema) schemas.push([spec.validation.openAPIV3Schema, FieldPath.root('spec', 'validation', 'openAPIV3Schema')]);
+  spec.versions.forEach((v, i) => {
+    if (v.schema?.openAPIV3Schema) schemas.push([v.schema.openAPIV3Schema, FieldPath.root('spec', 'versions').index(i).child('schema', 'openAPIV3Schema')]);
+  });
+  const setWarnings = new Set<string>();
+  for (const [schema, root] of schemas) {
+    visitSchema(schema, root, (s, p) => {
+      const format = typeof s.format === 'string' ? s.format : '';
+      const type = typeof s.type === 'string' ? s.type : '';
+      if (isUnrecognizedFormat(format, type)) out.push(warning(p.child('format'), `unrecognized format "${format}"`));
+      if (s['x-kubernetes-list-type'] === 'set' && isObject(s.items) && !Array.isArray(s.items)) {
+        const it = (s.items as JSONSchemaProps).type;
+        if (it === 'object' || it === 'array') {
+          const msg = `x-kubernetes-list-type: set for items of type "${it}" is not supported by server-side apply or CEL validation rules`;
+          if (!setWarnings.has(msg)) {
+            setWarnings.add(msg);
+            out.push(warning(p.child('x-kubernetes-list-type'), msg));
+          }
+        }
+      }
+    });
+  }
+  return out;
+}
