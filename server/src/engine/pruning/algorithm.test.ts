@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { IntegralFloat } from '../json/lossless';
+import { pruneUnknownFields } from './algorithm';
+import { coerceObjectMeta } from './objectmeta';
+
+test('prunes a copy and reports removed paths with reasons, sorted', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { a: { type: 'string' }, l: { type: 'array', items: { type: 'object', properties: { x: { type: 'integer' } } } } } },
+      free: { type: 'object', additionalProperties: true },
+      emb: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'string' } } },
+    },
+  };
+  const input = { apiVersion: 'v', kind: 'K', metadata: { name: 'n', junk: 1 }, spec: { a: 'x', b: 1, l: [{ x: 1, y: 2 }] }, free: { k: { deep: 1 } }, emb: { kind: 'K', other: 1 }, top: 1 };
+  const before = structuredClone(input);
+  const r = pruneUnknownFields(input, schema, { isResourceRoot: true });
+  assert.deepEqual(input, before, 'input untouched');
+  assert.deepEqual(r.object, { apiVersion: 'v', kind: 'K', metadata: { name: 'n', junk: 1 }, spec: { a: 'x', l: [{ x: 1 }] }, free: { k: {} }, emb: { kind: 'K' } });
+  assert.deepEqual(
+    r.pruned.map((p) => [p.path, p.reason]),
+    [
+      ['emb.other', 'unknown field in embedded resource'],
+      ['free.k.deep', 'no schema below additionalProperties or items'],
+      ['spec.b', 'unknown field'],
+      ['spec.l[0].y', 'unknown field'],
+      ['top', 'unknown field'],
+    ],
+  );
+  assert.deepEqual(r.pruned[3].segments, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'l' }, { kind: 'index', index: 0 }, { kind: 'field', name: 'y' }]);
+});
+
+test('preserve-unknown-fields passes on to array items but not to properties', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      arr: { type: 'array', 'x-kubernetes-preserve-unknown-fields': true, items: { type: 'object', properties: { p: { type: 'object', properties: {} } } } },
+      obj: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { p: { type: 'object' } } },
+    },
+  };
+  const r = pruneUnknownFields({ arr: [{ u: 1, p: { q: 1 } }], obj: { u: 1, p: { q: 1 } } }, schema, { isResourceRoot: false });
+  assert.deepEqual(r.object, { arr: [{ u: 1, p: {} }], obj: { u: 1, p: {} } });
+});
+
+test('below a non-embedded root, apiVersion/kind/metadata are ordinary fields', () => {
+  const r = pruneUnknownFields({ apiVersion: 'v', spec: { kind: 'x' } }, { type: 'object', properties: { spec: { type: 'object' } } }, { isResourceRoot: false });
+  assert.deepEqual(r.object, { spec: {} });
+});
+
+test('keeps scalars as they are (IntegralFloat, bigint) and never throws on odd input', () => {
+  const f = new IntegralFloat(1);
+  const r = pruneUnknownFields({ a: f, b: 2n ** 70n }, { type: 'object', properties: { a: { type: 'number' }, b: { type: 'integer' } } }, { isResourceRoot: false });
+  assert.equal((r.object as Record<string, unknown>).a, f);
+  assert.equal((r.object as Record<string, unknown>).b, 2n ** 70n);
+  for (const schema of [null, 5, 'x', [], { properties: 7 }, { items: [1] }]) {
+    for (const obj of [null, 1, 'x', [null, [1]], { a: { b: [] } }]) {
+      assert.doesNotThrow(() => pruneUnknownFields(obj, schema as never, { isResourceRoot: true }));
+    }
+  }
+});
+
+test('a __proto__ key is pruned like any other key and does not alter prototypes', () => {
+  const obj = JSON.parse('{"__proto__":{"polluted":1},"a":1}');
+  const r = pruneUnknownFields(obj, JSON.parse('{"type":"object","properties":{"__proto__":{"type":"object"},"a":{"type":"integer"}}}'), { isResourceRoot: false });
+  assert.deepEqual(Object.keys(r.object as object), ['__proto__', 'a']);
+  assert.equal(Object.getPrototypeOf(r.object), Object.prototype);
+});
+
+test('coerceObjectMeta drops unknown and empty metadata fields at the root and in embedded resources', () => {
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: { tpl: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } } } };
+  const obj = {
+    metadata: { name: 'n', Name: 'x', junk: { a: 1 }, labels: {}, generation: 0, creationTimestamp: '2024-01-01T01:00:00+01:00', ownerReferences: [{ name: 'o', extra: 1 }] },
+    spec: { tpl: { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', bogus: true }, spec: { bogus: 1 } } },
+  };
+  const r = coerceObjectMeta(obj, schema, { isResourceRoot: true });
+  assert.equal(r.error, undefined);
+  assert.deepEqual(r.object, {
+    metadata: { name: 'n', creationTimestamp: '2024-01-01T00:00:00Z', ownerReferences: [{ apiVersion: '', kind: '', name: 'o', uid: '' }] },
+    spec: { tpl: { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns' }, spec: { bogus: 1 } } },
+  });
+  assert.deepEqual(r.pruned.map((p) => p.path), ['metadata.Name', 'metadata.junk', 'metadata.ownerReferences[0].extra', 'spec.tpl.metadata.bogus']);
+});
+
+test('coerceObjectMeta reports Go decoding errors, or drops the field when asked', () => {
+  const schema = { type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
+  const bad = { e: { kind: 5, metadata: {} } };
+  const r = coerceObjectMeta(bad, schema, { isResourceRoot: false });
+  assert.equal(r.error?.field, 'e.kind');
+  assert.equal(r.error?.detail, 'must be a string');
+  const m = coerceObjectMeta({ e: { metadata: { labels: { a: 1 } } } }, schema, { isResourceRoot: false });
+  assert.equal(m.error?.field, 'e.metadata');
+  assert.equal(m.error?.detail, 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string');
+  const d = coerceObjectMeta({ e: { metadata: { labels: { a: 1 }, name: 'x' } } }, schema, { isResourceRoot: false, dropInvalidFields: true });
+  assert.equal(d.error, undefined);
+  assert.deepEqual(d.object, { e: { metadata: { name: 'x' } } });
+});
