@@ -1,3 +1,20 @@
-/** crd-yaml command line: placeholder until the CLI lands. */
-console.error('crd-yaml: not implemented yet');
-process.exitCode = 2;
+/**
+ * crd-yaml command line entry (bundled to dist/cli.js, the package's `crd-yaml` bin).
+ * See cli/main.ts for the commands; this file only wires them to the process.
+ */
+import { runCli } from './cli/main';
+
+// `crd-yaml check . | head` closes stdout early: stop quietly instead of dying with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.exit(2);
+  });
+}
+
+const code = runCli(process.argv.slice(2), {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  cwd: process.cwd(),
+});
+process.exitCode = code;

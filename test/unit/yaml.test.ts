@@ -97,9 +97,11 @@ test('documents: half-typed key keeps the earlier keys', () => {
   assert.equal(d.kind, 'cr');
 });
 
-test('documents: duplicate keys are syntax errors; the last value wins', () => {
+test('documents: duplicate keys are warnings (as the API server warns); the last value wins', () => {
   const d = parseYamlDocuments('a: 1\na: 2\n').documents[0];
   assert.equal(d.errors[0].code, 'DUPLICATE_KEY');
+  assert.equal(d.errors[0].severity, 'warning');
+  assert.equal(d.hasSyntaxErrors, false);
   assert.equal(d.errors[0].start, 5);
   assert.deepEqual(d.value, { a: 2 });
 });
@@ -256,4 +258,40 @@ test('identifyObject: CRDs of any apiextensions version, objects, others', () =>
   assert.equal(identifyObject({ kind: 'ConfigMap' }).kind, 'other');
   assert.equal(identifyObject('text').kind, 'other');
   assert.equal(identifyObject(null).kind, 'empty');
+});
+
+test('ranges: internal CRD paths (hoisted spec.validation, ...) land on the v1 fields', () => {
+  const crd = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'spec:',
+    '  conversion:',
+    '    strategy: Webhook',
+    '    webhook:',
+    '      conversionReviewVersions: ["v9"]',
+    '  versions:',
+    '    - name: v1',
+    '      schema:',
+    '        openAPIV3Schema:',
+    '          type: object',
+    '          properties:',
+    '            spec:',
+    '              properties:',
+    '                color: {}',
+    '      subresources:',
+    '        status: {}',
+    '',
+  ].join('\n');
+  const d = parseYamlDocuments(crd).documents[0];
+  const at = (type: 'FieldValueRequired' | 'FieldValueInvalid', field: string) => {
+    const r = d.rangeOfFieldError({ type, field });
+    return crd.slice(r.start, r.end);
+  };
+  assert.equal(at('FieldValueRequired', 'spec.validation.openAPIV3Schema.properties[spec].type'), 'spec');
+  assert.equal(d.rangeOfFieldError({ type: 'FieldValueRequired', field: 'spec.validation.openAPIV3Schema.properties[spec].type' }).start, crd.indexOf('spec:\n              properties'));
+  assert.equal(at('FieldValueInvalid', 'spec.validation.openAPIV3Schema.type'), 'object');
+  assert.equal(at('FieldValueInvalid', 'spec.subresources.status'), '{}');
+  assert.equal(at('FieldValueInvalid', 'spec.conversion.conversionReviewVersions[0]'), '"v9"');
+  // A path that is the same in v1 is not remapped.
+  assert.equal(at('FieldValueInvalid', 'spec.versions[0].name'), 'v1');
 });

@@ -11,6 +11,7 @@
  */
 import { parseAllDocuments, isMap, isSeq, isScalar, type Document, type Node, type ParsedNode } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
+import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
 import { LineIndex, endOfLine } from './lines';
 import { formatFieldPath, parseFieldPath, pathAtOffset, resolvePath, type PathAtOffset, type PathTarget } from './path';
@@ -141,9 +142,9 @@ export class YamlDocument {
     return rel.map((e) => ({ ...e, start: e.start + this.chunkOffset, end: e.end + this.chunkOffset }));
   }
 
-  /** True when the document has at least one syntax error (not counting warnings). */
+  /** True when the document has at least one syntax error (not counting warnings such as duplicate keys). */
   get hasSyntaxErrors(): boolean {
-    return this.parsed.doc.errors.length > 0 || this.valueResult().error !== undefined;
+    return this.errors.some((e) => e.severity === 'error');
   }
 
   /** True when `offset` (absolute) lies in this document. */
@@ -223,12 +224,24 @@ export class YamlDocument {
   /**
    * The best range for an engine finding: Required and Forbidden point at the key (the parent's key
    * when the field is missing), every other type at the bad value. Uses `err.segments` when they
-   * agree with `err.field`, else parses `err.field`.
+   * agree with `err.field`, else parses `err.field`. In a CRD document, internal paths the API
+   * server prints (`spec.validation.openAPIV3Schema...`, `spec.subresources`, ...) are mapped to the
+   * v1 fields they were hoisted from (`spec.versions[i].schema.openAPIV3Schema...`).
    */
   rangeOfFieldError(err: Pick<FieldError, 'type' | 'field' | 'segments'>): PathRange {
     const segs = err.segments && formatFieldPath(err.segments) === err.field ? err.segments : parseFieldPath(err.field);
     const target: RangeTarget = err.type === 'FieldValueRequired' || err.type === 'FieldValueForbidden' ? 'key' : 'value';
-    return this.rangeOfPath(segs, target);
+    let best = this.rangeOfPath(segs, target);
+    if (best.exact || this.kind !== 'crd') return best;
+    // A CRD finding may use an internal path (spec.validation... for spec.versions[i].schema...).
+    const versions = (this.value as { spec?: { versions?: unknown } }).spec?.versions;
+    for (const alt of v1PathsOfInternalCrdPath(segs, Array.isArray(versions) ? versions.length : 0)) {
+      const r = this.rangeOfPath(alt, target);
+      // Depth is compared without the extra `versions[i]` step the v1 path has.
+      if (r.exact || r.found.length - 1 > best.found.length) best = r;
+      if (r.exact) break;
+    }
+    return best;
   }
 
   /**
@@ -319,7 +332,7 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
     intAsBigInt: true,
     version,
     merge: true,
-    // Kubernetes rejects duplicate keys in strict decoding and warns otherwise; report them.
+    // Reported (as warnings, see collectErrors); the last value wins, as in Kubernetes' decoder.
     uniqueKeys: true,
   });
   if (!Array.isArray(docs) || docs.length === 0) return [];
@@ -341,8 +354,11 @@ function collectErrors(p: ParsedDocument, value: { error?: string }): NonNullabl
   const out: NonNullable<ParsedDocument['errors']> = [];
   for (const e of p.doc.errors) {
     const [s, en] = widen(e.pos[0], e.pos[1]);
-    out.push({ severity: 'error', code: e.code, message: firstLine(e.message), start: s, end: en });
+    // The API server's strict decoding only warns about duplicate fields (fieldValidation=Warn, the default).
+    const severity = e.code === 'DUPLICATE_KEY' ? 'warning' : 'error';
+    out.push({ severity, code: e.code, message: firstLine(e.message), start: s, end: en });
   }
+  out.sort((a, b) => (a.severity === b.severity ? a.start - b.start : a.severity === 'error' ? -1 : 1));
   if (value.error) {
     const r = p.doc.contents?.range ?? [p.start, p.start];
     out.push({ severity: 'error', code: 'RESOURCE_EXHAUSTION', message: value.error, start: r[0], end: r[1] });

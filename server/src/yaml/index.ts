@@ -19,3 +19,4 @@ export { formatFieldPath, parseFieldPath } from './path';
 export type { PathAtOffset, PathTarget } from './path';
 export { splitYamlChunks } from './split';
 export type { YamlChunk } from './split';
+export { v1PathsOfInternalCrdPath } from './crd-paths';

@@ -1,0 +1,86 @@
+/**
+ * The crd-yaml command line, as a function of its arguments and output streams (tested in process;
+ * server/src/cli.ts wires it to the real process).
+ */
+import { checkFiles } from './check';
+import { parseArgs, UsageError, USAGE } from './args';
+import { collectYamlFiles, type InputFile } from './files';
+import { formatJson, formatSarif, formatText, summarize } from './format';
+import { formatPreviewJson, formatPreviewYaml, previewFiles } from './preview';
+import pkg from '../../../package.json';
+
+/** Where the CLI writes, and the directory relative paths are resolved against (for SARIF). */
+export interface CliIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  cwd: string;
+}
+
+/** Exit codes: 0 clean, 1 errors found, 2 usage or input error. */
+export const EXIT_OK = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_USAGE = 2;
+
+/** Run the CLI; returns the exit code. Never throws: every failure becomes one line on stderr. */
+export function runCli(argv: string[], io: CliIO): number {
+  try {
+    return run(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`crd-yaml: ${e.message}\nRun 'crd-yaml --help' for usage.\n`);
+      return EXIT_USAGE;
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    io.stderr(`crd-yaml: internal error: ${msg.split('\n')[0]}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+function run(argv: string[], io: CliIO): number {
+  const args = parseArgs(argv);
+  if (args.command === 'help') {
+    io.stdout(USAGE);
+    return EXIT_OK;
+  }
+  if (args.command === 'version') {
+    io.stdout(`crd-yaml ${pkg.version}\n`);
+    return EXIT_OK;
+  }
+  const { files, inputErrors } = collectYamlFiles(args.paths);
+  let crdFiles: InputFile[] = [];
+  if (args.crdPaths.length) {
+    const c = collectYamlFiles(args.crdPaths);
+    crdFiles = c.files;
+    inputErrors.push(...c.inputErrors);
+  }
+  for (const e of inputErrors) io.stderr(`crd-yaml: ${e}\n`);
+  const yamlVersion = args.yaml11 ? '1.1' : '1.2';
+
+  if (args.command === 'preview') {
+    const entries = previewFiles(files, { crdFiles, yamlVersion });
+    if (entries.length === 0) {
+      if (files.length) io.stderr(`crd-yaml: no custom resources to preview in ${args.paths.join(', ')}\n`);
+      return EXIT_USAGE;
+    }
+    io.stdout(args.format === 'json' ? formatPreviewJson(entries) : formatPreviewYaml(entries));
+    if (inputErrors.length) return EXIT_USAGE;
+    return entries.some((e) => e.errors.length > 0) ? EXIT_FINDINGS : EXIT_OK;
+  }
+
+  const report = checkFiles(files, { crdFiles, yamlVersion });
+  const counts = summarize(report.findings);
+  if (args.quiet) report.findings = report.findings.filter((f) => f.severity !== 'info');
+  if (args.format === 'json') io.stdout(formatJson(report, inputErrors));
+  else if (args.format === 'sarif') io.stdout(formatSarif(report, { version: pkg.version, cwd: io.cwd, inputErrors }));
+  else {
+    io.stdout(formatText(report.findings));
+    if (report.files === 0) return inputErrors.length ? EXIT_USAGE : EXIT_OK;
+    const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+    io.stderr(
+      `crd-yaml: ${plural(report.files, 'file')}, ${plural(report.documents, 'document')}: ` +
+        `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info\n`,
+    );
+  }
+  if (inputErrors.length) return EXIT_USAGE;
+  return counts.error > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
