@@ -9,6 +9,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } from './lib';
 import { validateLiterals } from './lib/literals';
+import { validateHomogeneousLiterals } from './lib/homogeneous';
 import { chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
 
 export { PER_CALL_LIMIT, CostLimitExceeded } from './lib/guard';
@@ -37,7 +38,7 @@ function baseEnvironment(version: CompatibilityVersion): Environment {
     env = new Environment({
       unlistedVariablesAreDyn: false,
       // base.go: HomogeneousAggregateLiterals + OptionalTypes (1.28).
-      homogeneousAggregateLiterals: true,
+      homogeneousAggregateLiterals: false,
       enableOptionalTypes: true,
       limits: { maxAstNodes: 100000, maxDepth: 250, maxListElements: 100000, maxMapEntries: 100000, maxCallArguments: 32 },
     });
@@ -58,7 +59,8 @@ export function createKubernetesEnvironment(opts: KubernetesEnvironmentOptions =
   const base = baseEnvironment(opts.compatibilityVersion ?? DEFAULT_COMPATIBILITY_VERSION);
   return base.clone({
     unlistedVariablesAreDyn: opts.unlistedVariablesAreDyn ?? false,
-    homogeneousAggregateLiterals: true,
+    // Checked by us after type-checking (lib/homogeneous.ts) so format() arguments can be exempt.
+    homogeneousAggregateLiterals: false,
     enableOptionalTypes: true,
   });
 }
@@ -143,7 +145,7 @@ export function compileExpression(env: Environment, expr: string): CompileResult
     prepareAst(parsed.ast);
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: celErrorMessage(checked.error), kind: 'check' };
-    const literalError = validateLiterals(parsed.ast);
+    const literalError = validateHomogeneousLiterals(parsed.ast) ?? validateLiterals(parsed.ast);
     if (literalError) return { ok: false, error: literalError, kind: 'check' };
     return {
       ok: true,
@@ -189,7 +191,7 @@ export function evaluateWithLimits(
     if (e instanceof CostLimitExceeded) return { error: e.message, kind: 'limit' };
     const cause = (e as { cause?: unknown })?.cause;
     if (cause instanceof CostLimitExceeded) return { error: cause.message, kind: 'limit' };
-    if (e instanceof RangeError) return { error: 'operation cancelled: ' + e.message, kind: 'limit' };
+    if (e instanceof RangeError && /call stack/.test(e.message)) return { error: 'operation cancelled: ' + e.message, kind: 'limit' };
     return { error: celErrorMessage(e), kind: 'runtime' };
   }
 }
@@ -218,7 +220,10 @@ export function celErrorMessage(e: unknown): string {
   if ((m = /^no such overload: (!|-)(.+)$/s.exec(msg))) {
     return `found no matching overload for '${m[1] === '!' ? '!_' : '-_'}' applied to '(${m[2]})'`;
   }
-  if ((m = /^found no matching overload for '(.*)'$/s.exec(msg))) return `found no matching overload for '${m[1]}'`;
+  if ((m = /^found no matching overload for '(?:(.+)\.)?(\w+)\((.*)\)'$/s.exec(msg))) {
+    const applied = m[1] ? `${m[1]}.(${m[3]})` : `(${m[3]})`;
+    return `found no matching overload for '${m[2]}' applied to '${applied.replace(/</g, '(').replace(/>/g, ')')}'`;
+  }
   if (/^integer overflow/.test(msg) || /^Unsigned integer overflow/.test(msg)) return 'return error for overflow';
   return msg;
 }

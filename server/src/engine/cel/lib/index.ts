@@ -14,7 +14,7 @@ import { installOptional, OPTIONAL_OVERRIDES } from './optional';
 import { installRegex } from './regex';
 import { installSets } from './sets';
 import { installStrings, STRING_OVERRIDES } from './strings';
-import { installTime } from './time';
+import { installTime, installTimeAccessors, TIME_ACCESSOR_OVERRIDES } from './time';
 import { installKubernetesTypes } from './kubernetes';
 
 export interface LibraryOptions {
@@ -28,6 +28,7 @@ export const INTERNAL_SUFFIX = '__k8s';
 export const OVERRIDDEN_FUNCTIONS: ReadonlySet<string> = new Set([
   ...STRING_OVERRIDES,
   ...OPTIONAL_OVERRIDES,
+  ...TIME_ACCESSOR_OVERRIDES,
   'timestamp',
   'duration',
   'string',
@@ -36,6 +37,7 @@ export const OVERRIDDEN_FUNCTIONS: ReadonlySet<string> = new Set([
 /** Registers all libraries on env (which must not be frozen yet). */
 export function installKubernetesLibraries(env: Environment, opts: LibraryOptions): void {
   installTime(env);
+  installTimeAccessors(env);
   installStrings(env);
   installRegex(env);
   installLists(env, { includes: opts.compatibilityVersion >= '1.37' });

@@ -164,7 +164,7 @@ export function installLists(env: Environment, opts: { includes: boolean }): voi
     chargeCost(num(e - s));
     return a.slice(num(s), num(e));
   });
-  f(`list<list<A>>.flatten(): list<A>`, (l: unknown) => flatten(l, 1));
+  f(`list.flatten(): list`, (l: unknown) => flatten(l, 1));
   f(`list.flatten(int): list`, (l: unknown, d: bigint) => flatten(l, num(d)));
   for (const t of COMPARABLE) f(`list<${t}>.sort(): list<${t}>`, (l: unknown) => sortValues(arr(l), (x) => x));
 }

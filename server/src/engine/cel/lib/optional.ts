@@ -7,6 +7,7 @@ import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { kindOf } from './convert';
 import { fail } from './errors';
+import { celEquals } from './compare';
 
 function isZero(v: unknown): boolean {
   switch (kindOf(v)) {
@@ -51,6 +52,7 @@ export function installOptional(env: Environment): void {
     const a = Array.from(l as unknown[]);
     return a.length ? Optional.of(a[a.length - 1]) : Optional.none();
   });
+  env.registerOperator('optional == optional', (a: unknown, b: unknown) => celEquals(a, b));
   f('optional<A>.value__k8s(): A', (o: Optional) => {
     if (!o.hasValue()) fail('optional.none() dereference');
     return o.value();

@@ -24,9 +24,9 @@ export function installSets(env: Environment): void {
   const f = (sig: string, h: (...a: never[]) => unknown) => env.registerFunction(sig, h as (...a: unknown[]) => unknown);
   env.registerType('SetsNamespace', SetsNamespace);
   env.registerConstant('sets', 'SetsNamespace', new SetsNamespace());
-  f('SetsNamespace.contains(list<A>, list<A>): bool', (_n: unknown, a: unknown, b: unknown) => contains(a, b));
-  f('SetsNamespace.equivalent(list<A>, list<A>): bool', (_n: unknown, a: unknown, b: unknown) => contains(a, b) && contains(b, a));
-  f('SetsNamespace.intersects(list<A>, list<A>): bool', (_n: unknown, a: unknown, b: unknown) => {
+  f('SetsNamespace.contains(list, list): bool', (_n: unknown, a: unknown, b: unknown) => contains(a, b));
+  f('SetsNamespace.equivalent(list, list): bool', (_n: unknown, a: unknown, b: unknown) => contains(a, b) && contains(b, a));
+  f('SetsNamespace.intersects(list, list): bool', (_n: unknown, a: unknown, b: unknown) => {
     const x = Array.from(a as unknown[]);
     const y = Array.from(b as unknown[]);
     chargeCost(x.length * y.length);

@@ -69,3 +69,66 @@ export function installTime(env: Environment): void {
     });
   }
 }
+
+/** The wall-clock fields of t in tz (IANA name, or a "[+-]HH:MM" offset as cel-go accepts). */
+function fieldsIn(t: Date, tz?: string): { y: number; mo: number; d: number; h: number; mi: number; s: number; ms: number; dow: number; doy: number } {
+  let shifted: Date;
+  if (tz === undefined || tz === 'UTC') shifted = t;
+  else {
+    const m = /^([+-])?(\d{1,2}):(\d{2})$/.exec(tz);
+    if (m) {
+      const mins = (Number(m[2]) * 60 + Number(m[3])) * (m[1] === '-' ? -1 : 1);
+      shifted = new Date(t.getTime() + mins * 60_000);
+    } else {
+      let parts: Intl.DateTimeFormatPart[];
+      try {
+        parts = new Intl.DateTimeFormat('en-US', {
+          timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+        }).formatToParts(t);
+      } catch {
+        return fail(`unknown time zone ${tz}`);
+      }
+      const get = (k: string) => Number(parts.find((p) => p.type === k)?.value ?? 0);
+      shifted = new Date(Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'), t.getUTCMilliseconds()));
+    }
+  }
+  const y = shifted.getUTCFullYear();
+  const start = Date.UTC(y, 0, 1);
+  return {
+    y, mo: shifted.getUTCMonth(), d: shifted.getUTCDate(), h: shifted.getUTCHours(), mi: shifted.getUTCMinutes(),
+    s: shifted.getUTCSeconds(), ms: shifted.getUTCMilliseconds(), dow: shifted.getUTCDay(),
+    doy: Math.floor((Date.UTC(y, shifted.getUTCMonth(), shifted.getUTCDate()) - start) / 86_400_000),
+  };
+}
+
+const TS_GETTERS: Record<string, (f: ReturnType<typeof fieldsIn>) => number> = {
+  getFullYear: (f) => f.y,
+  getMonth: (f) => f.mo,
+  getDate: (f) => f.d,
+  getDayOfMonth: (f) => f.d - 1,
+  getDayOfWeek: (f) => f.dow,
+  getDayOfYear: (f) => f.doy,
+  getHours: (f) => f.h,
+  getMinutes: (f) => f.mi,
+  getSeconds: (f) => f.s,
+  getMilliseconds: (f) => f.ms,
+};
+
+/** Accessor names routed to installTimeAccessors' implementations. */
+export const TIME_ACCESSOR_OVERRIDES = Object.keys(TS_GETTERS);
+
+/** Timestamp accessors with cel-go's time zone forms, and the duration accessors (same names). */
+export function installTimeAccessors(env: Environment): void {
+  const f = (sig: string, h: (...a: never[]) => unknown) => env.registerFunction(sig, h as (...a: unknown[]) => unknown);
+  const TS = 'google.protobuf.Timestamp';
+  const D = 'google.protobuf.Duration';
+  for (const [name, get] of Object.entries(TS_GETTERS)) {
+    f(`${TS}.${name}__k8s(): int`, (t: Date) => BigInt(get(fieldsIn(t))));
+    f(`${TS}.${name}__k8s(string): int`, (t: Date, tz: string) => BigInt(get(fieldsIn(t, tz))));
+  }
+  const nanos = (d: { seconds: bigint; nanos: number }) => d.seconds * 1_000_000_000n + BigInt(d.nanos);
+  f(`${D}.getHours__k8s(): int`, (d: never) => nanos(d) / 3_600_000_000_000n);
+  f(`${D}.getMinutes__k8s(): int`, (d: never) => nanos(d) / 60_000_000_000n);
+  f(`${D}.getSeconds__k8s(): int`, (d: never) => nanos(d) / 1_000_000_000n);
+  f(`${D}.getMilliseconds__k8s(): int`, (d: never) => nanos(d) / 1_000_000n);
+}
