@@ -1,0 +1,109 @@
+/**
+ * apiextensions-apiserver pkg/apiserver/schema/listtype: arrays with x-kubernetes-list-type `set` must
+ * have unique elements, `map` unique key tuples. Paths are field.Path style (`m[key]`, `l[0]`).
+ */
+import { duplicate, invalid, FieldPath, type FieldError } from '../field';
+import { isObject, type JSONSchemaProps } from '../schema/types';
+import { goJSON, goKind, asInt64, asFloat64, isGoMap } from '../validation/go-values';
+
+/** ValidateListSetsAndMaps(fldPath, schema, obj): obj must be an object, as at the Go call sites. */
+export function validateListSetsAndMaps(fldPath: FieldPath, s: JSONSchemaProps | undefined, obj: unknown): FieldError[] {
+  if (!s || !isGoMap(obj)) return [];
+  const errs: FieldError[] = [];
+  const ap = s.additionalProperties;
+  if (isObject(ap)) {
+    for (const k of Object.keys(obj)) errs.push(...validateValue(fldPath.key(k), ap as JSONSchemaProps, obj[k]));
+  }
+  const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
+  if (props) {
+    for (const k of Object.keys(obj)) {
+      const sub = props[k];
+      if (Object.prototype.hasOwnProperty.call(props, k) && isObject(sub)) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
+    }
+  }
+  return errs;
+}
+
+function validateValue(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown): FieldError[] {
+  if (Array.isArray(obj)) return validateArray(fldPath, s, obj);
+  if (isGoMap(obj)) return validateListSetsAndMaps(fldPath, s, obj);
+  return [];
+}
+
+function validateArray(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): FieldError[] {
+  const errs: FieldError[] = [];
+  if (s['x-kubernetes-list-type'] === 'set') {
+    for (const i of nonUniqueIndices(obj)) errs.push(duplicate(fldPath.index(i), obj[i]));
+  } else if (s['x-kubernetes-list-type'] === 'map') {
+    errs.push(...validateListMap(fldPath, s, obj));
+  }
+  if (isObject(s.items)) {
+    for (let i = 0; i < obj.length; i++) errs.push(...validateValue(fldPath.index(i), s.items as JSONSchemaProps, obj[i]));
+  }
+  return errs;
+}
+
+/** A marker for a list-map element without its key (Go's unspecifiedKeyValue{}). */
+const UNSPECIFIED = Symbol('unspecified key');
+
+/**
+ * Go's comparison key: scalars by dynamic type and value (int64(1) != float64(1)), compound values by
+ * their JSON encoding (where 1 and 1.0 coincide).
+ */
+function identity(x: unknown): string {
+  if (x === UNSPECIFIED) return 'u';
+  switch (goKind(x)) {
+    case 'map':
+    case 'slice':
+      return 'j' + goJSON(x);
+    case 'nil':
+      return 'n';
+    case 'bool':
+      return 'b' + String(x);
+    case 'int':
+      return 'i' + asInt64(x).toString();
+    case 'float':
+      return 'f' + String(asFloat64(x));
+    case 'string':
+      return 's' + (x as string);
+    default:
+      return '?';
+  }
+}
+
+/** validateListSet: the index of each value's second occurrence (a third copy is not reported again). */
+function nonUniqueIndices(obj: unknown[]): number[] {
+  if (obj.length <= 1) return [];
+  const seen = new Map<string, number>();
+  const out: number[] = [];
+  obj.forEach((x, i) => {
+    const id = identity(x);
+    const times = seen.get(id);
+    if (times === undefined) seen.set(id, 1);
+    else {
+      seen.set(id, times + 1);
+      if (times === 1) out.push(i);
+    }
+  });
+  return out;
+}
+
+function validateListMap(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): FieldError[] {
+  for (let i = 0; i < obj.length; i++) {
+    const x = obj[i];
+    if (x !== null && x !== undefined && !isGoMap(x)) return [invalid(fldPath.index(i), x, 'must be an object for an array of list-type map')];
+  }
+  if (obj.length <= 1) return [];
+  const keyFields = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((k): k is string => typeof k === 'string') : [];
+  if (keyFields.length === 1) {
+    const keyField = keyFields[0];
+    const keys: unknown[] = obj.map((x) => (isGoMap(x) && Object.prototype.hasOwnProperty.call(x, keyField) ? x[keyField] : UNSPECIFIED));
+    return nonUniqueIndices(keys).map((i) => duplicate(fldPath.index(i), keys[i] === UNSPECIFIED ? {} : { [keyField]: keys[i] }));
+  }
+  const keys = obj.map((x) => {
+    const key: Record<string, unknown> = {};
+    if (isGoMap(x)) for (const f of keyFields) if (Object.prototype.hasOwnProperty.call(x, f)) key[f] = x[f];
+    return key;
+  });
+  return nonUniqueIndices(keys).map((i) => duplicate(fldPath.index(i), keys[i]));
+}

@@ -1,0 +1,210 @@
+/**
+ * metav1.ObjectMeta as the API server decodes and validates it: decoding the `metadata` JSON into the
+ * Go struct (type errors, unknown fields dropped), and ValidateObjectMetaAccessor's checks.
+ */
+import { forbidden, invalid, required, tooLong, FieldPath, type FieldError } from '../field';
+import { goKind, isGoMap, plainValue, utf8Length } from '../validation/go-values';
+import { isQualifiedName, isValidLabelValue, parseGroupVersion, validateNamespaceName } from './names';
+
+type FieldKind = 'string' | 'int64' | 'time' | 'stringMap' | 'stringList' | 'ownerRefs' | 'managedFields';
+
+const OBJECT_META_FIELDS: Record<string, FieldKind> = {
+  name: 'string',
+  generateName: 'string',
+  namespace: 'string',
+  selfLink: 'string',
+  uid: 'string',
+  resourceVersion: 'string',
+  generation: 'int64',
+  creationTimestamp: 'time',
+  deletionTimestamp: 'time',
+  deletionGracePeriodSeconds: 'int64',
+  labels: 'stringMap',
+  annotations: 'stringMap',
+  ownerReferences: 'ownerRefs',
+  finalizers: 'stringList',
+  managedFields: 'managedFields',
+};
+
+const OWNER_REF_FIELDS: Record<string, 'string' | 'bool'> = {
+  apiVersion: 'string',
+  kind: 'string',
+  name: 'string',
+  uid: 'string',
+  controller: 'bool',
+  blockOwnerDeletion: 'bool',
+};
+
+/** The JSON type name encoding/json puts in "cannot unmarshal X into ...". */
+function jsonTypeName(v: unknown): string {
+  switch (goKind(v)) {
+    case 'bool':
+      return 'bool';
+    case 'string':
+      return 'string';
+    case 'int':
+    case 'float':
+      return 'number';
+    case 'slice':
+      return 'array';
+    default:
+      return 'object';
+  }
+}
+
+const typeError = (v: unknown, field: string, goType: string) =>
+  `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ObjectMeta.${field} of type ${goType}`;
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function checkField(kind: FieldKind, v: unknown, field: string): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  const k = goKind(v);
+  switch (kind) {
+    case 'string':
+      return k === 'string' ? undefined : typeError(v, field, 'string');
+    case 'int64':
+      if (k === 'int') return undefined;
+      if (k === 'float') return `json: cannot unmarshal number ${String(plainValue(v))} into Go struct field ObjectMeta.${field} of type int64`;
+      return typeError(v, field, 'int64');
+    case 'time':
+      if (k !== 'string') return 'json: cannot unmarshal ' + jsonTypeName(v) + ' into Go value of type string';
+      return RFC3339.test(v as string) ? undefined : `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`;
+    case 'stringMap':
+      if (k !== 'map') return typeError(v, field, 'map[string]string');
+      for (const x of Object.values(v as Record<string, unknown>)) {
+        if (x !== null && goKind(x) !== 'string') return typeError(x, field, 'string');
+      }
+      return undefined;
+    case 'stringList':
+      if (k !== 'slice') return typeError(v, field, '[]string');
+      for (const x of v as unknown[]) if (x !== null && goKind(x) !== 'string') return typeError(x, field, 'string');
+      return undefined;
+    case 'ownerRefs':
+      if (k !== 'slice') return typeError(v, field, '[]v1.OwnerReference');
+      for (const ref of v as unknown[]) {
+        if (ref === null) continue;
+        if (!isGoMap(ref)) return typeError(ref, field, 'v1.OwnerReference');
+        for (const [rk, rt] of Object.entries(OWNER_REF_FIELDS)) {
+          const rv = ref[rk];
+          if (rv === null || rv === undefined) continue;
+          if (goKind(rv) !== rt) return typeError(rv, `${field}.${rk}`, rt);
+        }
+      }
+      return undefined;
+    case 'managedFields':
+      if (k !== 'slice') return typeError(v, field, '[]v1.ManagedFieldsEntry');
+      for (const e of v as unknown[]) if (e !== null && !isGoMap(e)) return typeError(e, field, 'v1.ManagedFieldsEntry');
+      return undefined;
+  }
+}
+
+export interface DecodedObjectMeta {
+  /** The metadata as the API server keeps it: known fields only, empty ones omitted. */
+  meta: Record<string, unknown>;
+}
+
+/**
+ * utiljson.Unmarshal of `metadata` into metav1.ObjectMeta: the first type error (Go's message), or the
+ * decoded metadata re-encoded as the API server does (ToUnstructured: unknown fields gone, omitempty).
+ */
+export function decodeObjectMeta(metadata: unknown): { meta?: Record<string, unknown>; error?: string } {
+  if (metadata === null || metadata === undefined) return { meta: {} };
+  if (!isGoMap(metadata)) return { error: `json: cannot unmarshal ${jsonTypeName(metadata)} into Go value of type v1.ObjectMeta` };
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(metadata)) {
+    const kind = OBJECT_META_FIELDS[k];
+    if (!kind) continue;
+    const err = checkField(kind, v, k);
+    if (err) return { error: err };
+    if (isEmptyValue(v)) continue;
+    meta[k] = v;
+  }
+  return { meta };
+}
+
+function isEmptyValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === '' || v === 0) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (isGoMap(v) && goKind(v) === 'map') return Object.keys(v).length === 0;
+  return false;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+export type NameValidator = (name: string, prefix: boolean) => string[];
+
+const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10);
+
+/**
+ * ValidateObjectMeta (create) on decoded metadata: generateName, name, namespace, generation, labels,
+ * annotations, ownerReferences and finalizers.
+ */
+export function validateObjectMeta(meta: Record<string, unknown>, requiresNamespace: boolean, nameFn: NameValidator, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const generateName = str(meta.generateName);
+  const name = str(meta.name);
+  if (generateName.length !== 0) for (const msg of nameFn(generateName, true)) errs.push(invalid(fldPath.child('generateName'), generateName, msg));
+  if (name.length === 0) errs.push(required(fldPath.child('name'), 'name or generateName is required'));
+  else for (const msg of nameFn(name, false)) errs.push(invalid(fldPath.child('name'), name, msg));
+
+  const namespace = str(meta.namespace);
+  if (requiresNamespace) {
+    if (namespace.length === 0) errs.push(required(fldPath.child('namespace'), ''));
+    else for (const msg of validateNamespaceName(namespace, false)) errs.push(invalid(fldPath.child('namespace'), namespace, msg));
+  } else if (namespace.length !== 0) {
+    errs.push(forbidden(fldPath.child('namespace'), 'not allowed on this type'));
+  }
+  const generation = meta.generation;
+  if (typeof generation === 'number' && generation < 0) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
+  if (typeof generation === 'bigint' && generation < 0n) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
+
+  const labels = isGoMap(meta.labels) ? meta.labels : {};
+  for (const [k, v] of Object.entries(labels)) {
+    for (const msg of isQualifiedName(k)) errs.push(invalid(fldPath.child('labels'), k, msg));
+    for (const msg of isValidLabelValue(str(v))) errs.push(invalid(fldPath.child('labels'), str(v), msg));
+  }
+  const annotations = isGoMap(meta.annotations) ? meta.annotations : {};
+  let total = 0;
+  for (const [k, v] of Object.entries(annotations)) {
+    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(fldPath.child('annotations'), k, msg));
+    total += utf8Length(k) + utf8Length(str(v));
+  }
+  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(fldPath.child('annotations'), '', TOTAL_ANNOTATION_SIZE_LIMIT));
+
+  const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
+  let firstController = '';
+  refs.forEach((r, i) => {
+    const ref = isGoMap(r) ? r : {};
+    const p = fldPath.child('ownerReferences').index(i);
+    const apiVersion = str(ref.apiVersion);
+    const gv = parseGroupVersion(apiVersion);
+    if (apiVersion.length === 0) errs.push(required(p.child('apiVersion'), 'must not be empty'));
+    else if (gv.error || gv.version.length === 0) errs.push(invalid(p.child('apiVersion'), apiVersion, 'must be <group>/<version> or <version>'));
+    if (str(ref.kind).length === 0) errs.push(required(p.child('kind'), 'must not be empty'));
+    if (str(ref.name).length === 0) errs.push(required(p.child('name'), 'must not be empty'));
+    if (str(ref.uid).length === 0) errs.push(required(p.child('uid'), 'must not be empty'));
+    if (gv.group === '' && gv.version === 'v1' && ref.kind === 'Event') {
+      errs.push(invalid(p, ref, `/v1, Kind=Event is disallowed from being an owner`));
+    }
+    if (ref.controller === true) {
+      const cur = `${str(ref.kind)}/${str(ref.name)}`;
+      if (firstController !== '') {
+        errs.push(
+          invalid(
+            fldPath.child('ownerReferences'),
+            refs,
+            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`,
+          ),
+        );
+      } else firstController = cur;
+    }
+  });
+
+  const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers.map(str) : [];
+  for (const f of finalizers) for (const msg of isQualifiedName(f)) errs.push(invalid(fldPath.child('finalizers'), f, msg));
+  if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
+    errs.push(invalid(fldPath.child('finalizers'), finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
+  }
+  return errs;
+}

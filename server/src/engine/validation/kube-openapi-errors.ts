@@ -1,0 +1,119 @@
+/**
+ * The error values of kube-openapi's validator (pkg/validation/errors), with their messages, and
+ * the translation into Kubernetes field errors that apiextensions-apiserver's
+ * kubeOpenAPIResultToFieldErrors does (error types, paths without the leading '.', `<nil>` paths).
+ */
+import { invalid, notSupported, required, tooLong, tooMany, typeInvalid, type FieldError, type PathSegment } from '../field';
+import { goJSON, plainValue } from './go-values';
+
+export type ValidationCode =
+  | 'InvalidType'
+  | 'Required'
+  | 'TooLong'
+  | 'TooShort'
+  | 'Pattern'
+  | 'Enum'
+  | 'MultipleOf'
+  | 'Max'
+  | 'Min'
+  | 'Unique'
+  | 'MaxItems'
+  | 'MinItems'
+  | 'TooFewProperties'
+  | 'TooManyProperties'
+  | 'UnallowedProperty'
+  | 'MultipleOfMustBePositive';
+
+/** One error of a kube-openapi Result: an *errors.Validation (with a code) or a plain error (code undefined). */
+export interface OpenAPIError {
+  code?: ValidationCode;
+  /** err.Name: the kube-openapi path string (`spec.foo`, `.key`, `[0]`, `""` for the root). */
+  name: string;
+  segments?: PathSegment[];
+  value?: unknown;
+  /** err.Valid: the limit for TooLong / MaxItems / TooManyProperties. */
+  valid?: number;
+  values?: unknown[];
+  message: string;
+}
+
+/** Go's strconv.Quote / %q for a string. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (c === 7) out += '\\a';
+    else if (c === 8) out += '\\b';
+    else if (c === 12) out += '\\f';
+    else if (c === 10) out += '\\n';
+    else if (c === 13) out += '\\r';
+    else if (c === 9) out += '\\t';
+    else if (c === 11) out += '\\v';
+    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
+    else out += ch;
+  }
+  return out + '"';
+}
+
+const IN = 'body';
+
+/** errors.InvalidType: the message depends on whether the value is a string. */
+export function invalidTypeError(name: string, segments: PathSegment[] | undefined, typeName: string, value: unknown): OpenAPIError {
+  const message = typeof value === 'string' ? `${name} in ${IN} must be of type ${typeName}: ${goQuote(value)}` : `${name} in ${IN} must be of type ${typeName}`;
+  return { code: 'InvalidType', name, segments, value, message };
+}
+
+/** A path-less plain error (composite messages, range checks). */
+export function plainError(message: string): OpenAPIError {
+  return { name: '', message };
+}
+
+/**
+ * kubeOpenAPIResultToFieldErrors(nil, result): one field error per kube-openapi error, after the
+ * Result's own de-duplication by message.
+ */
+export function openAPIErrorsToFieldErrors(errors: OpenAPIError[]): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const err of errors) {
+    if (seen.has(err.message)) continue;
+    seen.add(err.message);
+    if (err.code === undefined) {
+      out.push(invalid(null, '', err.message));
+      continue;
+    }
+    const path = err.name.length > 0 && err.name !== '.' ? (err.name.startsWith('.') ? err.name.slice(1) : err.name) : null;
+    const value = err.value === undefined || err.value === null ? '' : plainValue(err.value);
+    let fe: FieldError;
+    switch (err.code) {
+      case 'Required':
+        fe = required(path, '');
+        break;
+      case 'Enum':
+        fe = notSupported(
+          path,
+          err.value === undefined ? null : plainValue(err.value),
+          (err.values ?? []).map((v) => (typeof v === 'string' ? v : goJSON(v))),
+        );
+        break;
+      case 'TooLong':
+        fe = tooLong(path, '', err.valid ?? -1);
+        break;
+      case 'MaxItems':
+      case 'TooManyProperties':
+        fe = tooMany(path, typeof err.value === 'number' ? err.value : -1, err.valid ?? -1);
+        break;
+      case 'InvalidType':
+        fe = typeInvalid(path, value, err.message);
+        break;
+      default:
+        fe = invalid(path, value, err.message);
+    }
+    if (path !== null && err.segments) fe.segments = err.segments;
+    out.push(fe);
+  }
+  return out;
+}

@@ -1,0 +1,16 @@
+/**
+ * apiextensions-apiserver pkg/apiserver/validation: ValidateCustomResource, i.e. kube-openapi's schema
+ * validator on the value, its result translated into field errors (kubeOpenAPIResultToFieldErrors).
+ */
+import type { FieldError } from '../field';
+import type { JSONSchemaProps } from '../schema/types';
+import { openAPIErrorsToFieldErrors } from './kube-openapi-errors';
+import { validateAgainstSchema } from './schema-validator';
+
+/** The OpenAPI schema errors of a value, as the API server reports them (nil field path at the root). */
+export function validateOpenAPI(obj: unknown, schema: JSONSchemaProps): FieldError[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const result = validateAgainstSchema(schema, obj);
+  if (result.errors.length === 0) return [];
+  return openAPIErrorsToFieldErrors(result.errors);
+}
