@@ -1,0 +1,40 @@
+/**
+ * The custom messages between the crd-yaml server and its clients, declared once here.
+ */
+import { NotificationType, RequestType } from 'vscode-languageserver/node';
+import type { Diagnostic, Position } from 'vscode-languageserver/node';
+
+export interface PreviewParams {
+  textDocument: { uri: string };
+  /** Any position inside the CR document to preview (files may hold many documents). */
+  position: Position;
+}
+
+export interface PreviewResponse {
+  /** The object the API server would store, as YAML. */
+  yaml: string;
+  object: unknown;
+  /** Field paths removed by pruning. */
+  pruned: string[];
+  /** Field paths set by defaulting (or nulls dropped). */
+  defaulted: string[];
+  /** The errors and warnings the API server would return for this document. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `crdYaml/preview`, sent by a client (the VS Code command "CRD: Preview Pruned/Defaulted Object", its
+ * CodeLens, or any LSP client) to see a CR as it would be stored: pruned, defaulted, and with the API
+ * server's errors. Answers null when the position is not in a CR of a known CRD.
+ */
+export const PreviewRequest = new RequestType<PreviewParams, PreviewResponse | null, void>('crdYaml/preview');
+
+export interface StatusParams {
+  /** Distinct CRDs (group/kind) indexed from open documents and workspace files. */
+  crdCount: number;
+  /** Whether the workspace scan is still running. */
+  indexing: boolean;
+}
+
+/** `crdYaml/status`, sent by the server whenever the CRD index changes, for the client's status bar. */
+export const StatusNotification = new NotificationType<StatusParams>('crdYaml/status');

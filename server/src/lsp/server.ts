@@ -1,0 +1,234 @@
+/**
+ * The LSP wiring: capabilities, document sync, settings, the workspace scan, and handlers that turn
+ * requests into language-service calls. Every handler is guarded: a failure answers null and is logged,
+ * the server keeps running.
+ */
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as path from 'node:path';
+import {
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  FileChangeType,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LanguageService } from '../service/languageService';
+import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, readCandidate } from '../workspace/scan';
+import { PreviewRequest, StatusNotification } from './protocol';
+import { DiagnosticsScheduler } from './scheduler';
+
+/** The `crdYaml.*` settings. */
+export interface ServerSettings {
+  crdPaths: string[];
+  exclude: string[];
+  unknownKinds: 'ignore' | 'hint';
+  diagnosticsDelayMs: number;
+}
+
+const DEFAULTS: ServerSettings = {
+  crdPaths: DEFAULT_SCAN_SETTINGS.crdPaths,
+  exclude: DEFAULT_SCAN_SETTINGS.exclude,
+  unknownKinds: 'ignore',
+  diagnosticsDelayMs: 0,
+};
+
+function readSettings(raw: unknown): ServerSettings {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const strings = (v: unknown, d: string[]) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : d);
+  return {
+    crdPaths: strings(r.crdPaths, DEFAULTS.crdPaths),
+    exclude: strings(r.exclude, DEFAULTS.exclude),
+    unknownKinds: r.unknownKinds === 'hint' ? 'hint' : 'ignore',
+    diagnosticsDelayMs: typeof r.diagnosticsDelayMs === 'number' && r.diagnosticsDelayMs >= 0 ? r.diagnosticsDelayMs : 0,
+  };
+}
+
+/** Starts serving the language on a connection. */
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const service = new LanguageService();
+  let settings = DEFAULTS;
+  let folders: string[] = [];
+  let pullConfiguration = false;
+  let indexing = false;
+
+  const log = (msg: string) => connection.console.log(msg);
+  const sendStatus = () => void connection.sendNotification(StatusNotification, { crdCount: service.crdCount, indexing }).catch(() => undefined);
+
+  const scheduler = new DiagnosticsScheduler((uri) => {
+    const doc = documents.get(uri);
+    if (!doc) return;
+    try {
+      const t0 = performance.now();
+      const changed = service.update(doc);
+      const diagnostics = service.diagnostics(doc);
+      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
+      const ms = performance.now() - t0;
+      if (ms > 200) log(`checked ${uri} in ${ms.toFixed(0)} ms`);
+      if (changed.length) {
+        for (const dep of service.dependents(changed)) if (dep !== uri) scheduler.schedule(dep, false);
+        sendStatus();
+      }
+    } catch (e) {
+      log(`diagnostics failed for ${uri}: ${(e as Error).stack ?? e}`);
+    }
+  });
+
+  const guarded =
+    <P, R>(name: string, fn: (p: P) => R, fallback: R) =>
+    (p: P): R => {
+      try {
+        return fn(p);
+      } catch (e) {
+        log(`${name} failed: ${(e as Error).stack ?? e}`);
+        return fallback;
+      }
+    };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    pullConfiguration = !!params.capabilities.workspace?.configuration;
+    const init = params.initializationOptions as { settings?: unknown } | undefined;
+    if (init?.settings) applySettings(init.settings);
+    folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+    if (!folders.length && params.rootUri) {
+      const p = uriToPath(params.rootUri);
+      if (p) folders = [p];
+    }
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['.', ':', ' ', '-'] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        documentSymbolProvider: true,
+        definitionProvider: true,
+        foldingRangeProvider: true,
+        codeLensProvider: { resolveProvider: false },
+      },
+      serverInfo: { name: 'crd-yaml', version: '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (pullConfiguration) {
+      void connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
+      void refreshSettings().then(scan);
+    } else void scan();
+  });
+
+  function applySettings(raw: unknown): void {
+    const before = settings;
+    settings = readSettings(raw);
+    service.configure({ unknownKinds: settings.unknownKinds });
+    scheduler.delayMs = settings.diagnosticsDelayMs;
+    if (before.unknownKinds !== settings.unknownKinds) for (const d of documents.all()) scheduler.schedule(d.uri, false);
+  }
+
+  async function refreshSettings(): Promise<void> {
+    try {
+      applySettings(await connection.workspace.getConfiguration('crdYaml'));
+    } catch {
+      // Clients without configuration support keep the defaults.
+    }
+  }
+
+  connection.onDidChangeConfiguration(async (p) => {
+    const before = settings;
+    if (pullConfiguration) await refreshSettings();
+    else applySettings((p.settings as { crdYaml?: unknown } | undefined)?.crdYaml);
+    if (before.crdPaths.join() !== settings.crdPaths.join() || before.exclude.join() !== settings.exclude.join()) void scan();
+  });
+
+  /** Indexes the workspace's CRD files, yielding between files so edits are served meanwhile. */
+  async function scan(): Promise<void> {
+    if (!folders.length) return;
+    indexing = true;
+    sendStatus();
+    const t0 = performance.now();
+    try {
+      const files = await listIndexedFiles(folders, settings);
+      for (const file of files) {
+        const text = await readCandidate(file);
+        const uri = pathToFileURL(file).toString();
+        if (text !== undefined && !documents.get(uri)) service.indexDiskFile(uri, text);
+        await new Promise((r) => setImmediate(r));
+      }
+    } catch (e) {
+      log(`workspace scan failed: ${(e as Error).message}`);
+    }
+    indexing = false;
+    log(`indexed ${service.crdCount} CRDs in ${(performance.now() - t0).toFixed(0)} ms`);
+    sendStatus();
+    for (const d of documents.all()) scheduler.schedule(d.uri, false);
+  }
+
+  function relPath(file: string): string | undefined {
+    for (const f of folders) {
+      const rel = path.relative(f, file);
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+    }
+    return undefined;
+  }
+
+  connection.onDidChangeWatchedFiles(async (p) => {
+    for (const ch of p.changes) {
+      if (documents.get(ch.uri)) continue; // the open document is what counts
+      const file = uriToPath(ch.uri);
+      const rel = file && relPath(file);
+      if (!file || rel === undefined || !isIndexedPath(rel, settings)) continue;
+      const text = ch.type === FileChangeType.Deleted ? undefined : await readCandidate(file);
+      const changed = service.indexDiskFile(ch.uri, text);
+      for (const dep of service.dependents(changed)) scheduler.schedule(dep, false);
+      if (changed.length) sendStatus();
+    }
+  });
+
+  documents.onDidChangeContent((e) => scheduler.schedule(e.document.uri, true));
+  documents.onDidClose(async (e) => {
+    const uri = e.document.uri;
+    scheduler.cancel(uri);
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
+    let changed = service.close(uri);
+    const file = uriToPath(uri);
+    const rel = file && relPath(file);
+    if (file && rel !== undefined && isIndexedPath(rel, settings)) {
+      const text = await readCandidate(file);
+      if (text !== undefined && !documents.get(uri)) changed = [...changed, ...service.indexDiskFile(uri, text)];
+    }
+    for (const dep of service.dependents(changed)) scheduler.schedule(dep, false);
+    if (changed.length) sendStatus();
+  });
+
+  connection.onHover(guarded('hover', (p) => withDoc(p.textDocument.uri, (d) => service.hover(d, p.position)), null));
+  connection.onCompletion(guarded('completion', (p) => withDoc(p.textDocument.uri, (d) => service.completion(d, p.position)) ?? [], []));
+  connection.onCodeAction(guarded('codeAction', (p) => withDoc(p.textDocument.uri, (d) => service.codeActions(d, p.range, p.context.diagnostics)) ?? [], []));
+  connection.onDocumentSymbol(guarded('documentSymbol', (p) => withDoc(p.textDocument.uri, (d) => service.documentSymbols(d)) ?? [], []));
+  connection.onDefinition(guarded('definition', (p) => withDoc(p.textDocument.uri, (d) => service.definition(d, p.position)) ?? [], []));
+  connection.onFoldingRanges(guarded('foldingRange', (p) => withDoc(p.textDocument.uri, (d) => service.foldingRanges(d)) ?? [], []));
+  connection.onCodeLens(guarded('codeLens', (p) => withDoc(p.textDocument.uri, (d) => service.codeLenses(d)) ?? [], []));
+  connection.onRequest(PreviewRequest, guarded('preview', (p) => withDoc(p.textDocument.uri, (d) => service.preview(d, p.position)) ?? null, null));
+
+  function withDoc<R>(uri: string, fn: (d: TextDocument) => R): R | null {
+    const d = documents.get(uri);
+    if (!d) return null;
+    // Requests see the index as of the latest text (the scheduler may not have run yet).
+    const changed = service.update(d);
+    for (const dep of service.dependents(changed)) if (dep !== uri) scheduler.schedule(dep, false);
+    return fn(d);
+  }
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+function uriToPath(uri: string): string | undefined {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}

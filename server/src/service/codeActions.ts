@@ -1,0 +1,207 @@
+/**
+ * Quick fixes for findings with a mechanical fix: add a missing `type` (inferred from the node), turn
+ * `uniqueItems: true` into `x-kubernetes-list-type: set`, remove a field that will be pruned, add a
+ * missing required field (with its default), replace a value not in the enum with the closest allowed.
+ * Edits are minimal text edits so comments and formatting around them stay as they are.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
+import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { ServiceContext } from './context';
+import { yamlScalar } from './completion';
+import { SOURCE, type FixData } from './diagnostics';
+import { resolveCr, roleOf, schemaAtPath } from './kube';
+import { docAt, findPath, isMap, isScalar, keyRange, nodeRange, parseFieldPath, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+
+/** The quick fixes for the given diagnostics (those of ours that carry fix data). */
+export function codeActions(ctx: ServiceContext, td: TextDocument, file: YamlFile, range: Range, diagnostics: Diagnostic[]): CodeAction[] {
+  const out: CodeAction[] = [];
+  for (const d of diagnostics) {
+    if (d.source !== SOURCE || !isObject(d.data) || typeof d.data.fix !== 'string') continue;
+    const doc = docAt(file, td.offsetAt(d.range.start));
+    if (!doc) continue;
+    try {
+      const a = fixAction(ctx, td, file, doc, d, d.data as FixData);
+      if (a) out.push(a);
+    } catch {
+      // A fix that cannot be computed on this text is simply not offered.
+    }
+  }
+  void range;
+  return out;
+}
+
+function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: YamlDoc, d: Diagnostic, fix: FixData): CodeAction | undefined {
+  const segs = parseFieldPath(fix.path);
+  const text = file.text;
+  const action = (title: string, edits: TextEdit[], preferred = true): CodeAction => ({
+    title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [d],
+    isPreferred: preferred,
+    edit: { changes: { [td.uri]: edits } },
+  });
+  const edit = (start: number, end: number, newText: string): TextEdit => ({ range: { start: td.positionAt(start), end: td.positionAt(end) }, newText });
+  switch (fix.fix) {
+    case 'addType': {
+      const m = findPath(doc, segs);
+      if (!isMap(m.node) || m.node.flow || m.node.items.length === 0) return undefined;
+      const t = inferType(m.node.toJSON() as JSONSchemaProps);
+      const first = keyRange(doc, m.node.items[0] as Pair<unknown, unknown>);
+      if (!first) return undefined;
+      const indent = first[0] - lineStart(text, first[0]);
+      const onOwnLine = text.slice(lineStart(text, first[0]), first[0]).trim() === '';
+      // Insert before the first key, keeping the mapping's indentation (after a `- ` marker too).
+      const insert = `type: ${t.type}\n${onOwnLine ? ' '.repeat(indent) : ' '.repeat(indent)}`;
+      return action(`Add "type: ${t.type}"${t.inferred ? '' : ' (not inferred)'}`, [edit(first[0], first[0], insert)], t.inferred);
+    }
+    case 'uniqueItemsToSet': {
+      const m = findPath(doc, segs);
+      if (!m.pair) return undefined;
+      const parent = findPath(doc, segs.slice(0, -1)).node;
+      const hasListType = isMap(parent) && parent.items.some((p) => isScalar(p.key) && p.key.value === 'x-kubernetes-list-type');
+      if (hasListType) return removePairAction(td, text, doc, m.pair, 'Remove "uniqueItems: true"', d);
+      const k = keyRange(doc, m.pair)!;
+      const v = nodeRange(doc, m.pair.value as Node) ?? k;
+      return action('Replace "uniqueItems: true" with "x-kubernetes-list-type: set"', [edit(k[0], v[1], 'x-kubernetes-list-type: set')]);
+    }
+    case 'removeField': {
+      const m = findPath(doc, segs);
+      if (!m.pair) return undefined;
+      return removePairAction(td, text, doc, m.pair, `Remove "${fix.path}" (it will be pruned)`, d);
+    }
+    case 'addRequired': {
+      const name = segs[segs.length - 1];
+      if (!name || name.kind === 'index') return undefined;
+      const key = name.kind === 'field' ? name.name : name.key;
+      const parent = findPath(doc, segs.slice(0, -1));
+      if (!isMap(parent.node) || parent.node.flow || parent.node.items.length === 0) return undefined;
+      const value = requiredValue(ctx, doc, segs);
+      const last = parent.node.items[parent.node.items.length - 1] as Pair<unknown, unknown>;
+      const firstKey = keyRange(doc, parent.node.items[0] as Pair<unknown, unknown>)!;
+      const indent = firstKey[0] - lineStart(text, firstKey[0]);
+      const lastEnd: number = (last.value ? nodeRange(doc, last.value as Node)?.[1] : undefined) ?? keyRange(doc, last)![1];
+      const eol = lineEnd(text, lastEnd > 0 && text[lastEnd - 1] === '\n' ? lastEnd - 1 : lastEnd);
+      return action(`Add required field "${key}"`, [edit(eol, eol, `\n${' '.repeat(indent)}${key}: ${value}`)]);
+    }
+    case 'closestEnum': {
+      const m = findPath(doc, segs);
+      if (!m.node || !isScalar(m.node)) return undefined;
+      const r = nodeRange(doc, m.node)!;
+      const closest = closestValue(m.node.value, fix.values);
+      if (closest === undefined) return undefined;
+      return action(`Replace with ${yamlScalar(closest)}`, [edit(r[0], r[1], yamlScalar(closest))]);
+    }
+  }
+  return undefined;
+}
+
+function removePairAction(td: TextDocument, text: string, doc: YamlDoc, pair: Pair<unknown, unknown>, title: string, d: Diagnostic): CodeAction | undefined {
+  const k = keyRange(doc, pair);
+  if (!k) return undefined;
+  const valueNode = pair.value as Node | null;
+  const v = valueNode ? nodeRange(doc, valueNode) : undefined;
+  let end = v ? Math.max(v[1], k[1]) : k[1];
+  const ls = lineStart(text, k[0]);
+  const onOwnLine = text.slice(ls, k[0]).trim() === '';
+  let start = k[0];
+  if (onOwnLine) {
+    // Remove whole lines: from the key's line start through the end of the value's last line.
+    start = ls;
+    if (end > 0 && text[end - 1] === '\n') end = end;
+    else end = lineEnd(text, end) + 1;
+    end = Math.min(end, text.length);
+  } else {
+    // After a `- ` marker or in a flow mapping: remove up to the next key (or the separator).
+    const after = text.slice(end);
+    const m = /^[ \t]*(?:#.*)?\n[ \t]*/.exec(after) ?? /^\s*,\s*/.exec(after);
+    if (m) end += m[0].length;
+  }
+  return {
+    title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [d],
+    isPreferred: true,
+    edit: { changes: { [td.uri]: [{ range: { start: td.positionAt(start), end: td.positionAt(end) }, newText: '' }] } },
+  };
+}
+
+/** The type a schema node without `type` most likely has, from its other keywords. */
+export function inferType(s: JSONSchemaProps): { type: string; inferred: boolean } {
+  if (isObject(s.properties) || isObject(s.additionalProperties) || s.additionalProperties === true) return { type: 'object', inferred: true };
+  if (s.items !== undefined) return { type: 'array', inferred: true };
+  const sample = Array.isArray(s.enum) && s.enum.length ? s.enum[0] : s.default;
+  if (sample !== undefined && sample !== null) {
+    if (typeof sample === 'string') return { type: 'string', inferred: true };
+    if (typeof sample === 'boolean') return { type: 'boolean', inferred: true };
+    if (typeof sample === 'number') return { type: Number.isInteger(sample) ? 'integer' : 'number', inferred: true };
+    if (Array.isArray(sample)) return { type: 'array', inferred: true };
+    return { type: 'object', inferred: true };
+  }
+  if (s.pattern !== undefined || s.maxLength !== undefined || s.minLength !== undefined || s.format === 'date-time') return { type: 'string', inferred: true };
+  if (s.minimum !== undefined || s.maximum !== undefined || s.multipleOf !== undefined) return { type: 'integer', inferred: true };
+  if (s.maxItems !== undefined || s.minItems !== undefined) return { type: 'array', inferred: true };
+  if (s.maxProperties !== undefined || s.required !== undefined) return { type: 'object', inferred: true };
+  return { type: 'object', inferred: false };
+}
+
+function requiredValue(ctx: ServiceContext, doc: YamlDoc, segs: ReturnType<typeof parseFieldPath>): string {
+  const role = roleOf(doc.value);
+  if (role.role !== 'cr') return '""';
+  const schema = resolveCr(ctx.index, role)?.version?.schema;
+  const at = schema ? schemaAtPath(schema, segs) : undefined;
+  const s = at?.schema;
+  if (!s) return '""';
+  if (s.default !== undefined) return typeof s.default === 'object' && s.default !== null ? JSON.stringify(s.default) : yamlScalar(s.default);
+  if (Array.isArray(s.enum) && s.enum.length) return yamlScalar(s.enum[0]);
+  switch (s.type) {
+    case 'integer':
+    case 'number':
+      return String(s.minimum ?? 0);
+    case 'boolean':
+      return 'false';
+    case 'object':
+      return '{}';
+    case 'array':
+      return '[]';
+  }
+  return '""';
+}
+
+/** The allowed value closest to a bad one (case-insensitive edit distance). */
+export function closestValue(bad: unknown, values: unknown[]): unknown {
+  const b = String(bad).toLowerCase();
+  let best: unknown;
+  let bestD = Infinity;
+  for (const v of values) {
+    const d = editDistance(b, String(v).toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = v;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = new Array(b.length + 1).fill(0).map((_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}
+
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+function lineEnd(text: string, offset: number): number {
+  const i = text.indexOf('\n', offset);
+  return i < 0 ? text.length : i;
+}

@@ -1,0 +1,248 @@
+/**
+ * Completion: in CRs, apiVersion/kind from the known CRDs, property names from the schema (required
+ * first, snippets with defaults), enum values and booleans; in CRDs, schema keywords, x-kubernetes-*
+ * extensions and their values; inside CEL rule strings, `self.` field names, functions and macros.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range } from 'vscode-languageserver-types';
+import type { PathSegment } from '../engine/field';
+import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { ServiceContext } from './context';
+import { cursorContext, type CursorContext, type CursorSegment } from './cursorContext';
+import { CEL_FUNCTIONS, CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } from './keywords';
+import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt, RESOURCE_ROOT_FIELDS } from './kube';
+import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
+
+/** The completion items at a position. */
+export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): CompletionItem[] {
+  const offset = td.offsetAt(pos);
+  const doc = docAt(file, offset);
+  if (!doc) return [];
+  const docLine = td.positionAt(doc.start).line;
+  const lines = doc.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const cc = cursorContext(lines, pos.line - docLine, pos.character);
+  const replace: Range = { start: { line: pos.line, character: pos.character - cc.prefix.length }, end: pos };
+  const head = documentHead(doc);
+  const segs = toSegments(cc.path);
+  if (cc.path.length === 0 || (cc.path.length === 1 && !cc.inKey)) {
+    const root = rootCompletion(ctx, cc, head, replace);
+    if (root) return root;
+  }
+  if (head.kind === 'CustomResourceDefinition') return crdCompletion(doc, cc, segs, replace, pos);
+  if (head.apiVersion && head.kind) {
+    const slash = head.apiVersion.indexOf('/');
+    const role = { role: 'cr' as const, group: slash < 0 ? '' : head.apiVersion.slice(0, slash), version: head.apiVersion.slice(slash + 1), kind: head.kind, apiVersion: head.apiVersion };
+    const res = resolveCr(ctx.index, role);
+    const schema = res?.version?.schema;
+    if (!schema) return [];
+    if (cc.inKey) {
+      const at = schemaAtPath(schema, segs);
+      const extra = segs.length === 0 ? RESOURCE_ROOT_FIELDS : undefined;
+      return at ? propertyItems(at.schema, cc, replace, extra) : [];
+    }
+    const at = schemaAtPath(schema, segs);
+    return at ? valueItems(at.schema, replace) : [];
+  }
+  return [];
+}
+
+/** apiVersion and kind as written in the document (works on half-typed text). */
+function documentHead(doc: YamlDoc): { apiVersion?: string; kind?: string } {
+  const v = doc.value;
+  const role = roleOf(v);
+  if (role.role !== 'other' && isObject(v)) return { apiVersion: String(v.apiVersion), kind: String(v.kind) };
+  const av = /^apiVersion:[ \t]*["']?([^\s"'#]+)/m.exec(doc.text);
+  const k = /^kind:[ \t]*["']?([^\s"'#]+)/m.exec(doc.text);
+  return { apiVersion: av?.[1], kind: k?.[1] };
+}
+
+function toSegments(path: CursorSegment[]): PathSegment[] {
+  return path.map((s) => ('key' in s ? { kind: 'field' as const, name: s.key } : { kind: 'index' as const, index: s.item }));
+}
+
+function rootCompletion(ctx: ServiceContext, cc: CursorContext, head: { apiVersion?: string; kind?: string }, replace: Range): CompletionItem[] | undefined {
+  const crds = ctx.index.all();
+  if (!cc.inKey) {
+    const key = 'key' in cc.path[0] ? cc.path[0].key : '';
+    if (key === 'apiVersion') {
+      const out = new Map<string, CompletionItem>();
+      for (const c of crds) {
+        if (head.kind && head.kind !== c.kind) continue;
+        for (const v of crdVersions(c.crd)) {
+          if (!v.served) continue;
+          const av = `${c.group}/${v.name}`;
+          out.set(av, { label: av, kind: CompletionItemKind.Module, detail: `${c.kind}${v.deprecated ? ' (deprecated)' : ''}`, textEdit: { range: replace, newText: av } });
+        }
+      }
+      if (!head.kind || head.kind === 'CustomResourceDefinition') out.set('apiextensions.k8s.io/v1', { label: 'apiextensions.k8s.io/v1', kind: CompletionItemKind.Module, detail: 'CustomResourceDefinition', textEdit: { range: replace, newText: 'apiextensions.k8s.io/v1' } });
+      return [...out.values()];
+    }
+    if (key === 'kind') {
+      const group = head.apiVersion?.includes('/') ? head.apiVersion.slice(0, head.apiVersion.indexOf('/')) : undefined;
+      const out = new Map<string, CompletionItem>();
+      for (const c of crds) {
+        if (group && c.group !== group) continue;
+        out.set(c.kind, { label: c.kind, kind: CompletionItemKind.Class, detail: c.name, textEdit: { range: replace, newText: c.kind } });
+      }
+      if (!group || group === 'apiextensions.k8s.io') out.set('CustomResourceDefinition', { label: 'CustomResourceDefinition', kind: CompletionItemKind.Class, textEdit: { range: replace, newText: 'CustomResourceDefinition' } });
+      return [...out.values()];
+    }
+    return undefined;
+  }
+  if (!head.apiVersion || !head.kind) {
+    return ['apiVersion', 'kind']
+      .filter((k) => !cc.siblings.includes(k))
+      .map((k, i) => ({ label: k, kind: CompletionItemKind.Property, sortText: String(i), textEdit: { range: replace, newText: `${k}: ` } }));
+  }
+  return undefined;
+}
+
+function propertyItems(schema: JSONSchemaProps, cc: CursorContext, replace: Range, extra?: Record<string, JSONSchemaProps>): CompletionItem[] {
+  const props: Record<string, JSONSchemaProps> = { ...(extra ?? {}), ...(isObject(schema.properties) ? (schema.properties as Record<string, JSONSchemaProps>) : {}) };
+  if (extra) for (const k of Object.keys(extra)) props[k] = extra[k];
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  if (extra) for (const k of ['apiVersion', 'kind', 'metadata']) required.add(k);
+  const out: CompletionItem[] = [];
+  for (const [name, s] of Object.entries(props)) {
+    if (cc.siblings.includes(name) || !isObject(s)) continue;
+    out.push({
+      label: name,
+      kind: CompletionItemKind.Property,
+      detail: `${s.type ?? (s['x-kubernetes-int-or-string'] ? 'int-or-string' : 'any')}${required.has(name) ? ' (required)' : ''}`,
+      documentation: s.description ? { kind: MarkupKind.Markdown, value: s.description } : undefined,
+      sortText: `${required.has(name) ? '0' : '1'}${name}`,
+      insertTextFormat: InsertTextFormat.Snippet,
+      textEdit: { range: replace, newText: propertySnippet(name, s) },
+    });
+  }
+  return out;
+}
+
+/** The snippet inserted for a property: its default, enum choices or the start of its block. */
+export function propertySnippet(name: string, s: JSONSchemaProps): string {
+  const key = snippetEscape(yamlKey(name));
+  if (s.default !== undefined && (typeof s.default !== 'object' || s.default === null)) return `${key}: \${1:${snippetEscape(yamlScalar(s.default))}}`;
+  if (Array.isArray(s.enum) && s.enum.length) return `${key}: \${1|${s.enum.map((v) => choiceEscape(yamlScalar(v))).join(',')}|}`;
+  if (s.type === 'boolean') return `${key}: \${1|true,false|}`;
+  if (s.type === 'object' || isObject(s.properties)) return `${key}:\n  $0`;
+  if (s.type === 'array') return `${key}:\n  - $0`;
+  return `${key}: $0`;
+}
+
+function valueItems(s: JSONSchemaProps, replace: Range): CompletionItem[] {
+  const out: CompletionItem[] = [];
+  const add = (v: unknown, detail: string) => {
+    const text = yamlScalar(v);
+    if (!out.some((i) => i.label === text)) out.push({ label: text, kind: CompletionItemKind.Value, detail, textEdit: { range: replace, newText: text } });
+  };
+  if (Array.isArray(s.enum)) for (const v of s.enum) add(v, 'enum');
+  if (s.type === 'boolean') {
+    add(true, 'boolean');
+    add(false, 'boolean');
+  }
+  if (s.default !== undefined && (typeof s.default !== 'object' || s.default === null)) add(s.default, 'default');
+  return out;
+}
+
+function keywordItems(table: Record<string, KeywordDoc>, names: string[], cc: CursorContext, replace: Range, kind: CompletionItemKind): CompletionItem[] {
+  return names
+    .filter((n) => table[n] && !cc.siblings.includes(n))
+    .map((n) => {
+      const k = table[n];
+      let snippet = `${n}: $0`;
+      if (k.values) snippet = `${n}: \${1|${k.values.join(',')}|}`;
+      else if (k.shape === 'object') snippet = `${n}:\n  $0`;
+      else if (k.shape === 'array') snippet = `${n}:\n  - $0`;
+      return {
+        label: n,
+        kind,
+        documentation: { kind: MarkupKind.Markdown, value: k.doc },
+        sortText: (n.startsWith('x-kubernetes-') ? '1' : '0') + n,
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: { range: replace, newText: snippet },
+      };
+    });
+}
+
+const CRD_PLACES: Array<{ path: string; fields: string[] }> = [
+  { path: '', fields: ['apiVersion', 'kind', 'metadata', 'spec'] },
+  { path: 'spec', fields: ['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields'] },
+  { path: 'spec.names', fields: ['plural', 'singular', 'kind', 'listKind', 'shortNames', 'categories'] },
+  { path: 'spec.versions.#', fields: ['name', 'served', 'storage', 'deprecated', 'deprecationWarning', 'schema', 'subresources', 'additionalPrinterColumns', 'selectableFields'] },
+  { path: 'spec.versions.#.schema', fields: ['openAPIV3Schema'] },
+];
+
+function crdCompletion(doc: YamlDoc, cc: CursorContext, segs: PathSegment[], replace: Range, pos: Position): CompletionItem[] {
+  const names = cc.path.map((s) => ('key' in s ? s.key : '#'));
+  const oi = openAPISchemaIndex(names);
+  if (oi >= 0) {
+    const below = names.slice(oi + 1);
+    if (cc.inKey) {
+      const place = schemaPlace(below);
+      if (place === 'schema') return keywordItems(SCHEMA_KEYWORDS, Object.keys(SCHEMA_KEYWORDS), cc, replace, CompletionItemKind.Keyword);
+      if (place === 'rule') return keywordItems(VALIDATION_RULE_FIELDS, Object.keys(VALIDATION_RULE_FIELDS), cc, replace, CompletionItemKind.Property);
+      return [];
+    }
+    const key = below[below.length - 1];
+    const place = schemaPlace(below.slice(0, -1));
+    if (place === 'schema' && SCHEMA_KEYWORDS[key]?.values) return valueList(SCHEMA_KEYWORDS[key].values!, replace);
+    if (place === 'rule' && (key === 'rule' || key === 'messageExpression')) return celCompletion(doc, segs.slice(0, -3), cc.valueText ?? '', pos);
+    if (place === 'rule' && VALIDATION_RULE_FIELDS[key]?.values) return valueList(VALIDATION_RULE_FIELDS[key].values!, replace);
+    return [];
+  }
+  const joined = names.join('.');
+  if (cc.inKey) {
+    const place = CRD_PLACES.find((p) => p.path === joined);
+    return place ? keywordItems({ ...CRD_FIELDS, apiVersion: { doc: 'apiextensions.k8s.io/v1' }, kind: { doc: 'CustomResourceDefinition' }, metadata: { doc: 'metadata.name must be `<plural>.<group>`.', shape: 'object' }, spec: { doc: 'The CRD specification.', shape: 'object' } }, place.fields, cc, replace, CompletionItemKind.Property) : [];
+  }
+  const key = names[names.length - 1];
+  if (CRD_FIELDS[key]?.values) return valueList(CRD_FIELDS[key].values!, replace);
+  return [];
+}
+
+function valueList(values: string[], replace: Range): CompletionItem[] {
+  return values.map((v) => ({ label: v, kind: CompletionItemKind.Value, textEdit: { range: replace, newText: v } }));
+}
+
+/** Inside a rule: fields after `self.`/`oldSelf.` chains from the owner schema; otherwise functions and macros. */
+function celCompletion(doc: YamlDoc, ownerPath: PathSegment[], valueText: string, pos: Position): CompletionItem[] {
+  const m = /(?:^|[^\w.])(self|oldSelf)((?:\.[A-Za-z_]\w*)*)\.([A-Za-z_]\w*)?$/.exec(valueText);
+  const word = /[A-Za-z_]\w*$/.exec(valueText)?.[0] ?? '';
+  const range: Range = { start: { line: pos.line, character: pos.character - word.length }, end: pos };
+  if (m) {
+    let s = valueAt(doc.value, ownerPath) as JSONSchemaProps | undefined;
+    for (const f of m[2].split('.').filter(Boolean)) {
+      if (!isObject(s)) return [];
+      const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
+      s = props?.[f] ?? (isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined);
+    }
+    if (!isObject(s) || !isObject(s.properties)) return [];
+    return Object.entries(s.properties as Record<string, JSONSchemaProps>).map(([name, p]) => ({
+      label: name,
+      kind: CompletionItemKind.Field,
+      detail: isObject(p) ? String(p.type ?? '') : undefined,
+      documentation: isObject(p) && p.description ? p.description : undefined,
+      textEdit: { range, newText: name },
+    }));
+  }
+  return CEL_FUNCTIONS.map((f) => ({ label: f.name, kind: f.name === 'self' || f.name === 'oldSelf' ? CompletionItemKind.Variable : CompletionItemKind.Function, detail: f.detail, textEdit: { range, newText: f.name } }));
+}
+
+/** A scalar as YAML text: plain when that reads back as the same string, JSON-quoted otherwise. */
+export function yamlScalar(v: unknown): string {
+  if (typeof v !== 'string') return v === undefined ? '' : JSON.stringify(v);
+  if (/^[A-Za-z_/][\w./-]*$/.test(v) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(v)) return v;
+  return JSON.stringify(v);
+}
+
+function yamlKey(k: string): string {
+  return /^[A-Za-z_$][\w.$/-]*$/.test(k) ? k : JSON.stringify(k);
+}
+
+function snippetEscape(s: string): string {
+  return s.replace(/[$}\\]/g, '\\$&');
+}
+
+function choiceEscape(s: string): string {
+  return s.replace(/[$}\\|,]/g, '\\$&');
+}

@@ -1,0 +1,56 @@
+/**
+ * What every service feature shares: the CRD index, settings, and text <-> position helpers for the CRD
+ * documents the index holds (which may not be open in the editor).
+ */
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Location, Range } from 'vscode-languageserver-types';
+import type { PathSegment } from '../engine/field';
+import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
+import { findPath, keyRange, nodeRange, parseYamlFile, type YamlDoc } from './yamlDocument';
+
+export interface ServiceSettings {
+  /** `ignore`: CRs of unknown kinds get no diagnostic; `hint`: an information-level hint. */
+  unknownKinds: 'ignore' | 'hint';
+}
+
+export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore' };
+
+export interface ServiceContext {
+  index: CrdIndex;
+  settings: ServiceSettings;
+}
+
+/** Where the fields of a CRD document are, for definitions and related information. */
+export interface CrdText {
+  doc: YamlDoc;
+  lines: TextDocument;
+}
+
+const crdTexts = new Map<string, CrdText>();
+
+/** The parsed text of an indexed CRD (cached by its text). */
+export function crdText(crd: IndexedCrd): CrdText {
+  let t = crdTexts.get(crd.text);
+  if (!t) {
+    t = { doc: parseYamlFile(crd.text).docs[0], lines: TextDocument.create('crd:' + crd.id, 'yaml', 0, crd.text) };
+    crdTexts.set(crd.text, t);
+    if (crdTexts.size > 200) crdTexts.delete(crdTexts.keys().next().value as string);
+  }
+  return t;
+}
+
+/** The location of a path inside an indexed CRD (its key when it has one), or of the deepest existing parent. */
+export function crdLocation(crd: IndexedCrd, segs: PathSegment[]): Location {
+  const t = crdText(crd);
+  const m = findPath(t.doc, segs);
+  const r = (m.node || m.pair ? keyRange(t.doc, m.pair) ?? nodeRange(t.doc, m.node) : keyRange(t.doc, m.parentPair)) ?? [0, 0];
+  const range: Range = {
+    start: shift(t.lines.positionAt(r[0]), crd.startLine),
+    end: shift(t.lines.positionAt(r[1]), crd.startLine),
+  };
+  return { uri: crd.uri, range };
+}
+
+function shift(p: { line: number; character: number }, lines: number) {
+  return { line: p.line + lines, character: p.character };
+}

@@ -1,0 +1,296 @@
+/**
+ * Diagnostics: YAML syntax, the API server's findings on CRD documents, and on CR documents checked
+ * against their CRD (from the index), each at the exact YAML range of the field it is about.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver-types';
+import { errorMessage, type FieldError, type PathSegment } from '../engine/field';
+import { isObject } from '../engine/schema/types';
+import type { IndexedCrd } from '../workspace/crdIndex';
+import { crdLocation, type ServiceContext } from './context';
+import { checkCr, checkCrd } from './engineCalls';
+import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
+import {
+  findPath,
+  isMap,
+  isScalar,
+  isSeq,
+  keyRange,
+  nodeRange,
+  parseFieldPath,
+  scalarValueOffset,
+  type Node,
+  type YamlDoc,
+  type YamlFile,
+} from './yamlDocument';
+
+export const SOURCE = 'crd-yaml';
+
+/** The message of the pruning warning (the API server drops such fields silently). */
+export const PRUNED_MESSAGE = 'field is not in the schema and will be pruned';
+
+/** What a quick fix needs to know, carried in `Diagnostic.data`. */
+export type FixData =
+  | { fix: 'addType'; path: string }
+  | { fix: 'uniqueItemsToSet'; path: string }
+  | { fix: 'removeField'; path: string }
+  | { fix: 'addRequired'; path: string }
+  | { fix: 'closestEnum'; path: string; values: unknown[] };
+
+/** Every diagnostic of a file. */
+export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: YamlFile): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const doc of file.docs) {
+    try {
+      out.push(...documentDiagnostics(ctx, td, file, doc));
+    } catch (e) {
+      // A bug of ours on one document must not hide the others' findings.
+      out.push(diag(headRange(td, doc), `crd-yaml internal error: ${(e as Error).message}`, DiagnosticSeverity.Warning, 'InternalError'));
+    }
+  }
+  return out;
+}
+
+/** The diagnostics of one document of a file. */
+export function documentDiagnostics(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: YamlDoc): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const s of doc.syntax) {
+    out.push(
+      diag(
+        { start: td.positionAt(s.start), end: td.positionAt(Math.min(s.end, doc.end)) },
+        s.message,
+        s.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+        'YAMLSyntax',
+      ),
+    );
+  }
+  // Findings on half-parsed documents would be noise on top of the syntax error.
+  if (doc.syntax.some((s) => s.severity === 'error')) return out;
+  const role = roleOf(doc.value);
+  if (role.role === 'crd') {
+    const r = checkCrd(doc.text, role.crd);
+    for (const e of r.errors) out.push(fieldDiagnostic(td, file, doc, e, {}));
+    for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
+  } else if (role.role === 'cr') {
+    out.push(...crDiagnostics(ctx, td, file, doc, role));
+  }
+  return out;
+}
+
+function crDiagnostics(
+  ctx: ServiceContext,
+  td: TextDocument,
+  file: YamlFile,
+  doc: YamlDoc,
+  role: Extract<ReturnType<typeof roleOf>, { role: 'cr' }>,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const res = resolveCr(ctx.index, role);
+  if (!res) {
+    const sameGroup = ctx.index.all().filter((c) => c.group === role.group);
+    if (role.group !== '' && sameGroup.length > 0) {
+      // The group is a known CRD's: a wrong kind is a real mistake, not an unrelated resource.
+      const d = diag(rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'), noMatches(role.kind, role.apiVersion), DiagnosticSeverity.Error, 'NotFound');
+      d.relatedInformation = sameGroup.map((c) => ({ location: crdLocation(c, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }]), message: `${c.group} defines kind ${c.kind} (${c.name})` }));
+      out.push(d);
+    } else if (ctx.settings.unknownKinds === 'hint') {
+      out.push(
+        diag(
+          rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'),
+          `no CustomResourceDefinition known for kind "${role.kind}" in version "${role.apiVersion}"`,
+          DiagnosticSeverity.Information,
+          'UnknownKind',
+        ),
+      );
+    }
+    return out;
+  }
+  const { crd, version } = res;
+  const served = crdVersions(crd.crd).filter((v) => v.served);
+  if (!version || !version.served) {
+    const d = diag(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), noMatches(role.kind, role.apiVersion), DiagnosticSeverity.Error, 'NotFound');
+    d.relatedInformation = [
+      {
+        location: crdLocation(crd, version ? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'served' }] : [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }]),
+        message: `${crd.name} serves ${served.map((v) => `${crd.group}/${v.name}`).join(', ') || 'no version'}`,
+      },
+    ];
+    out.push(d);
+    return out;
+  }
+  const messages = new Set<string>();
+  if (version.deprecated) {
+    const msg = version.deprecationWarning ?? `${crd.group}/${version.name} ${crd.kind} is deprecated`;
+    messages.add(msg);
+    const d = diag(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), msg, DiagnosticSeverity.Warning, 'Deprecated');
+    d.relatedInformation = [provenanceInfo(crd, version, undefined)];
+    out.push(d);
+  }
+  const r = checkCr(crd, version.name, doc.text, doc.value);
+  if (!r.ok) {
+    out.push(engineUnavailable(td, doc, r.error));
+    return out;
+  }
+  const result = r.value;
+  for (const e of [...result.errors, ...result.warnings]) {
+    const d = fieldDiagnostic(td, file, doc, e, { crd, version });
+    const text = String(d.message);
+    if (messages.has(text)) continue;
+    messages.add(text);
+    out.push(d);
+  }
+  for (const p of result.pruned) {
+    const segs = p.segments?.length ? p.segments : parseFieldPath(p.path);
+    const d = diag(rangeOfPath(td, doc, segs, 'key'), `${p.path}: ${PRUNED_MESSAGE}`, DiagnosticSeverity.Warning, 'FieldValuePruned');
+    d.data = { fix: 'removeField', path: p.path } satisfies FixData;
+    d.relatedInformation = [provenanceInfo(crd, version, parentSchemaSegments(version, segs))];
+    out.push(d);
+  }
+  return out;
+}
+
+/** The REST mapper's message for an apiVersion/kind no served CRD version matches. */
+function noMatches(kind: string, apiVersion: string): string {
+  return `no matches for kind "${kind}" in version "${apiVersion}"`;
+}
+
+function parentSchemaSegments(version: CrdVersion, segs: PathSegment[]): PathSegment[] | undefined {
+  if (!version.schema) return undefined;
+  for (let n = segs.length - 1; n >= 0; n--) {
+    const at = schemaAtPath(version.schema, segs.slice(0, n));
+    if (at && !at.builtin) return schemaStepsToCrdPath(version, at.steps);
+  }
+  return undefined;
+}
+
+function provenanceInfo(crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): DiagnosticRelatedInformation {
+  const where = segs ?? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }];
+  return {
+    location: crdLocation(crd, where),
+    message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}`,
+  };
+}
+
+/** Turns one engine finding into a diagnostic at its YAML range. */
+export function fieldDiagnostic(
+  td: TextDocument,
+  file: YamlFile,
+  doc: YamlDoc,
+  e: FieldError,
+  from: { crd?: IndexedCrd; version?: CrdVersion },
+): Diagnostic {
+  const segs = e.segments?.length ? e.segments : parseFieldPath(e.field);
+  const severity = e.severity === 'warning' ? DiagnosticSeverity.Warning : e.severity === 'information' ? DiagnosticSeverity.Information : DiagnosticSeverity.Error;
+  let range: Range | undefined;
+  if (e.ruleRange) range = ruleRangeOf(td, file, doc, segs, e.ruleRange);
+  if (!range) {
+    const prefer = e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' ? 'key' : 'value';
+    range = rangeOfPath(td, doc, segs, prefer);
+  }
+  const d = diag(range, errorMessage(e), severity, e.type);
+  const related: DiagnosticRelatedInformation[] = [];
+  if (from.crd && from.version) {
+    const p = e.provenance;
+    let where: PathSegment[] | undefined;
+    if (p?.rulePath) where = [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: from.version.index }, { kind: 'field', name: 'schema' }, ...parseFieldPath(p.rulePath)];
+    else where = parentSchemaSegments(from.version, [...segs, { kind: 'field', name: '' }]);
+    related.push(provenanceInfo(from.crd, from.version, where, p?.rule));
+  } else if (e.provenance?.rule) {
+    related.push({ location: { uri: td.uri, range }, message: `rule: ${e.provenance.rule}` });
+  }
+  if (related.length) d.relatedInformation = related;
+  const fix = fixFor(e, !!from.crd);
+  if (fix) d.data = fix;
+  return d;
+}
+
+function fixFor(e: FieldError, isCr: boolean): FixData | undefined {
+  if (e.type === 'FieldValueRequired' && e.field.endsWith('.type') && e.detail.startsWith('must not be empty')) {
+    return { fix: 'addType', path: e.field.slice(0, -'.type'.length) };
+  }
+  if (e.type === 'FieldValueForbidden' && e.field.endsWith('.uniqueItems')) return { fix: 'uniqueItemsToSet', path: e.field };
+  if (isCr && e.type === 'FieldValueRequired') return { fix: 'addRequired', path: e.field };
+  if (isCr && e.type === 'FieldValueNotSupported') {
+    const values = parseSupportedValues(e.detail);
+    if (values.length) return { fix: 'closestEnum', path: e.field, values };
+  }
+  return undefined;
+}
+
+/** The values listed in a NotSupported detail (`supported values: "a", "b"`). */
+export function parseSupportedValues(detail: string): unknown[] {
+  const i = detail.indexOf('supported values: ');
+  if (i < 0) return [];
+  const list = detail.slice(i + 'supported values: '.length);
+  const out: unknown[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?|true|false|null)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(list))) {
+    if (m[1] !== undefined) {
+      try {
+        out.push(JSON.parse(`"${m[1]}"`));
+      } catch {
+        out.push(m[1]);
+      }
+    } else out.push(JSON.parse(m[2]));
+  }
+  return out;
+}
+
+/** The range of a field path in a document: its value, or its key; for a missing field, its parent's key. */
+export function rangeOfPath(td: TextDocument, doc: YamlDoc, segs: PathSegment[], prefer: 'key' | 'value'): Range {
+  const m = findPath(doc, segs);
+  let r: [number, number] | undefined;
+  if (m.matched === segs.length && (m.node || m.pair)) {
+    const isCollection = isMap(m.node) || isSeq(m.node);
+    if (prefer === 'key' || isCollection || !m.node) r = keyRange(doc, m.pair) ?? firstLine(td, doc, nodeRange(doc, m.node));
+    else r = nodeRange(doc, m.node) ?? keyRange(doc, m.pair);
+  } else {
+    r = keyRange(doc, m.parentPair) ?? firstLine(td, doc, nodeRange(doc, m.parentNode));
+  }
+  if (!r || r[1] <= r[0]) {
+    if (r && r[1] === r[0] && r[0] > doc.start) return { start: td.positionAt(r[0]), end: td.positionAt(r[0]) };
+    return headRange(td, doc);
+  }
+  return { start: td.positionAt(r[0]), end: td.positionAt(r[1]) };
+}
+
+function firstLine(td: TextDocument, doc: YamlDoc, r: [number, number] | undefined): [number, number] | undefined {
+  if (!r) return undefined;
+  const text = td.getText();
+  const nl = text.indexOf('\n', r[0]);
+  return [r[0], nl < 0 || nl > r[1] ? r[1] : nl];
+}
+
+/** The first content line of a document (for findings about the whole document). */
+export function headRange(td: TextDocument, doc: YamlDoc): Range {
+  const contents = doc.ast.contents as Node | null;
+  const start = contents?.range ? doc.start + contents.range[0] : doc.start;
+  const text = td.getText();
+  let end = text.indexOf('\n', start);
+  if (end < 0 || end > doc.end) end = doc.end;
+  return { start: td.positionAt(start), end: td.positionAt(Math.max(end, start)) };
+}
+
+/** The range inside a CEL rule string that a compile error points at. */
+function ruleRangeOf(td: TextDocument, file: YamlFile, doc: YamlDoc, segs: PathSegment[], rr: { start: number; end: number }): Range | undefined {
+  const m = findPath(doc, segs);
+  if (!m.node || !isScalar(m.node)) return undefined;
+  const start = scalarValueOffset(file.text, doc, m.node, rr.start);
+  const end = Math.max(start + 1, scalarValueOffset(file.text, doc, m.node, Math.max(rr.end, rr.start + 1) - 1) + 1);
+  return { start: td.positionAt(start), end: td.positionAt(end) };
+}
+
+function engineUnavailable(td: TextDocument, doc: YamlDoc, error: string): Diagnostic {
+  return diag(headRange(td, doc), `crd-yaml could not run a check: ${error}`, DiagnosticSeverity.Information, 'EngineUnavailable');
+}
+
+function diag(range: Range, message: string, severity: DiagnosticSeverity, code: string): Diagnostic {
+  return { range, message, severity, code, source: SOURCE };
+}
+
+/** Whether a document value looks like a CR of a known CRD (used by code lenses and previews). */
+export function isKnownCr(ctx: ServiceContext, value: unknown): boolean {
+  const role = roleOf(value);
+  return role.role === 'cr' && isObject(value) && !!resolveCr(ctx.index, role);
+}

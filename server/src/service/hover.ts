@@ -1,0 +1,109 @@
+/**
+ * Hover: on a CR field, what its CRD schema says about it; on a CRD keyword, what it means and its
+ * Kubernetes restrictions; on a CEL rule, the type of `self` and `oldSelf`.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
+import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { ServiceContext } from './context';
+import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
+import { celTypeName, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
+import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
+
+/** The hover at a position, or null. */
+export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): Hover | null {
+  const offset = td.offsetAt(pos);
+  const doc = docAt(file, offset);
+  if (!doc || doc.value === undefined) return null;
+  const at = pathAtOffset(doc, offset);
+  if (!at || at.segments.length === 0) return null;
+  const r = at.onKey ? keyRange(doc, at.pair) : nodeRange(doc, at.node);
+  const range = r ? { start: td.positionAt(r[0]), end: td.positionAt(r[1]) } : undefined;
+  const role = roleOf(doc.value);
+  let md: string | undefined;
+  if (role.role === 'cr') {
+    const res = resolveCr(ctx.index, role);
+    if (!res?.version?.schema) return null;
+    const s = schemaAtPath(res.version.schema, at.segments);
+    if (!s) return null;
+    md = describeSchema(s.name ?? '', s.schema, s.required);
+    if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_`;
+  } else if (role.role === 'crd') {
+    md = crdHover(doc.value, at.segments.map((x) => (x.kind === 'field' ? x.name : x.kind === 'key' ? x.key : String(x.index))), at.onKey);
+  }
+  if (!md) return null;
+  return { contents: { kind: MarkupKind.Markdown, value: md }, range };
+}
+
+function crdHover(crd: unknown, path: string[], onKey: boolean): string | undefined {
+  const oi = openAPISchemaIndex(path);
+  const key = path[path.length - 1];
+  if (oi >= 0 && path.length > oi + 1) {
+    const below = path.slice(oi + 1);
+    const place = schemaPlace(below.slice(0, -1));
+    if (!onKey && key === 'rule' && place === 'rule') {
+      // The rule's owner is the schema node holding x-kubernetes-validations.
+      const owner = valueAt(crd, path.slice(0, -3)) as JSONSchemaProps | undefined;
+      const t = celTypeName(isObject(owner) ? owner : undefined);
+      return `**CEL rule**\n\n- \`self\`: \`${t}\`\n- \`oldSelf\`: \`${t}\` (transition rules, on update)`;
+    }
+    if (!onKey) return undefined;
+    if (place === 'schema' && SCHEMA_KEYWORDS[key]) return `**${key}** (schema keyword)\n\n${SCHEMA_KEYWORDS[key].doc}`;
+    if (place === 'rule' && VALIDATION_RULE_FIELDS[key]) return `**${key}** (validation rule)\n\n${VALIDATION_RULE_FIELDS[key].doc}`;
+    if (place === 'propertyMap') {
+      const node = valueAt(crd, path) as JSONSchemaProps | undefined;
+      if (isObject(node)) return describeSchema(key, node, false);
+    }
+    return undefined;
+  }
+  if (onKey && CRD_FIELDS[key]) return `**${key}**\n\n${CRD_FIELDS[key].doc}`;
+  return undefined;
+}
+
+/** Markdown for a schema node: type, description, constraints, default, enum, list type, CEL rules. */
+export function describeSchema(name: string, s: JSONSchemaProps, required: boolean): string {
+  const lines: string[] = [];
+  let type = s['x-kubernetes-int-or-string'] ? 'integer | string' : s.type ?? (s['x-kubernetes-preserve-unknown-fields'] ? 'any' : 'unspecified');
+  if (s.type === 'array' && isObject(s.items) && typeof (s.items as JSONSchemaProps).type === 'string') type = `array of ${(s.items as JSONSchemaProps).type}`;
+  if (s.type === 'object' && isObject(s.additionalProperties)) type = `map of ${(s.additionalProperties as JSONSchemaProps).type ?? 'any'}`;
+  lines.push(`**${name}**: \`${type}\`${s.format ? ` (format: \`${s.format}\`)` : ''}${required ? ' — required' : ''}`);
+  if (s.description) lines.push('', s.description);
+  const facts: string[] = [];
+  if (s.default !== undefined) facts.push(`Default: \`${JSON.stringify(s.default)}\``);
+  if (Array.isArray(s.enum)) facts.push(`Enum: ${s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ')}`);
+  const c: Array<[keyof JSONSchemaProps, string]> = [
+    ['minimum', 'Minimum'],
+    ['maximum', 'Maximum'],
+    ['exclusiveMinimum', 'Exclusive minimum'],
+    ['exclusiveMaximum', 'Exclusive maximum'],
+    ['multipleOf', 'Multiple of'],
+    ['minLength', 'Min length'],
+    ['maxLength', 'Max length'],
+    ['pattern', 'Pattern'],
+    ['minItems', 'Min items'],
+    ['maxItems', 'Max items'],
+    ['minProperties', 'Min properties'],
+    ['maxProperties', 'Max properties'],
+    ['nullable', 'Nullable'],
+  ];
+  for (const [k, label] of c) if (s[k] !== undefined) facts.push(`${label}: \`${String(s[k])}\``);
+  if (Array.isArray(s.required) && s.required.length) facts.push(`Required fields: ${s.required.map((r) => `\`${r}\``).join(', ')}`);
+  if (s['x-kubernetes-list-type']) {
+    const keys = s['x-kubernetes-list-map-keys'];
+    facts.push(`List type: \`${s['x-kubernetes-list-type']}\`${Array.isArray(keys) ? ` (keys: ${keys.map((k) => `\`${k}\``).join(', ')})` : ''}`);
+  }
+  if (s['x-kubernetes-map-type']) facts.push(`Map type: \`${s['x-kubernetes-map-type']}\``);
+  if (s['x-kubernetes-preserve-unknown-fields']) facts.push('Unknown fields are kept (x-kubernetes-preserve-unknown-fields)');
+  if (s['x-kubernetes-embedded-resource']) facts.push('Embedded Kubernetes object (x-kubernetes-embedded-resource)');
+  if (facts.length) lines.push('', ...facts.map((f) => `- ${f}`));
+  const rules = s['x-kubernetes-validations'];
+  if (Array.isArray(rules) && rules.length) {
+    lines.push('', 'CEL rules:');
+    for (const r of rules) {
+      if (!isObject(r)) continue;
+      const msg = r.message ?? r.messageExpression;
+      lines.push(`- \`${String(r.rule)}\`${msg ? ` — ${String(msg)}` : ''}`);
+    }
+  }
+  return lines.join('\n');
+}

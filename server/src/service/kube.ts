@@ -1,0 +1,246 @@
+/**
+ * Kubernetes notions the service needs on top of the index: what a document is (CRD, CR, other), which
+ * CRD version a CR names, and the schema node at a CR path (for hover, completion, definition).
+ */
+import type { PathSegment } from '../engine/field';
+import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
+import { isCrdObject } from '../workspace/crdIndex';
+
+export type DocumentRole =
+  | { role: 'crd'; crd: Record<string, unknown> }
+  | { role: 'cr'; group: string; version: string; kind: string; apiVersion: string }
+  | { role: 'other' };
+
+/** Classifies a document value. */
+export function roleOf(value: unknown): DocumentRole {
+  if (isCrdObject(value)) return { role: 'crd', crd: value };
+  if (isObject(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string') {
+    const av = value.apiVersion;
+    const slash = av.indexOf('/');
+    const group = slash < 0 ? '' : av.slice(0, slash);
+    const version = slash < 0 ? av : av.slice(slash + 1);
+    return { role: 'cr', group, version, kind: value.kind, apiVersion: av };
+  }
+  return { role: 'other' };
+}
+
+export interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated: boolean;
+  deprecationWarning?: string;
+  schema?: JSONSchemaProps;
+  /** Index in spec.versions (for locating its schema in the CRD text). */
+  index: number;
+}
+
+/** The versions of a CRD (v1 shape). */
+export function crdVersions(crd: Record<string, unknown>): CrdVersion[] {
+  const spec = isObject(crd.spec) ? crd.spec : {};
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  const out: CrdVersion[] = [];
+  versions.forEach((v, index) => {
+    if (!isObject(v) || typeof v.name !== 'string') return;
+    const schema = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? (v.schema.openAPIV3Schema as JSONSchemaProps) : undefined;
+    out.push({
+      name: v.name,
+      served: v.served === true,
+      storage: v.storage === true,
+      deprecated: v.deprecated === true,
+      deprecationWarning: typeof v.deprecationWarning === 'string' ? v.deprecationWarning : undefined,
+      schema,
+      index,
+    });
+  });
+  return out;
+}
+
+/** The CRD and version a CR document resolves to. */
+export interface Resolution {
+  crd: IndexedCrd;
+  version?: CrdVersion;
+}
+
+/** Resolves a CR role against the index (version may be missing or unserved: the caller reports it). */
+export function resolveCr(index: CrdIndex, role: Extract<DocumentRole, { role: 'cr' }>): Resolution | undefined {
+  const crd = index.lookup(role.group, role.kind);
+  if (!crd) return undefined;
+  return { crd, version: crdVersions(crd.crd).find((v) => v.name === role.version) };
+}
+
+/** A step into a schema: which keyword led there, so the node can be found in the CRD text. */
+export type SchemaStep = { keyword: 'properties'; name: string } | { keyword: 'additionalProperties' } | { keyword: 'items' };
+
+export interface SchemaAt {
+  schema: JSONSchemaProps;
+  steps: SchemaStep[];
+  /** Whether the last field is in its parent's `required` list. */
+  required: boolean;
+  name?: string;
+  /** The node is one of the API server's own root fields (no node in the CRD text). */
+  builtin: boolean;
+}
+
+/** Built-in metadata and type fields every resource root has (no schema in the CRD for them). */
+export const RESOURCE_ROOT_FIELDS: Record<string, JSONSchemaProps> = {
+  apiVersion: {
+    type: 'string',
+    description:
+      'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+  },
+  kind: {
+    type: 'string',
+    description: 'Kind is a string value representing the REST resource this object represents. In CamelCase.',
+  },
+  metadata: {
+    type: 'object',
+    description: "Standard object's metadata (ObjectMeta): name, namespace, labels, annotations, ...",
+    properties: {
+      name: { type: 'string', description: 'Name must be unique within a namespace.' },
+      namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
+      generateName: { type: 'string', description: 'Optional prefix used by the server to generate a unique name.' },
+      labels: { type: 'object', additionalProperties: { type: 'string' }, description: 'Map of string keys and values that can be used to organize and categorize objects.' },
+      annotations: { type: 'object', additionalProperties: { type: 'string' }, description: 'Unstructured key value map stored with a resource.' },
+      finalizers: { type: 'array', items: { type: 'string' }, description: 'Must be empty before the object is deleted from the registry.' },
+      ownerReferences: { type: 'array', items: { type: 'object' }, description: 'List of objects depended by this object.' },
+    },
+  },
+};
+
+/** The sub-schema at a value path (`spec.a[0].b`), following properties, additionalProperties and items. */
+export function schemaAtPath(root: JSONSchemaProps, segs: PathSegment[]): SchemaAt | undefined {
+  let cur: JSONSchemaProps = root;
+  const steps: SchemaStep[] = [];
+  let required = false;
+  let name: string | undefined;
+  let builtin = false;
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i];
+    if (s.kind === 'index') {
+      const items = cur.items;
+      if (!isObject(items) || Array.isArray(items)) return undefined;
+      cur = items as JSONSchemaProps;
+      steps.push({ keyword: 'items' });
+      required = false;
+      continue;
+    }
+    const key = s.kind === 'field' ? s.name : s.key;
+    if (i === 0 && key in RESOURCE_ROOT_FIELDS) {
+      // apiVersion, kind and metadata are the API server's, whatever the CRD schema says about them.
+      cur = RESOURCE_ROOT_FIELDS[key];
+      builtin = true;
+      name = key;
+      required = key !== 'metadata';
+      continue;
+    }
+    const props = isObject(cur.properties) ? (cur.properties as Record<string, JSONSchemaProps>) : undefined;
+    if (props && isObject(props[key])) {
+      required = Array.isArray(cur.required) && cur.required.includes(key);
+      cur = props[key];
+      steps.push({ keyword: 'properties', name: key });
+      name = key;
+    } else if (isObject(cur.additionalProperties)) {
+      cur = cur.additionalProperties as JSONSchemaProps;
+      steps.push({ keyword: 'additionalProperties' });
+      required = false;
+      name = key;
+    } else {
+      return undefined;
+    }
+  }
+  return { schema: cur, steps, required, name, builtin };
+}
+
+/** The path of a schema node inside the CRD object (to find it in the CRD's text). */
+export function schemaStepsToCrdPath(version: CrdVersion, steps: SchemaStep[]): PathSegment[] {
+  const out: PathSegment[] = [
+    { kind: 'field', name: 'spec' },
+    { kind: 'field', name: 'versions' },
+    { kind: 'index', index: version.index },
+    { kind: 'field', name: 'schema' },
+    { kind: 'field', name: 'openAPIV3Schema' },
+  ];
+  for (const s of steps) {
+    out.push({ kind: 'field', name: s.keyword });
+    if (s.keyword === 'properties') out.push({ kind: 'key', key: s.name });
+  }
+  return out;
+}
+
+/** The CEL type of a schema node, as the API server names types in messages (approximate for objects). */
+export function celTypeName(s: JSONSchemaProps | undefined, depth = 0): string {
+  if (!s) return 'dyn';
+  if (s['x-kubernetes-int-or-string']) return 'int-or-string (dyn)';
+  if (s['x-kubernetes-preserve-unknown-fields'] && !s.type) return 'dyn';
+  switch (s.type) {
+    case 'string':
+      if (s.format === 'date-time') return 'timestamp';
+      if (s.format === 'duration') return 'duration';
+      if (s.format === 'byte') return 'bytes';
+      return 'string';
+    case 'integer':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return `list(${depth > 2 ? '…' : celTypeName(isObject(s.items) ? (s.items as JSONSchemaProps) : undefined, depth + 1)})`;
+    case 'object':
+      if (isObject(s.properties)) {
+        const names = Object.keys(s.properties);
+        return `object{${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}}`;
+      }
+      if (isObject(s.additionalProperties)) return `map(string, ${celTypeName(s.additionalProperties as JSONSchemaProps, depth + 1)})`;
+      return 'object';
+  }
+  return 'dyn';
+}
+
+/** What a place inside an openAPIV3Schema is: a schema node, a map of named schemas, a list of schemas, rules... */
+export type SchemaPlace = 'schema' | 'propertyMap' | 'schemaList' | 'rules' | 'rule' | 'other';
+
+/** The kind of place a path below `openAPIV3Schema` leads to (the path's first segment follows openAPIV3Schema). */
+export function schemaPlace(segs: Array<PathSegment | string>): SchemaPlace {
+  let state: SchemaPlace = 'schema';
+  for (const s of segs) {
+    const name = typeof s === 'string' ? s : s.kind === 'field' ? s.name : s.kind === 'key' ? s.key : null;
+    switch (state) {
+      case 'schema':
+        if (name === 'properties' || name === 'patternProperties' || name === 'definitions' || name === 'dependencies') state = 'propertyMap';
+        else if (name === 'items' || name === 'additionalProperties' || name === 'not' || name === 'additionalItems') state = 'schema';
+        else if (name === 'allOf' || name === 'anyOf' || name === 'oneOf') state = 'schemaList';
+        else if (name === 'x-kubernetes-validations') state = 'rules';
+        else state = 'other';
+        break;
+      case 'propertyMap':
+        state = 'schema';
+        break;
+      case 'schemaList':
+      case 'rules':
+        state = name === null || /^\d+$/.test(name) ? (state === 'rules' ? 'rule' : 'schema') : 'other';
+        break;
+      default:
+        state = 'other';
+    }
+  }
+  return state;
+}
+
+/** Index of the segment `openAPIV3Schema` in a CRD path (under spec.versions[i].schema), or -1. */
+export function openAPISchemaIndex(segs: Array<PathSegment | string>): number {
+  return segs.findIndex((s) => (typeof s === 'string' ? s : s.kind === 'field' ? s.name : '') === 'openAPIV3Schema');
+}
+
+/** Walks a JSON value along path segments. */
+export function valueAt(v: unknown, segs: Array<PathSegment | string>): unknown {
+  let cur = v;
+  for (const s of segs) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    const k = typeof s === 'string' ? s : s.kind === 'field' ? s.name : s.kind === 'key' ? s.key : s.index;
+    cur = (cur as Record<string | number, unknown>)[k as string];
+  }
+  return cur;
+}

@@ -1,0 +1,147 @@
+/**
+ * Document symbols (documents, kinds, names, the field tree), go to definition (a CR field to its schema
+ * node in the CRD, apiVersion/kind to the CRD), and folding ranges.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Location, type Position } from 'vscode-languageserver-types';
+import { isObject } from '../engine/schema/types';
+import { crdLocation, type ServiceContext } from './context';
+import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
+import { docAt, isMap, isScalar, isSeq, pathAtOffset, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+
+const MAX_SYMBOLS = 5000;
+const MAX_FOLDS = 5000;
+
+/** One symbol per document (`Kind name`), with its field tree below. */
+export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbol[] {
+  const budget = { left: MAX_SYMBOLS };
+  const out: DocumentSymbol[] = [];
+  for (const doc of file.docs) {
+    const contents = doc.ast.contents as Node | null;
+    if (!contents || !contents.range) continue;
+    const v = doc.value;
+    const kind = isObject(v) && typeof v.kind === 'string' ? v.kind : undefined;
+    const name = isObject(v) && isObject(v.metadata) && typeof v.metadata.name === 'string' ? v.metadata.name : undefined;
+    const range = { start: td.positionAt(doc.start), end: td.positionAt(Math.max(doc.start, trimEnd(file.text, doc.end))) };
+    const sel = { start: td.positionAt(doc.start + contents.range[0]), end: td.positionAt(doc.start + contents.range[0]) };
+    out.push({
+      name: kind ? `${kind}${name ? ` ${name}` : ''}` : `document ${doc.index + 1}`,
+      detail: isObject(v) && typeof v.apiVersion === 'string' ? v.apiVersion : undefined,
+      kind: kind === 'CustomResourceDefinition' ? SymbolKind.Class : SymbolKind.Module,
+      range,
+      selectionRange: sel,
+      children: children(td, doc, contents, budget),
+    });
+  }
+  return out;
+}
+
+function trimEnd(text: string, end: number): number {
+  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  return end;
+}
+
+function children(td: TextDocument, doc: YamlDoc, node: Node, budget: { left: number }): DocumentSymbol[] {
+  const out: DocumentSymbol[] = [];
+  if (isMap(node)) {
+    for (const p of node.items) {
+      if (budget.left <= 0) break;
+      const k = p.key as Node | null;
+      if (!isScalar(k) || !k.range) continue;
+      budget.left--;
+      const v = p.value as Node | null;
+      const end = v?.range ? v.range[1] : k.range[1];
+      const sym: DocumentSymbol = {
+        name: String(k.value) || '""',
+        kind: isMap(v) ? SymbolKind.Object : isSeq(v) ? SymbolKind.Array : SymbolKind.Field,
+        detail: isScalar(v) ? truncate(String(v.value)) : undefined,
+        range: { start: td.positionAt(doc.start + k.range[0]), end: td.positionAt(doc.start + Math.max(end, k.range[1])) },
+        selectionRange: { start: td.positionAt(doc.start + k.range[0]), end: td.positionAt(doc.start + k.range[1]) },
+      };
+      if (v && (isMap(v) || isSeq(v))) sym.children = children(td, doc, v, budget);
+      out.push(sym);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((it, i) => {
+      const n = it as Node | null;
+      if (budget.left <= 0 || !n || !n.range || !(isMap(n) || isSeq(n))) return;
+      budget.left--;
+      const nameNode = isMap(n) ? n.items.find((p) => isScalar(p.key) && p.key.value === 'name') : undefined;
+      const label = nameNode && isScalar(nameNode.value) ? `${i}: ${String(nameNode.value.value)}` : String(i);
+      out.push({
+        name: label,
+        kind: SymbolKind.Object,
+        range: { start: td.positionAt(doc.start + n.range[0]), end: td.positionAt(doc.start + n.range[1]) },
+        selectionRange: { start: td.positionAt(doc.start + n.range[0]), end: td.positionAt(doc.start + n.range[0]) },
+        children: children(td, doc, n, budget),
+      });
+    });
+  }
+  return out;
+}
+
+function truncate(s: string): string {
+  return s.length > 60 ? s.slice(0, 57) + '...' : s;
+}
+
+/** From a CR field to its schema node in the CRD; from apiVersion/kind to the CRD itself. */
+export function definition(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): Location[] {
+  const offset = td.offsetAt(pos);
+  const doc = docAt(file, offset);
+  if (!doc) return [];
+  const role = roleOf(doc.value);
+  if (role.role !== 'cr') return [];
+  const res = resolveCr(ctx.index, role);
+  if (!res) return [];
+  const at = pathAtOffset(doc, offset);
+  if (!at || at.segments.length === 0) return [];
+  const first = at.segments[0];
+  if (at.segments.length === 1 && first.kind === 'field' && (first.name === 'apiVersion' || first.name === 'kind')) {
+    if (first.name === 'kind') return [crdLocation(res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }])];
+    if (res.version) return [crdLocation(res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: res.version.index }, { kind: 'field', name: 'name' }])];
+    return [crdLocation(res.crd, [{ kind: 'field', name: 'metadata' }, { kind: 'field', name: 'name' }])];
+  }
+  if (!res.version?.schema) return [];
+  const s = schemaAtPath(res.version.schema, at.segments);
+  if (!s || s.builtin) return [];
+  return [crdLocation(res.crd, schemaStepsToCrdPath(res.version, s.steps))];
+}
+
+/** Folding ranges: each multi-line mapping entry and list item, and each document. */
+export function foldingRanges(td: TextDocument, file: YamlFile): FoldingRange[] {
+  const out: FoldingRange[] = [];
+  for (const doc of file.docs) {
+    const startLine = td.positionAt(doc.start).line;
+    const endLine = td.positionAt(trimEnd(file.text, doc.end)).line;
+    if (file.docs.length > 1 && endLine > startLine) out.push({ startLine, endLine, kind: FoldingRangeKind.Region });
+    const contents = doc.ast.contents as Node | null;
+    if (contents) fold(td, doc, contents, out);
+  }
+  return out;
+}
+
+function fold(td: TextDocument, doc: YamlDoc, node: Node, out: FoldingRange[]): void {
+  if (out.length >= MAX_FOLDS) return;
+  if (isMap(node)) {
+    for (const p of node.items) {
+      const k = p.key as Node | null;
+      const v = p.value as Node | null;
+      if (!k?.range || !v?.range || !(isMap(v) || isSeq(v) || (isScalar(v) && String(v.value).includes('\n')))) continue;
+      const s = td.positionAt(doc.start + k.range[0]).line;
+      let endOff = doc.start + v.range[1];
+      while (endOff > 0 && /\s/.test(td.getText()[endOff - 1] ?? '')) endOff--;
+      const e = td.positionAt(endOff).line;
+      if (e > s) out.push({ startLine: s, endLine: e });
+      if (isMap(v) || isSeq(v)) fold(td, doc, v, out);
+    }
+  } else if (isSeq(node)) {
+    for (const it of node.items) {
+      const n = it as Node | null;
+      if (!n?.range || !(isMap(n) || isSeq(n))) continue;
+      const s = td.positionAt(doc.start + n.range[0]).line;
+      const e = td.positionAt(doc.start + n.range[1]).line;
+      if (e > s + 1) out.push({ startLine: s, endLine: e - 1 });
+      fold(td, doc, n, out);
+    }
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The index of CustomResourceDefinitions known to a session: CRDs in open documents (which win) and in
+ * workspace files, keyed by group and kind, with change detection so that only the CRs depending on a
+ * changed CRD are re-checked.
+ */
+import { isObject } from '../engine/schema/types';
+
+/** A CRD document found somewhere, with enough to locate it again. */
+export interface IndexedCrd {
+  /** URI of the file holding it. */
+  uri: string;
+  /** Document index in that file. */
+  docIndex: number;
+  /** Zero-based line of the document's first line in the file. */
+  startLine: number;
+  /** The document's text (also its identity for caches). */
+  text: string;
+  /** The CRD as JSON. */
+  crd: Record<string, unknown>;
+  /** metadata.name */
+  name: string;
+  group: string;
+  kind: string;
+  plural: string;
+  /** Unique per distinct CRD text: caches of results that depend on this CRD key on it. */
+  id: number;
+}
+
+/** The `group/kind` key CRs are resolved by (kinds are case-sensitive in Kubernetes). */
+export function crdKey(group: string, kind: string): string {
+  return `${group}/${kind}`;
+}
+
+/** A document of a file, as the index needs it (structurally typed: any YAML layer can supply it). */
+export interface SourceDocument {
+  index: number;
+  text: string;
+  value: unknown;
+  startLine: number;
+}
+
+/** Whether a JSON value is a CustomResourceDefinition object (any apiextensions version). */
+export function isCrdObject(v: unknown): v is Record<string, unknown> {
+  return isObject(v) && v.kind === 'CustomResourceDefinition' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('apiextensions.k8s.io/');
+}
+
+let nextId = 1;
+const idByText = new Map<string, number>();
+
+function idFor(text: string): number {
+  let id = idByText.get(text);
+  if (id === undefined) {
+    id = nextId++;
+    idByText.set(text, id);
+    // Bounded: ids only need to be stable while a text is in use.
+    if (idByText.size > 20000) idByText.delete(idByText.keys().next().value as string);
+  }
+  return id;
+}
+
+/** The CRDs among a file's documents. */
+export function extractCrds(uri: string, docs: SourceDocument[]): IndexedCrd[] {
+  const out: IndexedCrd[] = [];
+  for (const d of docs) {
+    const v = d.value;
+    if (!isCrdObject(v)) continue;
+    const spec = isObject(v.spec) ? v.spec : {};
+    const names = isObject(spec.names) ? spec.names : {};
+    const meta = isObject(v.metadata) ? v.metadata : {};
+    if (typeof spec.group !== 'string' || typeof names.kind !== 'string') continue;
+    out.push({
+      uri,
+      docIndex: d.index,
+      startLine: d.startLine,
+      text: d.text,
+      crd: v,
+      name: typeof meta.name === 'string' ? meta.name : '',
+      group: spec.group,
+      kind: names.kind,
+      plural: typeof names.plural === 'string' ? names.plural : '',
+      id: idFor(d.text),
+    });
+  }
+  return out;
+}
+
+/** CRDs by source (open document or file on disk), resolved by group and kind. */
+export class CrdIndex {
+  private readonly open = new Map<string, IndexedCrd[]>();
+  private readonly disk = new Map<string, IndexedCrd[]>();
+  private byKey: Map<string, IndexedCrd> | null = null;
+
+  /**
+   * Records the CRDs of a source; returns the keys (group/kind) whose resolved CRD changed, so the caller
+   * can re-check the CRs that use them.
+   */
+  set(uri: string, crds: IndexedCrd[], source: 'open' | 'disk'): string[] {
+    const before = this.snapshot();
+    const m = source === 'open' ? this.open : this.disk;
+    if (crds.length === 0) m.delete(uri);
+    else m.set(uri, crds);
+    this.byKey = null;
+    return this.diff(before);
+  }
+
+  /** Forgets a source (a closed document falls back to its disk copy, if indexed). */
+  remove(uri: string, source: 'open' | 'disk'): string[] {
+    const before = this.snapshot();
+    (source === 'open' ? this.open : this.disk).delete(uri);
+    this.byKey = null;
+    return this.diff(before);
+  }
+
+  /** The CRD defining group/kind; open documents win over files on disk. */
+  lookup(group: string, kind: string): IndexedCrd | undefined {
+    return this.resolved().get(crdKey(group, kind));
+  }
+
+  /** Every resolved CRD (one per group/kind). */
+  all(): IndexedCrd[] {
+    return [...this.resolved().values()];
+  }
+
+  get size(): number {
+    return this.resolved().size;
+  }
+
+  private resolved(): Map<string, IndexedCrd> {
+    if (this.byKey) return this.byKey;
+    const m = new Map<string, IndexedCrd>();
+    for (const list of this.disk.values()) for (const c of list) if (!m.has(crdKey(c.group, c.kind))) m.set(crdKey(c.group, c.kind), c);
+    for (const list of this.open.values()) for (const c of list) m.set(crdKey(c.group, c.kind), c);
+    this.byKey = m;
+    return m;
+  }
+
+  private snapshot(): Map<string, number> {
+    const s = new Map<string, number>();
+    for (const [k, c] of this.resolved()) s.set(k, c.id);
+    return s;
+  }
+
+  private diff(before: Map<string, number>): string[] {
+    const after = this.snapshot();
+    const changed: string[] = [];
+    for (const [k, id] of after) if (before.get(k) !== id) changed.push(k);
+    for (const k of before.keys()) if (!after.has(k)) changed.push(k);
+    return changed;
+  }
+}
