@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	sigsjson "sigs.k8s.io/json"
+
+	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+)
+
+// decodeCRD decodes a v1 CRD as the API server's JSON serializer does (case-sensitive, ints kept) and
+// applies the v1 defaulting functions (the scheme's defaulter runs on decode).
+func decodeCRD(raw json.RawMessage) (*apiextensionsv1.CustomResourceDefinition, error) {
+	crd := &apiextensionsv1.CustomResourceDefinition{}
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(raw, crd); err != nil {
+		return nil, fmt.Errorf("decoding CRD: %v", err)
+	}
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(crd)
+	return crd, nil
+}
+
+// opCRD is a v1 create: decode + default, convert to the internal type (which hoists identical
+// per-version schemas, subresources and columns), PrepareForCreate, then the registry strategy's
+// Validate (ValidateCustomResourceDefinition).
+func opCRD(c *testCase) (answer, error) {
+	crd, err := decodeCRD(c.CRD)
+	if err != nil {
+		return answer{}, err
+	}
+	internal := &apiextensions.CustomResourceDefinition{}
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(crd, internal, nil); err != nil {
+		return answer{}, fmt.Errorf("converting CRD: %v", err)
+	}
+	ctx := genericapirequest.NewContext()
+	strategy := customresourcedefinition.NewStrategy(nil)
+	strategy.PrepareForCreate(ctx, internal)
+	return errorsAnswer(strategy.Validate(ctx, internal)), nil
+}
+
+// opValidateCustomResource is a CR create (or, with oldObject, an update) on a server serving the
+// CRD: the request body is decoded by the CR codec (prune at the root, prune non-nullable nulls,
+// ObjectMeta coercion, then schema defaulting), the registry fills namespace and name, the strategy's
+// PrepareForCreate drops status when the status subresource is on, and the strategy validates (type
+// meta, ObjectMeta, OpenAPI schema, scale, embedded ObjectMeta, list types, CEL unless blocked).
+func opValidateCustomResource(c *testCase) (answer, error) {
+	crd, err := decodeCRD(c.CRD)
+	if err != nil {
+		return answer{}, err
+	}
+	version := c.Version
+	if version == "" && len(crd.Spec.Versions) > 0 {
+		version = crd.Spec.Versions[0].Name
+	}
+	kind := schema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Spec.Names.Kind}
+
+	// customresource_handler.go getOrCreateServingInfoFor, for one version.
+	val, err := apihelpers.GetSchemaForVersion(crd, version)
+	if err != nil {
+		return answer{}, err
+	}
+	var internalProps *apiextensions.JSONSchemaProps
+	var s *structuralschema.Structural
+	if val != nil {
+		internalValidation := &apiextensions.CustomResourceValidation{}
+		if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(val, internalValidation, nil); err != nil {
+			return answer{}, err
+		}
+		internalProps = internalValidation.OpenAPIV3Schema
+		if s, err = structuralschema.NewStructural(internalProps); err != nil {
+			return answer{}, fmt.Errorf("NewStructural: %v", err)
+		}
+		s = s.DeepCopy()
+		if err := defaulting.PruneDefaults(s); err != nil {
+			return answer{}, fmt.Errorf("PruneDefaults: %v", err)
+		}
+	}
+	validator, _, err := apiservervalidation.NewSchemaValidator(internalProps)
+	if err != nil {
+		return answer{}, err
+	}
+	subresources, err := apihelpers.GetSubresourcesForVersion(crd, version)
+	if err != nil {
+		return answer{}, err
+	}
+	var statusSpec *apiextensions.CustomResourceSubresourceStatus
+	var statusValidator apiservervalidation.SchemaValidator
+	if subresources != nil && subresources.Status != nil {
+		statusSpec = &apiextensions.CustomResourceSubresourceStatus{}
+		if internalProps != nil && internalProps.Properties != nil {
+			if statusSchema, ok := internalProps.Properties["status"]; ok {
+				if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&statusSchema); err != nil {
+					return answer{}, err
+				}
+			}
+		}
+	}
+	var scaleSpec *apiextensions.CustomResourceSubresourceScale
+	if subresources != nil && subresources.Scale != nil {
+		scaleSpec = &apiextensions.CustomResourceSubresourceScale{}
+		if err := apiextensionsv1.Convert_v1_CustomResourceSubresourceScale_To_apiextensions_CustomResourceSubresourceScale(subresources.Scale, scaleSpec, nil); err != nil {
+			return answer{}, err
+		}
+	}
+	var selectable []apiextensionsv1.SelectableField
+	for _, v := range crd.Spec.Versions {
+		if v.Name == version {
+			selectable = v.SelectableFields
+		}
+	}
+	namespaced := crd.Spec.Scope == apiextensionsv1.NamespaceScoped
+	strategy := customresource.NewStrategy(nil, namespaced, kind, validator, statusValidator, s, statusSpec, scaleSpec, selectable)
+
+	ctx := genericapirequest.NewContext()
+	if namespaced {
+		ctx = genericapirequest.WithNamespace(ctx, metav1.NamespaceDefault)
+	}
+	decode := func(raw json.RawMessage) (*unstructured.Unstructured, field.ErrorList, error) {
+		v, err := decodeInstance(raw)
+		if err != nil {
+			return nil, nil, err
+		}
+		m, ok := v.(map[string]interface{})
+		if !ok {
+			return nil, nil, fmt.Errorf("object is not a JSON object")
+		}
+		u := &unstructured.Unstructured{Object: m}
+		if err := coerce(u, kind, s); err != nil {
+			// The server answers 400 Bad Request: no field errors at all.
+			return nil, field.ErrorList{field.InternalError(nil, fmt.Errorf("decoding failed: %v", err))}, nil
+		}
+		if s != nil {
+			defaulting.Default(u.Object, s)
+		}
+		// rest.BeforeCreate/BeforeUpdate: the request namespace fills an empty one; cluster-scoped clears it.
+		if namespaced {
+			if u.GetNamespace() == "" {
+				u.SetNamespace(metav1.NamespaceDefault)
+			}
+		} else {
+			u.SetNamespace("")
+		}
+		return u, nil, nil
+	}
+	u, decodeErrs, err := decode(c.Object)
+	if err != nil || decodeErrs != nil {
+		return errorsAnswer(decodeErrs), err
+	}
+	if len(c.OldObject) == 0 {
+		strategy.PrepareForCreate(ctx, u)
+		if u.GetName() == "" && u.GetGenerateName() != "" {
+			u.SetName(u.GetGenerateName() + "x2k8s")
+		}
+		return errorsAnswer(strategy.Validate(ctx, u)), nil
+	}
+	old, decodeErrs, err := decode(c.OldObject)
+	if err != nil || decodeErrs != nil {
+		return errorsAnswer(decodeErrs), err
+	}
+	strategy.PrepareForUpdate(ctx, u, old)
+	return errorsAnswer(strategy.ValidateUpdate(ctx, u, old)), nil
+}
+
+// coerce is unstructuredSchemaCoercer.apply (customresource_handler.go, unexported) for a CRD with
+// preserveUnknownFields=false, non-strict decoding and dropInvalidMetadata=false.
+func coerce(u *unstructured.Unstructured, gvk schema.GroupVersionKind, s *structuralschema.Structural) error {
+	kind, foundKind, err := unstructured.NestedString(u.Object, "kind")
+	if err != nil {
+		return err
+	}
+	apiVersion, foundAPIVersion, err := unstructured.NestedString(u.Object, "apiVersion")
+	if err != nil {
+		return err
+	}
+	objectMeta, foundObjectMeta, _, err := objectmeta.GetObjectMetaWithOptions(u.Object, objectmeta.ObjectMetaOptions{})
+	if err != nil {
+		return err
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return err
+	}
+	if gv.Group == gvk.Group && kind == gvk.Kind && s != nil {
+		pruning.Prune(u.Object, s, true)
+		defaulting.PruneNonNullableNullsWithoutDefaults(u.Object, s)
+		if err, _ := objectmeta.CoerceWithOptions(nil, u.Object, s, false, objectmeta.CoerceOptions{}); err != nil {
+			return err
+		}
+	}
+	if foundKind {
+		u.SetKind(kind)
+	}
+	if foundAPIVersion {
+		u.SetAPIVersion(apiVersion)
+	}
+	if foundObjectMeta {
+		if err := objectmeta.SetObjectMeta(u.Object, objectMeta); err != nil {
+			return err
+		}
+	}
+	return nil
+}
