@@ -23,6 +23,8 @@ export interface CheckResult {
   usesOldSelf: boolean;
   /** Errors cel-go reports only at program creation ("program instantiation failed: ..."). */
   programErrors: string[];
+  /** The checked type of a sub-expression (type parameters resolved, unresolved ones as dyn). */
+  typeOf(n: ASTNode): CelType | undefined;
 }
 
 class CheckError extends Error {
@@ -56,7 +58,7 @@ export function checkExpression(ast: ASTNode, vars: Map<string, CelType>): Check
   if (issues.length === 0) {
     validateLiterals(ast, c, issues, programErrors);
   }
-  return { type: substituteFinal(type), issues, usesOldSelf: c.usesOldSelf, programErrors };
+  return { type: substituteFinal(type), issues, usesOldSelf: c.usesOldSelf, programErrors, typeOf: (n) => c.typeOf(n) };
 }
 
 /** The offset cel-go attaches to an expression: operator tokens for calls, the dot for selections. */
@@ -165,7 +167,7 @@ function substitute(m: Mapping, t: CelType, toDyn: boolean): CelType {
       return toDyn ? T.dyn : t;
     }
     case 'list':
-      return T.list(substitute(m, t.elem, toDyn));
+      return t.listType ? { ...t, elem: substitute(m, t.elem, toDyn) } : T.list(substitute(m, t.elem, toDyn));
     case 'map':
       return T.map(substitute(m, t.key, toDyn), substitute(m, t.value, toDyn));
     case 'opaque':
@@ -204,6 +206,7 @@ function isAssignable(m: Mapping, t1: CelType, t2: CelType): boolean {
   }
   if (t1.kind === 'param') return validSubstitution(m, t2, t1)[0];
   if (isDynOrError(t1) || isDynOrError(t2)) return true;
+  if (t1.kind === 'type' && t2.kind === 'type') return true;
   if (t1.kind === 'null_type') return t2.kind === 'null_type' || isLegacyNullable(t2);
   if (t2.kind === 'null_type') return isLegacyNullable(t1);
   if (!sameHead(t1, t2)) return false;
@@ -291,12 +294,15 @@ class Checker {
           if (name === 'oldSelf') this.usesOldSelf = true;
           return v;
         }
+        const tt = TYPE_IDENTS[name];
+        if (tt) return T.type(tt);
         throw new CheckError(`undeclared reference to '${name}' (in container '')`, n);
       }
       case '.':
       case '.?': {
         const [obj, field] = n.args;
         const qual = this.qualifiedName(n, scope);
+        if (qual && TYPE_IDENTS[qual]) return T.type(TYPE_IDENTS[qual]);
         if (qual && !this.vars.has(qual.split('.')[0])) {
           throw new CheckError(`undeclared reference to '${qual}' (in container '')`, n);
         }
@@ -549,6 +555,29 @@ class Checker {
     return t ? substitute(this.m, t, true) : undefined;
   }
 }
+
+/** Type names usable as values (`type(x) == int`). */
+const TYPE_IDENTS: Record<string, CelType> = {
+  int: T.int,
+  uint: T.uint,
+  double: T.double,
+  bool: T.bool,
+  string: T.string,
+  bytes: T.bytes,
+  null_type: T.null,
+  list: T.list(T.dyn),
+  map: T.map(T.dyn, T.dyn),
+  type: T.type(null),
+  dyn: T.dyn,
+  optional_type: T.optional(T.dyn),
+  'google.protobuf.Duration': T.duration,
+  'google.protobuf.Timestamp': T.timestamp,
+  'net.IP': T.opaque('net.IP'),
+  'net.CIDR': T.opaque('net.CIDR'),
+  'kubernetes.Quantity': T.opaque('kubernetes.Quantity'),
+  'kubernetes.URL': T.opaque('kubernetes.URL'),
+  'kubernetes.Semver': T.opaque('kubernetes.Semver'),
+};
 
 function escapeKeyword(name: string): string | undefined {
   return /^(true|false|null|in|as|break|const|continue|else|for|function|if|import|let|loop|package|namespace|return|var|void|while)$/.test(name) ? `__${name}__` : undefined;

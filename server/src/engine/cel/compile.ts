@@ -9,6 +9,7 @@ import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { checkExpression, children, type CheckIssue } from './checker';
 import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
 import { estimateCost } from './cost';
+import { rewriteListSemantics } from './listsemantics';
 
 export const PER_CALL_LIMIT = 1000000;
 
@@ -24,6 +25,9 @@ export interface CompiledRule {
   messageExpressionAst?: ASTNode;
   messageExpressionError?: { detail: string; range?: { start: number; end: number } };
   messageExpressionMaxCost: number;
+  /** The rule as the runtime evaluates it (list-type semantics rewritten), when it differs from rule.rule. */
+  runtimeSource?: string;
+  messageExpressionRuntimeSource?: string;
   /** The rule's fieldPath resolved against the schema (field.Path printing), when valid. */
   normalizedFieldPath?: FieldPath;
 }
@@ -107,12 +111,18 @@ function ruleVars(selfType: CelType, optionalOldSelf: boolean): Map<string, CelT
 export function compileExpressionAgainst(
   src: string,
   vars: Map<string, CelType>,
-): { ast?: ASTNode; type?: CelType; usesOldSelf: boolean; error?: string; programError?: string; range?: { start: number; end: number } } {
+): { ast?: ASTNode; type?: CelType; usesOldSelf: boolean; error?: string; programError?: string; range?: { start: number; end: number }; runtimeSource?: string } {
   const p = parseExpression(src);
   if (!p.ok) return { usesOldSelf: false, error: formatIssue(src, p.offset, p.message), range: p.range };
   const r = checkExpression(p.ast, vars);
   if (r.issues.length) return { usesOldSelf: r.usesOldSelf, error: issuesString(src, r.issues), range: r.issues[0].range };
-  return { ast: p.ast, type: r.type, usesOldSelf: r.usesOldSelf, programError: r.programErrors[0] };
+  let runtimeSource: string | undefined;
+  try {
+    runtimeSource = rewriteListSemantics(src, p.ast, r.typeOf);
+  } catch {
+    runtimeSource = undefined;
+  }
+  return { ast: p.ast, type: r.type, usesOldSelf: r.usesOldSelf, programError: r.programErrors[0], runtimeSource };
 }
 
 /**
@@ -157,6 +167,7 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
     return out;
   }
   out.ast = c.ast;
+  out.runtimeSource = c.runtimeSource;
   out.maxCost = estimateCost(c.ast!, declType, vars);
   out.maxCardinality = card;
   const me = typeof rule.messageExpression === 'string' ? rule.messageExpression : '';
@@ -170,6 +181,7 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
       out.messageExpressionError = { detail: `messageExpression instantiation failed: ${m.programError}` };
     } else {
       out.messageExpressionAst = m.ast;
+      out.messageExpressionRuntimeSource = m.runtimeSource;
       out.messageExpressionMaxCost = estimateCost(m.ast!, declType, vars);
     }
   }

@@ -7,7 +7,7 @@ import type { JSONSchemaProps } from '../schema/types';
 /** A CEL type as the checker sees it (cel-go's *types.Type, reduced to what CRD rules need). */
 export type CelType =
   | { kind: 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null_type' | 'timestamp' | 'duration' | 'dyn' | 'error' }
-  | { kind: 'list'; elem: CelType }
+  | { kind: 'list'; elem: CelType; listType?: 'set' | 'map'; mapKeys?: string[] }
   | { kind: 'map'; key: CelType; value: CelType }
   | { kind: 'object'; name: string; decl: DeclType }
   | { kind: 'opaque'; name: string; params: CelType[] }
@@ -208,7 +208,12 @@ export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: b
       if (!itemsType) return undefined;
       const mi = numOf(s.maxItems);
       const maxItems = mi !== undefined ? zeroIfNegative(mi) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (itemsType.minSerializedSize + 1));
-      return { cel: T.list(itemsType.cel), name: 'list', elemType: itemsType, maxElements: maxItems, minSerializedSize: 2, schema: orig };
+      const lt = s['x-kubernetes-list-type'];
+      const cel: CelType =
+        lt === 'set' || lt === 'map'
+          ? { kind: 'list', elem: itemsType.cel, listType: lt, mapKeys: Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : undefined }
+          : T.list(itemsType.cel);
+      return { cel, name: 'list', elemType: itemsType, maxElements: maxItems, minSerializedSize: 2, schema: orig };
     }
     case 'object': {
       const ap = additionalPropertiesSchema(s);
@@ -280,7 +285,7 @@ export function assignTypeName(t: DeclType, name: string): DeclType {
   }
   if (t.cel.kind === 'list' && t.elemType) {
     const elem = assignTypeName(t.elemType, `${name}.@idx`);
-    return { ...t, elemType: elem, cel: T.list(elem.cel) };
+    return { ...t, elemType: elem, cel: { ...(t.cel as CelType & { kind: 'list' }), elem: elem.cel } };
   }
   return t;
 }

@@ -1,5 +1,18 @@
-import type { FieldError } from '../field';
-import type { JSONSchemaProps } from '../schema/types';
+/**
+ * Runtime evaluation of x-kubernetes-validations rules on an object (apiextensions-apiserver
+ * pkg/apiserver/schema/cel/validation.go Validator): rules evaluated per schema node, transition rules
+ * with oldSelf through correlatable nodes, messageExpression/reason/fieldPath, ratcheting, cost limits.
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import { Optional } from '@marcbachmann/cel-js';
+import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../field';
+import type { JSONSchemaProps, ValidationRule } from '../schema/types';
+import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withTypeAndObjectMeta, type DeclType } from './types';
+import { compileRules, type CompiledRule } from './compile';
+import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, type CelProgram } from './environment';
+import { toCelValue } from './unstructured';
+import { ADD_FN, EQUALS_FN, k8sAdd, k8sEquals } from './listsemantics';
+import { celEquals } from './lib/compare';
 
 export interface CelValidationOptions {
   /** The value is a whole resource (self at the root exposes apiVersion, kind, metadata.name/generateName). */
@@ -8,14 +21,340 @@ export interface CelValidationOptions {
   oldObject?: unknown;
 }
 
+/** RuntimeCELCostBudget: the cost all rules of one object may spend together. */
+export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
+const MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;
+/** Wall-clock bound for all rules of one object (editor responsiveness). */
+const TOTAL_TIME_MS = 1500;
+
+interface RuleProgram {
+  compiled: CompiledRule;
+  program?: CelProgram;
+  messageProgram?: CelProgram;
+}
+
+interface NodePrograms {
+  /** Per isResourceRoot flavour: rules compiled against that node's type. */
+  rules: RuleProgram[];
+}
+
+const cache = new WeakMap<JSONSchemaProps, Map<string, NodePrograms>>();
+let runtimeEnv: Environment | undefined;
+
+function env(): Environment {
+  if (!runtimeEnv) {
+    const e = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
+    e.registerVariable('self', 'dyn');
+    e.registerVariable('oldSelf', 'dyn');
+    e.registerFunction(`${EQUALS_FN}(dyn, dyn): bool`, (a: unknown, b: unknown) => k8sEquals(a, b, celEquals));
+    e.registerFunction(`${ADD_FN}(dyn, dyn): dyn`, (a: unknown, b: unknown) => k8sAdd(a, b, celEquals));
+    runtimeEnv = e;
+  }
+  return runtimeEnv;
+}
+
+function programsFor(node: JSONSchemaProps, isResourceRoot: boolean): NodePrograms {
+  let m = cache.get(node);
+  if (!m) {
+    m = new Map();
+    cache.set(node, m);
+  }
+  const k = isResourceRoot ? 'root' : 'node';
+  let p = m.get(k);
+  if (!p) {
+    const decl: DeclType | undefined = schemaDeclType(node, isResourceRoot);
+    const compiled = compileRules(node, decl);
+    p = {
+      rules: compiled.map((c) => {
+        const r: RuleProgram = { compiled: c };
+        if (!c.error && c.ast) {
+          const prog = compileExpression(env(), c.runtimeSource ?? c.rule.rule);
+          if (prog.ok) r.program = prog.program;
+          else c.error = { type: 'Invalid', detail: `compilation failed: ${prog.error}` };
+          if (c.messageExpressionAst && c.rule.messageExpression) {
+            const mp = compileExpression(env(), c.messageExpressionRuntimeSource ?? c.rule.messageExpression);
+            if (mp.ok) r.messageProgram = mp.program;
+          }
+        }
+        return r;
+      }),
+    };
+    m.set(k, p);
+  }
+  return p;
+}
+
+function hasRules(s: JSONSchemaProps | undefined): boolean {
+  if (!s || typeof s !== 'object') return false;
+  if (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0) return true;
+  let memo = hasRulesMemo.get(s);
+  if (memo !== undefined) return memo;
+  memo = false;
+  for (const p of Object.values(s.properties ?? {})) if (hasRules(p)) memo = true;
+  if (!memo && hasRules(additionalPropertiesSchema(s))) memo = true;
+  if (!memo && hasRules(itemsSchema(s))) memo = true;
+  hasRulesMemo.set(s, memo);
+  return memo;
+}
+const hasRulesMemo = new WeakMap<JSONSchemaProps, boolean>();
+
+/** Old/new pair for ratcheting (common.CorrelatedObject), undefined where uncorrelatable. */
+interface Correlation {
+  oldValue: unknown;
+  newValue: unknown;
+  schema: JSONSchemaProps;
+  eq?: boolean;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number' || typeof a === 'bigint' || typeof b === 'number' || typeof b === 'bigint') return Number(a) === Number(b) && typeof a === typeof b;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a?.valueOf?.() === b?.valueOf?.() && a !== undefined && b !== undefined && typeof a === 'object';
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => deepEqual(x, (b as unknown[])[i]));
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function cachedDeepEqual(c: Correlation | undefined): boolean {
+  if (!c) return false;
+  c.eq ??= deepEqual(c.oldValue, c.newValue);
+  return c.eq;
+}
+
+interface Ratchet {
+  current?: Correlation;
+  nearestParent?: Correlation;
+}
+
+function ratchetKey(r: Ratchet, field: string, childSchema: JSONSchemaProps | undefined): Ratchet {
+  if (!r.current) return r;
+  if (!r.nearestParent && (field === 'apiVersion' || field === 'kind')) return {};
+  let next: Correlation | undefined;
+  const o = r.current.oldValue;
+  const n = r.current.newValue;
+  if (childSchema && isPlainObject(o) && isPlainObject(n) && field in o && field in n) {
+    next = { oldValue: o[field], newValue: n[field], schema: childSchema };
+  }
+  return { current: next, nearestParent: r.current };
+}
+
+function ratchetIndex(r: Ratchet, i: number, itemSchema: JSONSchemaProps | undefined, oldItem: unknown): Ratchet {
+  if (!r.current) return r;
+  const n = r.current.newValue;
+  let next: Correlation | undefined;
+  if (itemSchema && Array.isArray(n) && oldItem !== undefined) next = { oldValue: oldItem, newValue: n[i], schema: itemSchema };
+  return { current: next, nearestParent: r.current };
+}
+
+function shouldRatchet(r: Ratchet): boolean {
+  if (r.current) return cachedDeepEqual(r.current);
+  return cachedDeepEqual(r.nearestParent);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** makeMapList: the old item correlating with a new item of a list-type=map list (by keys), or set (by value). */
+function correlateOldItem(schema: JSONSchemaProps, oldList: unknown[] | undefined, item: unknown): unknown {
+  if (!oldList) return undefined;
+  const lt = schema['x-kubernetes-list-type'];
+  if (lt === 'map') {
+    const keys = Array.isArray(schema['x-kubernetes-list-map-keys']) ? schema['x-kubernetes-list-map-keys'] : [];
+    if (!isPlainObject(item) || keys.length === 0) return undefined;
+    return oldList.find((o) => isPlainObject(o) && keys.every((k) => deepEqual(o[k], item[k]) || (o[k] === undefined && item[k] === undefined)));
+  }
+  return undefined;
+}
+
+function mapIsCorrelatable(s: JSONSchemaProps): boolean {
+  const t = s['x-kubernetes-map-type'];
+  return t === undefined || t === 'granular' || t === 'atomic';
+}
+
+interface State {
+  budget: number;
+  deadline: number;
+  stop: boolean;
+}
+
+/** cel-go's wording of runtime errors cel-js words differently. */
+function runtimeMessage(msg: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^no such key: index out of bounds, index (-?\d+)/.exec(msg))) return `index out of bounds: ${m[1]}`;
+  if (msg === 'return error for overflow') return 'integer overflow';
+  return msg;
+}
+
+function ruleErrorString(rule: ValidationRule): string {
+  if (typeof rule.message === 'string' && rule.message.length > 0) return rule.message.trim();
+  return String(rule.rule ?? '').trim();
+}
+
+function ruleMessageOrDefault(rule: ValidationRule): string {
+  if (typeof rule.message !== 'string' || rule.message.length === 0) return `failed rule: ${ruleErrorString(rule)}`;
+  return rule.message.trim();
+}
+
+function schemaTypeValue(s: JSONSchemaProps): string {
+  return typeof s.type === 'string' ? s.type : '';
+}
+
+function withRule(e: FieldError, rule: ValidationRule, rulePath?: string): FieldError {
+  e.provenance = { ...(e.provenance ?? {}), rule: rule.rule, ...(rulePath ? { rulePath } : {}) };
+  return e;
+}
+
+function validateExpressions(
+  node: JSONSchemaProps,
+  isResourceRoot: boolean,
+  path: FieldPath,
+  obj: unknown,
+  oldObj: unknown,
+  ratchet: Ratchet,
+  st: State,
+  errs: FieldError[],
+): void {
+  if (obj === null || obj === undefined) return;
+  const rules = node['x-kubernetes-validations'];
+  if (!Array.isArray(rules) || rules.length === 0) return;
+  const progs = programsFor(node, isResourceRoot);
+  const sts = isResourceRoot ? withTypeAndObjectMeta(node) : node;
+  const typeStr = schemaTypeValue(node);
+  const self = toCelValue(obj, sts);
+  const hasOld = oldObj !== null && oldObj !== undefined;
+  const oldSelf = hasOld ? toCelValue(oldObj, sts) : undefined;
+  for (const rp of progs.rules) {
+    if (st.stop) return;
+    const c = rp.compiled;
+    const rule = c.rule;
+    if (c.error) {
+      errs.push(withRule(invalid(path, typeStr, `rule compile error: ${c.error.detail}`), rule));
+      continue;
+    }
+    if (!rp.program) continue;
+    const optionalOld = rule.optionalOldSelf === true;
+    if (c.usesOldSelf && !hasOld && !optionalOld) continue;
+    if (Date.now() > st.deadline) {
+      errs.push(invalid(path, typeStr, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      st.stop = true;
+      return;
+    }
+    const activation: Record<string, unknown> = { self };
+    activation.oldSelf = optionalOld ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : (oldSelf ?? null);
+    const res = evaluateWithLimits(env(), rp.program, activation, { timeoutMs: 200 });
+    if ('error' in res) {
+      const msg = runtimeMessage(res.error);
+      if (res.kind === 'limit') {
+        errs.push(withRule(invalid(path, typeStr, `'${msg}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule)}`), rule));
+        st.stop = true;
+        return;
+      }
+      if (msg.startsWith('no such overload') || msg.startsWith('found no matching overload')) {
+        errs.push(withRule(invalid(path, typeStr, `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`), rule));
+      } else {
+        errs.push(withRule(invalid(path, typeStr, `${msg} evaluating rule: ${ruleErrorString(rule)}`), rule));
+      }
+      continue;
+    }
+    if (res.value === true) continue;
+    const current = c.normalizedFieldPath ? path.child(c.normalizedFieldPath.toString()) : path;
+    let detail: string | undefined;
+    if (rp.messageProgram) {
+      const mr = evaluateWithLimits(env(), rp.messageProgram, { self, oldSelf: activation.oldSelf }, { timeoutMs: 200 });
+      if ('value' in mr && typeof mr.value === 'string') {
+        const t = mr.value.trim();
+        if (t.length > 0 && Buffer.byteLength(t) <= MAX_MESSAGE_EXPRESSION_BYTES && !/[\n]/.test(t)) detail = t;
+      } else if ('error' in mr && mr.kind === 'limit') {
+        const e = invalid(current, typeStr, `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(rule.messageExpression)}`);
+        if (!(!c.usesOldSelf && shouldRatchet(ratchet))) errs.push(withRule(e, rule));
+        st.stop = true;
+        return;
+      }
+    }
+    detail ??= ruleMessageOrDefault(rule);
+    const value = typeStr === 'object' || typeStr === 'array' ? OMIT_VALUE : obj;
+    let e: FieldError;
+    switch (rule.reason) {
+      case 'FieldValueForbidden':
+        e = forbidden(current, detail);
+        break;
+      case 'FieldValueRequired':
+        e = required(current, detail);
+        break;
+      case 'FieldValueDuplicate':
+        e = duplicate(current, value);
+        break;
+      default:
+        e = invalid(current, value, detail);
+    }
+    if (!c.usesOldSelf && shouldRatchet(ratchet)) continue;
+    errs.push(withRule(e, rule));
+  }
+}
+
+function validateNode(
+  node: JSONSchemaProps,
+  isResourceRoot: boolean,
+  path: FieldPath,
+  obj: unknown,
+  oldObj: unknown,
+  ratchet: Ratchet,
+  st: State,
+  errs: FieldError[],
+): void {
+  if (st.stop || obj === null || obj === undefined || !hasRules(node)) return;
+  validateExpressions(node, isResourceRoot, path, obj, oldObj, ratchet, st, errs);
+  if (st.stop) return;
+  if (Array.isArray(obj)) {
+    const items = itemsSchema(node);
+    if (!items || !hasRules(items)) return;
+    const oldList = Array.isArray(oldObj) ? oldObj : undefined;
+    obj.forEach((item, i) => {
+      const oldItem = correlateOldItem(node, oldList, item);
+      validateNode(items, items['x-kubernetes-embedded-resource'] === true, path.index(i), item, oldItem, ratchetIndex(ratchet, i, items, oldItem), st, errs);
+    });
+    return;
+  }
+  if (isPlainObject(obj)) {
+    const oldMap = isPlainObject(oldObj) ? oldObj : undefined;
+    const correlatable = mapIsCorrelatable(node);
+    const ap = additionalPropertiesSchema(node);
+    if (ap && hasRules(ap)) {
+      for (const k of Object.keys(obj)) {
+        const oldV = correlatable ? oldMap?.[k] : undefined;
+        validateNode(ap, ap['x-kubernetes-embedded-resource'] === true, path.key(k), obj[k], oldV, ratchetKey(ratchet, k, ap), st, errs);
+      }
+    }
+    const props = node.properties;
+    if (props) {
+      for (const k of Object.keys(obj)) {
+        const sub = props[k];
+        if (!sub || !hasRules(sub)) continue;
+        const oldV = correlatable ? oldMap?.[k] : undefined;
+        validateNode(sub, sub['x-kubernetes-embedded-resource'] === true, path.child(k), obj[k], oldV, ratchetKey(ratchet, k, sub), st, errs);
+      }
+    }
+  }
+}
+
 /**
  * Evaluates every x-kubernetes-validations rule of the schema on obj (after pruning and defaulting),
  * as the API server's CEL validator does, with its error types, paths and messages.
- * Seam: returns [] until the CEL engine lands.
  */
 export function validateCelRules(schema: JSONSchemaProps, obj: unknown, opts: CelValidationOptions): FieldError[] {
-  void schema;
-  void obj;
-  void opts;
-  return [];
+  const errs: FieldError[] = [];
+  if (!hasRules(schema)) return errs;
+  const st: State = { budget: RUNTIME_CEL_COST_BUDGET, deadline: Date.now() + TOTAL_TIME_MS, stop: false };
+  const hasOld = opts.oldObject !== undefined && opts.oldObject !== null;
+  const ratchet: Ratchet = hasOld ? { current: { oldValue: opts.oldObject, newValue: obj, schema } } : {};
+  try {
+    validateNode(schema, opts.isResourceRoot, FieldPath.root(), obj, opts.oldObject, ratchet, st, errs);
+  } catch (e) {
+    errs.push(internalError(FieldPath.root(), `CEL evaluation failed: ${e instanceof Error ? e.message : String(e)}`));
+  }
+  return errs;
 }
+

@@ -1,0 +1,128 @@
+/**
+ * UnstructuredToVal (apiextensions-apiserver pkg/apiserver/schema/cel/values.go): a JSON value, typed by
+ * its schema, as a cel-js runtime value. Integers become bigint, numbers doubles, formatted strings
+ * bytes/timestamps/durations, objects Maps keyed by escaped property names (null fields absent).
+ */
+import { IntegralFloat } from '../json/lossless';
+import type { JSONSchemaProps } from '../schema/types';
+import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './types';
+import { parseGoDuration, durationFromNanos } from './values';
+import { parseRFC3339 } from './lib/time';
+
+/** Marks list values of list-type set/map: equality ignores order (k8s unstructuredList). */
+export const UNORDERED_LIST = Symbol.for('crd-yaml.cel.unorderedList');
+/** The x-kubernetes-list-map-keys of a list-type map value. */
+export const MAP_KEYS = Symbol.for('crd-yaml.cel.mapListKeys');
+
+function toNumber(v: unknown): number | undefined {
+  if (v instanceof IntegralFloat) return v.value;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return undefined;
+}
+
+function toInt(v: unknown): unknown {
+  if (typeof v === 'bigint') return v;
+  if (v instanceof IntegralFloat) return BigInt(v.value);
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  return v;
+}
+
+/** A JSON value without a (usable) schema: ints as bigint, objects as Maps. */
+export function untypedToCel(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'boolean' || typeof v === 'string' || typeof v === 'bigint') return v;
+  if (v instanceof IntegralFloat) return v.value;
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(untypedToCel);
+  if (typeof v === 'object') {
+    const m = new Map<string, unknown>();
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, untypedToCel(x));
+    return m;
+  }
+  return v;
+}
+
+const BARE_KEYWORDS = new Set(['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+
+function parseDate(s: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return undefined;
+  return parseRFC3339(`${s}T00:00:00Z`);
+}
+
+/** The CEL runtime value of v typed by schema s (which must already carry root/embedded metadata). */
+export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown {
+  if (v === null || v === undefined) return null;
+  if (!s || typeof s !== 'object') return untypedToCel(v);
+  if (s['x-kubernetes-int-or-string'] === true) return typeof v === 'string' ? v : toInt(v);
+  switch (s.type) {
+    case 'integer':
+      return toInt(v);
+    case 'number': {
+      const n = toNumber(v);
+      return n === undefined ? untypedToCel(v) : n;
+    }
+    case 'boolean':
+      return v;
+    case 'string': {
+      if (typeof v !== 'string') return untypedToCel(v);
+      switch (s.format) {
+        case 'byte': {
+          if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v)) return v;
+          return new Uint8Array(Buffer.from(v, 'base64'));
+        }
+        case 'date-time':
+          return parseRFC3339(v) ?? v;
+        case 'date':
+          return parseDate(v) ?? v;
+        case 'duration': {
+          const ns = parseGoDuration(v);
+          return ns === undefined ? v : durationFromNanos(ns);
+        }
+      }
+      return v;
+    }
+    case 'array': {
+      if (!Array.isArray(v)) return untypedToCel(v);
+      const items = itemsSchema(s);
+      const embedded = items?.['x-kubernetes-embedded-resource'] === true;
+      const out = v.map((x) => toCelValue(x, items && embedded ? withTypeAndObjectMeta(items) : items));
+      const lt = s['x-kubernetes-list-type'];
+      if (lt === 'set' || lt === 'map') (out as unknown as Record<symbol, unknown>)[UNORDERED_LIST] = lt;
+      if (lt === 'map') {
+        // Map-list keys are property names; values are keyed by escaped names.
+        const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : [];
+        (out as unknown as Record<symbol, unknown>)[MAP_KEYS] = keys.map((k) => escapeName(k) ?? k);
+      }
+      return out;
+    }
+    case 'object': {
+      if (typeof v !== 'object' || Array.isArray(v)) return untypedToCel(v);
+      const o = v as Record<string, unknown>;
+      const m = new Map<string, unknown>();
+      const ap = additionalPropertiesSchema(s);
+      if (ap) {
+        const emb = ap['x-kubernetes-embedded-resource'] === true;
+        for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMeta(ap) : ap));
+        return m;
+      }
+      const props = s.properties ?? {};
+      for (const [k, x] of Object.entries(o)) {
+        if (x === null || x === undefined) continue;
+        const p = props[k];
+        if (!p) {
+          m.set(k, untypedToCel(x));
+          continue;
+        }
+        const cv = toCelValue(x, p['x-kubernetes-embedded-resource'] === true ? withTypeAndObjectMeta(p) : p);
+        const esc = escapeName(k);
+        // Unescapable names cannot be selected but still take part in equality.
+        m.set(esc ?? k, cv);
+        if (BARE_KEYWORDS.has(k)) m.set(k, cv);
+      }
+      return m;
+    }
+  }
+  return untypedToCel(v);
+}
