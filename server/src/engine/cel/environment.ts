@@ -10,7 +10,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } from './lib';
 import { validateLiterals } from './lib/literals';
 import { validateHomogeneousLiterals } from './lib/homogeneous';
-import { chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
+import { budgetExceeded, chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
 
 export { PER_CALL_LIMIT, CostLimitExceeded } from './lib/guard';
 
@@ -184,7 +184,18 @@ export function evaluateWithLimits(
     program = c.program;
   } else program = exprOrProgram;
   try {
-    const value = withBudget(limits.costLimit ?? PER_CALL_LIMIT, limits.timeoutMs ?? 80, () => program.run(ctx));
+    const value = withBudget(limits.costLimit ?? PER_CALL_LIMIT, limits.timeoutMs ?? 80, () => {
+      let out: unknown;
+      try {
+        out = program.run(ctx);
+      } catch (e) {
+        throw budgetExceeded() ?? e;
+      }
+      // An absorbed limit error (inside all/exists) still invalidates the result.
+      const ex = budgetExceeded();
+      if (ex) throw ex;
+      return out;
+    });
     if (value instanceof Promise) return { error: 'internal error: asynchronous evaluation', kind: 'runtime' };
     return { value };
   } catch (e) {

@@ -20,6 +20,9 @@ interface Budget {
   remaining: number;
   deadline: number;
   ticks: number;
+  /** Once exceeded, every later charge rethrows this same object: cel-js' all/exists absorb errors
+   * and keep iterating, so the stop must be sticky and cheap (no new stack trace per iteration). */
+  exceeded?: CostLimitExceeded;
 }
 
 let active: Budget | undefined;
@@ -39,10 +42,16 @@ export function withBudget<T>(costLimit: number, timeoutMs: number, fn: () => T)
 export function chargeCost(n: number): void {
   const b = active;
   if (!b) return;
+  if (b.exceeded) throw b.exceeded;
   b.remaining -= n;
-  if (b.remaining < 0) throw new CostLimitExceeded('cost');
+  if (b.remaining < 0) throw (b.exceeded = new CostLimitExceeded('cost'));
   b.ticks += 1;
-  if ((b.ticks & 255) === 0 && Date.now() > b.deadline) throw new CostLimitExceeded('time');
+  if ((b.ticks & 255) === 0 && Date.now() > b.deadline) throw (b.exceeded = new CostLimitExceeded('time'));
+}
+
+/** The limit error of the active evaluation, if it ran out (errors may have been absorbed on the way). */
+export function budgetExceeded(): CostLimitExceeded | undefined {
+  return active?.exceeded;
 }
 
 /** Cost units spent so far in the active evaluation (for tests and diagnostics). */

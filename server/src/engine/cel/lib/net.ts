@@ -195,6 +195,11 @@ void isPrivate;
 
 class IPNamespace {}
 
+/** `net` namespace so the type names `net.IP` / `net.CIDR` resolve as values. */
+class NetNamespace {
+  constructor(readonly IP: unknown, readonly CIDR: unknown) {}
+}
+
 /** Registers the IP and CIDR libraries. */
 export function installNet(env: Environment): void {
   const f = (sig: string, h: (...a: never[]) => unknown) => env.registerFunction(sig, h as (...a: unknown[]) => unknown);
@@ -242,4 +247,9 @@ export function installNet(env: Environment): void {
   f(`${C}.ip(): ${I}`, (c: CIDR) => c.ip);
   f(`${C}.masked(): ${C}`, (c: CIDR) => c.masked());
   f(`${C}.prefixLength(): int`, (c: CIDR) => BigInt(c.bits));
+  // type(ip(...)) returns cel-js' Type object for net.IP, compared by identity: expose those same objects.
+  const ipType = env.evaluate("type(ip('0.0.0.0'))");
+  const cidrType = env.evaluate("type(cidr('0.0.0.0/0'))");
+  env.registerType('NetNamespace', { ctor: NetNamespace, fields: { IP: 'type', CIDR: 'type' } });
+  env.registerConstant('net', 'NetNamespace', new NetNamespace(ipType, cidrType));
 }

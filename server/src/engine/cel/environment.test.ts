@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createKubernetesEnvironment, evaluateWithLimits } from './environment';
+
+function run(expr: string, ctx: Record<string, unknown> = {}, limits = {}) {
+  const env = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
+  for (const k of Object.keys(ctx)) env.registerVariable(k, 'dyn');
+  const t0 = Date.now();
+  const r = evaluateWithLimits(env, expr, ctx, limits);
+  return { r, ms: Date.now() - t0 };
+}
+
+test('huge comprehension is stopped by the cost limit, not run to completion', () => {
+  // 10^10 steps if unguarded. cel-js' quantifier loops absorb errors and finish their current list, so the
+  // bound is the outer list's length after the stop, not the 80 ms deadline (known limitation).
+  const { r, ms } = run('lists.range(20000).all(i, lists.range(20000).all(j, i + j >= 0))');
+  assert.ok('error' in r && /cost limit|timed out/.test(r.error), JSON.stringify(r));
+  assert.ok(ms < 1000, `took ${ms}ms`);
+});
+
+test('allocating a huge list in one call is charged before allocation', () => {
+  const { r, ms } = run('size(lists.range(1000000000)) > 0');
+  assert.ok('error' in r && /cost limit/.test(r.error), JSON.stringify(r));
+  assert.ok(ms < 100, `took ${ms}ms`);
+});
+
+test('catastrophic-backtracking pattern runs in linear time through RE2', () => {
+  const s = 'a'.repeat(1000) + '!';
+  const { r, ms } = run("s.matches('^(a+)+$')", { s });
+  assert.deepEqual(r, { value: false });
+  assert.ok(ms < 100, `took ${ms}ms`);
+});
+
+test('deeply nested expression is rejected without throwing', () => {
+  const expr = '('.repeat(400) + '1' + ')'.repeat(400);
+  const { r } = run(expr);
+  assert.ok('error' in r);
+});
+
+test('wall-clock guard stops string blow-up', () => {
+  const { r, ms } = run("lists.range(200000).map(i, 'x' + string(i)).size() > 0", {}, { costLimit: 1e12, timeoutMs: 30 });
+  assert.ok('error' in r && /timed out|cost/.test(r.error), JSON.stringify(r));
+  assert.ok(ms < 100, `took ${ms}ms`);
+});
+
+test('RE2 syntax: Go-only constructs work, constant bad patterns fail at compile time', () => {
+  assert.deepEqual(run("'abc'.matches('\\\\Aabc\\\\z')").r, { value: true });
+  const bad = run("'abc'.matches('(a')").r;
+  assert.ok('error' in bad && bad.error.startsWith('invalid matches argument'), JSON.stringify(bad));
+});
+
+test('cel-go error wording for missing keys and operator overloads', () => {
+  const a = run('self.b', { self: new Map([['a', 1n]]) }).r;
+  assert.deepEqual(a, { error: 'no such key: b', kind: 'runtime' });
+  const b = run('1 + 1.0').r;
+  assert.ok('error' in b && b.error.includes("found no matching overload for '_+_' applied to '(int, double)'"));
+});
+
+test('includes is gated to compatibility 1.37', () => {
+  const env = createKubernetesEnvironment({ compatibilityVersion: '1.36' });
+  const r = evaluateWithLimits(env, '[1].includes(1)', {});
+  assert.ok('error' in r);
+});
