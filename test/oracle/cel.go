@@ -26,9 +26,10 @@ import (
 // opCELCompile compiles every rule of the schema as CRD validation does on create
 // (ValidateCustomResourceDefinitionOpenAPISchema, the x-kubernetes-validations part): type info from
 // the CEL schema context, cel.Compile in the base env at the default compatibility version with the
-// NewExpressions env, then the same error mapping (rule, messageExpression, cost, oldSelf on
-// uncorrelatable parts, optionalOldSelf without oldSelf). Paths are relative to the schema root. The
-// schema-error checks that suppress compilation on a CRD are not run (the case's schema is the input).
+// NewExpressions env, and the same mapping of compilation results to errors (rule, messageExpression).
+// Paths are relative to the schema root. Only compile/type-check errors (FORMAT.md): the CRD checks
+// made around compilation (estimated cost, oldSelf on uncorrelatable parts, optionalOldSelf without
+// oldSelf, schema errors that suppress compilation) belong to the `crd` op.
 func opCELCompile(c *testCase) (answer, error) {
 	internal, err := internalSchema(c.Schema)
 	if err != nil {
@@ -36,13 +37,13 @@ func opCELCompile(c *testCase) (answer, error) {
 	}
 	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
 	var errs field.ErrorList
-	var walk func(s *apiextensions.JSONSchemaProps, path *field.Path, ctx *apivalidation.CELSchemaContext, uncorrelatable *field.Path)
-	walk = func(s *apiextensions.JSONSchemaProps, path *field.Path, ctx *apivalidation.CELSchemaContext, uncorrelatable *field.Path) {
+	var walk func(s *apiextensions.JSONSchemaProps, path *field.Path, ctx *apivalidation.CELSchemaContext)
+	walk = func(s *apiextensions.JSONSchemaProps, path *field.Path, ctx *apivalidation.CELSchemaContext) {
 		if s == nil {
 			return
 		}
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-			walk(s.AdditionalProperties.Schema, path.Child("additionalProperties"), ctx.ChildAdditionalPropertiesContext(s.AdditionalProperties.Schema), uncorrelatable)
+			walk(s.AdditionalProperties.Schema, path.Child("additionalProperties"), ctx.ChildAdditionalPropertiesContext(s.AdditionalProperties.Schema))
 		}
 		names := make([]string, 0, len(s.Properties))
 		for k := range s.Properties {
@@ -50,19 +51,11 @@ func opCELCompile(c *testCase) (answer, error) {
 		}
 		sort.Strings(names)
 		for _, k := range names {
-			sub := uncorrelatable
-			if sub == nil && !cel.MapIsCorrelatable(s.XMapType) {
-				sub = path
-			}
 			p := s.Properties[k]
-			walk(&p, path.Child("properties").Key(k), ctx.ChildPropertyContext(&p, k), sub)
+			walk(&p, path.Child("properties").Key(k), ctx.ChildPropertyContext(&p, k))
 		}
 		if s.Items != nil && s.Items.Schema != nil {
-			sub := uncorrelatable
-			if sub == nil && (s.XListType == nil || *s.XListType != "map") {
-				sub = path
-			}
-			walk(s.Items.Schema, path.Child("items"), ctx.ChildItemsContext(s.Items.Schema), sub)
+			walk(s.Items.Schema, path.Child("items"), ctx.ChildItemsContext(s.Items.Schema))
 		}
 		if len(s.XValidations) == 0 {
 			return
@@ -81,10 +74,6 @@ func opCELCompile(c *testCase) (answer, error) {
 			return
 		}
 		for i, cr := range results {
-			cost := expressionCost(cr, ctx)
-			if cost > apivalidation.StaticEstimatedCostLimit {
-				errs = append(errs, field.Forbidden(rulePath(i, "rule"), costErrorMessage("estimated rule cost", cost, apivalidation.StaticEstimatedCostLimit)))
-			}
 			if cr.Error != nil {
 				if cr.Error.Type == apiservercel.ErrorTypeRequired {
 					errs = append(errs, field.Required(rulePath(i, "rule"), cr.Error.Detail))
@@ -94,49 +83,11 @@ func opCELCompile(c *testCase) (answer, error) {
 			}
 			if cr.MessageExpressionError != nil {
 				errs = append(errs, field.Invalid(rulePath(i, "messageExpression"), s.XValidations[i], cr.MessageExpressionError.Detail))
-			} else if cr.MessageExpression != nil && cr.MessageExpressionMaxCost > apivalidation.StaticEstimatedCostLimit {
-				errs = append(errs, field.Forbidden(rulePath(i, "messageExpression"), costErrorMessage("estimated messageExpression cost", cr.MessageExpressionMaxCost, apivalidation.StaticEstimatedCostLimit)))
-			}
-			if cr.UsesOldSelf {
-				if uncorrelatable != nil {
-					errs = append(errs, field.Invalid(rulePath(i, "rule"), s.XValidations[i].Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", uncorrelatable)))
-				}
-			} else if s.XValidations[i].OptionalOldSelf != nil {
-				errs = append(errs, field.Invalid(rulePath(i, "optionalOldSelf"), *s.XValidations[i].OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
 			}
 		}
 	}
-	walk(internal, nil, apivalidation.RootCELContext(internal), nil)
+	walk(internal, nil, apivalidation.RootCELContext(internal))
 	return errorsAnswer(errs), nil
-}
-
-// expressionCost is validation.getExpressionCost (unexported there).
-func expressionCost(cr cel.CompilationResult, ctx *apivalidation.CELSchemaContext) uint64 {
-	card := cr.MaxCardinality
-	if ctx.MaxCardinality != nil {
-		card = *ctx.MaxCardinality
-	}
-	if cr.MaxCost == 0 {
-		return 0
-	}
-	if math.MaxUint/cr.MaxCost < card {
-		return math.MaxUint
-	}
-	return cr.MaxCost * card
-}
-
-// costErrorMessage is validation.getCostErrorMessage (unexported there).
-func costErrorMessage(costName string, expressionCost, costLimit uint64) string {
-	exceedFactor := float64(expressionCost) / float64(costLimit)
-	var factor string
-	if exceedFactor > 100.0 {
-		factor = "more than 100x"
-	} else if exceedFactor < 1.5 {
-		factor = fmt.Sprintf("%fx", exceedFactor)
-	} else {
-		factor = fmt.Sprintf("%.1fx", exceedFactor)
-	}
-	return fmt.Sprintf("%s exceeds budget by factor of %s (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)", costName, factor)
 }
 
 // opCELEval evaluates an expression in the Kubernetes base CEL environment (MustBaseEnvSet at the

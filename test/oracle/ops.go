@@ -60,8 +60,9 @@ func internalSchema(raw json.RawMessage) (*apiextensions.JSONSchemaProps, error)
 	return internal, nil
 }
 
-// structural builds the structural schema the API server serves a CR with (NewStructural, then
-// PruneDefaults as the CR handler does).
+// structural builds the structural schema of a case's `schema`. Unlike the CR handler it does not
+// PruneDefaults: FORMAT.md's `default` op is the defaulting step alone (unknown fields, also inside
+// defaults, are not pruned), and unit-test cases use non-object roots, which PruneDefaults rejects.
 func structural(raw json.RawMessage) (*apiextensions.JSONSchemaProps, *structuralschema.Structural, error) {
 	internal, err := internalSchema(raw)
 	if err != nil {
@@ -70,10 +71,6 @@ func structural(raw json.RawMessage) (*apiextensions.JSONSchemaProps, *structura
 	s, err := structuralschema.NewStructural(internal)
 	if err != nil {
 		return nil, nil, fmt.Errorf("NewStructural: %v", err)
-	}
-	s = s.DeepCopy()
-	if err := defaulting.PruneDefaults(s); err != nil {
-		return nil, nil, fmt.Errorf("PruneDefaults: %v", err)
 	}
 	return internal, s, nil
 }
@@ -127,7 +124,7 @@ func opPrune(c *testCase) (answer, error) {
 }
 
 // opDefault: PruneNonNullableNullsWithoutDefaults then Default, the order of the CR codec
-// (schemaCoercingDecoder, then unstructuredDefaulter).
+// (schemaCoercingDecoder, then unstructuredDefaulter), on the schema's defaults as written.
 func opDefault(c *testCase) (answer, error) {
 	_, s, err := structural(c.Schema)
 	if err != nil {
