@@ -56,3 +56,17 @@ test('never throws on arbitrary JSON', () => {
     for (const obj of [null, 1, 'x', [null], { a: null }, { a: [null] }]) assert.doesNotThrow(() => run(obj, schema));
   }
 });
+
+test('pruneDefaults option: metadata defaults lose unknown ObjectMeta keys, as the API server serves them', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      e: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { metadata: { type: 'object', default: { name: 'Bar', unknown: 'u' } } } },
+      s: { type: 'object', properties: { x: { type: 'string' } }, default: { x: 'a' } },
+    },
+  };
+  const plain = defaultCustomResource({ e: {} }, schema as never, { isResourceRoot: true }).object;
+  const served = defaultCustomResource({ e: {} }, schema as never, { isResourceRoot: true, pruneDefaults: true }).object;
+  assert.deepEqual(plain, { e: { metadata: { name: 'Bar', unknown: 'u' } }, s: { x: 'a' } });
+  assert.deepEqual(served, { e: { metadata: { name: 'Bar' } }, s: { x: 'a' } });
+});

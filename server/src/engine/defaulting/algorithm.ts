@@ -6,10 +6,18 @@ import { FieldPath, type PathSegment } from '../field';
 import { toStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
+import { pruneDefaults } from './prune';
 import { deepCopyJSON, hasOwn, isJSONObject, setOwn } from '../schema/values';
 
 export interface DefaultOptions {
   isResourceRoot: boolean;
+  /**
+   * Apply the defaults as the API server serves them: after PruneDefaults (customresource_handler.go
+   * prunes the defaults of the schema it serves, which drops unknown ObjectMeta keys inside metadata
+   * defaults). Off by default: the conformance `default` op is the defaulting step on the schema as written.
+   * The create pipeline should turn it on.
+   */
+  pruneDefaults?: boolean;
 }
 
 export interface DefaultedField {
@@ -37,12 +45,21 @@ export function defaultCustomResource(obj: unknown, schema: JSONSchemaProps, opt
 
 /** defaultCustomResource on an already converted structural schema. */
 export function defaultStructural(obj: unknown, s: Structural | undefined, opts?: DefaultOptions): DefaultResult {
-  void opts;
+  if (s && opts?.pruneDefaults) s = servedSchema(s);
   const object = deepCopyJSON(obj);
   const defaulted: DefaultedField[] = [];
   pruneNonNullableNullsWithoutDefaults(object, s, FieldPath.root(), defaulted);
   applyDefaults(object, s, FieldPath.root(), defaulted);
   return { object, defaulted };
+}
+
+const served = new WeakMap<Structural, Structural>();
+
+/** The structural schema with pruned defaults, cached per schema (PruneDefaults errors leave defaults as written). */
+function servedSchema(s: Structural): Structural {
+  let r = served.get(s);
+  if (!r) served.set(s, (r = pruneDefaults(s).structural));
+  return r;
 }
 
 function note(out: DefaultedField[], p: FieldPath, action: DefaultedField['action'], value?: unknown): void {
