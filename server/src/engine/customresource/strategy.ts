@@ -1,6 +1,25 @@
-import type { FieldError } from '../field';
+/**
+ * The API server's create (and update) path for one custom resource (apiextensions-apiserver
+ * customresource_handler.go serving info, the CR codec's coercion, and pkg/registry/customresource
+ * strategy.go / validator.go), on plain JSON values.
+ */
+import { internalError, invalid, FieldPath, type FieldError } from '../field';
 import type { PrunedField } from '../pruning/algorithm';
+import { pruneUnknownFields } from '../pruning/algorithm';
+import { coerceObjectMeta } from '../pruning/objectmeta';
 import type { DefaultedField } from '../defaulting/algorithm';
+import { defaultCustomResource } from '../defaulting/algorithm';
+import type { JSONSchemaProps } from '../schema/types';
+import { deepCopyJSON } from '../schema/values';
+import { validateCelRules } from '../cel/validator';
+import { validateOpenAPI } from '../validation/validation';
+import { validateListTypes } from '../validation/custom-resource';
+import { validateEmbeddedResources } from '../objectmeta/validation';
+import { parseGroupVersion } from '../objectmeta/names';
+import { isGoMap } from '../validation/go-values';
+import { validateRootObjectMeta, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
+import { ratchetOpenAPIErrors } from './ratcheting';
+import { compareKubeAwareVersionStrings } from './versions';
 
 export interface CustomResourceOptions {
   /** The CRD version to use; by default the one named by the object's apiVersion. */
@@ -20,13 +39,140 @@ export interface CustomResourceResult {
   warnings: FieldError[];
 }
 
+/** strategy.go hasBlockingErr: OpenAPI errors after which CEL rules are not run. */
+const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+
+export const CEL_SKIPPED_MESSAGE = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** The default deprecation warning of customresource_handler.go. */
+export function defaultDeprecationWarning(deprecatedVersion: string, spec: Record<string, unknown>): string {
+  const group = str(spec.group);
+  const kind = isGoMap(spec.names) ? str(spec.names.kind) : '';
+  let msg = `${group}/${deprecatedVersion} ${kind} is deprecated`;
+  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isGoMap) : [];
+  const newer = versions
+    .filter((v) => v.served === true && v.deprecated !== true && compareKubeAwareVersionStrings(deprecatedVersion, str(v.name)) < 0)
+    .map((v) => str(v.name))
+    .sort((a, b) => compareKubeAwareVersionStrings(b, a));
+  if (newer.length > 0) msg += `; use ${group}/${newer[0]} ${kind}`;
+  return msg;
+}
+
+/** GetSchemaForVersion: the version's schema, or the v1beta1 top-level `validation`. */
+function schemaForVersion(spec: Record<string, unknown>, version: Record<string, unknown>): JSONSchemaProps | undefined {
+  const top = isGoMap(spec.validation) ? spec.validation.openAPIV3Schema : undefined;
+  if (isGoMap(top)) return top as JSONSchemaProps;
+  const v = isGoMap(version.schema) ? version.schema.openAPIV3Schema : undefined;
+  return isGoMap(v) ? (v as JSONSchemaProps) : undefined;
+}
+
+function subresourcesForVersion(spec: Record<string, unknown>, version: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (isGoMap(spec.subresources)) return spec.subresources;
+  return isGoMap(version.subresources) ? version.subresources : undefined;
+}
+
 /**
  * The API server's create (or update, with oldObject) path for a custom resource against its CRD:
  * pick the version, drop status when the status subresource is on, prune, default, validate, then CEL.
+ * Never throws: malformed input is reported as an error.
  */
 export function validateCustomResource(crd: unknown, obj: unknown, opts: CustomResourceOptions = {}): CustomResourceResult {
-  void crd;
-  void obj;
-  void opts;
-  throw new Error('not implemented: custom resource create pipeline');
+  const res: CustomResourceResult = { object: obj, pruned: [], defaulted: [], errors: [], warnings: [] };
+  try {
+    run(crd, obj, opts, res);
+  } catch (e) {
+    res.errors.push(internalError(null, e instanceof Error ? e.message : String(e)));
+  }
+  return res;
+}
+
+function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: CustomResourceResult): void {
+  if (!isGoMap(crd)) {
+    res.errors.push(invalid(null, '', 'the CustomResourceDefinition is not an object'));
+    return;
+  }
+  const spec = isGoMap(crd.spec) ? crd.spec : {};
+  const crdName = isGoMap(crd.metadata) ? str(crd.metadata.name) : '';
+  const group = str(spec.group);
+  const kind = isGoMap(spec.names) ? str(spec.names.kind) : '';
+  if (!isGoMap(obj)) {
+    // The body does not decode into an object: the request fails before any field is looked at.
+    res.errors.push(invalid(null, typeof obj === 'string' ? obj : '', 'the custom resource is not an object'));
+    return;
+  }
+  const apiVersion = str(obj.apiVersion);
+  const versionName = opts.version ?? parseGroupVersion(apiVersion).version;
+  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isGoMap) : [];
+  const version = versions.find((v) => v.name === versionName);
+  const apiVersionPath = FieldPath.root('apiVersion');
+  if (!version) {
+    const known = versions.map((v) => str(v.name)).filter((n) => n !== '');
+    res.errors.push(
+      invalid(apiVersionPath, apiVersion, `version "${versionName}" is not defined in CustomResourceDefinition ${crdName || `${kind}.${group}`}${known.length ? ` (versions: ${known.join(', ')})` : ''}`),
+    );
+    return;
+  }
+  if (version.served !== true) {
+    res.errors.push(invalid(apiVersionPath, apiVersion, `version "${versionName}" of CustomResourceDefinition ${crdName || `${kind}.${group}`} is not served`));
+    return;
+  }
+  if (version.deprecated === true) {
+    const text = typeof version.deprecationWarning === 'string' ? version.deprecationWarning : defaultDeprecationWarning(versionName, spec);
+    res.warnings.push({ ...invalid(apiVersionPath, apiVersion, text), severity: 'warning' });
+  }
+
+  const schema = schemaForVersion(spec, version);
+  const subresources = subresourcesForVersion(spec, version);
+  const statusEnabled = isGoMap(subresources?.status);
+  const scale = isGoMap(subresources?.scale) ? (subresources!.scale as ScaleSubresource) : undefined;
+  const namespaceScoped = spec.scope !== 'Cluster';
+  const isUpdate = opts.oldObject !== undefined;
+
+  // Decoding: the CR codec prunes, removes non-nullable nulls, applies defaults and coerces ObjectMeta.
+  let work: Record<string, unknown> = deepCopyJSON(obj);
+  if (schema && spec.preserveUnknownFields !== true) {
+    const p = pruneUnknownFields(work, schema, { isResourceRoot: true });
+    work = p.object as Record<string, unknown>;
+    res.pruned.push(...p.pruned);
+  }
+  if (schema) {
+    const d = defaultCustomResource(work, schema, { isResourceRoot: true });
+    work = d.object as Record<string, unknown>;
+    res.defaulted.push(...d.defaulted);
+  }
+  const c = coerceObjectMeta(work, schema ?? {}, { isResourceRoot: true });
+  if (c.error) {
+    res.errors.push(c.error);
+    return;
+  }
+  work = c.object as Record<string, unknown>;
+  res.pruned.push(...c.pruned);
+
+  // PrepareForCreate / PrepareForUpdate: status belongs to the /status subresource.
+  const old = isUpdate && isGoMap(opts.oldObject) ? opts.oldObject : undefined;
+  if (statusEnabled) {
+    if (old && 'status' in old) work.status = deepCopyJSON(old.status);
+    else delete work.status;
+  }
+  res.object = work;
+
+  const errs: FieldError[] = [];
+  const typeMetaErrs = validateTypeMeta(work, { group, version: versionName, kind });
+  if (typeMetaErrs.length > 0) errs.push(...typeMetaErrs);
+  else {
+    if (!isUpdate) errs.push(...validateRootObjectMeta(work, namespaceScoped));
+    let openAPIErrs = schema ? validateOpenAPI(work, schema) : [];
+    if (old && schema) openAPIErrs = ratchetOpenAPIErrors(openAPIErrs, work, old);
+    errs.push(...openAPIErrs);
+    errs.push(...validateScale(work, scale));
+  }
+  if (schema) {
+    errs.push(...validateEmbeddedResources(FieldPath.root(), work, schema, false));
+    errs.push(...validateListTypes(work, schema, old));
+    if (errs.some((e) => BLOCKING.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
+    else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old }));
+  }
+  res.errors.push(...errs);
 }
