@@ -1,21 +1,20 @@
 /**
  * Default values in a CRD schema must be pruned and must validate against their own schema
- * (apiextensions-apiserver pkg/apiserver/schema/defaulting/validation.go ValidateDefaults), run by
- * CRD validation once the schema is structural.
+ * (ValidateDefaults, engine/defaulting/validation.ts), run by CRD validation once the schema is
+ * structural. This module supplies the value validator and guards seams that are still stubs.
  */
-import { FieldPath, invalid, type FieldError } from '../field';
-import { pruneUnknownFields } from '../pruning/algorithm';
+import type { FieldError, FieldPath } from '../field';
+import { validateDefaults } from '../defaulting/validation';
+import { newStructural } from '../schema/structural';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { validateCustomResourceValue } from '../validation/custom-resource';
-import { cloneJSON, semanticDeepEqual } from './json';
+import { cloneJSON } from './json';
 
-/** Moves a value error (path relative to the value) under `<pth>.default`. */
-function under(prefix: FieldPath, e: FieldError): FieldError {
-  const base = prefix.toString();
+/** Moves a value error (path relative to the value) under `dpath` (which ends in `.default`). */
+function under(dpath: FieldPath, e: FieldError): FieldError {
+  const base = dpath.toString();
   const field = e.field === '' ? base : e.field.startsWith('[') ? base + e.field : `${base}.${e.field}`;
-  const out: FieldError = { ...e, field };
-  out.segments = [...prefix.segments(), ...(e.segments ?? [])];
-  return out;
+  return { ...e, field, segments: [...dpath.segments(), ...(e.segments ?? [])] };
 }
 
 /** Whether an error means a seam is still a stub; then the check is skipped rather than failing. */
@@ -23,41 +22,15 @@ export function isNotImplemented(e: unknown): boolean {
   return e instanceof Error && e.message.startsWith('not implemented');
 }
 
-function validateDefault(node: JSONSchemaProps, pth: FieldPath, insideMeta: boolean, requirePruned: boolean): FieldError[] {
-  const errs: FieldError[] = [];
-  const value = node.default;
-  const embedded = node['x-kubernetes-embedded-resource'] === true;
-  if (!insideMeta && requirePruned) {
-    try {
-      const pruned = pruneUnknownFields(cloneJSON(value), node, { isResourceRoot: embedded }).object;
-      if (!semanticDeepEqual(pruned, value)) errs.push(invalid(pth.child('default'), value, 'must not have unknown fields'));
-    } catch (e) {
-      if (!isNotImplemented(e)) throw e;
-    }
-  }
+function validateValue(dpath: FieldPath, value: unknown, raw: unknown): FieldError[] {
+  if (!isObject(raw)) return [];
   try {
-    for (const e of validateCustomResourceValue(cloneJSON(value), node, { isResourceRoot: embedded })) {
-      if ((e.severity ?? 'error') === 'error') errs.push(under(pth.child('default'), e));
-    }
+    return validateCustomResourceValue(cloneJSON(value), raw as JSONSchemaProps, { isResourceRoot: false })
+      .filter((e) => (e.severity ?? 'error') === 'error')
+      .map((e) => under(dpath, e));
   } catch (e) {
-    if (!isNotImplemented(e)) throw e;
-  }
-  return errs;
-}
-
-function walk(node: JSONSchemaProps, pth: FieldPath, insideMeta: boolean, isRoot: boolean, requirePruned: boolean, out: FieldError[]): void {
-  // The root and every x-kubernetes-embedded-resource start a new resource whose metadata is special.
-  const embedded = isRoot || node['x-kubernetes-embedded-resource'] === true;
-  if (embedded) insideMeta = false;
-  if (node.default !== undefined) out.push(...validateDefault(node, pth, insideMeta, requirePruned));
-  // additionalProperties is not followed: defaults are forbidden there.
-  if (isObject(node.items) && !Array.isArray(node.items)) walk(node.items as JSONSchemaProps, pth.child('items'), insideMeta, false, requirePruned, out);
-  if (isObject(node.properties)) {
-    for (const [k, sub] of Object.entries(node.properties)) {
-      if (!isObject(sub)) continue;
-      const subInsideMeta = insideMeta || (embedded && (k === 'metadata' || k === 'apiVersion' || k === 'kind'));
-      walk(sub as JSONSchemaProps, pth.child('properties').key(k), subInsideMeta, false, requirePruned, out);
-    }
+    if (isNotImplemented(e)) return [];
+    throw e;
   }
 }
 
@@ -66,7 +39,8 @@ function walk(node: JSONSchemaProps, pth: FieldPath, insideMeta: boolean, isRoot
  * (no unknown fields) and valid against the schema at its place, errors under `<path>.default`.
  */
 export function validateSchemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults = true): FieldError[] {
-  const out: FieldError[] = [];
-  walk(schema, pth, false, true, requirePrunedDefaults, out);
-  return out;
+  const s = newStructural(schema).structural;
+  return validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults }, {
+    validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw),
+  });
 }
