@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createKubernetesEnvironment, evaluateWithLimits } from './environment';
 
+// Build the shared base environment once so timings below measure evaluation only.
+createKubernetesEnvironment({ compatibilityVersion: '1.37' });
+
 function run(expr: string, ctx: Record<string, unknown> = {}, limits = {}) {
   const env = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
   for (const k of Object.keys(ctx)) env.registerVariable(k, 'dyn');
@@ -13,9 +16,9 @@ function run(expr: string, ctx: Record<string, unknown> = {}, limits = {}) {
 test('huge comprehension is stopped by the cost limit, not run to completion', () => {
   // 10^10 steps if unguarded. cel-js' quantifier loops absorb errors and finish their current list, so the
   // bound is the outer list's length after the stop, not the 80 ms deadline (known limitation).
-  const { r, ms } = run('lists.range(20000).all(i, lists.range(20000).all(j, i + j >= 0))');
+  const { r, ms } = run('lists.range(100000).all(i, lists.range(100000).all(j, i + j >= 0))');
   assert.ok('error' in r && /cost limit|timed out/.test(r.error), JSON.stringify(r));
-  assert.ok(ms < 1000, `took ${ms}ms`);
+  assert.ok(ms < 150, `took ${ms}ms`);
 });
 
 test('allocating a huge list in one call is charged before allocation', () => {

@@ -10,6 +10,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } from './lib';
 import { validateLiterals } from './lib/literals';
 import { validateHomogeneousLiterals } from './lib/homogeneous';
+import { rewriteOptionalLiterals } from './lib/optional-literals';
 import { budgetExceeded, chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
 
 export { PER_CALL_LIMIT, CostLimitExceeded } from './lib/guard';
@@ -108,6 +109,26 @@ export function walkAst(root: unknown, visit: (n: CelNode) => void): void {
   go(root);
 }
 
+const PATCHED = Symbol('k8sGuardPatched');
+
+/**
+ * cel-js' all/exists loops run each step through `ev.tryEval`, which turns any throw into a value
+ * and keeps iterating; once our budget is spent that would walk the rest of every list. We give the
+ * (per-Environment) evaluator an own tryEval that rethrows the limit error, so evaluation unwinds at once.
+ */
+function patchEvaluator(ev: unknown): void {
+  const e = ev as { tryEval?: (ast: unknown, ctx: unknown) => unknown; [PATCHED]?: boolean };
+  if (!e || e[PATCHED] || typeof e.tryEval !== 'function') return;
+  const orig = e.tryEval;
+  e.tryEval = function (ast: unknown, ctx: unknown) {
+    const r = orig.call(this, ast, ctx);
+    const ex = budgetExceeded();
+    if (ex) throw ex;
+    return r;
+  };
+  e[PATCHED] = true;
+}
+
 /** Renames calls of overridden builtins to our implementations and wraps every node with the cost tick. */
 function prepareAst(root: unknown): void {
   walkAst(root, (n) => {
@@ -119,6 +140,7 @@ function prepareAst(root: unknown): void {
     const proto = Object.getPrototypeOf(node).evaluate as CelNode['evaluate'];
     const wrapper: CelNode['evaluate'] = function (ev, ast, ctx) {
       chargeCost(1);
+      patchEvaluator(ev);
       if (resolved) return resolved.call(node, ev, ast, ctx);
       // cel-js resolves (macro/alternate/op) on first call and caches it on the node; keep that, re-wrap.
       const out = proto.call(node, ev, ast, ctx);
@@ -137,7 +159,7 @@ function prepareAst(root: unknown): void {
 export function compileExpression(env: Environment, expr: string): CompileResult {
   let parsed: ReturnType<Environment['parse']>;
   try {
-    parsed = env.parse(expr);
+    parsed = env.parse(rewriteOptionalLiterals(expr));
   } catch (e) {
     return { ok: false, error: celErrorMessage(e), kind: 'parse' };
   }
@@ -159,7 +181,7 @@ export function compileExpression(env: Environment, expr: string): CompileResult
 export interface EvaluationLimits {
   /** Cost units (≈ evaluated nodes plus sizes of built values); default PER_CALL_LIMIT. */
   costLimit?: number;
-  /** Wall-clock guard in ms; default 80. */
+  /** Wall-clock guard in ms; default 50 (checked every 256 steps, so an evaluation ends within ~100 ms). */
   timeoutMs?: number;
 }
 
@@ -184,7 +206,7 @@ export function evaluateWithLimits(
     program = c.program;
   } else program = exprOrProgram;
   try {
-    const value = withBudget(limits.costLimit ?? PER_CALL_LIMIT, limits.timeoutMs ?? 80, () => {
+    const value = withBudget(limits.costLimit ?? PER_CALL_LIMIT, limits.timeoutMs ?? 50, () => {
       let out: unknown;
       try {
         out = program.run(ctx);
@@ -221,7 +243,7 @@ export function celErrorMessage(e: unknown): string {
   if (e instanceof CostLimitExceeded) return e.message;
   const err = e as { summary?: string; message?: string } | undefined;
   let msg = String(err?.summary ?? err?.message ?? e);
-  msg = msg.split(INTERNAL_SUFFIX).join('');
+  msg = msg.split(INTERNAL_SUFFIX).join('').replace(/__opt(?:Entry|List|Map)\(/g, '(');
   let m: RegExpMatchArray | null;
   if ((m = /^No such key: (.*)$/s.exec(msg))) return `no such key: ${m[1]}`;
   if ((m = /^Unknown variable: (.*)$/s.exec(msg))) return `undeclared reference to '${m[1]}' (in container '')`;

@@ -10,7 +10,7 @@ import { Optional } from '@marcbachmann/cel-js';
 import { kindOf } from './convert';
 import { celEquals } from './compare';
 import { fail } from './errors';
-import { chargeCost } from './guard';
+import { chargeCost, CostLimitExceeded } from './guard';
 import { sortValues } from './lists';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -120,6 +120,7 @@ function makeTwoVar(kind: Kind, withFilter: boolean) {
             try {
               r = asBool(ev.run(mm.body, c));
             } catch (e) {
+              if (e instanceof CostLimitExceeded) throw e;
               err ??= e;
               continue;
             }

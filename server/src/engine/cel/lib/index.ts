@@ -16,6 +16,7 @@ import { installSets } from './sets';
 import { installStrings, STRING_OVERRIDES } from './strings';
 import { installTime, installTimeAccessors, TIME_ACCESSOR_OVERRIDES } from './time';
 import { installKubernetesTypes } from './kubernetes';
+import { installOptionalLiterals } from './optional-literals';
 
 export interface LibraryOptions {
   compatibilityVersion: '1.36' | '1.37';
@@ -45,4 +46,5 @@ export function installKubernetesLibraries(env: Environment, opts: LibraryOption
   installOptional(env);
   installComprehensions(env);
   installKubernetesTypes(env);
+  installOptionalLiterals(env);
 }
