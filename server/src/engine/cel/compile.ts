@@ -111,7 +111,7 @@ function ruleVars(selfType: CelType, optionalOldSelf: boolean): Map<string, CelT
 export function compileExpressionAgainst(
   src: string,
   vars: Map<string, CelType>,
-): { ast?: ASTNode; type?: CelType; usesOldSelf: boolean; error?: string; programError?: string; range?: { start: number; end: number }; runtimeSource?: string } {
+): { ast?: ASTNode; type?: CelType; usesOldSelf: boolean; error?: string; programError?: string; range?: { start: number; end: number }; runtimeSource?: string; typeOf?: (n: ASTNode) => CelType | undefined } {
   const p = parseExpression(src);
   if (!p.ok) return { usesOldSelf: false, error: formatIssue(src, p.offset, p.message), range: p.range };
   const r = checkExpression(p.ast, vars);
@@ -122,7 +122,7 @@ export function compileExpressionAgainst(
   } catch {
     runtimeSource = undefined;
   }
-  return { ast: p.ast, type: r.type, usesOldSelf: r.usesOldSelf, programError: r.programErrors[0], runtimeSource };
+  return { ast: p.ast, type: r.type, usesOldSelf: r.usesOldSelf, programError: r.programErrors[0], runtimeSource, typeOf: r.typeOf };
 }
 
 /**
@@ -168,7 +168,7 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
   }
   out.ast = c.ast;
   out.runtimeSource = c.runtimeSource;
-  out.maxCost = estimateCost(c.ast!, declType, vars);
+  out.maxCost = estimateCost(c.ast!, declType, c.typeOf!);
   out.maxCardinality = card;
   const me = typeof rule.messageExpression === 'string' ? rule.messageExpression : '';
   if (me !== '') {
@@ -182,7 +182,7 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
     } else {
       out.messageExpressionAst = m.ast;
       out.messageExpressionRuntimeSource = m.runtimeSource;
-      out.messageExpressionMaxCost = estimateCost(m.ast!, declType, vars);
+      out.messageExpressionMaxCost = estimateCost(m.ast!, declType, m.typeOf!);
     }
   }
   if (typeof rule.fieldPath === 'string' && rule.fieldPath !== '') {

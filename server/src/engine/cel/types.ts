@@ -156,13 +156,18 @@ export function withTypeAndObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
     return s;
   }
   const str: JSONSchemaProps = { type: 'string' };
+  // apiextensions' model.WithTypeAndObjectMeta caps name/generateName at the DNS-1123 subdomain length.
+  const capped = (existing: JSONSchemaProps | undefined, max: number): JSONSchemaProps => {
+    const ml = existing ? numOf(existing.maxLength) : undefined;
+    return { type: 'string', maxLength: ml !== undefined && ml < max ? ml : max };
+  };
   return {
     ...s,
     properties: {
       ...(p ?? {}),
       kind: str,
       apiVersion: str,
-      metadata: { type: 'object', properties: { name: str, generateName: str } },
+      metadata: { type: 'object', properties: { name: capped(metaProps?.name, 253), generateName: capped(metaProps?.generateName, 252) } },
     },
   };
 }
