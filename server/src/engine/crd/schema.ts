@@ -214,6 +214,12 @@ function validateRules(s: JSONSchemaProps, p: FieldPath): FieldError[] {
   return errs;
 }
 
+/** Where CEL must not be compiled: by printed path and by schema node. */
+interface Gate {
+  paths: Set<string>;
+  nodes: Set<object>;
+}
+
 interface WalkResult {
   errors: FieldError[];
 }
@@ -229,7 +235,7 @@ function validateOpenAPISchema(
   ssv: StandardValidator,
   isRoot: boolean,
   celReachable: boolean,
-  gated: Set<string>,
+  gated: Gate,
 ): WalkResult {
   const errors: FieldError[] = [];
   if (!s) return { errors };
@@ -359,7 +365,10 @@ function validateOpenAPISchema(
   errors.push(...validateRules(s, p));
 
   // CEL rules of this node are compiled only when the subtree has no schema errors.
-  if (errors.length > 0 || !celReachable) gated.add(p.toString());
+  if (errors.length > 0 || !celReachable) {
+    gated.paths.add(p.toString());
+    gated.nodes.add(s);
+  }
   return { errors };
 }
 
@@ -443,15 +452,15 @@ export function validateCustomResourceDefinitionValidation(
     }
   }
 
-  const gated = new Set<string>();
+  const gated: Gate = { paths: new Set(), nodes: new Set() };
   const rootSsv: StandardValidator = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false };
   const { errors } = validateOpenAPISchema(schema, schemaPath, rootSsv, true, true, gated);
   allErrs.push(...errors);
 
   if (celAllowed) {
-    for (const e of validateCrdCelRules(schema, schemaPath)) {
+    for (const e of validateCrdCelRules(schema, schemaPath, { hasSchemaErrors: (n) => gated.nodes.has(n) })) {
       const node = celNodeOf(e.field);
-      if (node !== undefined && gated.has(node)) continue;
+      if (node !== undefined && gated.paths.has(node)) continue;
       allErrs.push(e);
     }
   }
