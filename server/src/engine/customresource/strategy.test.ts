@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { errorMessage } from '../field';
+import { validateCustomResource, CEL_SKIPPED_MESSAGE } from './strategy';
+import { compareKubeAwareVersionStrings } from './versions';
+
+const schema = {
+  type: 'object',
+  properties: {
+    spec: { type: 'object', properties: { replicas: { type: 'integer', maximum: 5 }, mode: { type: 'string', enum: ['a', 'b'] } } },
+    status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+  },
+};
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { kind: 'Widget', plural: 'widgets' },
+    versions: [
+      { name: 'v1alpha1', served: true, storage: false, deprecated: true, schema: { openAPIV3Schema: schema } },
+      { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema }, subresources: { status: {} } },
+      { name: 'v2', served: false, storage: false, schema: { openAPIV3Schema: schema } },
+    ],
+  },
+};
+const cr = (apiVersion: string, extra: Record<string, unknown> = {}) => ({ apiVersion, kind: 'Widget', metadata: { name: 'w' }, ...extra });
+
+test('a valid create: status dropped with the status subresource, unknown fields pruned', () => {
+  const r = validateCustomResource(crd, cr('example.com/v1', { spec: { replicas: 1, extra: 1 }, status: { ready: true } }));
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.object, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1 } });
+});
+
+test('unknown and unserved versions are errors; a deprecated version warns with the default text', () => {
+  assert.match(errorMessage(validateCustomResource(crd, cr('example.com/v3')).errors[0]), /version "v3" is not defined/);
+  assert.match(errorMessage(validateCustomResource(crd, cr('example.com/v2')).errors[0]), /is not served/);
+  const w = validateCustomResource(crd, cr('example.com/v1alpha1')).warnings;
+  assert.equal(w[0].detail, 'example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget');
+});
+
+test('kind and name are checked at the root', () => {
+  const errs = validateCustomResource(crd, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'W_1' } }).errors.map(errorMessage);
+  assert.ok(errs.includes('kind: Invalid value: "Gadget": must be Widget'));
+  const errs2 = validateCustomResource(crd, cr('example.com/v1', { metadata: { name: 'W_1' } })).errors.map(errorMessage);
+  assert.ok(errs2.some((m) => m.startsWith('metadata.name: Invalid value: "W_1": a lowercase RFC 1123 subdomain')));
+});
+
+test('a blocking error skips CEL with the one path-less message', () => {
+  const errs = validateCustomResource(crd, cr('example.com/v1', { spec: { mode: 'c' } })).errors;
+  assert.deepEqual(errs.map((e) => [e.type, e.field]), [
+    ['FieldValueNotSupported', 'spec.mode'],
+    ['FieldValueInvalid', ''],
+  ]);
+  assert.equal(errs[1].detail, CEL_SKIPPED_MESSAGE);
+  // a non-blocking (Invalid) error does not
+  assert.equal(validateCustomResource(crd, cr('example.com/v1', { spec: { replicas: 9 } })).errors.length, 1);
+});
+
+test('bad input is reported, never thrown', () => {
+  assert.equal(validateCustomResource('nope', {}).errors.length, 1);
+  assert.equal(validateCustomResource(crd, 'a string').errors.length, 1);
+  assert.equal(validateCustomResource(null, null).errors.length, 1);
+});
+
+test('kube-aware version order', () => {
+  assert.ok(compareKubeAwareVersionStrings('v1', 'v1beta2') > 0);
+  assert.ok(compareKubeAwareVersionStrings('v1beta1', 'v1alpha3') > 0);
+  assert.ok(compareKubeAwareVersionStrings('v2', 'v10') < 0);
+  assert.ok(compareKubeAwareVersionStrings('foo', 'v1alpha1') < 0);
+});

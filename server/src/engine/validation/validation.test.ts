@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { errorMessage } from '../field';
+import { parseJSONLossless } from '../json/lossless';
+import type { JSONSchemaProps } from '../schema/types';
+import { validateCustomResourceValue } from './custom-resource';
+import { formatGoFloat } from './go-values';
+import { formatChecker } from './formats';
+
+const J = (s: string) => parseJSONLossless(s, { markIntegralFloats: true });
+const run = (schema: unknown, obj: string, oldObject?: string) =>
+  validateCustomResourceValue(J(obj), schema as JSONSchemaProps, { isResourceRoot: false, oldObject: oldObject === undefined ? undefined : J(oldObject) }).map(errorMessage).sort();
+
+test('additionalProperties keys print with a dot, and with a leading dot in the message at the root', () => {
+  assert.deepEqual(run({ type: 'object', additionalProperties: { type: 'string' } }, '{"k":1}'), ['k: Invalid value: "integer": .k in body must be of type string: "integer"']);
+  assert.deepEqual(run({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } } }, '{"m":{"k":1}}'), [
+    'm.k: Invalid value: "integer": m.k in body must be of type string: "integer"',
+  ]);
+});
+
+test('an integral float passes type integer; a fractional one also fails the path-less range check', () => {
+  const s = { type: 'object', properties: { i: { type: 'integer' } } };
+  assert.deepEqual(run(s, '{"i":2.0}'), []);
+  assert.deepEqual(run(s, '{"i":1.5}'), [
+    '<nil>: Invalid value: "": Checked value must be of type integer (default format) in i',
+    'i: Invalid value: "number": i in body must be of type integer: "number"',
+  ]);
+});
+
+test('int32 format: overflow is a path-less range error; a float gets the format as type name', () => {
+  const s = { type: 'object', properties: { i: { type: 'integer', format: 'int32' } } };
+  assert.deepEqual(run(s, '{"i":2147483648}'), ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in i']);
+  assert.ok(run(s, '{"i":1.5}').includes('i: Invalid value: "float64": i in body must be of type int32: "float64"'));
+});
+
+test('anyOf reports the first best failing branch (ties keep the first), plus the path-less composite message', () => {
+  const s = {
+    type: 'object',
+    properties: { o: { type: 'object', properties: { a: { type: 'integer' } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] } },
+  };
+  assert.deepEqual(run(s, '{"o":{"b":1}}'), []);
+  assert.deepEqual(run(s, '{"o":{}}'), ['<nil>: Invalid value: "": "o" must validate at least one schema (anyOf)', 'o.a: Required value']);
+});
+
+test('enum: null never matches, numbers compare after conversion to the enum value type', () => {
+  const s = { type: 'object', properties: { e: { nullable: true, enum: [1, 'a', null] } } };
+  assert.deepEqual(run(s, '{"e":1.0}'), []);
+  assert.deepEqual(run(s, '{"e":null}'), ['e: Unsupported value: null: supported values: "1", "a", "null"']);
+  assert.deepEqual(run(s, '{"e":"b"}'), ['e: Unsupported value: "b": supported values: "1", "a", "null"']);
+});
+
+test('list-type set: only the second occurrence of a value is a duplicate; 1 and 1.0 differ as scalars', () => {
+  const s = { type: 'object', properties: { l: { type: 'array', items: {}, 'x-kubernetes-list-type': 'set' } } };
+  assert.deepEqual(run(s, '{"l":["a","a","a"]}'), ['l[1]: Duplicate value: "a"']);
+  assert.deepEqual(run(s, '{"l":[1,1.0]}'), []);
+  // ratcheting: an old object that already violates the list types suppresses the new errors
+  assert.deepEqual(run(s, '{"l":["a","a"]}', '{"l":["b","b"]}'), []);
+});
+
+test('embedded resources need apiVersion and kind; metadata names are path segments', () => {
+  const s = { type: 'object', properties: { r: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
+  assert.deepEqual(run(s, '{"r":{}}'), ['r.apiVersion: Required value', 'r.kind: Required value']);
+  assert.deepEqual(run(s, '{"r":{"apiVersion":"v1","kind":"Pod","metadata":{"name":".."}}}'), ["r.metadata.name: Invalid value: \"..\": may not be '..'"]);
+});
+
+test('Go %v of float64 and the string formats', () => {
+  assert.equal(formatGoFloat(1e7), '1e+07');
+  assert.equal(formatGoFloat(123456), '123456');
+  assert.equal(formatGoFloat(0.00001), '1e-05');
+  assert.equal(formatGoFloat(1.5), '1.5');
+  const date = formatChecker('date')!;
+  assert.equal(date('2024-02-29'), true);
+  assert.equal(date('2023-02-29'), false);
+  assert.equal(formatChecker('duration')!('3 days'), true);
+  assert.equal(formatChecker('duration')!('1h30m'), true);
+  assert.equal(formatChecker('duration')!('5x'), false);
+  assert.equal(formatChecker('ipv4')!('::ffff:1.2.3.4'), true);
+  assert.equal(formatChecker('int32'), undefined);
+});
