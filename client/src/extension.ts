@@ -1,3 +1,153 @@
-/** VS Code client entry point: placeholder until the client lands. */
-export function activate(): void {}
-export function deactivate(): void {}
+/**
+ * The VS Code client: starts the crd-yaml language server over IPC, shows the number of indexed CRDs in
+ * the status bar, and provides the "CRD: Preview Pruned/Defaulted Object" command with a read-only
+ * virtual document (and a diff view) that follows the source as it changes.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { PreviewRequest, StatusNotification, type PreviewParams, type PreviewResponse, type StatusParams } from '../../server/src/lsp/protocol';
+
+const PREVIEW_SCHEME = 'crd-yaml-preview';
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('CRD YAML', { log: true });
+  const serverModule = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'yaml' },
+      { scheme: 'untitled', language: 'yaml' },
+    ],
+    synchronize: {
+      configurationSection: 'crdYaml',
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
+    },
+    initializationOptions: { settings: vscode.workspace.getConfiguration('crdYaml') },
+    outputChannel: output,
+  };
+  // The id makes the client read `crdYaml.trace.server`.
+  client = new LanguageClient('crdYaml', 'CRD YAML', serverOptions, clientOptions);
+
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  status.text = '$(loading~spin) CRDs';
+  status.tooltip = 'crd-yaml: CustomResourceDefinitions indexed from open files and the workspace';
+  status.command = 'crdYaml.showOutput';
+  status.show();
+  context.subscriptions.push(status, output);
+  context.subscriptions.push(vscode.commands.registerCommand('crdYaml.showOutput', () => output.show()));
+
+  const previews = new PreviewProvider(() => client);
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews), previews);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('crdYaml.preview', (uri?: string | vscode.Uri, position?: vscode.Position | { line: number; character: number }) =>
+      openPreview(uri, position, false),
+    ),
+    vscode.commands.registerCommand('crdYaml.previewDiff', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, true)),
+  );
+
+  await client.start();
+  context.subscriptions.push(
+    client.onNotification(StatusNotification.method, (p: StatusParams) => {
+      status.text = `${p.indexing ? '$(loading~spin)' : '$(symbol-class)'} CRDs: ${p.crdCount}`;
+    }),
+  );
+}
+
+async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { line: number; character: number } | undefined, diff: boolean): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const source = uriArg ? (typeof uriArg === 'string' ? vscode.Uri.parse(uriArg) : uriArg) : editor?.document.uri;
+  if (!source) {
+    void vscode.window.showInformationMessage('Open a YAML file with a custom resource to preview it.');
+    return;
+  }
+  const pos = posArg ?? (editor && editor.document.uri.toString() === source.toString() ? editor.selection.active : new vscode.Position(0, 0));
+  const previewUri = PreviewProvider.uriFor(source, pos);
+  if (diff) {
+    await vscode.commands.executeCommand('vscode.diff', source, previewUri, `${baseName(source)} ↔ stored object`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(previewUri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'yaml');
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+}
+
+function baseName(u: vscode.Uri): string {
+  return u.path.slice(u.path.lastIndexOf('/') + 1);
+}
+
+/** Read-only documents `crd-yaml-preview:<name>?<source>#<line>:<character>` answered by `crdYaml/preview`. */
+class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly open = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly getClient: () => LanguageClient | undefined) {
+    this.subscriptions = [
+      // Follow the source: re-ask the server shortly after each edit.
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        const src = e.document.uri.toString();
+        for (const u of this.open) {
+          const uri = vscode.Uri.parse(u);
+          if (PreviewProvider.sourceOf(uri).toString() !== src) continue;
+          clearTimeout(this.timers.get(u));
+          this.timers.set(
+            u,
+            setTimeout(() => this.changed.fire(uri), 150),
+          );
+        }
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d.uri.scheme === PREVIEW_SCHEME) this.open.delete(d.uri.toString());
+      }),
+    ];
+  }
+
+  static uriFor(source: vscode.Uri, pos: { line: number; character: number }): vscode.Uri {
+    return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (stored)`, query: source.toString(), fragment: `${pos.line}:${pos.character}` });
+  }
+
+  static sourceOf(uri: vscode.Uri): vscode.Uri {
+    return vscode.Uri.parse(uri.query);
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    this.open.add(uri.toString());
+    const c = this.getClient();
+    if (!c) return '# the crd-yaml server is not running\n';
+    const [line, character] = uri.fragment.split(':').map(Number);
+    const source = PreviewProvider.sourceOf(uri);
+    try {
+      const params: PreviewParams = { textDocument: { uri: source.toString() }, position: { line: line || 0, character: character || 0 } };
+      // By method name: the client library's RequestType class is another jsonrpc version's.
+      const r = await c.sendRequest<PreviewResponse | null>(PreviewRequest.method, params);
+      if (!r) return '# no custom resource of a known CRD at this position\n';
+      return render(r);
+    } catch (e) {
+      return `# preview failed: ${(e as Error).message}\n`;
+    }
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}
+
+function render(r: PreviewResponse): string {
+  const head: string[] = [];
+  for (const p of r.pruned) head.push(`# pruned: ${p}`);
+  for (const d of r.defaulted) head.push(`# defaulted: ${d}`);
+  for (const d of r.diagnostics) head.push(`# ${d.severity === 2 ? 'warning' : d.severity === 1 ? 'error' : 'note'}: ${String(typeof d.message === 'string' ? d.message : d.message.value).split('\n')[0]}`);
+  return (head.length ? head.join('\n') + '\n' : '') + r.yaml;
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

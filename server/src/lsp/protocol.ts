@@ -1,8 +1,8 @@
 /**
  * The custom messages between the crd-yaml server and its clients, declared once here.
  */
-import { NotificationType, RequestType } from 'vscode-languageserver/node';
-import type { Diagnostic, Position } from 'vscode-languageserver/node';
+// The protocol package (not the server library) so that the VS Code client can share these declarations.
+import { NotificationType, RequestType, type Diagnostic, type Position } from 'vscode-languageserver-protocol';
 
 export interface PreviewParams {
   textDocument: { uri: string };

@@ -11,7 +11,7 @@ import type { ServiceContext } from './context';
 import { yamlScalar } from './completion';
 import { SOURCE, type FixData } from './diagnostics';
 import { resolveCr, roleOf, schemaAtPath } from './kube';
-import { docAt, findPath, isMap, isScalar, keyRange, nodeRange, parseFieldPath, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, findWrittenPath, isMap, isScalar, keyRange, nodeRange, parseFieldPath, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
 
 /** The quick fixes for the given diagnostics (those of ours that carry fix data). */
 export function codeActions(ctx: ServiceContext, td: TextDocument, file: YamlFile, range: Range, diagnostics: Diagnostic[]): CodeAction[] {
@@ -44,7 +44,7 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
   const edit = (start: number, end: number, newText: string): TextEdit => ({ range: { start: td.positionAt(start), end: td.positionAt(end) }, newText });
   switch (fix.fix) {
     case 'addType': {
-      const m = findPath(doc, segs);
+      const m = findWrittenPath(doc, segs);
       if (!isMap(m.node) || m.node.flow || m.node.items.length === 0) return undefined;
       const t = inferType(m.node.toJSON() as JSONSchemaProps);
       const first = keyRange(doc, m.node.items[0] as Pair<unknown, unknown>);
@@ -56,9 +56,9 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       return action(`Add "type: ${t.type}"${t.inferred ? '' : ' (not inferred)'}`, [edit(first[0], first[0], insert)], t.inferred);
     }
     case 'uniqueItemsToSet': {
-      const m = findPath(doc, segs);
+      const m = findWrittenPath(doc, segs);
       if (!m.pair) return undefined;
-      const parent = findPath(doc, segs.slice(0, -1)).node;
+      const parent = findWrittenPath(doc, segs.slice(0, -1)).node;
       const hasListType = isMap(parent) && parent.items.some((p) => isScalar(p.key) && p.key.value === 'x-kubernetes-list-type');
       if (hasListType) return removePairAction(td, text, doc, m.pair, 'Remove "uniqueItems: true"', d);
       const k = keyRange(doc, m.pair)!;
@@ -66,7 +66,7 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       return action('Replace "uniqueItems: true" with "x-kubernetes-list-type: set"', [edit(k[0], v[1], 'x-kubernetes-list-type: set')]);
     }
     case 'removeField': {
-      const m = findPath(doc, segs);
+      const m = findWrittenPath(doc, segs);
       if (!m.pair) return undefined;
       return removePairAction(td, text, doc, m.pair, `Remove "${fix.path}" (it will be pruned)`, d);
     }
@@ -74,7 +74,7 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       const name = segs[segs.length - 1];
       if (!name || name.kind === 'index') return undefined;
       const key = name.kind === 'field' ? name.name : name.key;
-      const parent = findPath(doc, segs.slice(0, -1));
+      const parent = findWrittenPath(doc, segs.slice(0, -1));
       if (!isMap(parent.node) || parent.node.flow || parent.node.items.length === 0) return undefined;
       const value = requiredValue(ctx, doc, segs);
       const last = parent.node.items[parent.node.items.length - 1] as Pair<unknown, unknown>;
@@ -85,7 +85,7 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       return action(`Add required field "${key}"`, [edit(eol, eol, `\n${' '.repeat(indent)}${key}: ${value}`)]);
     }
     case 'closestEnum': {
-      const m = findPath(doc, segs);
+      const m = findWrittenPath(doc, segs);
       if (!m.node || !isScalar(m.node)) return undefined;
       const r = nodeRange(doc, m.node)!;
       const closest = closestValue(m.node.value, fix.values);

@@ -9,6 +9,7 @@ import { isObject } from '../engine/schema/types';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
 import { checkCr, checkCrd } from './engineCalls';
+import { v1PathsOfInternalCrdPath } from '../yaml';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import {
   findPath,
@@ -184,8 +185,9 @@ export function fieldDiagnostic(
   let range: Range | undefined;
   if (e.ruleRange) range = ruleRangeOf(td, file, doc, segs, e.ruleRange);
   if (!range) {
-    const prefer = e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' ? 'key' : 'value';
-    range = rangeOfPath(td, doc, segs, prefer);
+    // The YAML layer also maps the internal CRD paths the API server prints to the v1 fields written.
+    const r = doc.layer.rangeOfFieldError(e);
+    range = { start: td.positionAt(r.start), end: td.positionAt(r.end) };
   }
   const d = diag(range, errorMessage(e), severity, e.type);
   const related: DiagnosticRelatedInformation[] = [];
@@ -239,33 +241,14 @@ export function parseSupportedValues(detail: string): unknown[] {
 
 /** The range of a field path in a document: its value, or its key; for a missing field, its parent's key. */
 export function rangeOfPath(td: TextDocument, doc: YamlDoc, segs: PathSegment[], prefer: 'key' | 'value'): Range {
-  const m = findPath(doc, segs);
-  let r: [number, number] | undefined;
-  if (m.matched === segs.length && (m.node || m.pair)) {
-    const isCollection = isMap(m.node) || isSeq(m.node);
-    if (prefer === 'key' || isCollection || !m.node) r = keyRange(doc, m.pair) ?? firstLine(td, doc, nodeRange(doc, m.node));
-    else r = nodeRange(doc, m.node) ?? keyRange(doc, m.pair);
-  } else {
-    r = keyRange(doc, m.parentPair) ?? firstLine(td, doc, nodeRange(doc, m.parentNode));
-  }
-  if (!r || r[1] <= r[0]) {
-    if (r && r[1] === r[0] && r[0] > doc.start) return { start: td.positionAt(r[0]), end: td.positionAt(r[0]) };
-    return headRange(td, doc);
-  }
-  return { start: td.positionAt(r[0]), end: td.positionAt(r[1]) };
-}
-
-function firstLine(td: TextDocument, doc: YamlDoc, r: [number, number] | undefined): [number, number] | undefined {
-  if (!r) return undefined;
-  const text = td.getText();
-  const nl = text.indexOf('\n', r[0]);
-  return [r[0], nl < 0 || nl > r[1] ? r[1] : nl];
+  const r = doc.layer.rangeOfPath(segs, prefer);
+  return { start: td.positionAt(r.start), end: td.positionAt(r.end) };
 }
 
 /** The first content line of a document (for findings about the whole document). */
 export function headRange(td: TextDocument, doc: YamlDoc): Range {
   const contents = doc.ast.contents as Node | null;
-  const start = contents?.range ? doc.start + contents.range[0] : doc.start;
+  const start = contents?.range ? doc.base + contents.range[0] : doc.start;
   const text = td.getText();
   let end = text.indexOf('\n', start);
   if (end < 0 || end > doc.end) end = doc.end;
@@ -274,8 +257,9 @@ export function headRange(td: TextDocument, doc: YamlDoc): Range {
 
 /** The range inside a CEL rule string that a compile error points at. */
 function ruleRangeOf(td: TextDocument, file: YamlFile, doc: YamlDoc, segs: PathSegment[], rr: { start: number; end: number }): Range | undefined {
-  const m = findPath(doc, segs);
-  if (!m.node || !isScalar(m.node)) return undefined;
+  const versions = isObject(doc.value) && isObject(doc.value.spec) && Array.isArray(doc.value.spec.versions) ? doc.value.spec.versions.length : 0;
+  const m = [segs, ...v1PathsOfInternalCrdPath(segs, versions)].map((c) => findPath(doc, c)).find((x) => isScalar(x.node));
+  if (!m || !m.node || !isScalar(m.node)) return undefined;
   const start = scalarValueOffset(file.text, doc, m.node, rr.start);
   const end = Math.max(start + 1, scalarValueOffset(file.text, doc, m.node, Math.max(rr.end, rr.start + 1) - 1) + 1);
   return { start: td.positionAt(start), end: td.positionAt(end) };

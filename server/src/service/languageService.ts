@@ -49,7 +49,7 @@ export class LanguageService {
     const text = td.getText();
     let f = this.files.get(td.uri);
     if (!f || f.text !== text) {
-      f = parseYamlFile(text);
+      f = parseYamlFile(text, f);
       this.files.set(td.uri, f);
     }
     return f;

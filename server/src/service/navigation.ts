@@ -23,7 +23,7 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
     const kind = isObject(v) && typeof v.kind === 'string' ? v.kind : undefined;
     const name = isObject(v) && isObject(v.metadata) && typeof v.metadata.name === 'string' ? v.metadata.name : undefined;
     const range = { start: td.positionAt(doc.start), end: td.positionAt(Math.max(doc.start, trimEnd(file.text, doc.end))) };
-    const sel = { start: td.positionAt(doc.start + contents.range[0]), end: td.positionAt(doc.start + contents.range[0]) };
+    const sel = { start: td.positionAt(doc.base + contents.range[0]), end: td.positionAt(doc.base + contents.range[0]) };
     out.push({
       name: kind ? `${kind}${name ? ` ${name}` : ''}` : `document ${doc.index + 1}`,
       detail: isObject(v) && typeof v.apiVersion === 'string' ? v.apiVersion : undefined,
@@ -55,8 +55,8 @@ function children(td: TextDocument, doc: YamlDoc, node: Node, budget: { left: nu
         name: String(k.value) || '""',
         kind: isMap(v) ? SymbolKind.Object : isSeq(v) ? SymbolKind.Array : SymbolKind.Field,
         detail: isScalar(v) ? truncate(String(v.value)) : undefined,
-        range: { start: td.positionAt(doc.start + k.range[0]), end: td.positionAt(doc.start + Math.max(end, k.range[1])) },
-        selectionRange: { start: td.positionAt(doc.start + k.range[0]), end: td.positionAt(doc.start + k.range[1]) },
+        range: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + Math.max(end, k.range[1])) },
+        selectionRange: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + k.range[1]) },
       };
       if (v && (isMap(v) || isSeq(v))) sym.children = children(td, doc, v, budget);
       out.push(sym);
@@ -71,8 +71,8 @@ function children(td: TextDocument, doc: YamlDoc, node: Node, budget: { left: nu
       out.push({
         name: label,
         kind: SymbolKind.Object,
-        range: { start: td.positionAt(doc.start + n.range[0]), end: td.positionAt(doc.start + n.range[1]) },
-        selectionRange: { start: td.positionAt(doc.start + n.range[0]), end: td.positionAt(doc.start + n.range[0]) },
+        range: { start: td.positionAt(doc.base + n.range[0]), end: td.positionAt(doc.base + n.range[1]) },
+        selectionRange: { start: td.positionAt(doc.base + n.range[0]), end: td.positionAt(doc.base + n.range[0]) },
         children: children(td, doc, n, budget),
       });
     });
@@ -127,8 +127,8 @@ function fold(td: TextDocument, doc: YamlDoc, node: Node, out: FoldingRange[]): 
       const k = p.key as Node | null;
       const v = p.value as Node | null;
       if (!k?.range || !v?.range || !(isMap(v) || isSeq(v) || (isScalar(v) && String(v.value).includes('\n')))) continue;
-      const s = td.positionAt(doc.start + k.range[0]).line;
-      let endOff = doc.start + v.range[1];
+      const s = td.positionAt(doc.base + k.range[0]).line;
+      let endOff = doc.base + v.range[1];
       while (endOff > 0 && /\s/.test(td.getText()[endOff - 1] ?? '')) endOff--;
       const e = td.positionAt(endOff).line;
       if (e > s) out.push({ startLine: s, endLine: e });
@@ -138,8 +138,8 @@ function fold(td: TextDocument, doc: YamlDoc, node: Node, out: FoldingRange[]): 
     for (const it of node.items) {
       const n = it as Node | null;
       if (!n?.range || !(isMap(n) || isSeq(n))) continue;
-      const s = td.positionAt(doc.start + n.range[0]).line;
-      const e = td.positionAt(doc.start + n.range[1]).line;
+      const s = td.positionAt(doc.base + n.range[0]).line;
+      const e = td.positionAt(doc.base + n.range[1]).line;
       if (e > s + 1) out.push({ startLine: s, endLine: e - 1 });
       fold(td, doc, n, out);
     }

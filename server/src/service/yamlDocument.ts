@@ -1,12 +1,11 @@
 /**
- * The service's view of a YAML file: a multi-document split, each document parsed on its own (and cached
- * by its text, so an edit re-parses only the document it touched), plus path <-> offset mapping.
- *
- * This is a small adapter over the `yaml` package; when server/src/yaml lands it can replace the parsing
- * here without the rest of the service changing (the service only uses the functions exported below).
+ * The service's view of a YAML file, over the YAML layer (server/src/yaml): the documents of a file,
+ * each parsed on its own and reused across edits when its text did not change, plus the node-level
+ * helpers the service features need (path <-> offset, key and value ranges, offsets inside scalars).
  */
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import type { PathSegment } from '../engine/field';
+import { parseYamlDocuments, v1PathsOfInternalCrdPath, type YamlDocument, type YamlFile as LayerFile } from '../yaml';
 
 /** A syntax problem, as offsets in the whole file. */
 export interface SyntaxProblem {
@@ -16,103 +15,52 @@ export interface SyntaxProblem {
   severity: 'error' | 'warning';
 }
 
-/** One YAML document of a file. All offsets are file offsets. */
+/** One YAML document of a file. All offsets are file offsets except the AST's. */
 export interface YamlDoc {
   /** Position in the file (0-based). */
   index: number;
   /** Offset of the document's first character in the file (its `---` line when present). */
   start: number;
   end: number;
-  /** The document's own text (what the parse is cached by). */
+  /** Offset the AST's node ranges are relative to. */
+  base: number;
+  /** The document's own text (what results are cached by). */
   text: string;
-  /** The parsed document; its node ranges are relative to `start`. */
   ast: Document.Parsed;
-  /** The JSON value (undefined when the document is empty). */
+  /** The JSON value as Kubernetes decodes it (null/undefined when nothing parsed). */
   value: unknown;
   syntax: SyntaxProblem[];
+  /** The YAML layer's document (range mapping of engine findings). */
+  layer: YamlDocument;
 }
 
 export interface YamlFile {
   text: string;
   docs: YamlDoc[];
+  layer: LayerFile;
 }
 
-interface ParsedChunk {
-  ast: Document.Parsed;
-  value: unknown;
-  syntax: SyntaxProblem[];
-}
-
-/** Parsed chunks by text, most recently used last (bounded: a few big CRDs plus many small CRs). */
-const chunkCache = new Map<string, ParsedChunk>();
-const CHUNK_CACHE_MAX = 4000;
-
-function parseChunk(text: string): ParsedChunk {
-  const hit = chunkCache.get(text);
-  if (hit) {
-    chunkCache.delete(text);
-    chunkCache.set(text, hit);
-    return hit;
-  }
-  const ast = parseDocument(text, { keepSourceTokens: false, prettyErrors: false, uniqueKeys: true, strict: false });
-  const syntax: SyntaxProblem[] = [];
-  for (const e of ast.errors) syntax.push({ start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), message: cleanMessage(e.message), severity: 'error' });
-  for (const w of ast.warnings) syntax.push({ start: w.pos[0], end: Math.max(w.pos[1], w.pos[0] + 1), message: cleanMessage(w.message), severity: 'warning' });
-  let value: unknown;
-  if (ast.errors.length === 0) {
-    try {
-      value = ast.toJS({ maxAliasCount: 100 });
-    } catch (e) {
-      syntax.push({ start: 0, end: 1, message: String((e as Error).message), severity: 'error' });
-    }
-  } else {
-    // A half-typed document still has a usable value for hover/completion; findings on it would be noise.
-    try {
-      value = ast.toJS({ maxAliasCount: 100 });
-    } catch {
-      value = undefined;
-    }
-  }
-  const parsed = { ast, value, syntax };
-  chunkCache.set(text, parsed);
-  if (chunkCache.size > CHUNK_CACHE_MAX) chunkCache.delete(chunkCache.keys().next().value as string);
-  return parsed;
-}
-
-function cleanMessage(m: string): string {
-  // The yaml package appends "at line X, column Y" and a code frame; the editor shows the position already.
-  return m.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-}
-
-/** Offsets where documents start: 0 and every `---` line at column 0 (a document marker in YAML 1.2). */
-export function documentStarts(text: string): number[] {
-  const starts = [0];
-  const re = /^---(?=[ \t\r\n]|$)/gm;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) if (m.index !== 0) starts.push(m.index);
-  return starts;
-}
-
-/** Splits and parses a file; unchanged documents come from the cache. */
-export function parseYamlFile(text: string): YamlFile {
-  const starts = documentStarts(text);
-  const docs: YamlDoc[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const start = starts[i];
-    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
-    const chunk = text.slice(start, end);
-    const p = parseChunk(chunk);
-    docs.push({
-      index: i,
-      start,
-      end,
-      text: chunk,
-      ast: p.ast,
-      value: p.value,
-      syntax: p.syntax.map((s) => ({ ...s, start: s.start + start, end: s.end + start })),
-    });
-  }
-  return { text, docs };
+/** Parses a file; with `previous` (the same file before an edit), unchanged documents are reused. */
+export function parseYamlFile(text: string, previous?: YamlFile): YamlFile {
+  const layer = parseYamlDocuments(text, { previous: previous?.layer });
+  const prevDocs = new Map<YamlDocument['ast'], YamlDoc>();
+  if (previous) for (const d of previous.docs) prevDocs.set(d.ast, d);
+  const docs = layer.documents.map((d, index): YamlDoc => {
+    const old = prevDocs.get(d.ast);
+    if (old && old.index === index && old.start === d.start && old.end === d.end) return old;
+    return {
+      index,
+      start: d.start,
+      end: d.end,
+      base: d.chunkOffset,
+      text: old?.text ?? text.slice(d.start, d.end),
+      ast: d.ast,
+      value: d.value,
+      syntax: d.errors.map((e) => ({ start: e.start, end: e.end, message: e.message, severity: e.severity })),
+      layer: d,
+    };
+  });
+  return { text, docs, layer };
 }
 
 /** The document containing an offset. */
@@ -122,18 +70,7 @@ export function docAt(file: YamlFile, offset: number): YamlDoc | undefined {
   return found;
 }
 
-/** Parses a Kubernetes field path (`spec.a[0].b[key]`) into segments; numeric brackets are indices. */
-export function parseFieldPath(field: string): PathSegment[] {
-  const out: PathSegment[] = [];
-  const re = /([^.[\]]+)|\[([^\]]*)\]/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(field))) {
-    if (m[1] !== undefined) out.push({ kind: 'field', name: m[1] });
-    else if (/^\d+$/.test(m[2])) out.push({ kind: 'index', index: Number(m[2]) });
-    else out.push({ kind: 'key', key: m[2] });
-  }
-  return out;
-}
+export { parseFieldPath } from '../yaml';
 
 /** What a path leads to in a document: the value node and, for map entries, the pair (for its key). */
 export interface NodeMatch {
@@ -175,16 +112,32 @@ export function findPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
   return { node, pair, matched: segs.length };
 }
 
+/**
+ * Like findPath, but an internal CRD path the API server prints (`spec.validation.openAPIV3Schema...`)
+ * is also tried as the v1 fields it came from (`spec.versions[i].schema.openAPIV3Schema...`).
+ */
+export function findWrittenPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
+  const direct = findPath(doc, segs);
+  if (direct.matched === segs.length) return direct;
+  const v = doc.value as { spec?: { versions?: unknown } } | null;
+  const n = v && typeof v === 'object' && Array.isArray(v.spec?.versions) ? v.spec!.versions!.length as number : 0;
+  for (const alt of v1PathsOfInternalCrdPath(segs, n)) {
+    const m = findPath(doc, alt);
+    if (m.matched === alt.length) return m;
+  }
+  return direct;
+}
+
 /** File offsets [start, end) of a node (its value, without trailing comments). */
 export function nodeRange(doc: YamlDoc, node: Node | null | undefined): [number, number] | undefined {
   if (!node || !node.range) return undefined;
-  return [doc.start + node.range[0], doc.start + node.range[1]];
+  return [doc.base + node.range[0], doc.base + node.range[1]];
 }
 
 /** File offsets of a pair's key. */
 export function keyRange(doc: YamlDoc, pair: Pair<unknown, unknown> | undefined): [number, number] | undefined {
   if (!pair || !isScalar(pair.key) || !pair.key.range) return undefined;
-  return [doc.start + pair.key.range[0], doc.start + pair.key.range[1]];
+  return [doc.base + pair.key.range[0], doc.base + pair.key.range[1]];
 }
 
 /** File offsets of a whole `key: value` pair. */
@@ -206,7 +159,7 @@ export interface PathAt {
 
 /** The path of the deepest node containing a file offset (keys included). */
 export function pathAtOffset(doc: YamlDoc, offset: number): PathAt | undefined {
-  const rel = offset - doc.start;
+  const rel = offset - doc.base;
   const segs: PathSegment[] = [];
   let node = doc.ast.contents as Node | null;
   let pair: Pair<unknown, unknown> | undefined;
@@ -254,9 +207,9 @@ export function pathAtOffset(doc: YamlDoc, offset: number): PathAt | undefined {
  * block indentation, folded line breaks) are skipped.
  */
 export function scalarValueOffset(fileText: string, doc: YamlDoc, node: Node, valueOffset: number): number {
-  if (!isScalar(node) || !node.range) return doc.start + (node.range?.[0] ?? 0);
+  if (!isScalar(node) || !node.range) return doc.base + (node.range?.[0] ?? 0);
   const value = String(node.value);
-  const src = fileText.slice(doc.start + node.range[0], doc.start + node.range[1]);
+  const src = fileText.slice(doc.base + node.range[0], doc.base + node.range[1]);
   let si = 0;
   // Skip a block scalar header (`|`, `>-`, ...) or an opening quote.
   if (src[0] === '|' || src[0] === '>') {
@@ -278,7 +231,7 @@ export function scalarValueOffset(fileText: string, doc: YamlDoc, node: Node, va
   }
   // Skip indentation so the position lands on the character itself.
   while (si < src.length && (src[si] === ' ' || src[si] === '\n') && value[valueOffset] !== ' ' && value[valueOffset] !== '\n') si++;
-  return doc.start + node.range[0] + Math.min(si, src.length);
+  return doc.base + node.range[0] + Math.min(si, src.length);
 }
 
 export { isMap, isSeq, isScalar, isPair };
