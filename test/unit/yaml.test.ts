@@ -82,7 +82,9 @@ test('documents: a syntax error is reported with a range, the rest of the file s
   assert.ok(bad.errors.length >= 1);
   const e = bad.errors[0];
   assert.equal(e.severity, 'error');
-  assert.ok(e.start >= text.indexOf('[1, 2') && e.end <= good.start + 1, `error range ${e.start}-${e.end}`);
+  // On the broken document's own last line, not on the next document's `---`.
+  assert.ok(e.start >= text.indexOf('[1, 2') && e.end <= good.start - 1, `error range ${e.start}-${e.end}`);
+  assert.equal(f.positionAt(e.start).line, 3);
   assert.ok(!e.message.includes('\n'));
   // What parsed before the error is usable.
   assert.equal(bad.identity.objectKind, 'ConfigMap');

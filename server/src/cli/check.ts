@@ -9,7 +9,7 @@
 import { errorMessage, type FieldError } from '../engine/field';
 import { validateCustomResourceDefinition } from '../engine/crd/validation';
 import { validateCustomResource, type CustomResourceResult } from '../engine/customresource/strategy';
-import { BUILTIN_API_GROUPS, parseYamlDocuments, type PathRange, type YamlDocument, type YamlFile, type YamlVersion } from '../yaml';
+import { BUILTIN_API_GROUPS, parseYamlDocuments, splitYamlChunks, type PathRange, type YamlDocument, type YamlFile, type YamlVersion } from '../yaml';
 import type { InputFile } from './files';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -92,6 +92,35 @@ export function buildCrdIndex(inputs: ParsedInput[]): CrdIndex {
   return index;
 }
 
+/**
+ * Index the CRDs of extra sources (`--crd`), parsing only the chunks that can define a CRD some
+ * object needs: a chunk is parsed when its text contains `CustomResourceDefinition` and the group and
+ * kind of a needed pair. Parsing is most of the run's time and a CRD folder can be tens of megabytes.
+ */
+export function addCrdSources(index: CrdIndex, sources: InputFile[], inputs: ParsedInput[], yamlVersion?: YamlVersion): void {
+  const needed: { group: string; kind: string }[] = [];
+  const seen = new Set<string>();
+  for (const { yaml } of inputs) {
+    for (const doc of yaml.documents) {
+      const id = doc.identity;
+      if (doc.kind !== 'cr' || id.group === undefined || id.objectKind === undefined || BUILTIN_API_GROUPS.has(id.group)) continue;
+      const key = `${id.group}/${id.objectKind}`;
+      if (index.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      needed.push({ group: id.group, kind: id.objectKind });
+    }
+  }
+  if (needed.length === 0) return;
+  for (const file of sources) {
+    for (const chunk of splitYamlChunks(file.text)) {
+      const t = chunk.text;
+      if (!t.includes('CustomResourceDefinition') || !needed.some((n) => t.includes(n.group) && t.includes(n.kind))) continue;
+      const sub = buildCrdIndex([{ file, yaml: parseYamlDocuments(t, { yamlVersion }) }]);
+      for (const [k, v] of sub) if (!index.has(k)) index.set(k, v);
+    }
+  }
+}
+
 /** The CRD for an object document, by the group of its apiVersion and its kind. */
 export function findCrd(index: CrdIndex, doc: YamlDocument): CrdEntry | undefined {
   const id = doc.identity;
@@ -102,7 +131,8 @@ export function findCrd(index: CrdIndex, doc: YamlDocument): CrdEntry | undefine
 /** Check files: syntax, CRDs, custom resources. Findings sorted by file (input order), line, column. */
 export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckReport {
   const inputs = parseInputs(files, opts.yamlVersion);
-  const index = buildCrdIndex([...inputs, ...parseInputs(opts.crdFiles ?? [], opts.yamlVersion)]);
+  const index = buildCrdIndex(inputs);
+  addCrdSources(index, opts.crdFiles ?? [], inputs, opts.yamlVersion);
   const findings: Finding[] = [];
   let documents = 0;
   for (const input of inputs) {

@@ -26,37 +26,39 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
  * Collect YAML files: a named file is read whatever its extension; a directory is searched
  * recursively for *.yaml and *.yml (hidden directories and node_modules skipped), in sorted order.
  */
-export function collectYamlFiles(paths: string[]): CollectResult {
+export function collectYamlFiles(paths: string[], cwd: string = process.cwd()): CollectResult {
   const files: InputFile[] = [];
   const inputErrors: string[] = [];
   const seen = new Set<string>();
   for (const p of paths) {
+    const real = path.resolve(cwd, p);
     let st: fs.Stats;
     try {
-      st = fs.statSync(p);
+      st = fs.statSync(real);
     } catch (e) {
       inputErrors.push(`${p}: ${describeFsError(e)}`);
       continue;
     }
     if (st.isDirectory()) {
       const found: string[] = [];
-      walk(p, found, inputErrors, 0);
+      walk(real, p, found, inputErrors, 0);
       if (found.length === 0) inputErrors.push(`${p}: no .yaml or .yml files found in this directory`);
-      for (const f of found) readInto(f, files, inputErrors, seen);
+      for (const f of found) readInto(path.resolve(cwd, f), f, files, inputErrors, seen);
     } else {
-      readInto(p, files, inputErrors, seen);
+      readInto(real, p, files, inputErrors, seen);
     }
   }
   return { files, inputErrors };
 }
 
-function walk(dir: string, out: string[], errors: string[], depth: number): void {
+/** Walk `dir` (a real path); `shown` is how the user named it, used for the paths collected. */
+function walk(dir: string, shown: string, out: string[], errors: string[], depth: number): void {
   if (depth > 64) return;
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    errors.push(`${dir}: ${describeFsError(e)}`);
+    errors.push(`${shown}: ${describeFsError(e)}`);
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -74,18 +76,17 @@ function walk(dir: string, out: string[], errors: string[], depth: number): void
       }
     }
     if (isDir) {
-      if (!SKIP_DIRS.has(ent.name) && !ent.name.startsWith('.')) walk(full, out, errors, depth + 1);
-    } else if (isFile && YAML_EXT.test(ent.name)) out.push(full);
+      if (!SKIP_DIRS.has(ent.name) && !ent.name.startsWith('.')) walk(full, path.join(shown, ent.name), out, errors, depth + 1);
+    } else if (isFile && YAML_EXT.test(ent.name)) out.push(path.join(shown, ent.name));
   }
 }
 
-function readInto(file: string, files: InputFile[], errors: string[], seen: Set<string>): void {
-  const key = path.resolve(file);
-  if (seen.has(key)) return;
-  seen.add(key);
+function readInto(real: string, file: string, files: InputFile[], errors: string[], seen: Set<string>): void {
+  if (seen.has(real)) return;
+  seen.add(real);
   let buf: Buffer;
   try {
-    buf = fs.readFileSync(file);
+    buf = fs.readFileSync(real);
   } catch (e) {
     errors.push(`${file}: ${describeFsError(e)}`);
     return;

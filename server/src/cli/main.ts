@@ -46,10 +46,10 @@ function run(argv: string[], io: CliIO): number {
     io.stdout(`crd-yaml ${pkg.version}\n`);
     return EXIT_OK;
   }
-  const { files, inputErrors } = collectYamlFiles(args.paths);
+  const { files, inputErrors } = collectYamlFiles(args.paths, io.cwd);
   let crdFiles: InputFile[] = [];
   if (args.crdPaths.length) {
-    const c = collectYamlFiles(args.crdPaths);
+    const c = collectYamlFiles(args.crdPaths, io.cwd);
     crdFiles = c.files;
     inputErrors.push(...c.inputErrors);
   }

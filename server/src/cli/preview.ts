@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { errorMessage } from '../engine/field';
 import { validateCustomResource, type CustomResourceResult } from '../engine/customresource/strategy';
 import { BUILTIN_API_GROUPS } from '../yaml';
-import { buildCrdIndex, findCrd, oneLine, parseInputs, toLocations, type Location } from './check';
+import { addCrdSources, buildCrdIndex, findCrd, oneLine, parseInputs, toLocations, type Location } from './check';
 import type { InputFile } from './files';
 
 /** The preview of one custom resource. */
@@ -32,14 +32,16 @@ export interface PreviewEntry {
 /** Run the create pipeline on every custom resource of `files` (CRDs from `files` and `crdFiles`). */
 export function previewFiles(files: InputFile[], opts: { crdFiles?: InputFile[]; yamlVersion?: '1.1' | '1.2' } = {}): PreviewEntry[] {
   const inputs = parseInputs(files, opts.yamlVersion);
-  const index = buildCrdIndex([...inputs, ...parseInputs(opts.crdFiles ?? [], opts.yamlVersion)]);
+  const index = buildCrdIndex(inputs);
+  addCrdSources(index, opts.crdFiles ?? [], inputs, opts.yamlVersion);
   const out: PreviewEntry[] = [];
   for (const input of inputs) {
     for (const doc of input.yaml.documents) {
       if (doc.kind !== 'cr') continue;
       const id = doc.identity;
       if (id.group !== undefined && BUILTIN_API_GROUPS.has(id.group)) continue;
-      const start = toLocations(input.yaml, doc.rangeOfPath('', 'key')).start;
+      const root = doc.contents ? doc.nodeRange(doc.contents) : undefined;
+      const start = toLocations(input.yaml, root ?? { start: doc.start, end: doc.start }).start;
       const entry: PreviewEntry = {
         file: input.file.path,
         start,

@@ -344,9 +344,12 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
 }
 
 function collectErrors(p: ParsedDocument, value: { error?: string }): NonNullable<ParsedDocument['errors']> {
-  const len = p.chunkText.length;
+  // An error at the very end (an unclosed `[` or quote) would show on the next document's `---`
+  // line: keep it on the last character of this document's own text.
+  let len = p.chunkText.length;
+  while (len > 0 && /\s/.test(p.chunkText[len - 1])) len--;
   const widen = (s: number, e: number): [number, number] => {
-    const start = Math.max(0, Math.min(s, len));
+    const start = Math.max(0, Math.min(s, len - 1));
     let end = Math.max(start, Math.min(e, len));
     if (end === start && start < len && p.chunkText[start] !== '\n') end = start + 1;
     return [start, end];

@@ -1,0 +1,226 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { runCli } from '../../server/src/cli/main';
+import { parseArgs, UsageError } from '../../server/src/cli/args';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Run the CLI in process from `cwd`; returns exit code and both streams. */
+function cli(argv: string[], cwd = ROOT): { code: number; out: string; err: string } {
+  let out = '';
+  let err = '';
+  const code = runCli(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd });
+  return { code, out, err };
+}
+
+/** A temporary directory with the given files. */
+function tmp(files: Record<string, string | Buffer>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-cli-'));
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+const CR_NO_CRD = 'apiVersion: nowhere.example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n';
+
+test('args: commands, options and usage errors', () => {
+  assert.deepEqual(parseArgs(['check', '-f', 'sarif', 'a', 'b']).paths, ['a', 'b']);
+  assert.equal(parseArgs(['check', '--format=json', 'a']).format, 'json');
+  assert.equal(parseArgs(['preview', 'a']).format, 'yaml');
+  assert.deepEqual(parseArgs(['check', '--crd', 'x', '--crd=y', 'a']).crdPaths, ['x', 'y']);
+  assert.equal(parseArgs(['--help']).command, 'help');
+  assert.throws(() => parseArgs([]), UsageError);
+  assert.throws(() => parseArgs(['lint', 'a']), /unknown command "lint"/);
+  assert.throws(() => parseArgs(['check']), /no paths given/);
+  assert.throws(() => parseArgs(['check', '--bogus', 'a']), /unknown option --bogus/);
+  assert.throws(() => parseArgs(['check', '-f', 'yaml', 'a']), /unknown format "yaml"/);
+  assert.throws(() => parseArgs(['check', 'a', '--format']), /needs a value/);
+});
+
+test('help prints usage and exits 0; usage errors exit 2 with one line and a hint', () => {
+  const h = cli(['--help']);
+  assert.equal(h.code, 0);
+  assert.match(h.out, /^Usage: crd-yaml <command>/);
+  assert.match(h.out, /--format/);
+  const u = cli(['check']);
+  assert.equal(u.code, 2);
+  assert.equal(u.out, '');
+  assert.equal(u.err.trim().split('\n')[0], 'crd-yaml: check: no paths given');
+});
+
+test('input errors: missing path, empty directory, binary file: exit 2, one line each, no stack', () => {
+  const dir = tmp({ 'empty/readme.txt': 'hello', 'bin.yaml': Buffer.from([0x61, 0x3a, 0x00, 0x01, 0x02]) });
+  const missing = path.join(dir, 'nope.yaml');
+  for (const [p, msg] of [
+    [missing, 'no such file or directory'],
+    [path.join(dir, 'empty'), 'no .yaml or .yml files found in this directory'],
+    [path.join(dir, 'bin.yaml'), 'binary file, not YAML'],
+  ]) {
+    const r = cli(['check', p]);
+    assert.equal(r.code, 2, p);
+    assert.equal(r.err, `crd-yaml: ${p}: ${msg}\n`);
+    assert.doesNotMatch(r.err, /\n\s+at /);
+  }
+});
+
+test('a missing path among good ones: the good ones are still checked, exit 2', () => {
+  const dir = tmp({ 'ok.yaml': CR_NO_CRD });
+  const r = cli(['check', path.join(dir, 'ok.yaml'), path.join(dir, 'gone.yaml')]);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /ok\.yaml:2:7: info: /);
+});
+
+test('YAML syntax errors: file:line:col, exit 1; other documents of the file still checked', () => {
+  const dir = tmp({ 'bad.yaml': `${CR_NO_CRD}spec:\n  list: [1, 2\n---\n${CR_NO_CRD}` });
+  const r = cli(['check', 'bad.yaml'], dir);
+  assert.equal(r.code, 1);
+  const lines = r.out.trim().split('\n');
+  const syntax = lines.filter((l) => l.includes(': error: '));
+  assert.ok(syntax.length >= 1);
+  assert.match(syntax[0], /^bad\.yaml:6:13: error: .+ \[YAMLSyntax [A-Z_]+\]$/);
+  // The second document (line 9 onwards) still parsed: its CRD-not-found info is there.
+  assert.ok(lines.some((l) => /^bad\.yaml:9:7: info: no CustomResourceDefinition for kind Gadget/.test(l)), r.out);
+  assert.match(r.err, /1 file, 2 documents: \d+ errors?/);
+});
+
+test('duplicate keys are warnings (exit 0), as the API server only warns', () => {
+  const dir = tmp({ 'dup.yaml': 'apiVersion: v1\nkind: ConfigMap\nkind: ConfigMap\n' });
+  const r = cli(['check', 'dup.yaml'], dir);
+  assert.equal(r.code, 0);
+  assert.match(r.out, /^dup\.yaml:3:1: warning: .*\[YAMLWarning DUPLICATE_KEY\]$/m);
+});
+
+test('files without Kubernetes objects give an info line; built-in objects give nothing; --quiet hides infos', () => {
+  const dir = tmp({ 'a/list.yaml': '- 1\n- 2\n', 'a/cm.yml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n', 'a/notes.txt': ':' });
+  const r = cli(['check', 'a'], dir);
+  assert.equal(r.code, 0);
+  assert.equal(r.out, `${path.join('a', 'list.yaml')}:1:1: info: no Kubernetes object (a document with apiVersion and kind) in this file [NoKubernetesObjects]\n`);
+  assert.match(r.err, /2 files, 2 documents/);
+  const q = cli(['check', '-q', 'a'], dir);
+  assert.equal(q.code, 0);
+  assert.equal(q.out, '');
+});
+
+test('a custom resource without its CRD is an information, not an error', () => {
+  const dir = tmp({ 'cr.yaml': CR_NO_CRD });
+  const r = cli(['check', 'cr.yaml'], dir);
+  assert.equal(r.code, 0);
+  assert.equal(
+    r.out,
+    'cr.yaml:2:7: info: no CustomResourceDefinition for kind Gadget in group nowhere.example.com among the given paths; not checked [CRDNotFound]\n',
+  );
+});
+
+test('--format json: findings with 1-based ranges, counts, input errors', () => {
+  const dir = tmp({ 'bad.yaml': 'a: [1\n' });
+  const r = cli(['check', '--format', 'json', 'bad.yaml', 'missing.yaml'], dir);
+  assert.equal(r.code, 2);
+  const j = JSON.parse(r.out);
+  assert.deepEqual(j.inputErrors, ['missing.yaml: no such file or directory']);
+  assert.equal(j.summary.files, 1);
+  assert.ok(j.summary.error >= 1);
+  const f = j.findings[0];
+  assert.equal(f.file, 'bad.yaml');
+  assert.equal(f.severity, 'error');
+  assert.equal(f.rule, 'YAMLSyntax');
+  assert.equal(typeof f.line, 'number');
+  assert.ok(f.endLine > f.line || (f.endLine === f.line && f.endColumn >= f.column));
+});
+
+test('--format sarif: a valid SARIF 2.1.0 log', () => {
+  const dir = tmp({ 'sub/bad.yaml': 'a: [1\n', 'cr.yaml': CR_NO_CRD });
+  const r = cli(['check', '--format', 'sarif', 'sub', 'cr.yaml'], dir);
+  assert.equal(r.code, 1);
+  const s = JSON.parse(r.out);
+  assert.equal(s.version, '2.1.0');
+  assert.match(s.$schema, /sarif-2\.1\.0/);
+  assert.equal(s.runs.length, 1);
+  const run = s.runs[0];
+  assert.equal(run.tool.driver.name, 'crd-yaml');
+  assert.ok(Array.isArray(run.tool.driver.rules) && run.tool.driver.rules.length > 0);
+  for (const rule of run.tool.driver.rules) assert.equal(typeof rule.id, 'string');
+  assert.ok(run.results.length >= 2);
+  for (const res of run.results) {
+    assert.ok(['error', 'warning', 'note'].includes(res.level));
+    assert.equal(typeof res.message.text, 'string');
+    assert.equal(run.tool.driver.rules[res.ruleIndex].id, res.ruleId);
+    const loc = res.locations[0].physicalLocation;
+    assert.equal(loc.artifactLocation.uriBaseId, '%SRCROOT%');
+    assert.ok(loc.region.startLine >= 1 && loc.region.startColumn >= 1);
+  }
+  const uris = run.results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => x.locations[0].physicalLocation.artifactLocation.uri);
+  assert.ok(uris.includes('sub/bad.yaml'));
+  assert.ok(uris.includes('cr.yaml'));
+  const note = run.results.find((x: { ruleId: string }) => x.ruleId === 'CRDNotFound');
+  assert.equal(note.level, 'note');
+  assert.deepEqual(note.locations[0].physicalLocation.region, { startLine: 2, startColumn: 7, endLine: 2, endColumn: 13 });
+  assert.match(run.originalUriBaseIds['%SRCROOT%'].uri, /^file:\/\/.*\/$/);
+});
+
+test('preview: nothing to preview is a usage error', () => {
+  const dir = tmp({ 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\n' });
+  const r = cli(['preview', 'cm.yaml'], dir);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /no custom resources to preview/);
+});
+
+test('preview: a CR without CRD is listed with a note, as a YAML comment', () => {
+  const dir = tmp({ 'cr.yaml': CR_NO_CRD });
+  const r = cli(['preview', 'cr.yaml'], dir);
+  assert.equal(r.code, 0);
+  assert.match(r.out, /^# cr\.yaml:1: Gadget g\n# no CustomResourceDefinition for kind Gadget/);
+});
+
+// The following use the real engine on the bundled examples.
+
+test('check examples/: the invalid examples give their findings at the right places, exit 1', () => {
+  const r = cli(['check', 'examples']);
+  assert.equal(r.code, 1);
+  const lines = r.out.split('\n');
+  const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `${re} not in:\n${r.out}`);
+  const p = (f: string) => path.join('examples', f).replace(/[\\.]/g, (c) => '\\' + c);
+  has(new RegExp(`^${p('crontab-bad-pattern.yaml')}:7:13: error: spec\\.cronSpec: Invalid value: "\\* \\* \\* \\*": .*should match.* \\[FieldValueInvalid spec\\.cronSpec\\]$`));
+  has(new RegExp(`^${p('crontab-replicas-out-of-range.yaml')}:9:13: error: spec\\.replicas: Invalid value: 15: .* \\[FieldValueInvalid spec\\.replicas\\]$`));
+  has(new RegExp(`^${p('crontab-wrong-type.yaml')}:9:13: error: .*must be of type integer.* \\[FieldValueTypeInvalid spec\\.replicas\\]$`));
+  has(new RegExp(`^${p('crontab-unknown-field.yaml')}:10:3: warning: unknown field "spec\\.someRandomField" \\[UnknownField spec\\.someRandomField\\]$`));
+  has(new RegExp(`^${p('crontab-cel-failure.yaml')}:\\d+:\\d+: error: spec: Invalid value: .*replicas should be smaller than or equal to maxReplicas\\.`));
+  has(new RegExp(`^${p('crontabs-multi.yaml')}:17:13: error: spec\\.replicas: Invalid value: 0: .*greater than or equal to 1`));
+  has(new RegExp(`^${p('nonstructural-crd.yaml')}:22:13: error: spec\\.validation\\.openAPIV3Schema\\.properties\\[spec\\]\\.type: Required value`));
+  // The valid ones are silent.
+  assert.ok(!lines.some((l) => l.startsWith(path.join('examples', 'crontab-valid.yaml'))), r.out);
+  assert.ok(!lines.some((l) => l.startsWith(path.join('examples', 'crontab-crd.yaml'))), r.out);
+  assert.ok(!lines.some((l) => /crontabs-multi\.yaml:[1-9]:/.test(l)), r.out);
+});
+
+test('preview examples: pruned and defaulted fields are listed, the stored object printed', () => {
+  const r = cli(['preview', '--crd', 'examples/crontab-crd.yaml', 'examples/crontabs-multi.yaml', 'examples/crontab-unknown-field.yaml']);
+  assert.equal(r.code, 1); // the second CronTab of the multi-document file is invalid
+  const docs = r.out.split(/^---\n/m);
+  assert.equal(docs.length, 3);
+  assert.match(docs[0], /# defaulted: spec\.cronSpec = "5 0 \* \* \*"/);
+  assert.match(docs[0], /# defaulted: spec\.replicas = 1/);
+  assert.match(docs[0], /\n {2}replicas: 1\n/);
+  assert.match(docs[1], /# error: spec\.replicas: Invalid value: 0/);
+  assert.match(docs[2], /# pruned: spec\.someRandomField \(unknown field\)/);
+  assert.doesNotMatch(docs[2], /someRandomField: 42/);
+  const j = JSON.parse(cli(['preview', '-f', 'json', 'examples']).out);
+  const defaulted = j.find((e: { name: string }) => e.name === 'defaulted');
+  assert.equal(defaulted.crd, 'crontabs.stable.example.com');
+  assert.equal(defaulted.object.spec.replicas, 1);
+});
+
+test('the bundled entry never prints a stack trace and sets the exit code', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/cli.ts'), 'check', '/definitely/not/here'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, 'crd-yaml: /definitely/not/here: no such file or directory\n');
+});
