@@ -95,3 +95,25 @@ test('coerceObjectMeta reports Go decoding errors, or drops the field when asked
   assert.equal(d.error, undefined);
   assert.deepEqual(d.object, { e: { metadata: { name: 'x' } } });
 });
+
+test('coerceObjectMeta: timestamps as Go parses RFC 3339 (messages checked against the Go oracle)', () => {
+  const schema = { type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
+  const ts = (t: string) => coerceObjectMeta({ e: { metadata: { creationTimestamp: t } } }, schema, { isResourceRoot: false });
+  assert.deepEqual(ts('2024-02-29T00:30:00.5+01:00').object, { e: { metadata: { creationTimestamp: '2024-02-28T23:30:00Z' } } });
+  const cases: Array<[string, string]> = [
+    ['2024-1-01T00:00:00Z', 'parsing time "2024-1-01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "1-01T00:00:00Z" as "01"'],
+    ['2023-02-29T00:00:00Z', 'parsing time "2023-02-29T00:00:00Z": day out of range'],
+    ['2024-01-01t00:00:00z', 'parsing time "2024-01-01t00:00:00z" as "2006-01-02T15:04:05Z07:00": cannot parse "t00:00:00z" as "T"'],
+    ['2024-01-01T00:00:00+0100', 'parsing time "2024-01-01T00:00:00+0100" as "2006-01-02T15:04:05Z07:00": cannot parse "+0100" as "Z07:00"'],
+    ['2024-01-01T00:00:00Zjunk', 'parsing time "2024-01-01T00:00:00Zjunk": extra text: "junk"'],
+  ];
+  for (const [t, msg] of cases) assert.equal(ts(t).error?.detail, msg, t);
+});
+
+test('coerceObjectMeta: errorText is what the decoder returns (bare message for the root metadata)', () => {
+  const root = coerceObjectMeta({ metadata: { uid: 1 } }, { type: 'object' }, { isResourceRoot: true });
+  assert.equal(root.errorText, 'json: cannot unmarshal number into Go struct field ObjectMeta.uid of type types.UID');
+  const schema = { type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
+  const emb = coerceObjectMeta({ e: { metadata: 'x' } }, schema, { isResourceRoot: true });
+  assert.equal(emb.errorText, 'e.metadata: Invalid value: "x": json: cannot unmarshal string into Go value of type v1.ObjectMeta');
+});

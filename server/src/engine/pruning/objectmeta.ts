@@ -8,7 +8,7 @@
  *
  * This is a separate step from pruning: pruneUnknownFields keeps `metadata` as it is.
  */
-import { FieldPath, invalid, type FieldError } from '../field';
+import { errorMessage, FieldPath, invalid, type FieldError } from '../field';
 import { IntegralFloat } from '../json/lossless';
 import { toStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
@@ -33,6 +33,12 @@ export interface CoerceObjectMetaResult {
   pruned: PrunedField[];
   /** Go's first coercion error: `field.Invalid(<path>.metadata | .apiVersion | .kind, value, message)`. */
   error?: FieldError;
+  /**
+   * The error as the API server's decoder returns it: for the root's own metadata the bare decoding
+   * message (Go decodes it with GetObjectMeta, no field path), otherwise errorMessage(error). A create
+   * fails with `InternalError` at "" whose detail is `decoding failed: <errorText>`.
+   */
+  errorText?: string;
 }
 
 /**
@@ -55,7 +61,10 @@ export function coerceObjectMetaStructural(obj: unknown, s: Structural | undefin
   coerce(FieldPath.root(), object, s, ctx);
   ctx.pruned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const res: CoerceObjectMetaResult = { object, pruned: ctx.pruned };
-  if (ctx.error) res.error = ctx.error;
+  if (ctx.error) {
+    res.error = ctx.error;
+    res.errorText = ctx.errorText ?? errorMessage(ctx.error);
+  }
   return res;
 }
 
@@ -63,6 +72,7 @@ interface Ctx {
   drop: boolean;
   pruned: PrunedField[];
   error?: FieldError;
+  errorText?: string;
 }
 
 /** Go's coercer.coerce, in place on our own copy; stops at the first error. */
@@ -82,7 +92,11 @@ function coerce(pth: FieldPath, x: unknown, s: Structural | undefined, ctx: Ctx)
           const r = roundTripObjectMeta(v, pth.child('metadata'), ctx.drop);
           ctx.pruned.push(...r.unknown);
           if (r.error !== undefined) {
-            if (!ctx.drop) return void (ctx.error = invalid(pth.child('metadata'), v, r.error));
+            if (!ctx.drop) {
+              ctx.error = invalid(pth.child('metadata'), v, r.error);
+              if (pth.isRoot()) ctx.errorText = r.error;
+              return;
+            }
           } else setOwn(x, k, r.value);
         }
       }
@@ -98,7 +112,7 @@ function coerce(pth: FieldPath, x: unknown, s: Structural | undefined, ctx: Ctx)
 // ---- metav1.ObjectMeta as encoding/json sees it ----
 
 type Kind =
-  | { t: 'string'; omitempty: boolean }
+  | { t: 'string'; omitempty: boolean; goType?: string }
   | { t: 'int64'; ptr: boolean }
   | { t: 'bool' }
   | { t: 'time'; ptr: boolean }
@@ -118,7 +132,7 @@ const S_REQUIRED: Kind = { t: 'string', omitempty: false };
 
 const ownerReference: StructSpec = {
   goType: 'v1.OwnerReference',
-  fields: { apiVersion: S_REQUIRED, kind: S_REQUIRED, name: S_REQUIRED, uid: S_REQUIRED, controller: { t: 'bool' }, blockOwnerDeletion: { t: 'bool' } },
+  fields: { apiVersion: S_REQUIRED, kind: S_REQUIRED, name: S_REQUIRED, uid: { t: 'string', omitempty: false, goType: 'types.UID' }, controller: { t: 'bool' }, blockOwnerDeletion: { t: 'bool' } },
 };
 
 const managedFieldsEntry: StructSpec = {
@@ -133,7 +147,7 @@ const objectMeta: StructSpec = {
     generateName: S,
     namespace: S,
     selfLink: S,
-    uid: S,
+    uid: { t: 'string', omitempty: true, goType: 'types.UID' },
     resourceVersion: S,
     generation: { t: 'int64', ptr: false },
     creationTimestamp: { t: 'time', ptr: false },
@@ -153,7 +167,7 @@ export const OBJECT_META_FIELDS: readonly string[] = Object.keys(objectMeta.fiel
 const goTypeOf = (k: Kind): string => {
   switch (k.t) {
     case 'string':
-      return 'string';
+      return k.goType ?? 'string';
     case 'int64':
       return 'int64';
     case 'bool':
@@ -312,23 +326,76 @@ function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], pa
 }
 
 /**
- * metav1.Time: time.Parse(time.RFC3339, s), re-encoded as UTC with second precision. Parse errors use
- * Go's leading words; the exact element Go names is not reproduced.
+ * metav1.Time: Go's time.Parse(time.RFC3339, s) (its error messages too), re-encoded as UTC RFC 3339
+ * with second precision, as metav1.Time marshals.
  */
-function formatRFC3339(s: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|z|[+-]\d{2}:\d{2})$/.exec(s);
-  const bad = () => new DecodeError(`parsing time ${JSON.stringify(s)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(s)} as RFC 3339`);
-  if (!m) throw bad();
-  const [, y, mo, d, h, mi, se, , tz] = m;
-  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +se);
-  const check = new Date(ms);
-  if (check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d || +h > 23 || +mi > 59 || +se > 59) throw bad();
-  let offset = 0;
-  if (tz !== 'Z' && tz !== 'z') {
-    const sign = tz[0] === '-' ? -1 : 1;
-    offset = sign * (+tz.slice(1, 3) * 60 + +tz.slice(4, 6)) * 60000;
+function formatRFC3339(avalue: string): string {
+  const LAYOUT = '2006-01-02T15:04:05Z07:00';
+  const q = (x: string) => JSON.stringify(x);
+  const cannot = (elem: string, layoutElem: string) =>
+    new DecodeError(`parsing time ${q(avalue)} as ${q(LAYOUT)}: cannot parse ${q(elem)} as ${q(layoutElem)}`);
+  const outOfRange = (what: string) => new DecodeError(`parsing time ${q(avalue)}: ${what} out of range`);
+  const isDigit = (x: string, i: number) => i < x.length && x[i] >= '0' && x[i] <= '9';
+  let value = avalue;
+  // getnum: one or two digits (exactly two when fixed)
+  const getnum = (fixed: boolean, layoutElem: string): number => {
+    if (!isDigit(value, 0)) throw cannot(value, layoutElem);
+    if (!isDigit(value, 1)) {
+      if (fixed) throw cannot(value, layoutElem);
+      const n = +value[0];
+      value = value.slice(1);
+      return n;
+    }
+    const n = +value.slice(0, 2);
+    value = value.slice(2);
+    return n;
+  };
+  const lit = (c: string) => {
+    if (value[0] !== c) throw cannot(value, c);
+    value = value.slice(1);
+  };
+  if (value.length < 4 || !isDigit(value, 0) || !/^\d{4}/.test(value)) throw cannot(value, '2006');
+  const year = +value.slice(0, 4);
+  value = value.slice(4);
+  lit('-');
+  const month = getnum(true, '01');
+  if (month < 1 || month > 12) throw outOfRange('month');
+  lit('-');
+  const day = getnum(true, '02');
+  lit('T');
+  const hour = getnum(false, '15');
+  if (hour >= 24) throw outOfRange('hour');
+  lit(':');
+  const min = getnum(true, '04');
+  if (min >= 60) throw outOfRange('minute');
+  lit(':');
+  const sec = getnum(true, '05');
+  if (sec >= 60) throw outOfRange('second');
+  if (value.length >= 2 && (value[0] === '.' || value[0] === ',') && isDigit(value, 1)) {
+    let n = 2;
+    while (isDigit(value, n)) n++;
+    value = value.slice(n);
   }
-  const t = new Date(ms - offset);
-  if (Number.isNaN(t.getTime())) throw bad();
-  return t.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let offsetMin = 0;
+  if (value[0] === 'Z') value = value.slice(1);
+  else {
+    const hold = value;
+    if (value.length < 6 || value[3] !== ':' || (value[0] !== '+' && value[0] !== '-') || !/^\d\d$/.test(value.slice(1, 3)) || !/^\d\d$/.test(value.slice(4, 6))) {
+      throw cannot(hold, 'Z07:00');
+    }
+    const hr = +value.slice(1, 3);
+    const mm = +value.slice(4, 6);
+    if (hr > 24) throw outOfRange('time zone offset hour');
+    if (mm > 60) throw outOfRange('time zone offset minute');
+    offsetMin = (value[0] === '-' ? -1 : 1) * (hr * 60 + mm);
+    value = value.slice(6);
+  }
+  if (value.length > 0) throw new DecodeError(`parsing time ${q(avalue)}: extra text: ${q(value)}`);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysIn = month === 2 ? (leap ? 29 : 28) : new Date(Date.UTC(2001, month, 0)).getUTCDate();
+  if (day < 1 || day > daysIn) throw new DecodeError(`parsing time ${q(avalue)}: day out of range`);
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, min - offsetMin, sec, 0);
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
