@@ -7,6 +7,8 @@
  * with their own declarations (`self`, `oldSelf`, object types from the schema).
  */
 import { Environment } from '@marcbachmann/cel-js';
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { CelRuntimeError } from './lib/errors';
 import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } from './lib';
 import { validateLiterals } from './lib/literals';
 import { validateHomogeneousLiterals } from './lib/homogeneous';
@@ -109,6 +111,29 @@ export function walkAst(root: unknown, visit: (n: CelNode) => void): void {
   go(root);
 }
 
+const ARITHMETIC = new Set(['+', '-', '*', '/', '-_']);
+const MAX_INT = 9223372036854775807n;
+const MIN_INT = -9223372036854775808n;
+const MIN_TS = Date.UTC(1, 0, 1) - 0;
+const MAX_TS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const MAX_DURATION_SECONDS = 9223372036n; // int64 nanoseconds, as cel-go's durations
+
+/**
+ * cel-go's range checks on arithmetic results that cel-js leaves unchecked: int64 (MinInt / -1,
+ * -MinInt), timestamps within years 1..9999, durations within int64 nanoseconds.
+ */
+function checkArithmeticResult(v: unknown): unknown {
+  if (typeof v === 'bigint') {
+    if (v > MAX_INT || v < MIN_INT) throw new CelRuntimeError('integer overflow');
+  } else if (v instanceof Date) {
+    const t = v.getTime();
+    if (!(t >= MIN_TS && t <= MAX_TS)) throw new CelRuntimeError('timestamp overflow');
+  } else if (v instanceof Duration) {
+    if (v.seconds > MAX_DURATION_SECONDS || v.seconds < -MAX_DURATION_SECONDS) throw new CelRuntimeError('duration overflow');
+  }
+  return v;
+}
+
 const PATCHED = Symbol('k8sGuardPatched');
 
 /**
@@ -136,17 +161,18 @@ function prepareAst(root: unknown): void {
       if (OVERRIDDEN_FUNCTIONS.has(n.args[0])) n.args[0] = n.args[0] + INTERNAL_SUFFIX;
     }
     const node = n;
+    const check = ARITHMETIC.has(n.op) ? checkArithmeticResult : undefined;
     let resolved: CelNode['evaluate'] | undefined;
     const proto = Object.getPrototypeOf(node).evaluate as CelNode['evaluate'];
     const wrapper: CelNode['evaluate'] = function (ev, ast, ctx) {
       chargeCost(1);
       patchEvaluator(ev);
-      if (resolved) return resolved.call(node, ev, ast, ctx);
+      if (resolved) return check ? check(resolved.call(node, ev, ast, ctx)) : resolved.call(node, ev, ast, ctx);
       // cel-js resolves (macro/alternate/op) on first call and caches it on the node; keep that, re-wrap.
       const out = proto.call(node, ev, ast, ctx);
       resolved = node.evaluate === wrapper ? undefined : node.evaluate;
       node.evaluate = wrapper;
-      return out;
+      return check ? check(out) : out;
     };
     node.evaluate = wrapper;
   });
@@ -245,6 +271,9 @@ export function celErrorMessage(e: unknown): string {
   let msg = String(err?.summary ?? err?.message ?? e);
   msg = msg.split(INTERNAL_SUFFIX).join('').replace(/__opt(?:Entry|List|Map)\(/g, '(');
   let m: RegExpMatchArray | null;
+  if ((m = /^No such key: index out of bounds, index (-?\d+) (>= size (\d+)|< 0)$/s.exec(msg))) {
+    return m[3] !== undefined ? `index '${m[1]}' out of range in list size '${m[3]}'` : `index '${m[1]}' out of range`;
+  }
   if ((m = /^No such key: (.*)$/s.exec(msg))) return `no such key: ${m[1]}`;
   if ((m = /^Unknown variable: (.*)$/s.exec(msg))) return `undeclared reference to '${m[1]}' (in container '')`;
   if ((m = /^no such overload: (.+?) (\+|-|\*|\/|%|==|!=|<=|>=|<|>|in) (.+)$/s.exec(msg))) {
@@ -257,6 +286,7 @@ export function celErrorMessage(e: unknown): string {
     const applied = m[1] ? `${m[1]}.(${m[3]})` : `(${m[3]})`;
     return `found no matching overload for '${m[2]}' applied to '${applied.replace(/</g, '(').replace(/>/g, ')')}'`;
   }
-  if (/^integer overflow/.test(msg) || /^Unsigned integer overflow/.test(msg)) return 'return error for overflow';
+  if (/^integer overflow/.test(msg)) return 'integer overflow';
+  if (/^Unsigned integer overflow/i.test(msg)) return 'unsigned integer overflow';
   return msg;
 }

@@ -145,7 +145,10 @@ export function toConformanceValue(v: unknown): unknown {
   }
   if (typeof v === 'object') {
     const ctorName = (v as object).constructor?.name;
-    if (ctorName === 'Type') return { $type: (v as { name: string }).name };
+    if (ctorName === 'Type') {
+      const name = (v as { name: string }).name;
+      return { $type: name === 'null' ? 'null_type' : name };
+    }
     if (ctorName === 'Object') {
       const o: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) o[k] = toConformanceValue(x);

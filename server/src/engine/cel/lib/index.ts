@@ -17,6 +17,7 @@ import { installStrings, STRING_OVERRIDES } from './strings';
 import { installTime, installTimeAccessors, TIME_ACCESSOR_OVERRIDES } from './time';
 import { installKubernetesTypes } from './kubernetes';
 import { installOptionalLiterals } from './optional-literals';
+import { installConversions } from './conversions';
 
 export interface LibraryOptions {
   compatibilityVersion: '1.36' | '1.37';
@@ -33,11 +34,15 @@ export const OVERRIDDEN_FUNCTIONS: ReadonlySet<string> = new Set([
   'timestamp',
   'duration',
   'string',
+  'int',
+  'uint',
+  'double',
 ]);
 
 /** Registers all libraries on env (which must not be frozen yet). */
 export function installKubernetesLibraries(env: Environment, opts: LibraryOptions): void {
   installTime(env);
+  installConversions(env);
   installTimeAccessors(env);
   installStrings(env);
   installRegex(env);

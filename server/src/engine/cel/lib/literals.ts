@@ -60,6 +60,11 @@ export function validateLiterals(root: unknown): string | undefined {
       }
     } else if (x.op === 'rcall' && Array.isArray(a) && typeof a[0] === 'string' && Array.isArray(a[2])) {
       const name = baseName(a[0]);
+      // cel-js ships cel.bind; the Kubernetes base environment does not enable ext.Bindings.
+      if (name === 'bind' && isNode(a[1]) && a[1].op === 'id' && a[1].args === 'cel') {
+        found = "undeclared reference to 'cel' (in container '')";
+        return;
+      }
       const args = a[2] as unknown[];
       if ((name === 'matches' || name === 'find' || name === 'findAll') && args.length >= 1) {
         const p = constString(args[0]);
