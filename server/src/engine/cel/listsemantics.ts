@@ -4,7 +4,8 @@
  * is a union keeping left positions, `map + list` merges by key keeping left positions with right values.
  *
  * cel-js knows only plain lists, so rules whose operands (statically) involve such lists are rewritten
- * to call __k8sEquals / __k8sAdd, implemented here over values tagged by toCelValue.
+ * to call __k8sEquals / __k8sAdd, implemented here over values tagged by toCelValue. The same rewrite turns
+ * has() on indexed operands (`has(self.l[0].x)`), which cel-js's macro rejects, into __k8sHas.
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { CelType } from './types';
@@ -13,6 +14,14 @@ import { children } from './checker';
 
 export const EQUALS_FN = '__k8sEquals';
 export const ADD_FN = '__k8sAdd';
+/** has() on a selection whose operand is not a plain select chain (cel-js only accepts those). */
+export const HAS_FN = '__k8sHas';
+
+function isSelectChain(n: ASTNode): boolean {
+  if (n.op === 'id') return true;
+  if (n.op === '.') return isSelectChain((n.args as [ASTNode, string])[0]);
+  return false;
+}
 
 function involvesUnordered(t: CelType | undefined, seen = new Set<unknown>()): boolean {
   if (!t || seen.has(t)) return false;
@@ -39,6 +48,13 @@ function involvesUnordered(t: CelType | undefined, seen = new Set<unknown>()): b
 export function rewriteListSemantics(src: string, ast: ASTNode, typeOf: (n: ASTNode) => CelType | undefined): string | undefined {
   let changed = false;
   const text = (n: ASTNode): string => {
+    if (n.op === 'call' && n.args[0] === 'has' && n.args[1].length === 1) {
+      const sel = n.args[1][0];
+      if (sel.op === '.' && !isSelectChain(sel.args[0])) {
+        changed = true;
+        return `${HAS_FN}(${text(sel.args[0])}, ${JSON.stringify(sel.args[1])})`;
+      }
+    }
     if (n.op === '==' || n.op === '!=' || n.op === '+') {
       const [a, b] = n.args as [ASTNode, ASTNode];
       const ta = typeOf(a);
@@ -139,4 +155,11 @@ export function k8sAdd(a: unknown, b: unknown, base: Eq): unknown {
   const k = keysOf(a);
   if (k) (out as unknown as Record<symbol, unknown>)[MAP_KEYS] = k;
   return out;
+}
+
+/** has(x.f) on an evaluated operand: presence of field f in a map/object value. */
+export function k8sHas(x: unknown, field: string): boolean {
+  if (x instanceof Map) return x.has(field);
+  if (x !== null && typeof x === 'object' && !Array.isArray(x)) return Object.prototype.hasOwnProperty.call(x, field);
+  throw new Error(`no such overload`);
 }

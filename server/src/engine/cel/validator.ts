@@ -11,7 +11,7 @@ import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withTypeAndObj
 import { compileRules, type CompiledRule } from './compile';
 import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, type CelProgram } from './environment';
 import { toCelValue } from './unstructured';
-import { ADD_FN, EQUALS_FN, k8sAdd, k8sEquals } from './listsemantics';
+import { ADD_FN, EQUALS_FN, HAS_FN, k8sAdd, k8sEquals, k8sHas } from './listsemantics';
 import { celEquals } from './lib/compare';
 
 export interface CelValidationOptions {
@@ -48,6 +48,7 @@ function env(): Environment {
     e.registerVariable('oldSelf', 'dyn');
     e.registerFunction(`${EQUALS_FN}(dyn, dyn): bool`, (a: unknown, b: unknown) => k8sEquals(a, b, celEquals));
     e.registerFunction(`${ADD_FN}(dyn, dyn): dyn`, (a: unknown, b: unknown) => k8sAdd(a, b, celEquals));
+    e.registerFunction(`${HAS_FN}(dyn, string): bool`, (x: unknown, f: string) => k8sHas(x, f));
     runtimeEnv = e;
   }
   return runtimeEnv;
