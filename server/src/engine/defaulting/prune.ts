@@ -8,7 +8,9 @@
 import { coerceObjectMetaStructural } from '../pruning/objectmeta';
 import { pruneStructural } from '../pruning/algorithm';
 import { propertyOf, type Structural } from '../schema/model';
-import { deepCopyJSON, hasOwn, isJSONObject, setOwn } from '../schema/values';
+import { newStructural } from '../schema/convert';
+import { validateStructural } from '../schema/validation';
+import { deepCopyJSON, deepEqualJSON, hasOwn, isJSONObject, setOwn } from '../schema/values';
 
 export interface PruneDefaultsResult {
   /** A copy of the schema with pruned defaults (nodes without defaults below them are shared). */
@@ -94,4 +96,28 @@ function pruneDefault(dflt: unknown, steps: Step[], root: Structural): Pruned {
   }
   // Go's JSON{nil} is "no default"
   return x === null ? { found: false } : { found: true, value: x };
+}
+
+/**
+ * schemaHasUnprunedDefaults (pkg/apis/apiextensions/validation): does PruneDefaults change a default of
+ * this openAPIV3Schema? False when the schema does not convert, is not structural, or PruneDefaults
+ * fails, as in Go. CRD update validation requires pruned defaults only if no old schema has unpruned ones.
+ */
+export function schemaHasUnprunedDefaults(schema: unknown): boolean {
+  const conv = newStructural(schema);
+  if (conv.error !== undefined) return false;
+  if (validateStructural(conv.structural).length > 0) return false;
+  const pruned = pruneDefaults(conv.structural);
+  if (pruned.error !== undefined) return false;
+  return !sameDefaults(conv.structural, pruned.structural);
+}
+
+function sameDefaults(a: Structural | undefined, b: Structural | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a === b) return true;
+  if ((a.default === undefined) !== (b.default === undefined)) return false;
+  if (a.default !== undefined && !deepEqualJSON(a.default, b.default)) return false;
+  if (!sameDefaults(a.items, b.items)) return false;
+  if (!sameDefaults(a.additionalProperties?.structural, b.additionalProperties?.structural)) return false;
+  return Object.keys(a.properties ?? {}).every((k) => sameDefaults(propertyOf(a.properties, k), propertyOf(b.properties, k)));
 }

@@ -44,3 +44,14 @@ test('an embedded resource default with a non-string kind fails coercion at its 
   const { msgs } = check(schema);
   assert.deepEqual(msgs, ['spec.validation.openAPIV3Schema.properties[e].default.kind: Invalid value: 1: must be a string']);
 });
+
+test('schemaHasUnprunedDefaults: only defaults that PruneDefaults changes count', async () => {
+  const { schemaHasUnprunedDefaults } = await import('./prune');
+  const pruned = { type: 'object', properties: { s: { type: 'object', properties: { a: { type: 'integer' } }, default: { a: 1 } } } };
+  const unpruned = { type: 'object', properties: { s: { type: 'object', properties: { a: { type: 'integer' } }, default: { a: 1, b: 2 } } } };
+  const metaJunk = { type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, default: { metadata: { junk: 1 } } } } };
+  assert.equal(schemaHasUnprunedDefaults(pruned), false);
+  assert.equal(schemaHasUnprunedDefaults(unpruned), true);
+  assert.equal(schemaHasUnprunedDefaults(metaJunk), true);
+  assert.equal(schemaHasUnprunedDefaults({ ...unpruned, properties: { ...unpruned.properties, x: {} } }), false, 'non-structural');
+});
