@@ -3,7 +3,7 @@
  * scale-subresource checks of a custom resource.
  */
 import { invalid, FieldPath, type FieldError } from '../field';
-import { isGoMap, goKind, asInt64 } from '../validation/go-values';
+import { isGoMap, goKind, asInt64, asFloat64, formatGoFloat } from '../validation/go-values';
 import { decodeObjectMeta, validateObjectMeta } from '../objectmeta/objectmeta';
 import { nameIsDNSSubdomain } from '../objectmeta/names';
 
@@ -47,15 +47,24 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
 }
 
-function nested(obj: Record<string, unknown>, path: string): { found: boolean; value?: unknown; error?: string } {
-  const fields = path.replace(/^\./, '').split('.');
-  let cur: unknown = obj;
-  for (let i = 0; i < fields.length; i++) {
-    if (!isGoMap(cur)) return { found: false };
-    if (!Object.prototype.hasOwnProperty.call(cur, fields[i])) return { found: false };
-    cur = cur[fields[i]];
+/** Go's %v of a decoded JSON value. */
+function goV(v: unknown): string {
+  switch (goKind(v)) {
+    case 'nil':
+      return '<nil>';
+    case 'int':
+      return asInt64(v).toString();
+    case 'float':
+      return formatGoFloat(asFloat64(v));
+    case 'slice':
+      return '[' + (v as unknown[]).map(goV).join(' ') + ']';
+    case 'map': {
+      const o = v as Record<string, unknown>;
+      return 'map[' + Object.keys(o).sort().map((k) => `${k}:${goV(o[k])}`).join(' ') + ']';
+    }
+    default:
+      return String(v);
   }
-  return { found: true, value: cur };
 }
 
 const goTypeName = (v: unknown): string => {
@@ -77,13 +86,31 @@ const goTypeName = (v: unknown): string => {
   }
 };
 
+const jsonPath = (fields: string[]) => fields.map((f) => '.' + f).join('');
+
+/** unstructured.NestedFieldNoCopy: the value, whether found, or Go's accessor error. */
+function nested(obj: Record<string, unknown>, path: string): { found: boolean; value?: unknown; error?: string } {
+  const fields = path.replace(/^\./, '').split('.');
+  let cur: unknown = obj;
+  for (let i = 0; i < fields.length; i++) {
+    if (cur === null || cur === undefined) return { found: false };
+    if (!isGoMap(cur)) {
+      return { found: false, error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur)} is of the type ${goTypeName(cur)}, expected map[string]interface{}` };
+    }
+    if (!Object.prototype.hasOwnProperty.call(cur, fields[i])) return { found: false };
+    cur = cur[fields[i]];
+  }
+  return { found: true, value: cur };
+}
+
 function replicasErrors(obj: Record<string, unknown>, path: string): FieldError[] {
   const r = nested(obj, path);
   const p = FieldPath.root(path);
+  if (r.error) return [invalid(p, 0, r.error)];
   if (!r.found) return [];
   if (goKind(r.value) !== 'int') {
-    const jsonPath = '.' + path.replace(/^\./, '');
-    return [invalid(p, 0, `${jsonPath} accessor error: ${String(r.value)} is of the type ${goTypeName(r.value)}, expected int64`)];
+    const fields = path.replace(/^\./, '').split('.');
+    return [invalid(p, 0, `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected int64`)];
   }
   const n = asInt64(r.value);
   if (n < 0n) return [invalid(p, n, 'should be a non-negative integer')];
@@ -99,9 +126,10 @@ export function validateScale(obj: Record<string, unknown>, scale: ScaleSubresou
   if (scale.statusReplicasPath) errs.push(...replicasErrors(obj, scale.statusReplicasPath));
   if (scale.labelSelectorPath) {
     const r = nested(obj, scale.labelSelectorPath);
-    if (r.found && typeof r.value !== 'string') {
-      const jsonPath = '.' + scale.labelSelectorPath.replace(/^\./, '');
-      errs.push(invalid(FieldPath.root(scale.labelSelectorPath), '', `${jsonPath} accessor error: ${String(r.value)} is of the type ${goTypeName(r.value)}, expected string`));
+    const fields = scale.labelSelectorPath.replace(/^\./, '').split('.');
+    if (r.error) errs.push(invalid(FieldPath.root(scale.labelSelectorPath), '', r.error));
+    else if (r.found && typeof r.value !== 'string') {
+      errs.push(invalid(FieldPath.root(scale.labelSelectorPath), '', `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected string`));
     }
   }
   return errs;
