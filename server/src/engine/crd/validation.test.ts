@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage, type FieldError } from '../field';
-import { validateCustomResourceDefinition } from './validation';
+import { validateCustomResourceDefinition, validateDeprecationWarning } from './validation';
 import { goURLParse, goURLParseRequestURI } from './gourl';
 import { validFieldPath } from './fieldpath';
 
@@ -197,4 +197,19 @@ test('validFieldPath: fields, map keys and array notation', () => {
   assert.equal(validFieldPath("['a.b']", schema).schema?.type, 'string');
   assert.equal(validFieldPath('.x', schema).error, 'does not refer to a valid field');
   assert.equal(validFieldPath('m', schema).error, 'expected [ or . but got: m');
+});
+
+test('validateDeprecationWarning (Go Test_validateDeprecationWarning)', () => {
+  const idx12 = ['must only contain printable UTF-8 characters; non-printable character found at index 12'];
+  assert.deepEqual(validateDeprecationWarning(false, undefined), []);
+  assert.deepEqual(validateDeprecationWarning(false, ''), ['can only be set for deprecated versions']);
+  assert.deepEqual(validateDeprecationWarning(false, 'foo'), ['can only be set for deprecated versions']);
+  assert.deepEqual(validateDeprecationWarning(true, 'Iñtërnâtiônàlizætiøn,💝🐹🌇⛔'), []);
+  assert.deepEqual(validateDeprecationWarning(true, 'x'.repeat(256)), []);
+  assert.deepEqual(validateDeprecationWarning(true, 'x'.repeat(257)), ['must be <= 256 characters long']);
+  assert.deepEqual(validateDeprecationWarning(true, ''), ['must not be an empty string']);
+  assert.deepEqual(validateDeprecationWarning(true, 'Test message\nfoo'), idx12);
+  assert.deepEqual(validateDeprecationWarning(true, 'Test message\u0008'), idx12);
+  assert.deepEqual(validateDeprecationWarning(true, 'Test message\u0000'), idx12);
+  assert.deepEqual(validateDeprecationWarning(true, 'Test message\ud800'), []);
 });

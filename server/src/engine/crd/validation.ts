@@ -45,7 +45,13 @@ export function validateInternal(obj: CustomResourceDefinition): FieldError[] {
     return ret;
   };
   const errs: FieldError[] = [];
-  errs.push(...validateObjectMeta(obj.metadata, nameFn, FieldPath.root('metadata')));
+  // BeforeCreate generates a name from generateName (up to 58 characters plus 5 random ones) before
+  // validation; a fixed suffix stands in for the random one.
+  let metadata = obj.metadata;
+  if (metadata.name.length === 0 && metadata.generateName.length > 0) {
+    metadata = { ...metadata, name: metadata.generateName.slice(0, 58) + 'xxxxx' };
+  }
+  errs.push(...validateObjectMeta(metadata, nameFn, FieldPath.root('metadata')));
   errs.push(...validateSpec(spec, FieldPath.root('spec')));
   // status.acceptedNames is empty on create: nothing to validate.
   errs.push(...validateStoredVersions(obj.status.storedVersions, spec.versions, FieldPath.root('status', 'storedVersions')));
@@ -189,6 +195,8 @@ const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 export function validateDeprecationWarning(deprecated: boolean, warning: string | undefined): string[] {
   if (!deprecated && warning !== undefined) return ['can only be set for deprecated versions'];
   if (warning === undefined) return [];
+  // Go's JSON decoder turns lone surrogates into U+FFFD, which is printable.
+  warning = warning.replace(/\p{Cs}/gu, '\uFFFD');
   const errs: string[] = [];
   const bytes = Buffer.byteLength(warning, 'utf8');
   if (bytes > 256) errs.push('must be <= 256 characters long');
