@@ -297,3 +297,54 @@ test('ranges: internal CRD paths (hoisted spec.validation, ...) land on the v1 f
   // A path that is the same in v1 is not remapped.
   assert.equal(at('FieldValueInvalid', 'spec.versions[0].name'), 'v1');
 });
+
+test('rangeInString: every character of a string value maps to its source, in every scalar style', () => {
+  const cases = [
+    'r: self.a > 0 && self.b',
+    "r: 'it''s self.a'",
+    'r: "self.a == \\"x\\" && \\u00e9 == self.b"',
+    'r: "first \\\n    second"',
+    'r: |\n  self.items.all(i,\n    i.size() > 0)\n',
+    'r: >-\n  self.a >\n  self.b\n\n  && self.c\n',
+    'r: self.a\n  && self.b\n',
+  ];
+  for (const text of cases) {
+    const d = parseYamlDocuments(text).documents[0];
+    const value = (d.value as { r: string }).r;
+    for (let i = 0; i < value.length; i++) {
+      const r = d.rangeInString('r', i, i + 1);
+      assert.ok(r, `${JSON.stringify(text)} @${i}`);
+      const src = text.slice(r.start, r.end);
+      if (/\s/.test(value[i])) continue;
+      // Escaped characters map to their backslash.
+      assert.ok(src === value[i] || src === '\\', `${JSON.stringify(text)} @${i}: ${JSON.stringify(src)} for ${JSON.stringify(value[i])}`);
+    }
+    const whole = d.rangeInString('r', 0, value.length)!;
+    assert.ok(whole.end > whole.start);
+  }
+});
+
+test('rangeOfFieldError: a CEL compile error with a ruleRange points inside the rule', () => {
+  const crd = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'spec:',
+    '  versions:',
+    '    - name: v1',
+    '      schema:',
+    '        openAPIV3Schema:',
+    '          type: object',
+    '          x-kubernetes-validations:',
+    '            - rule: "self.foo == \\"a\\" && self.nope"',
+    '',
+  ].join('\n');
+  const d = parseYamlDocuments(crd).documents[0];
+  const rule = 'self.foo == "a" && self.nope';
+  const at = rule.indexOf('nope');
+  const r = d.rangeOfFieldError({
+    type: 'FieldValueInvalid',
+    field: 'spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule',
+    ruleRange: { start: at, end: at + 4 },
+  });
+  assert.equal(crd.slice(r.start, r.end), 'nope');
+});

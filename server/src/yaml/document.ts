@@ -15,6 +15,7 @@ import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
 import { LineIndex, endOfLine } from './lines';
 import { formatFieldPath, parseFieldPath, pathAtOffset, resolvePath, type PathAtOffset, type PathTarget } from './path';
+import { scalarSourceOffsets } from './scalar';
 import { splitYamlChunks } from './split';
 
 /** Which YAML flavour decides scalar types. */
@@ -226,22 +227,51 @@ export class YamlDocument {
    * when the field is missing), every other type at the bad value. Uses `err.segments` when they
    * agree with `err.field`, else parses `err.field`. In a CRD document, internal paths the API
    * server prints (`spec.validation.openAPIV3Schema...`, `spec.subresources`, ...) are mapped to the
-   * v1 fields they were hoisted from (`spec.versions[i].schema.openAPIV3Schema...`).
+   * v1 fields they were hoisted from (`spec.versions[i].schema.openAPIV3Schema...`). With a
+   * `ruleRange` (a CEL compile error), the range is the spot inside the rule string.
    */
-  rangeOfFieldError(err: Pick<FieldError, 'type' | 'field' | 'segments'>): PathRange {
+  rangeOfFieldError(err: Pick<FieldError, 'type' | 'field' | 'segments' | 'ruleRange'>): PathRange {
     const segs = err.segments && formatFieldPath(err.segments) === err.field ? err.segments : parseFieldPath(err.field);
     const target: RangeTarget = err.type === 'FieldValueRequired' || err.type === 'FieldValueForbidden' ? 'key' : 'value';
     let best = this.rangeOfPath(segs, target);
-    if (best.exact || this.kind !== 'crd') return best;
-    // A CRD finding may use an internal path (spec.validation... for spec.versions[i].schema...).
-    const versions = (this.value as { spec?: { versions?: unknown } }).spec?.versions;
-    for (const alt of v1PathsOfInternalCrdPath(segs, Array.isArray(versions) ? versions.length : 0)) {
-      const r = this.rangeOfPath(alt, target);
-      // Depth is compared without the extra `versions[i]` step the v1 path has.
-      if (r.exact || r.found.length - 1 > best.found.length) best = r;
-      if (r.exact) break;
+    if (!best.exact && this.kind === 'crd') {
+      // A CRD finding may use an internal path (spec.validation... for spec.versions[i].schema...).
+      for (const alt of this.v1Alternatives(segs)) {
+        const r = this.rangeOfPath(alt, target);
+        // Depth is compared without the extra `versions[i]` step the v1 path has.
+        if (r.exact || r.found.length - 1 > best.found.length) best = r;
+        if (r.exact) break;
+      }
+    }
+    if (err.ruleRange && best.exact) {
+      const inner = this.rangeInString(best.found, err.ruleRange.start, err.ruleRange.end);
+      if (inner) return { ...best, ...inner };
     }
     return best;
+  }
+
+  /**
+   * The source range of characters [start, end) of the string value at `path` (e.g. the spot a
+   * CEL compile error points at inside a rule), for any scalar style (quoted with escapes, block,
+   * multi-line). Undefined when the path is not a string scalar or the offsets do not fit.
+   */
+  rangeInString(path: readonly PathSegment[] | string, start: number, end: number): { start: number; end: number } | undefined {
+    const node = this.nodeAtPath(path);
+    if (!node || !isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
+    const value = node.value;
+    if (start < 0 || start > value.length || end < start) return undefined;
+    const raw = this.parsed.chunkText.slice(node.range[0], node.range[1]);
+    const map = scalarSourceOffsets(raw, node.type, value);
+    if (!map) return undefined;
+    const e = Math.min(end, value.length);
+    const s = map[start];
+    const last = e > start ? map[e - 1] + 1 : s;
+    return { start: this.chunkOffset + node.range[0] + s, end: this.chunkOffset + node.range[0] + Math.max(s, last) };
+  }
+
+  private v1Alternatives(segs: readonly PathSegment[]): PathSegment[][] {
+    const versions = (this.value as { spec?: { versions?: unknown } } | null)?.spec?.versions;
+    return v1PathsOfInternalCrdPath(segs, Array.isArray(versions) ? versions.length : 0);
   }
 
   /**

@@ -20,3 +20,4 @@ export type { PathAtOffset, PathTarget } from './path';
 export { splitYamlChunks } from './split';
 export type { YamlChunk } from './split';
 export { v1PathsOfInternalCrdPath } from './crd-paths';
+export { scalarSourceOffsets } from './scalar';
