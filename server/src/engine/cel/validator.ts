@@ -39,19 +39,21 @@ interface NodePrograms {
 }
 
 const cache = new WeakMap<JSONSchemaProps, Map<string, NodePrograms>>();
-let runtimeEnv: Environment | undefined;
+const runtimeEnvs = new Map<boolean, Environment>();
 
-function env(): Environment {
-  if (!runtimeEnv) {
-    const e = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
+/** The runtime environment: self dyn; oldSelf dyn, or optional<dyn> for optionalOldSelf rules. */
+function env(optionalOldSelf = false): Environment {
+  let e = runtimeEnvs.get(optionalOldSelf);
+  if (!e) {
+    e = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
     e.registerVariable('self', 'dyn');
-    e.registerVariable('oldSelf', 'dyn');
+    e.registerVariable('oldSelf', optionalOldSelf ? 'optional<dyn>' : 'dyn');
     e.registerFunction(`${EQUALS_FN}(dyn, dyn): bool`, (a: unknown, b: unknown) => k8sEquals(a, b, celEquals));
     e.registerFunction(`${ADD_FN}(dyn, dyn): dyn`, (a: unknown, b: unknown) => k8sAdd(a, b, celEquals));
     e.registerFunction(`${HAS_FN}(dyn, string): bool`, (x: unknown, f: string) => k8sHas(x, f));
-    runtimeEnv = e;
+    runtimeEnvs.set(optionalOldSelf, e);
   }
-  return runtimeEnv;
+  return e;
 }
 
 function programsFor(node: JSONSchemaProps, isResourceRoot: boolean): NodePrograms {
@@ -69,11 +71,12 @@ function programsFor(node: JSONSchemaProps, isResourceRoot: boolean): NodeProgra
       rules: compiled.map((c) => {
         const r: RuleProgram = { compiled: c };
         if (!c.error && c.ast) {
-          const prog = compileExpression(env(), c.runtimeSource ?? c.rule.rule);
+          const opt = c.rule.optionalOldSelf === true;
+          const prog = compileExpression(env(opt), c.runtimeSource ?? c.rule.rule);
           if (prog.ok) r.program = prog.program;
           else c.error = { type: 'Invalid', detail: `compilation failed: ${prog.error}` };
           if (c.messageExpressionAst && c.rule.messageExpression) {
-            const mp = compileExpression(env(), c.messageExpressionRuntimeSource ?? c.rule.messageExpression);
+            const mp = compileExpression(env(opt), c.messageExpressionRuntimeSource ?? c.rule.messageExpression);
             if (mp.ok) r.messageProgram = mp.program;
           }
         }
@@ -185,6 +188,7 @@ interface State {
 function runtimeMessage(msg: string): string {
   let m: RegExpExecArray | null;
   if ((m = /^no such key: index out of bounds, index (-?\d+)/.exec(msg))) return `index out of bounds: ${m[1]}`;
+  if ((m = /^index '(-?\d+)' out of range in list size/.exec(msg))) return `index out of bounds: ${m[1]}`;
   if (msg === 'return error for overflow') return 'integer overflow';
   return msg;
 }
@@ -245,7 +249,7 @@ function validateExpressions(
     }
     const activation: Record<string, unknown> = { self };
     activation.oldSelf = optionalOld ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : (oldSelf ?? null);
-    const res = evaluateWithLimits(env(), rp.program, activation, { timeoutMs: 200 });
+    const res = evaluateWithLimits(env(optionalOld), rp.program, activation, { timeoutMs: 200 });
     if ('error' in res) {
       const msg = runtimeMessage(res.error);
       if (res.kind === 'limit') {
@@ -264,7 +268,7 @@ function validateExpressions(
     const current = c.normalizedFieldPath ? path.child(c.normalizedFieldPath.toString()) : path;
     let detail: string | undefined;
     if (rp.messageProgram) {
-      const mr = evaluateWithLimits(env(), rp.messageProgram, { self, oldSelf: activation.oldSelf }, { timeoutMs: 200 });
+      const mr = evaluateWithLimits(env(optionalOld), rp.messageProgram, { self, oldSelf: activation.oldSelf }, { timeoutMs: 200 });
       if ('value' in mr && typeof mr.value === 'string') {
         const t = mr.value.trim();
         if (t.length > 0 && Buffer.byteLength(t) <= MAX_MESSAGE_EXPRESSION_BYTES && !/[\n]/.test(t)) detail = t;
