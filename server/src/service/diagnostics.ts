@@ -119,26 +119,23 @@ function crDiagnostics(
     out.push(d);
     return out;
   }
-  const messages = new Set<string>();
-  if (version.deprecated) {
-    const msg = version.deprecationWarning ?? `${crd.group}/${version.name} ${crd.kind} is deprecated`;
-    messages.add(msg);
-    const d = diag(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), msg, DiagnosticSeverity.Warning, 'Deprecated');
-    d.relatedInformation = [provenanceInfo(crd, version, undefined)];
-    out.push(d);
-  }
   const r = checkCr(crd, version.name, doc.text, doc.value);
+  const deprecation = (msg: string) => {
+    const d = diag(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), msg, DiagnosticSeverity.Warning, 'Deprecated');
+    d.relatedInformation = [provenanceInfo(crd, version, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'deprecated' }])];
+    return d;
+  };
   if (!r.ok) {
+    if (version.deprecated) out.push(deprecation(version.deprecationWarning ?? `${crd.group}/${version.name} ${crd.kind} is deprecated`));
     out.push(engineUnavailable(td, doc, r.error));
     return out;
   }
   const result = r.value;
-  for (const e of [...result.errors, ...result.warnings]) {
-    const d = fieldDiagnostic(td, file, doc, e, { crd, version });
-    const text = String(d.message);
-    if (messages.has(text)) continue;
-    messages.add(text);
-    out.push(d);
+  for (const e of result.errors) out.push(fieldDiagnostic(td, file, doc, e, { crd, version }));
+  for (const e of result.warnings) {
+    // The API server sends warnings as plain text (`Warning: example.com/v1beta1 Widget is deprecated; ...`).
+    if (e.field === 'apiVersion' && e.detail.includes('deprecated')) out.push(deprecation(e.detail));
+    else out.push(fieldDiagnostic(td, file, doc, { ...e, severity: 'warning' }, { crd, version }));
   }
   for (const p of result.pruned) {
     const segs = p.segments?.length ? p.segments : parseFieldPath(p.path);
