@@ -1,3 +1,13 @@
+/**
+ * The structural schema package (apiextensions-apiserver pkg/apiserver/schema), the entry point:
+ *
+ * - model.ts: the structural model (Structural, ValueValidation, NestedValueValidation, ...), plain data.
+ * - convert.ts: newStructural(raw) -> { structural, error? } (Go's NewStructural; `error` is Go's
+ *   conversion error for $ref, id, $schema, patternProperties, dependencies, additionalItems, definitions,
+ *   `items` as an array, `x-kubernetes-preserve-unknown-fields: false`); toStructural(raw) ignores it.
+ * - validation.ts / complete.ts: validateStructural(s, fldPath) (Go's ValidateStructural).
+ * - values.ts: JSON value helpers (isJSONObject, deepCopyJSON, deepEqualJSON keeping 1 and 1.0 apart).
+ */
 import type { FieldError, FieldPath } from '../field';
 import { newStructural } from './convert';
 import type { JSONSchemaProps } from './types';
