@@ -272,7 +272,8 @@ export function celErrorMessage(e: unknown): string {
   msg = msg.split(INTERNAL_SUFFIX).join('').replace(/__opt(?:Entry|List|Map)\(/g, '(');
   let m: RegExpMatchArray | null;
   if ((m = /^No such key: index out of bounds, index (-?\d+) (>= size (\d+)|< 0)$/s.exec(msg))) {
-    return m[3] !== undefined ? `index '${m[1]}' out of range in list size '${m[3]}'` : `index '${m[1]}' out of range`;
+    // cel-go reports indexes into variables through its attribute resolver: "index out of bounds: 100".
+    return `index out of bounds: ${m[1]}`;
   }
   if ((m = /^No such key: (.*)$/s.exec(msg))) return `no such key: ${m[1]}`;
   if ((m = /^Unknown variable: (.*)$/s.exec(msg))) return `undeclared reference to '${m[1]}' (in container '')`;

@@ -70,20 +70,23 @@ export function durationToString(d: Duration): string {
   return `${neg ? '-' : ''}${whole}${f}s`;
 }
 
-/** Go's time.Format(RFC3339Nano) in UTC. */
+/** Go's time.Format(RFC3339Nano), in the zone offset the timestamp was parsed with (UTC otherwise). */
 export function timestampToString(t: Date): string {
-  const iso = t.toISOString();
-  const base = iso.slice(0, 19);
-  const ms = t.getUTCMilliseconds();
-  const extra = (t as Date & { nanos?: number }).nanos;
-  let frac = '';
-  if (extra !== undefined) {
-    frac = extra ? '.' + String(extra).padStart(9, '0').replace(/0+$/, '') : '';
-  } else if (ms) frac = '.' + String(ms).padStart(3, '0').replace(/0+$/, '');
-  let year = base.slice(0, 4);
-  if (iso.startsWith('+') || iso.startsWith('-')) year = iso.slice(0, 7);
-  void year;
-  return `${base}${frac}Z`;
+  const extra = t as Date & { nanos?: number; tzOffset?: number };
+  const offset = extra.tzOffset ?? 0;
+  const local = new Date(t.getTime() + offset * 60_000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const y = local.getUTCFullYear();
+  const base = `${pad(y, 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  // Sub-millisecond digits survive only on timestamps we parsed ourselves and did not shift.
+  const nanos = extra.nanos !== undefined && Math.floor(extra.nanos / 1e6) === t.getUTCMilliseconds() ? extra.nanos : t.getUTCMilliseconds() * 1e6;
+  const frac = nanos ? '.' + String(nanos).padStart(9, '0').replace(/0+$/, '') : '';
+  let zone = 'Z';
+  if (offset) {
+    const a = Math.abs(offset);
+    zone = `${offset < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+  }
+  return `${base}${frac}${zone}`;
 }
 
 /** cel-go's string(x) conversion for scalar values; undefined when there is no conversion. */

@@ -53,7 +53,7 @@ export function installOptional(env: Environment): void {
     return a.length ? Optional.of(a[a.length - 1]) : Optional.none();
   });
   env.registerOperator('optional == optional', (a: unknown, b: unknown) => celEquals(a, b));
-  f('optional<A>.value__k8s(): A', (o: Optional) => {
+  f('optional<A>.value__k8s(): dyn', (o: Optional) => {
     if (!o.hasValue()) fail('optional.none() dereference');
     return o.value();
   });

@@ -26,13 +26,15 @@ export function parseRFC3339(s: string): Date | undefined {
     if (oh > 23 || om > 59) return undefined;
     offset = (oh * 60 + om) * (m[8][0] === '-' ? -1 : 1);
   }
-  const ms = m[7] ? Math.floor(Number('0' + m[7]) * 1000 + 1e-9) : 0;
-  const t = Date.UTC(y, mo - 1, d, h, mi, se, ms) - offset * 60_000;
-  const date = new Date(t);
-  if (y < 100) date.setUTCFullYear(y);
+  const frac = m[7] ? m[7].slice(1, 10).padEnd(9, '0') : '000000000';
+  const ms = Number(frac.slice(0, 3));
+  const base = new Date(Date.UTC(2000, mo - 1, d, h, mi, se, ms));
+  base.setUTCFullYear(y);
+  const date = new Date(base.getTime() - offset * 60_000);
   // CEL timestamps range over years 0001..9999.
   if (date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) return undefined;
-  return date;
+  // Go's time.Time keeps nanoseconds and the parsed zone offset; string(ts) prints both back.
+  return Object.assign(date, { nanos: Number(frac), tzOffset: offset });
 }
 
 /** Registers the overriding timestamp(string), duration(string) and string(x) overloads. */
