@@ -5,7 +5,7 @@
  * that malformed, half-typed documents still get every other finding. Unknown fields become warnings
  * (the server's default `fieldValidation=Warn`).
  */
-import { FieldPath, typeInvalid, type FieldError } from '../field';
+import { FieldPath, OMIT_VALUE, typeInvalid, type FieldError } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
 import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName } from './json';
 import type { CRDNames, ColumnDefinition, CRDVersion, ObjectMeta, SelectableField, ServiceReference, Subresources, WebhookClientConfig } from './types';
@@ -43,10 +43,8 @@ class Decoder {
   }
 
   unknown(p: FieldPath): void {
-    const e: FieldError = { type: 'FieldValueNotFound', field: p.toString(), badValue: undefined, detail: '', severity: 'warning' };
-    e.detail = `unknown field "${p.toString()}"`;
-    e.segments = p.segments();
-    this.errors.push(e);
+    // The API server's strict-decoding warning text.
+    this.errors.push({ type: 'FieldValueNotFound', field: p.toString(), badValue: OMIT_VALUE, detail: `unknown field "${p.toString()}"`, severity: 'warning', segments: p.segments() });
   }
 
   /** An object's known keys; others are reported as unknown fields. */

@@ -258,8 +258,8 @@ function validateOpenAPISchema(
     for (const [name, prop] of Object.entries(map(s.properties))) {
       let sub = ssv;
       const mapType = s['x-kubernetes-map-type'];
-      // cel.MapIsCorrelatable: unset and granular maps correlate; atomic and unknown ones do not.
-      if (!(mapType === undefined || mapType === 'granular')) sub = withForbidOldSelf(sub, p);
+      // cel.MapIsCorrelatable: unset, granular and atomic maps correlate; unknown map types do not.
+      if (!(mapType === undefined || mapType === 'granular' || mapType === 'atomic')) sub = withForbidOldSelf(sub, p);
       if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.includes(name)) {
         sub = { ...sub, insideResourceMeta: true };
         if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${name}`);

@@ -33,7 +33,10 @@ export function validateCustomResourceDefinition(crd: unknown): FieldError[] {
   const decoded = decodeCustomResourceDefinition(crd);
   if (!isObject(crd)) return decoded.errors;
   const internal = convertToInternal(decoded.crd);
-  return [...decoded.errors, ...validateInternal(internal), ...createWarnings(internal.spec)];
+  const all = [...decoded.errors, ...validateInternal(internal), ...createWarnings(internal.spec)];
+  const name = internal.metadata.name;
+  if (name) for (const e of all) e.provenance = { ...e.provenance, crd: name };
+  return all;
 }
 
 /** ValidateCustomResourceDefinition on the internal object. */
