@@ -7,7 +7,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	sigsjson "sigs.k8s.io/json"
 
@@ -129,7 +128,7 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 	if namespaced {
 		ctx = genericapirequest.WithNamespace(ctx, metav1.NamespaceDefault)
 	}
-	decode := func(raw json.RawMessage) (*unstructured.Unstructured, field.ErrorList, error) {
+	decode := func(raw json.RawMessage) (*unstructured.Unstructured, *answer, error) {
 		v, err := decodeInstance(raw)
 		if err != nil {
 			return nil, nil, err
@@ -141,7 +140,7 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 		u := &unstructured.Unstructured{Object: m}
 		if err := coerce(u, kind, s); err != nil {
 			// The server answers 400 Bad Request: no field errors at all.
-			return nil, field.ErrorList{field.InternalError(nil, fmt.Errorf("decoding failed: %v", err))}, nil
+			return nil, &answer{Rejected: err.Error()}, nil
 		}
 		if s != nil {
 			defaulting.Default(u.Object, s)
@@ -156,9 +155,9 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 		}
 		return u, nil, nil
 	}
-	u, decodeErrs, err := decode(c.Object)
-	if err != nil || decodeErrs != nil {
-		return errorsAnswer(decodeErrs), err
+	u, rejected, err := decode(c.Object)
+	if err != nil || rejected != nil {
+		return derefAnswer(rejected), err
 	}
 	if len(c.OldObject) == 0 {
 		strategy.PrepareForCreate(ctx, u)
@@ -167,9 +166,9 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 		}
 		return errorsAnswer(strategy.Validate(ctx, u)), nil
 	}
-	old, decodeErrs, err := decode(c.OldObject)
-	if err != nil || decodeErrs != nil {
-		return errorsAnswer(decodeErrs), err
+	old, rejected, err := decode(c.OldObject)
+	if err != nil || rejected != nil {
+		return derefAnswer(rejected), err
 	}
 	strategy.PrepareForUpdate(ctx, u, old)
 	return errorsAnswer(strategy.ValidateUpdate(ctx, u, old)), nil
@@ -213,4 +212,11 @@ func coerce(u *unstructured.Unstructured, gvk schema.GroupVersionKind, s *struct
 		}
 	}
 	return nil
+}
+
+func derefAnswer(a *answer) answer {
+	if a == nil {
+		return answer{}
+	}
+	return *a
 }

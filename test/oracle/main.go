@@ -49,6 +49,7 @@ type answer struct {
 	Object      *rawValue    `json:"object,omitempty"`
 	Value       *rawValue    `json:"value,omitempty"`
 	Error       *string      `json:"error,omitempty"`
+	Rejected    string       `json:"rejected,omitempty"`
 	OracleError string       `json:"oracleError,omitempty"`
 }
 

@@ -26,6 +26,8 @@ export interface OracleAnswer {
   object?: unknown;
   value?: unknown;
   error?: string;
+  /** The server refuses the CR body before validation (HTTP 400); no field errors. */
+  rejected?: string;
   oracleError?: string;
 }
 
@@ -98,7 +100,7 @@ export function oracleErrorsMatch(expected: ExpectedError[], actual: OracleError
 
 /** Whether the oracle's answer agrees with the case's expectation (runner.ts runCase semantics). */
 export function oracleAgrees(c: Pick<ConformanceCase, 'expect'>, a: OracleAnswer): boolean {
-  if (a.oracleError !== undefined) return false;
+  if (a.oracleError !== undefined || a.rejected !== undefined) return false;
   if ('errors' in c.expect && c.expect.errors) return a.errors !== undefined && oracleErrorsMatch(c.expect.errors, a.errors);
   if ('object' in c.expect) return 'object' in a && deepEqual(c.expect.object, a.object);
   if ('error' in c.expect) return a.error !== undefined && a.error.includes(c.expect.error ?? '');

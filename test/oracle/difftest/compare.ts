@@ -1,0 +1,54 @@
+/**
+ * Runs one case through the engine (test/conformance/ops.ts) and compares with the oracle's answer:
+ * errors must be the same (type, field) set with the oracle's full message contained in the engine's,
+ * objects and values deep-equal (ints and doubles kept apart).
+ */
+import { parseJSONLossless } from '../../../server/src/engine/json/lossless';
+import { errorMessage } from '../../../server/src/engine/field';
+import { runOp } from '../../conformance/ops';
+import { deepEqual, errorsMatch, type ConformanceCase } from '../../conformance/runner';
+import type { OracleAnswer } from '../oracle';
+
+export interface EngineAnswer {
+  errors?: { type: string; field: string; detail: string }[];
+  object?: unknown;
+  value?: unknown;
+  error?: string;
+  exception?: string;
+}
+
+export interface Verdict {
+  /** The oracle could run the case (otherwise nothing is compared). */
+  comparable: boolean;
+  agree: boolean;
+  engine: EngineAnswer;
+}
+
+/** The oracle's answer as a conformance expectation (full messages as details). */
+export function oracleExpectation(a: OracleAnswer): Record<string, unknown> {
+  if (a.errors) return { errors: a.errors.map((e) => ({ type: e.type, field: e.field, detail: e.detail })) };
+  if ('object' in a) return { object: a.object };
+  if (a.error !== undefined) return { error: a.error };
+  return { value: a.value };
+}
+
+export function compareCase(text: string, oracle: OracleAnswer, sharedDir: string): Verdict {
+  // Not comparable: the oracle cannot run the case, or the server refuses the body before validation
+  // (HTTP 400; the engine reports those as field errors, the format has no way to say "rejected").
+  if (oracle.oracleError !== undefined || oracle.rejected !== undefined) return { comparable: false, agree: false, engine: {} };
+  const c = parseJSONLossless(text, { markIntegralFloats: true }) as ConformanceCase;
+  c.file = '<difftest>';
+  try {
+    const out = runOp(c, { sharedDir });
+    if (oracle.errors) {
+      const errs = (out.errors ?? []).filter((e) => (e.severity ?? 'error') === 'error');
+      const engine = { errors: errs.map((e) => ({ type: e.type, field: e.field, detail: errorMessage(e) })) };
+      return { comparable: true, agree: errorsMatch(oracle.errors, errs), engine };
+    }
+    if ('object' in oracle) return { comparable: true, agree: deepEqual(oracle.object, out.object), engine: { object: out.object } };
+    if (oracle.error !== undefined) return { comparable: true, agree: out.error !== undefined, engine: { error: out.error, value: out.value } };
+    return { comparable: true, agree: out.error === undefined && deepEqual(oracle.value, out.value), engine: { error: out.error, value: out.value } };
+  } catch (e) {
+    return { comparable: true, agree: false, engine: { exception: e instanceof Error ? e.message : String(e) } };
+  }
+}
