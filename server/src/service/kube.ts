@@ -220,7 +220,7 @@ export function schemaPlace(segs: Array<PathSegment | string>): SchemaPlace {
         break;
       case 'schemaList':
       case 'rules':
-        state = name === null || /^\d+$/.test(name) ? (state === 'rules' ? 'rule' : 'schema') : 'other';
+        state = name === null || name === '#' || /^\d+$/.test(name) ? (state === 'rules' ? 'rule' : 'schema') : 'other';
         break;
       default:
         state = 'other';

@@ -31,8 +31,8 @@ export function preview(ctx: ServiceContext, td: TextDocument, file: YamlFile, p
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return null;
   const res = resolveCr(ctx.index, role);
+  if (!res) return null;
   const diagnostics = documentDiagnostics(ctx, td, file, doc);
-  if (!res) return { yaml: `# no CustomResourceDefinition known for ${role.kind} in ${role.apiVersion}\n`, object: null, pruned: [], defaulted: [], diagnostics };
   if (!res.version || !res.version.served) {
     return { yaml: `# ${res.crd.name} does not serve ${role.apiVersion}\n`, object: null, pruned: [], defaulted: [], diagnostics };
   }

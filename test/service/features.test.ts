@@ -1,0 +1,187 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LanguageService } from '../../server/src/service/languageService';
+import { completionsAt, CRD_URI, docOf, hoverAt, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
+
+const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
+
+// ---- hover
+
+test('hover on a CR field shows the schema: type, description, enum, required, default, constraints, rules', () => {
+  const s = serviceWithCrd();
+  const size = hoverAt(s, HEAD + 'spec:\n  si<|>ze: small\n');
+  assert.match(size, /\*\*size\*\*: `string`/);
+  assert.match(size, /required/);
+  assert.match(size, /How big the widget is\./);
+  assert.match(size, /Enum: `"small"`, `"medium"`, `"large"`/);
+  const replicas = hoverAt(s, HEAD + 'spec:\n  size: small\n  replicas: <|>3\n');
+  assert.match(replicas, /Default: `1`/);
+  assert.match(replicas, /Minimum: `0`/);
+  const spec = hoverAt(s, HEAD + 'sp<|>ec:\n  size: small\n');
+  assert.match(spec, /self\.replicas <= 5/);
+  assert.match(spec, /too many replicas/);
+  const tags = hoverAt(s, HEAD + 'spec:\n  ta<|>gs: [a]\n');
+  assert.match(tags, /array of string/);
+  assert.match(tags, /List type: `set`/);
+  assert.equal(hoverAt(s, HEAD + 'spec:\n  unkn<|>own: 1\n'), '');
+});
+
+test('hover on CRD keywords explains them; on a rule, the type of self', () => {
+  const s = new LanguageService();
+  const kw = hoverAt(s, WIDGET_CRD.replace('x-kubernetes-list-type: set', 'x-kubernetes-list-<|>type: set'));
+  assert.match(kw, /atomic/);
+  assert.match(kw, /map/);
+  const ui = hoverAt(s, WIDGET_CRD.replace('                  minimum: 0', '                  minim<|>um: 0'));
+  assert.match(ui, /smallest allowed number/);
+  const rule = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"'));
+  assert.match(rule, /`self`: `object\{size, replicas, enabled, tags\}`/);
+  const scope = hoverAt(s, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced'));
+  assert.match(scope, /Namespaced or Cluster/);
+});
+
+// ---- completion
+
+test('completion of CR properties: required first, snippets with defaults and enum choices', () => {
+  const items = completionsAt(serviceWithCrd(), HEAD + 'spec:\n  <|>\n');
+  const labels = items.map((i) => i.label).sort();
+  assert.deepEqual(labels, ['enabled', 'replicas', 'size', 'tags']);
+  const sorted = [...items].sort((a, b) => String(a.sortText).localeCompare(String(b.sortText)));
+  assert.equal(sorted[0].label, 'size');
+  const text = (l: string) => (items.find((i) => i.label === l)!.textEdit as { newText: string }).newText;
+  assert.equal(text('size'), 'size: ${1|small,medium,large|}');
+  assert.equal(text('replicas'), 'replicas: ${1:1}');
+  assert.equal(text('enabled'), 'enabled: ${1|true,false|}');
+  assert.equal(text('tags'), 'tags:\n  - $0');
+});
+
+test('completion leaves out properties already present, and knows list items', () => {
+  const s = serviceWithCrd();
+  const labels = completionsAt(s, HEAD + 'spec:\n  size: small\n  <|>\n  replicas: 1\n').map((i) => i.label).sort();
+  assert.deepEqual(labels, ['enabled', 'tags']);
+  const root = completionsAt(s, HEAD + '<|>\n').map((i) => i.label);
+  assert.ok(root.includes('spec') && !root.includes('kind'));
+});
+
+test('completion of values: enums, booleans, apiVersion and kind from the index', () => {
+  const s = serviceWithCrd();
+  assert.deepEqual(completionsAt(s, HEAD + 'spec:\n  size: <|>\n').map((i) => i.label), ['small', 'medium', 'large']);
+  assert.deepEqual(completionsAt(s, HEAD + 'spec:\n  enabled: <|>\n').map((i) => i.label), ['true', 'false']);
+  const versions = completionsAt(s, 'apiVersion: <|>\nkind: Widget\n').map((i) => i.label);
+  assert.deepEqual(versions.sort(), ['example.com/v1', 'example.com/v1beta1']);
+  assert.deepEqual(completionsAt(s, 'apiVersion: example.com/v1\nkind: W<|>\n').map((i) => i.label), ['Widget']);
+});
+
+test('completion in CRDs: schema keywords, type values, rule fields', () => {
+  const s = new LanguageService();
+  const kw = completionsAt(s, WIDGET_CRD.replace('                  default: 1\n', '                  default: 1\n                  <|>\n')).map((i) => i.label);
+  assert.ok(kw.includes('x-kubernetes-validations') && kw.includes('maxLength') && kw.includes('format'));
+  assert.ok(!kw.includes('minimum') && !kw.includes('type'), 'present keywords are not offered again');
+  const types = completionsAt(s, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')).map((i) => i.label);
+  assert.deepEqual(types, ['object', 'array', 'string', 'integer', 'number', 'boolean']);
+  const rule = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')).map((i) => i.label);
+  assert.deepEqual(rule.sort(), ['enabled', 'replicas', 'size', 'tags']);
+  const fns = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: <|>')).map((i) => i.label);
+  assert.ok(fns.includes('has') && fns.includes('self') && fns.includes('exists'));
+  const listType = completionsAt(s, WIDGET_CRD.replace('x-kubernetes-list-type: set', 'x-kubernetes-list-type: <|>')).map((i) => i.label);
+  assert.deepEqual(listType, ['atomic', 'set', 'map']);
+  const scope = completionsAt(s, WIDGET_CRD.replace('scope: Namespaced', 'scope: <|>')).map((i) => i.label);
+  assert.deepEqual(scope, ['Namespaced', 'Cluster']);
+});
+
+// ---- code actions
+
+test('quick fix: replace a value not in the enum with the closest allowed one', () => {
+  const fixes = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  size: medum  # comment kept\n');
+  const f = fixes.find((x) => x.code === 'FieldValueNotSupported');
+  assert.ok(f);
+  assert.equal(f.title, 'Replace with medium');
+  assert.equal(f.result, HEAD + 'spec:\n  size: medium  # comment kept\n');
+});
+
+test('quick fix: remove a field that will be pruned, keeping the rest as is', () => {
+  const fixes = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n    g: 2\n  replicas: 1\n');
+  const f = fixes.find((x) => x.code === 'FieldValuePruned')!;
+  assert.equal(f.result, HEAD + 'spec:\n  size: small\n  # about colour\n  replicas: 1\n');
+});
+
+test('quick fix: add a missing required field with its first enum value', () => {
+  const fixes = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  replicas: 1 # one\n');
+  const f = fixes.find((x) => x.code === 'FieldValueRequired')!;
+  assert.equal(f.title, 'Add required field "size"');
+  assert.equal(f.result, HEAD + 'spec:\n  replicas: 1 # one\n  size: small\n');
+});
+
+test('quick fix: add the missing type, inferred from properties', () => {
+  const crd = WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n');
+  const fixes = quickFixes(new LanguageService(), crd);
+  const f = fixes.find((x) => x.title.startsWith('Add "type: object"'))!;
+  assert.ok(f, JSON.stringify(fixes.map((x) => x.title)));
+  assert.equal(f.result, WIDGET_CRD.replace('            spec:\n              type: object\n              description', '            spec:\n              type: object\n              description'));
+  assert.equal(f.result, WIDGET_CRD);
+});
+
+test('quick fix: uniqueItems: true becomes x-kubernetes-list-type: set', () => {
+  const crd = WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n');
+  const fixes = quickFixes(new LanguageService(), crd);
+  const f = fixes.find((x) => x.code === 'FieldValueForbidden')!;
+  assert.ok(f, JSON.stringify(fixes));
+  assert.equal(f.result, WIDGET_CRD);
+});
+
+// ---- preview
+
+test('preview: the object as stored, with pruned and defaulted paths and the diagnostics', () => {
+  const s = serviceWithCrd();
+  const text = HEAD + 'spec:\n  size: small\n---\n' + HEAD + 'spec:\n  size: large\n  colour: red\n  replicas: 9\n';
+  const { td } = docOf(text);
+  s.update(td);
+  const p = s.preview(td, { line: 9, character: 0 })!;
+  assert.ok(p);
+  assert.deepEqual(p.pruned, ['spec.colour']);
+  assert.deepEqual(p.defaulted, []);
+  assert.match(p.yaml, /size: large/);
+  assert.doesNotMatch(p.yaml, /colour/);
+  assert.ok(p.diagnostics.some((d) => String(d.message).includes('too many replicas')));
+  const first = s.preview(td, { line: 1, character: 0 })!;
+  assert.deepEqual(first.defaulted, ['spec.replicas']);
+  assert.match(first.yaml, /replicas: 1/);
+  assert.deepEqual((first.object as { spec: unknown }).spec, { size: 'small', replicas: 1 });
+  assert.equal(s.codeLenses(td).length, 2);
+  assert.equal(s.preview(td, { line: 5, character: 0 })?.pruned.length, 0);
+});
+
+test('preview: null outside a CR of a known CRD', () => {
+  const s = serviceWithCrd();
+  const { td } = docOf('apiVersion: apps/v1\nkind: Deployment\n');
+  assert.equal(s.preview(td, { line: 0, character: 0 }), null);
+});
+
+// ---- navigation
+
+test('go to definition: CR field to its schema node, kind to the CRD', () => {
+  const s = serviceWithCrd();
+  const { td, pos } = docOf(HEAD + 'spec:\n  size: small\n  repl<|>icas: 2\n');
+  s.update(td);
+  const [loc] = s.definition(td, pos);
+  assert.equal(loc.uri, CRD_URI);
+  const crdLines = WIDGET_CRD.split('\n');
+  assert.equal(crdLines[loc.range.start.line].trim(), 'replicas:');
+  assert.equal(loc.range.start.line, 31);
+  const k = docOf('apiVersion: example.com/v1\nkind: Wid<|>get\n');
+  s.update(k.td);
+  const [kl] = s.definition(k.td, k.pos);
+  assert.equal(crdLines[kl.range.start.line].trim(), 'kind: Widget');
+});
+
+test('document symbols and folding ranges follow the documents and their fields', () => {
+  const s = serviceWithCrd();
+  const { td } = docOf(HEAD + 'spec:\n  size: small\n---\n' + HEAD.replace('name: w', 'name: v') + 'spec:\n  tags:\n    - a\n    - b\n');
+  const syms = s.documentSymbols(td);
+  assert.deepEqual(syms.map((x) => x.name), ['Widget w', 'Widget v']);
+  assert.deepEqual(syms[1].children?.map((c) => c.name), ['apiVersion', 'kind', 'metadata', 'spec']);
+  assert.equal(syms[1].range.start.line, 6);
+  const folds = s.foldingRanges(td);
+  assert.ok(folds.some((f) => f.startLine === 0 && f.endLine === 5), JSON.stringify(folds));
+  assert.ok(folds.some((f) => f.startLine === 11 && f.endLine === 14), JSON.stringify(folds));
+  assert.ok(folds.some((f) => f.startLine === 12 && f.endLine === 14), JSON.stringify(folds));
+});
