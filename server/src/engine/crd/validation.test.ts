@@ -222,3 +222,18 @@ test('unknown fields are warnings with the server text, and do not change the er
   assert.equal(errorMessage(w[0]), 'spec.versions[0].schema.openAPIV3Schema.properties[spec].typo: Not found: unknown field "spec.versions[0].schema.openAPIV3Schema.properties[spec].typo"');
   assert.equal(w[0].provenance?.crd, 'widgets.example.com');
 });
+
+test('identical selectableFields are hoisted even when schemas differ (then Go asks for a top-level schema)', () => {
+  const errs = validateCustomResourceDefinition(
+    crd((c) => {
+      c.spec.versions[0].selectableFields = [{ jsonPath: '.spec.size' }];
+      const v2 = structuredClone(c.spec.versions[0]);
+      v2.name = 'v2';
+      v2.storage = false;
+      v2.schema.openAPIV3Schema.properties.spec.properties.extra = { type: 'string' };
+      c.spec.versions.push(v2);
+    }),
+  );
+  assert.deepEqual(pairs(errs), ['FieldValueInvalid spec.selectableFields']);
+  assert.match(errorMessage(errors(errs)[0]), /may only be set when validations.schema is included/);
+});
