@@ -18,7 +18,6 @@ import { validateEmbeddedResources } from '../objectmeta/validation';
 import { parseGroupVersion } from '../objectmeta/names';
 import { isGoMap } from '../validation/go-values';
 import { validateRootObjectMeta, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
-import { ratchetOpenAPIErrors } from './ratcheting';
 import { compareKubeAwareVersionStrings } from './versions';
 
 export interface CustomResourceOptions {
@@ -163,9 +162,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   if (typeMetaErrs.length > 0) errs.push(...typeMetaErrs);
   else {
     if (!isUpdate) errs.push(...validateRootObjectMeta(work, namespaceScoped));
-    let openAPIErrs = schema ? validateOpenAPI(work, schema) : [];
-    if (old && schema) openAPIErrs = ratchetOpenAPIErrors(openAPIErrs, work, old);
-    errs.push(...openAPIErrs);
+    if (schema) errs.push(...validateOpenAPI(work, schema, old));
     errs.push(...validateScale(work, scale));
   }
   if (schema) {

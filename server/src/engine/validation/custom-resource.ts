@@ -20,7 +20,7 @@ export interface ValueValidationOptions {
  */
 export function validateCustomResourceValue(obj: unknown, schema: JSONSchemaProps, opts: ValueValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
-  errs.push(...validateOpenAPI(obj, schema));
+  errs.push(...validateOpenAPI(obj, schema, opts.oldObject));
   errs.push(...validateEmbeddedResources(FieldPath.root(), obj, schema, false));
   errs.push(...validateListTypes(obj, schema, opts.oldObject));
   if (!opts.skipCel) errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject }));

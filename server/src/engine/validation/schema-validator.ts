@@ -70,7 +70,17 @@ export class ValuePath {
 const nameOf = (p: ValuePath | null) => (p ? p.name : '');
 const segsOf = (p: ValuePath | null) => (p ? p.segments() : undefined);
 
-type Validate = (data: unknown, path: ValuePath | null) => Result;
+/**
+ * The old value correlated with the value being validated (ratcheting, apiserver pkg/cel/common
+ * CorrelatedObject), with the schema node that correlates its children.
+ */
+export interface Correlation {
+  old: unknown;
+  schema: JSONSchemaProps;
+}
+
+/** `branch`: an anyOf/oneOf/allOf/not schema on the same value, which kube-openapi does not ratchet itself. */
+type Validate = (data: unknown, path: ValuePath | null, corr?: Correlation, branch?: boolean) => Result;
 
 const cache = new WeakMap<object, Validate>();
 
@@ -84,9 +94,84 @@ export function schemaValidator(schema: JSONSchemaProps): Validate {
   return v;
 }
 
-/** Validate a value against a schema: kube-openapi's Result. */
-export function validateAgainstSchema(schema: JSONSchemaProps, data: unknown): Result {
-  return schemaValidator(schema)(data, null);
+/**
+ * Validate a value against a schema: kube-openapi's Result. With an old value (an update), errors of
+ * every sub-value that is unchanged from its correlated old value are ratcheted away, as the
+ * RatchetingSchemaValidator of CRDValidationRatcheting does.
+ */
+export function validateAgainstSchema(schema: JSONSchemaProps, data: unknown, old?: { value: unknown }): Result {
+  return schemaValidator(schema)(data, null, old ? { old: old.value, schema } : undefined);
+}
+
+/** CorrelatedObject.Key: the old value of a field, when both have it and the schema knows the field. */
+function corrKey(corr: Correlation | undefined, data: unknown, field: string, path: ValuePath | null): Correlation | undefined {
+  if (!corr) return undefined;
+  if (path === null && (field === 'kind' || field === 'apiVersion')) return undefined;
+  const old = corr.old;
+  if (!isGoMapValue(old) || !isGoMapValue(data)) return undefined;
+  if (!Object.prototype.hasOwnProperty.call(old, field) || !Object.prototype.hasOwnProperty.call(data, field)) return undefined;
+  const props = isSchema(corr.schema.properties) ? (corr.schema.properties as Record<string, unknown>) : undefined;
+  let sub: unknown = props && Object.prototype.hasOwnProperty.call(props, field) ? props[field] : undefined;
+  if (!isSchema(sub)) sub = isSchema(corr.schema.additionalProperties) ? corr.schema.additionalProperties : undefined;
+  if (!isSchema(sub)) return undefined;
+  return { old: old[field], schema: sub };
+}
+
+/** CorrelatedObject.Index: only list-type map items correlate, by their keys. */
+function corrIndex(corr: Correlation | undefined, data: unknown, i: number): Correlation | undefined {
+  if (!corr || corr.schema['x-kubernetes-list-type'] !== 'map' || !isSchema(corr.schema.items)) return undefined;
+  if (!Array.isArray(corr.old) || !Array.isArray(data) || i >= data.length) return undefined;
+  const keys = Array.isArray(corr.schema['x-kubernetes-list-map-keys']) ? corr.schema['x-kubernetes-list-map-keys'].filter((k): k is string => typeof k === 'string') : [];
+  const el = data[i];
+  if (!isGoMapValue(el)) return undefined;
+  const match = corr.old.find(
+    (o) =>
+      isGoMapValue(o) &&
+      keys.every((k) => {
+        const a = Object.prototype.hasOwnProperty.call(el, k);
+        const b = Object.prototype.hasOwnProperty.call(o, k);
+        return a === b && (!a || goDeepEqual(el[k], o[k]));
+      }),
+  );
+  return match === undefined ? undefined : { old: match, schema: corr.schema.items as JSONSchemaProps };
+}
+
+/** CorrelatedObject.CachedDeepEqual: is the value unchanged, correlating children through the schema? */
+function correlatedEqual(data: unknown, corr: Correlation): boolean {
+  const old = corr.old;
+  const nk = goKind(data);
+  const ok = goKind(old);
+  if (nk === 'nil' && ok === 'nil') return true;
+  if (nk === 'nil' || ok === 'nil') return false;
+  if ((nk === 'slice') !== (ok === 'slice') || (nk === 'map') !== (ok === 'map')) return false;
+  if (nk === 'slice') {
+    const n = data as unknown[];
+    const o = old as unknown[];
+    if (n.length !== o.length) return false;
+    const isMapList = corr.schema['x-kubernetes-list-type'] === 'map' && isSchema(corr.schema.items);
+    for (let i = 0; i < n.length; i++) {
+      const child = corrIndex(corr, n, i);
+      if (!child) return isMapList ? false : goDeepEqual(o, n);
+      if (!correlatedEqual(n[i], child)) return false;
+    }
+    return true;
+  }
+  if (nk === 'map') {
+    const n = data as Record<string, unknown>;
+    const o = old as Record<string, unknown>;
+    const keys = Object.keys(n);
+    if (keys.length !== Object.keys(o).length) return false;
+    for (const k of keys) {
+      const child = corrKey(corr, n, k, {} as ValuePath);
+      if (!child || !correlatedEqual(n[k], child)) return false;
+    }
+    return true;
+  }
+  return goDeepEqual(old, data);
+}
+
+function isGoMapValue(v: unknown): v is Record<string, unknown> {
+  return goKind(v) === 'map';
 }
 
 function num(v: unknown): number | undefined {
@@ -123,7 +208,14 @@ function compile(s: JSONSchemaProps): Validate {
   const typeCheck = (data: unknown, kind: GoKind, path: ValuePath | null): OpenAPIError | undefined =>
     validateType(data, kind, types, nullable, format, path);
 
-  return (data, path) => {
+  return (data, path, corr, branch) => {
+    const r = validateNode(data, path, corr);
+    // RatchetingValueValidator: an unchanged value keeps no errors (they become warnings).
+    if (corr && !branch && r.errors.length > 0 && correlatedEqual(data, corr)) return { errors: [], matchCount: r.matchCount };
+    return r;
+  };
+
+  function validateNode(data: unknown, path: ValuePath | null, corr: Correlation | undefined): Result {
     const r: Result = { errors: [], matchCount: 0 };
     const kind = goKind(data);
     if (kind === 'nil') {
@@ -140,7 +232,7 @@ function compile(s: JSONSchemaProps): Validate {
       else r.matchCount++;
       r.matchCount++;
     }
-    if (propsCheck) merge(r, propsCheck(data, kind, path));
+    if (propsCheck) merge(r, propsCheck(data, kind, path, corr));
     r.matchCount++;
     if (kind === 'string') {
       if (stringCheck) {
@@ -158,18 +250,18 @@ function compile(s: JSONSchemaProps): Validate {
       r.matchCount++;
     }
     if (kind === 'slice') {
-      merge(r, sliceCheck(data as unknown[], path));
+      merge(r, sliceCheck(data as unknown[], path, corr));
       r.matchCount++;
     }
     if (enumValues && !enumMatches(data, enumValues)) r.errors.push(enumError(path, data, enumValues));
     r.matchCount++;
     if (kind === 'map') {
-      merge(r, objectCheck(data as Record<string, unknown>, path));
+      merge(r, objectCheck(data as Record<string, unknown>, path, corr));
       r.matchCount++;
     }
     r.matchCount++;
     return r;
-  };
+  }
 }
 
 function merge(into: Result, other: Result | undefined): void {
@@ -404,16 +496,16 @@ function multipleOfFloat(name: string, segments: PathSegment[] | undefined, data
 }
 
 /** schemaSliceValidator: items, minItems, maxItems, uniqueItems. */
-function compileSlice(s: JSONSchemaProps): (data: unknown[], path: ValuePath | null) => Result {
+function compileSlice(s: JSONSchemaProps): (data: unknown[], path: ValuePath | null, corr?: Correlation) => Result {
   const items = isSchema(s.items) ? s.items : undefined;
   const minItems = num(s.minItems);
   const maxItems = num(s.maxItems);
   const unique = s.uniqueItems === true;
-  return (data, path) => {
+  return (data, path, corr) => {
     const r: Result = { errors: [], matchCount: 0 };
     if (items) {
       const v = schemaValidator(items);
-      for (let i = 0; i < data.length; i++) merge(r, v(data[i], new ValuePath(path, { kind: 'index', index: i }, 'index')));
+      for (let i = 0; i < data.length; i++) merge(r, v(data[i], new ValuePath(path, { kind: 'index', index: i }, 'index'), corrIndex(corr, data, i)));
     }
     const name = nameOf(path);
     const size = data.length;
@@ -439,7 +531,7 @@ function compileSlice(s: JSONSchemaProps): (data: unknown[], path: ValuePath | n
 }
 
 /** objectValidator: min/maxProperties, additionalProperties, properties, required, patternProperties. */
-function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path: ValuePath | null) => Result {
+function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path: ValuePath | null, corr?: Correlation) => Result {
   const props = isSchema(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
   const propNames = props ? Object.keys(props).filter((k) => isSchema(props[k])) : [];
   const ap = s.additionalProperties;
@@ -455,7 +547,7 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
       const c = compileRE2(p);
       return c.ok && c.re.matcher(key).find();
     });
-  return (val, path) => {
+  return (val, path, corr) => {
     const res: Result = { errors: [], matchCount: 0 };
     const name = nameOf(path);
     const keys = Object.keys(val);
@@ -469,7 +561,7 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
     const validatePatterns = (key: string): boolean => {
       const matched = matchingPatterns(key);
       for (const [, sch] of matched) {
-        merge(res, schemaValidator(sch as JSONSchemaProps)(val[key], new ValuePath(path, { kind: 'key', key }, 'dot')));
+        merge(res, schemaValidator(sch as JSONSchemaProps)(val[key], new ValuePath(path, { kind: 'key', key }, 'dot'), corrKey(corr, val, key, path)));
       }
       return matched.length > 0;
     };
@@ -484,13 +576,13 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
         const regular = hasProp(k);
         const matched = patternProps.length > 0 ? validatePatterns(k) : false;
         if (!(regular || matched) && apSchema) {
-          merge(res, schemaValidator(apSchema)(val[k], new ValuePath(path, { kind: 'key', key: k }, 'dot')));
+          merge(res, schemaValidator(apSchema)(val[k], new ValuePath(path, { kind: 'key', key: k }, 'dot'), corrKey(corr, val, k, path)));
         }
       }
     }
     for (const p of propNames) {
       if (Object.prototype.hasOwnProperty.call(val, p)) {
-        merge(res, schemaValidator(props![p])(val[p], new ValuePath(path, { kind: 'field', name: p }, 'prop')));
+        merge(res, schemaValidator(props![p])(val[p], new ValuePath(path, { kind: 'field', name: p }, 'prop'), corrKey(corr, val, p, path)));
       }
     }
     for (const k of req) {
@@ -514,7 +606,7 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
 }
 
 /** schemaPropsValidator: anyOf, oneOf, allOf, not (and property dependencies). */
-function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, path: ValuePath | null) => Result) | undefined {
+function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, path: ValuePath | null, corr?: Correlation) => Result) | undefined {
   const anyOf = schemaList(s.anyOf);
   const oneOf = schemaList(s.oneOf);
   const allOf = schemaList(s.allOf);
@@ -523,7 +615,7 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
   if (!anyOf.length && !oneOf.length && !allOf.length && !not && !deps) {
     return () => ({ errors: [], matchCount: 1 });
   }
-  return (data, kind, path) => {
+  return (data, kind, path, corr) => {
     const main: Result = { errors: [], matchCount: 0 };
     const q = goQuote(nameOf(path));
     if (anyOf.length) {
@@ -531,7 +623,7 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
       let firstSuccess: Result | undefined;
       let succeeded = false;
       for (const sch of anyOf) {
-        const r = schemaValidator(sch)(data, path);
+        const r = schemaValidator(sch)(data, path, corr, true);
         if (r.errors.length === 0) {
           best = undefined;
           succeeded = true;
@@ -549,7 +641,7 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
       let firstSuccess: Result | undefined;
       let validated = 0;
       for (const sch of oneOf) {
-        const r = schemaValidator(sch)(data, path);
+        const r = schemaValidator(sch)(data, path, corr, true);
         if (r.errors.length === 0) {
           validated++;
           best = undefined;
@@ -567,14 +659,14 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
     if (allOf.length) {
       let validated = 0;
       for (const sch of allOf) {
-        const r = schemaValidator(sch)(data, path);
+        const r = schemaValidator(sch)(data, path, corr, true);
         if (r.errors.length === 0) validated++;
         merge(main, r);
       }
       if (validated !== allOf.length) main.errors.push(plainError(`${q} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
     }
     if (not) {
-      const r = schemaValidator(not)(data, path);
+      const r = schemaValidator(not)(data, path, corr, true);
       if (r.errors.length === 0) main.errors.push(plainError(`${q} must not validate the schema (not)`));
     }
     if (deps && kind === 'map') {
