@@ -5,7 +5,7 @@
  * schema, defaults, the OpenAPI restrictions ($ref, uniqueItems, list/map types, ...), rule metadata,
  * and CEL compilation where the API server would attempt it.
  */
-import { FieldPath, forbidden, invalid, notSupported, required, type FieldError } from '../field';
+import { FieldPath, forbidden, internalError, invalid, notSupported, required, type FieldError } from '../field';
 import { validateCrdCelRules } from '../cel/crd';
 import { newStructural, validateStructuralSchema } from '../schema/structural';
 import { isObject, type JSONSchemaProps, type ValidationRule } from '../schema/types';
@@ -372,6 +372,19 @@ function validateOpenAPISchema(
   return { errors };
 }
 
+/**
+ * Runs a check owned by another engine module. A stub ('not implemented') is skipped; any other
+ * exception becomes an InternalError finding so that the rest of the CRD is still validated.
+ */
+function guarded<T>(p: FieldPath, run: () => T): T | FieldError[] | undefined {
+  try {
+    return run();
+  } catch (e) {
+    if (isNotImplemented(e)) return undefined;
+    return [internalError(p, e instanceof Error ? e.message : String(e))];
+  }
+}
+
 /** The node path of a CEL finding (`<node>.x-kubernetes-validations[i]...`), or undefined. */
 function celNodeOf(field: string): string | undefined {
   const i = field.indexOf('.x-kubernetes-validations[');
@@ -434,19 +447,15 @@ export function validateCustomResourceDefinitionValidation(
   // requireStructuralSchema is always true on a v1 create.
   let celAllowed = false;
   const structuralInitErrs: FieldError[] = [];
-  const init = newStructural(schema);
-  if (init.error !== undefined) {
-    structuralInitErrs.push(invalid(schemaPath, '', init.error));
+  const init = guarded(schemaPath, () => newStructural(schema).error);
+  if (Array.isArray(init)) allErrs.push(...init);
+  else if (init !== undefined) {
+    structuralInitErrs.push(invalid(schemaPath, '', init));
   } else {
-    let structuralErrs: FieldError[] = [];
-    try {
-      structuralErrs = validateStructuralSchema(schema, schemaPath);
-    } catch (e) {
-      if (!isNotImplemented(e)) throw e;
-    }
+    const structuralErrs = guarded(schemaPath, () => validateStructuralSchema(schema, schemaPath)) ?? [];
     if (structuralErrs.length > 0) allErrs.push(...structuralErrs);
     else {
-      const defaultErrs = validateSchemaDefaults(schema, schemaPath, true);
+      const defaultErrs = guarded(schemaPath, () => validateSchemaDefaults(schema, schemaPath, true)) ?? [];
       if (defaultErrs.length > 0) allErrs.push(...defaultErrs);
       else celAllowed = true;
     }
@@ -458,7 +467,8 @@ export function validateCustomResourceDefinitionValidation(
   allErrs.push(...errors);
 
   if (celAllowed) {
-    for (const e of validateCrdCelRules(schema, schemaPath, { hasSchemaErrors: (n) => gated.nodes.has(n) })) {
+    const celErrs = guarded(schemaPath, () => validateCrdCelRules(schema, schemaPath, { hasSchemaErrors: (n) => gated.nodes.has(n) })) ?? [];
+    for (const e of celErrs) {
       const node = celNodeOf(e.field);
       if (node !== undefined && gated.paths.has(node)) continue;
       allErrs.push(e);
