@@ -3,6 +3,7 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Log, Result } from 'sarif';
 import { errorTypeString, type ErrorType } from '../engine/field';
 import { CLI_RULES, oneLine, type CheckReport, type Finding, type Severity } from './check';
 
@@ -76,7 +77,7 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return { uri: pathToFileURL(abs).href };
     return { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
   };
-  const results = report.findings.map((f) => {
+  const results = report.findings.map((f): Result => {
     const idx = ruleIndex.get(f.rule);
     return {
       ruleId: f.rule,
@@ -95,7 +96,8 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
     };
   });
   const root = pathToFileURL(opts.cwd.endsWith(path.sep) ? opts.cwd : opts.cwd + path.sep).href;
-  const sarif = {
+  // Typed against @types/sarif, so that property names and shapes follow the 2.1.0 schema.
+  const sarif: Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
@@ -112,7 +114,7 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
         invocations: [
           {
             executionSuccessful: opts.inputErrors.length === 0,
-            toolExecutionNotifications: opts.inputErrors.map((text) => ({ level: 'error', message: { text } })),
+            toolExecutionNotifications: opts.inputErrors.map((text) => ({ level: 'error' as const, message: { text } })),
           },
         ],
         results,
