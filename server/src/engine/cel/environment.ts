@@ -11,7 +11,7 @@ import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { CelRuntimeError } from './lib/errors';
 import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } from './lib';
 import { validateLiterals } from './lib/literals';
-import { validateHomogeneousLiterals } from './lib/homogeneous';
+import { celGoType, validateHomogeneousLiterals } from './lib/homogeneous';
 import { rewriteOptionalLiterals } from './lib/optional-literals';
 import { budgetExceeded, chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
 
@@ -192,7 +192,7 @@ export function compileExpression(env: Environment, expr: string): CompileResult
   try {
     prepareAst(parsed.ast);
     const checked = parsed.check();
-    if (!checked.valid) return { ok: false, error: celErrorMessage(checked.error), kind: 'check' };
+    if (!checked.valid) return { ok: false, error: undeclaredFunction(env, celErrorMessage(checked.error)), kind: 'check' };
     const literalError = validateHomogeneousLiterals(parsed.ast) ?? validateLiterals(parsed.ast);
     if (literalError) return { ok: false, error: literalError, kind: 'check' };
     return {
@@ -202,6 +202,21 @@ export function compileExpression(env: Environment, expr: string): CompileResult
   } catch (e) {
     return { ok: false, error: celErrorMessage(e), kind: 'check' };
   }
+}
+
+const functionNames = new WeakMap<Environment, Set<string>>();
+
+/** cel-go says "undeclared reference" when no overload of that name exists at all. */
+function undeclaredFunction(env: Environment, msg: string): string {
+  const m = /^found no matching overload for '(\w+)' applied/.exec(msg);
+  if (!m) return msg;
+  let names = functionNames.get(env);
+  if (!names) {
+    names = new Set<string>();
+    for (const f of (env.getDefinitions() as { functions: { name: string }[] }).functions) names.add(f.name.split(INTERNAL_SUFFIX).join(''));
+    functionNames.set(env, names);
+  }
+  return names.has(m[1]) ? msg : `undeclared reference to '${m[1]}' (in container '')`;
 }
 
 export interface EvaluationLimits {
@@ -278,7 +293,7 @@ export function celErrorMessage(e: unknown): string {
   if ((m = /^No such key: (.*)$/s.exec(msg))) return `no such key: ${m[1]}`;
   if ((m = /^Unknown variable: (.*)$/s.exec(msg))) return `undeclared reference to '${m[1]}' (in container '')`;
   if ((m = /^no such overload: (.+?) (\+|-|\*|\/|%|==|!=|<=|>=|<|>|in) (.+)$/s.exec(msg))) {
-    return `found no matching overload for '${OPERATOR_NAMES[m[2]] ?? m[2]}' applied to '(${m[1]}, ${m[3]})'`;
+    return `found no matching overload for '${OPERATOR_NAMES[m[2]] ?? m[2]}' applied to '(${celGoType(m[1])}, ${celGoType(m[3])})'`;
   }
   if ((m = /^no such overload: (!|-)(.+)$/s.exec(msg))) {
     return `found no matching overload for '${m[1] === '!' ? '!_' : '-_'}' applied to '(${m[2]})'`;

@@ -20,6 +20,11 @@ function typeName(n: Node): string | undefined {
   return t.name.startsWith('dyn<') ? 'dyn' : t.name;
 }
 
+/** cel-go's FormatCELType spelling of a cel-js type name: list(int), map(string, int). */
+export function celGoType(name: string): string {
+  return name.replace(/</g, '(').replace(/>/g, ')');
+}
+
 /** First heterogeneous literal, worded as cel-go: "expected type 'int' but found 'string'". */
 export function validateHomogeneousLiterals(root: unknown): string | undefined {
   let found: string | undefined;
@@ -31,7 +36,7 @@ export function validateHomogeneousLiterals(root: unknown): string | undefined {
       const t = typeName(n);
       if (t === undefined || (n.checkedType as { hasPlaceholderType?: boolean }).hasPlaceholderType) continue;
       if (first === undefined) first = t;
-      else if (t !== first) found = `expected type '${first}' but found '${t}'`;
+      else if (t !== first) found = `expected type '${celGoType(first)}' but found '${celGoType(t)}'`;
     }
   };
   const go = (x: unknown): void => {
