@@ -1,13 +1,14 @@
 /**
  * Default values in a CRD schema must be pruned and must validate against their own schema
  * (ValidateDefaults, engine/defaulting/validation.ts), run by CRD validation once the schema is
- * structural. This module supplies the value validator and guards seams that are still stubs.
+ * structural. This module supplies the OpenAPI value validator and the CEL evaluator it calls back.
  */
 import type { FieldError, FieldPath } from '../field';
 import { validateDefaults } from '../defaulting/validation';
 import { newStructural } from '../schema/structural';
 import { isObject, type JSONSchemaProps } from '../schema/types';
-import { validateCustomResourceValue } from '../validation/custom-resource';
+import { validateCelRules } from '../cel/validator';
+import { validateOpenAPI } from '../validation/validation';
 import { cloneJSON } from './json';
 
 /** Moves a value error (path relative to the value) under `dpath` (which ends in `.default`). */
@@ -22,16 +23,22 @@ export function isNotImplemented(e: unknown): boolean {
   return e instanceof Error && e.message.startsWith('not implemented');
 }
 
+/** apiservervalidation.ValidateCustomResource on a default: OpenAPI value validation only. */
 function validateValue(dpath: FieldPath, value: unknown, raw: unknown): FieldError[] {
   if (!isObject(raw)) return [];
-  try {
-    return validateCustomResourceValue(cloneJSON(value), raw as JSONSchemaProps, { isResourceRoot: false })
-      .filter((e) => (e.severity ?? 'error') === 'error')
-      .map((e) => under(dpath, e));
-  } catch (e) {
-    if (isNotImplemented(e)) return [];
-    throw e;
-  }
+  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps).map((e) => under(dpath, e));
+}
+
+/**
+ * The CEL rules on a default, as ValidateDefaults runs them: with the default as both object and old
+ * object, then (ratcheting, for optionalOldSelf) once more as a create when the first run passes.
+ */
+function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceRoot: boolean): FieldError[] {
+  if (!isObject(raw)) return [];
+  const schema = raw as JSONSchemaProps;
+  let errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, oldObject: cloneJSON(value) });
+  if (errs.length === 0) errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot });
+  return errs.filter((e) => (e.severity ?? 'error') === 'error').map((e) => under(dpath, e));
 }
 
 /**
@@ -42,5 +49,6 @@ export function validateSchemaDefaults(schema: JSONSchemaProps, pth: FieldPath, 
   const s = newStructural(schema).structural;
   return validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults }, {
     validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw),
+    validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot),
   });
 }
