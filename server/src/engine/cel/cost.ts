@@ -129,8 +129,8 @@ class Coster {
         const t = this.typeOf(obj);
         if (t && (t.kind === 'map' || t.kind === 'object' || t.kind === 'param')) c = E.add(c, E.fixed(1));
         else if (n.op === '.?') c = E.add(c, E.fixed(1));
-        const p = this.pathOf(obj);
-        if (p) this.paths.set(n, [...p, field]);
+        // cel-go appends to the operand's path even when it has none (then the estimator sees the root).
+        this.paths.set(n, [...(this.pathOf(obj) ?? []), field]);
         return c;
       }
       case '[]':
@@ -141,8 +141,8 @@ class Coster {
         const p = this.pathOf(obj);
         const ent = this.entry(obj);
         if (ent) this.sizes.set(n, ent.val);
-        if (p && t?.kind === 'list') this.paths.set(n, [...p, '@items']);
-        else if (p && t?.kind === 'map') this.paths.set(n, [...p, '@values']);
+        if (t?.kind === 'list') this.paths.set(n, [...(p ?? []), '@items']);
+        else if (t?.kind === 'map') this.paths.set(n, [...(p ?? []), '@values']);
         return c;
       }
       case 'list': {
@@ -247,11 +247,9 @@ class Coster {
   private costCall(n: ASTNode, name: string, target: ASTNode | undefined, args: ASTNode[]): Est {
     if (!target && name === 'has') {
       const sel = args[0];
-      if (sel && (sel.op === '.' || sel.op === '.?')) {
-        const c = this.cost(sel.args[0]);
-        return E.add(c, E.fixed(1));
-      }
-      return E.fixed(1);
+      // The API server's base env sets PresenceTestHasCost(false): has() costs only its operand.
+      if (sel && (sel.op === '.' || sel.op === '.?')) return this.cost(sel.args[0]);
+      return ZERO;
     }
     if (target && COMPREHENSIONS.has(name) && args.length >= 2 && args[0].op === 'id') return this.costComprehension(n, name, target, args);
     if (!target && name === 'dyn' && args.length === 1) {
@@ -380,12 +378,13 @@ class Coster {
       return E.add(E.add(sum, c), E.fixed(1));
     }
     const isMap = rt?.kind === 'map';
+    const rp = rangePath ?? [];
     if (twoVar) {
       const v2 = (args[1] as ASTNode & { op: 'id' }).args;
-      this.push(v1, { path: rangePath ? [...rangePath, isMap ? '@keys' : '@items'] : undefined });
-      this.push(v2, { path: rangePath ? [...rangePath, isMap ? '@values' : '@items'] : undefined, size: rangeEntry?.val });
+      this.push(v1, { path: [...rp, isMap ? '@keys' : '@indices'] });
+      this.push(v2, { path: [...rp, isMap ? '@values' : '@items'], size: rangeEntry?.val });
     } else {
-      this.push(v1, { path: rangePath ? [...rangePath, isMap ? '@keys' : '@items'] : undefined, size: rangeEntry?.val });
+      this.push(v1, { path: [...rp, isMap ? '@keys' : '@items'], size: isMap ? undefined : rangeEntry?.val });
     }
     const bodyCosts = body.map((b) => this.cost(b));
     this.pop(v1);

@@ -227,7 +227,8 @@ export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: b
         if (!propsType) return undefined;
         const mp = numOf(s.maxProperties);
         const maxProps = mp !== undefined ? zeroIfNegative(mp) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (propsType.minSerializedSize + 6));
-        const keyType = simple(T.string, 'string', MIN_STRING_SIZE, MAX_REQUEST_SIZE_BYTES - 2);
+        // NewMapType uses the plain StringType for keys, whose MaxElements is 0.
+        const keyType = simple(T.string, 'string', MIN_STRING_SIZE, 0);
         return { cel: T.map(T.string, propsType.cel), name: 'map', keyType, elemType: propsType, maxElements: maxProps, minSerializedSize: 2, schema: orig };
       }
       const fields = new Map<string, DeclField>();
