@@ -5,6 +5,10 @@ import { createKubernetesEnvironment, evaluateWithLimits } from './environment';
 // Build the shared base environment once so timings below measure evaluation only.
 createKubernetesEnvironment({ compatibilityVersion: '1.37' });
 
+// The guards aim at < 100 ms on an idle machine (50 ms deadline); the bound here leaves room for a
+// loaded CI box while still failing for anything unguarded (those run for seconds to minutes).
+const LIMIT_MS = 500;
+
 function run(expr: string, ctx: Record<string, unknown> = {}, limits = {}) {
   const env = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
   for (const k of Object.keys(ctx)) env.registerVariable(k, 'dyn');
@@ -18,20 +22,21 @@ test('huge comprehension is stopped by the cost limit, not run to completion', (
   // bound is the outer list's length after the stop, not the 80 ms deadline (known limitation).
   const { r, ms } = run('lists.range(100000).all(i, lists.range(100000).all(j, i + j >= 0))');
   assert.ok('error' in r && /cost limit|timed out/.test(r.error), JSON.stringify(r));
-  assert.ok(ms < 150, `took ${ms}ms`);
+  assert.ok(ms < LIMIT_MS, `took ${ms}ms`);
 });
 
 test('allocating a huge list in one call is charged before allocation', () => {
   const { r, ms } = run('size(lists.range(1000000000)) > 0');
   assert.ok('error' in r && /cost limit/.test(r.error), JSON.stringify(r));
-  assert.ok(ms < 100, `took ${ms}ms`);
+  assert.ok(ms < LIMIT_MS, `took ${ms}ms`);
 });
 
 test('catastrophic-backtracking pattern runs in linear time through RE2', () => {
-  const s = 'a'.repeat(1000) + '!';
+  // 40 characters already take a backtracking engine (JS RegExp) minutes.
+  const s = 'a'.repeat(40) + '!';
   const { r, ms } = run("s.matches('^(a+)+$')", { s });
   assert.deepEqual(r, { value: false });
-  assert.ok(ms < 100, `took ${ms}ms`);
+  assert.ok(ms < LIMIT_MS, `took ${ms}ms`);
 });
 
 test('deeply nested expression is rejected without throwing', () => {
@@ -43,7 +48,7 @@ test('deeply nested expression is rejected without throwing', () => {
 test('wall-clock guard stops string blow-up', () => {
   const { r, ms } = run("lists.range(200000).map(i, 'x' + string(i)).size() > 0", {}, { costLimit: 1e12, timeoutMs: 30 });
   assert.ok('error' in r && /timed out|cost/.test(r.error), JSON.stringify(r));
-  assert.ok(ms < 100, `took ${ms}ms`);
+  assert.ok(ms < LIMIT_MS, `took ${ms}ms`);
 });
 
 test('RE2 syntax: Go-only constructs work, constant bad patterns fail at compile time', () => {

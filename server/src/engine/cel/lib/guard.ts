@@ -20,6 +20,8 @@ interface Budget {
   remaining: number;
   deadline: number;
   ticks: number;
+  /** Cost spent since the clock was last read (big single charges read it at once). */
+  sinceCheck: number;
   /** Once exceeded, every later charge rethrows this same object: cel-js' all/exists absorb errors
    * and keep iterating, so the stop must be sticky and cheap (no new stack trace per iteration). */
   exceeded?: CostLimitExceeded;
@@ -30,7 +32,7 @@ let active: Budget | undefined;
 /** Runs fn with a fresh budget; budgets nest (the inner one is restored afterwards). */
 export function withBudget<T>(costLimit: number, timeoutMs: number, fn: () => T): T {
   const prev = active;
-  active = { remaining: costLimit, deadline: Date.now() + timeoutMs, ticks: 0 };
+  active = { remaining: costLimit, deadline: Date.now() + timeoutMs, ticks: 0, sinceCheck: 0 };
   try {
     return fn();
   } finally {
@@ -46,7 +48,9 @@ export function chargeCost(n: number): void {
   b.remaining -= n;
   if (b.remaining < 0) throw (b.exceeded = new CostLimitExceeded('cost'));
   b.ticks += 1;
-  if ((b.ticks & 255) === 0 && Date.now() > b.deadline) throw (b.exceeded = new CostLimitExceeded('time'));
+  b.sinceCheck += n;
+  if (((b.ticks & 255) === 0 || b.sinceCheck >= 4096) && Date.now() > b.deadline) throw (b.exceeded = new CostLimitExceeded('time'));
+  if (b.sinceCheck >= 4096) b.sinceCheck = 0;
 }
 
 /** The limit error of the active evaluation, if it ran out (errors may have been absorbed on the way). */
