@@ -286,6 +286,7 @@ export function celErrorMessage(e: unknown): string {
   let msg = String(err?.summary ?? err?.message ?? e);
   msg = msg.split(INTERNAL_SUFFIX).join('').replace(/__opt(?:Entry|List|Map)\(/g, '(');
   let m: RegExpMatchArray | null;
+  if ((m = /^Exceeded maxDepth \((\d+)\)/.exec(msg))) return `expression recursion limit exceeded: ${m[1]}`;
   if ((m = /^No such key: index out of bounds, index (-?\d+) (>= size (\d+)|< 0)$/s.exec(msg))) {
     // cel-go reports indexes into variables through its attribute resolver: "index out of bounds: 100".
     return `index out of bounds: ${m[1]}`;
