@@ -79,7 +79,9 @@ interface Ctx {
 function coerce(pth: FieldPath, x: unknown, s: Structural | undefined, ctx: Ctx): void {
   if (!s || ctx.error) return;
   if (isJSONObject(x)) {
-    for (const k of Object.keys(x)) {
+    // the API server decodes the root's metadata before anything else (customresource_handler.go apply)
+    const keys = pth.isRoot() && s.xEmbeddedResource && hasOwn(x, 'metadata') ? ['metadata', ...Object.keys(x).filter((k) => k !== 'metadata')] : Object.keys(x);
+    for (const k of keys) {
       if (ctx.error) return;
       const v = x[k];
       if (s.xEmbeddedResource) {
@@ -194,7 +196,28 @@ function jsonKind(v: unknown): string {
   return 'object';
 }
 
-class DecodeError extends Error {}
+/**
+ * A decoding error. encoding/json keeps the first type mismatch and decodes on ("saved"), but an error
+ * from a custom unmarshaler (metav1.Time) stops decoding at once and wins ("fatal").
+ */
+class DecodeError extends Error {
+  constructor(
+    message: string,
+    readonly fatal = false,
+  ) {
+    super(message);
+  }
+}
+
+interface DecodeState {
+  saved?: DecodeError;
+}
+
+/** Keep the first type mismatch, as encoding/json's saveError does; the field decodes to nothing. */
+function save(st: DecodeState, e: DecodeError): undefined {
+  st.saved ??= e;
+  return undefined;
+}
 
 interface RoundTrip {
   value?: Record<string, unknown>;
@@ -215,21 +238,30 @@ function roundTripObjectMeta(v: unknown, metaPath: FieldPath, dropInvalid: boole
     return dropInvalid ? { error: `invalid metadata: expected object, got ${goKind(v)}`, unknown } : { error: msg, unknown };
   }
   const out: Record<string, unknown> = {};
-  // Go marshals the map with sorted keys, so the first error is that of the first key in sort order
+  let firstSaved: DecodeError | undefined;
+  // Go marshals the map with sorted keys, so errors are met in sort order
   for (const k of Object.keys(v).sort()) {
     const kind = hasOwn(objectMeta.fields, k) ? objectMeta.fields[k] : undefined;
     if (!kind) {
       unknown.push(prunedAt(metaPath.child(k)));
       continue;
     }
+    const st: DecodeState = {};
+    let enc: unknown;
     try {
-      const enc = decodeField(v[k], kind, 'ObjectMeta', [k], metaPath.child(k), unknown);
-      if (enc !== undefined) setOwn(out, k, enc);
+      enc = decodeField(v[k], kind, 'ObjectMeta', [k], metaPath.child(k), unknown, st);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       if (!dropInvalid) return { error: e.message, unknown };
+      continue;
     }
+    if (st.saved) {
+      firstSaved ??= st.saved;
+      continue;
+    }
+    if (enc !== undefined) setOwn(out, k, enc);
   }
+  if (firstSaved && !dropInvalid) return { error: firstSaved.message, unknown };
   return { value: out, unknown };
 }
 
@@ -252,48 +284,49 @@ function typeError(v: unknown, kind: Kind | string, struct: string, stack: strin
 }
 
 /** Decode one field and return its re-encoded value, or undefined when omitted (omitempty / nil). */
-function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], path: FieldPath, unknown: PrunedField[]): unknown {
+function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], path: FieldPath, unknown: PrunedField[], st: DecodeState): unknown {
   switch (kind.t) {
     case 'string':
       if (v === null) return kind.omitempty ? undefined : '';
-      if (typeof v !== 'string') throw typeError(v, kind, struct, stack);
+      if (typeof v !== 'string') return save(st, typeError(v, kind, struct, stack));
       return v === '' && kind.omitempty ? undefined : v;
     case 'int64': {
       if (v === null) return undefined;
       const n = v instanceof IntegralFloat ? v.value : v;
       if (typeof n === 'bigint') {
-        if (n < -(2n ** 63n) || n >= 2n ** 63n) throw typeError(v, kind, struct, stack, `number ${n}`);
+        if (n < -(2n ** 63n) || n >= 2n ** 63n) return save(st, typeError(v, kind, struct, stack, `number ${n}`));
         return n === 0n && !kind.ptr ? undefined : n;
       }
-      if (typeof n !== 'number') throw typeError(v, kind, struct, stack);
-      if (!Number.isInteger(n)) throw typeError(v, kind, struct, stack, `number ${n}`);
+      if (typeof n !== 'number') return save(st, typeError(v, kind, struct, stack));
+      if (!Number.isInteger(n)) return save(st, typeError(v, kind, struct, stack, `number ${n}`));
       return n === 0 && !kind.ptr ? undefined : n;
     }
     case 'bool':
       if (v === null) return undefined;
-      if (typeof v !== 'boolean') throw typeError(v, kind, struct, stack);
+      if (typeof v !== 'boolean') return save(st, typeError(v, kind, struct, stack));
       return v;
     case 'time': {
       if (v === null) return undefined;
-      if (typeof v !== 'string') throw typeError(v, kind, struct, stack);
+      // metav1.Time's own UnmarshalJSON fails: that error stops decoding
+      if (typeof v !== 'string') throw new DecodeError(typeError(v, kind, struct, stack).message, true);
       return formatRFC3339(v);
     }
     case 'mapString': {
       if (v === null) return undefined;
-      if (!isJSONObject(v)) throw typeError(v, kind, struct, stack);
+      if (!isJSONObject(v)) return save(st, typeError(v, kind, struct, stack));
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v).sort()) {
         const e = v[k];
-        if (e !== null && typeof e !== 'string') throw typeError(e, 'string', struct, stack);
+        if (e !== null && typeof e !== 'string') return save(st, typeError(e, 'string', struct, stack));
         setOwn(out, k, e ?? '');
       }
       return Object.keys(out).length ? out : undefined;
     }
     case 'stringList': {
       if (v === null) return undefined;
-      if (!Array.isArray(v)) throw typeError(v, kind, struct, stack);
+      if (!Array.isArray(v)) return save(st, typeError(v, kind, struct, stack));
       const out = v.map((e) => {
-        if (e !== null && typeof e !== 'string') throw typeError(e, 'string', struct, stack);
+        if (e !== null && typeof e !== 'string') return save(st, typeError(e, 'string', struct, stack));
         return e ?? '';
       });
       return out.length ? out : undefined;
@@ -302,9 +335,9 @@ function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], pa
       return v === null ? undefined : deepCopyJSON(v);
     case 'structList': {
       if (v === null) return undefined;
-      if (!Array.isArray(v)) throw typeError(v, kind, struct, stack);
+      if (!Array.isArray(v)) return save(st, typeError(v, kind, struct, stack));
       const out = v.map((e, i) => {
-        if (e !== null && !isJSONObject(e)) throw typeError(e, kind.struct.goType, struct, stack);
+        if (e !== null && !isJSONObject(e)) return save(st, typeError(e, kind.struct.goType, struct, stack));
         const src = e ?? {};
         const enc: Record<string, unknown> = {};
         const structName = kind.struct.goType.replace(/^v1\./, '');
@@ -314,7 +347,7 @@ function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], pa
             if (fk.t === 'string' && !fk.omitempty) setOwn(enc, k, '');
             continue;
           }
-          const r = decodeField(src[k], kind.struct.fields[k], structName, [...stack, k], path.index(i).child(k), unknown);
+          const r = decodeField(src[k], kind.struct.fields[k], structName, [...stack, k], path.index(i).child(k), unknown, st);
           if (r !== undefined) setOwn(enc, k, r);
         }
         for (const k of Object.keys(src)) if (!hasOwn(kind.struct.fields, k)) unknown.push(prunedAt(path.index(i).child(k)));
@@ -333,8 +366,8 @@ function formatRFC3339(avalue: string): string {
   const LAYOUT = '2006-01-02T15:04:05Z07:00';
   const q = (x: string) => JSON.stringify(x);
   const cannot = (elem: string, layoutElem: string) =>
-    new DecodeError(`parsing time ${q(avalue)} as ${q(LAYOUT)}: cannot parse ${q(elem)} as ${q(layoutElem)}`);
-  const outOfRange = (what: string) => new DecodeError(`parsing time ${q(avalue)}: ${what} out of range`);
+    new DecodeError(`parsing time ${q(avalue)} as ${q(LAYOUT)}: cannot parse ${q(elem)} as ${q(layoutElem)}`, true);
+  const outOfRange = (what: string) => new DecodeError(`parsing time ${q(avalue)}: ${what} out of range`, true);
   const isDigit = (x: string, i: number) => i < x.length && x[i] >= '0' && x[i] <= '9';
   let value = avalue;
   // getnum: one or two digits (exactly two when fixed)
@@ -390,10 +423,10 @@ function formatRFC3339(avalue: string): string {
     offsetMin = (value[0] === '-' ? -1 : 1) * (hr * 60 + mm);
     value = value.slice(6);
   }
-  if (value.length > 0) throw new DecodeError(`parsing time ${q(avalue)}: extra text: ${q(value)}`);
+  if (value.length > 0) throw new DecodeError(`parsing time ${q(avalue)}: extra text: ${q(value)}`, true);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const daysIn = month === 2 ? (leap ? 29 : 28) : new Date(Date.UTC(2001, month, 0)).getUTCDate();
-  if (day < 1 || day > daysIn) throw new DecodeError(`parsing time ${q(avalue)}: day out of range`);
+  if (day < 1 || day > daysIn) throw new DecodeError(`parsing time ${q(avalue)}: day out of range`, true);
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(hour, min - offsetMin, sec, 0);
