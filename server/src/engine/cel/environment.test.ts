@@ -69,3 +69,18 @@ test('includes is gated to compatibility 1.37', () => {
   const r = evaluateWithLimits(env, '[1].includes(1)', {});
   assert.ok('error' in r);
 });
+
+test('no input makes compile or evaluation throw', () => {
+  const env = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
+  env.registerVariable('self', 'dyn');
+  const pieces = ['self', '.', '?', '[', ']', '{', '}', '(', ')', ',', ':', "'a'", '1', '1.5', 'u', '+', '==', '&&', '!', 'size', 'all', 'x', 'optional', 'format', 'quantity', '"%s"', 'b"', 'r"', '\\', '.?', '[?', '`'];
+  let seed = 7;
+  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const selfValue = new Map<string, unknown>([['a', [1n, 'x', new Map()]], ['b', null]]);
+  for (let i = 0; i < 400; i++) {
+    let expr = '';
+    const len = 1 + rnd(12);
+    for (let j = 0; j < len; j++) expr += pieces[rnd(pieces.length)] + (rnd(3) ? '' : ' ');
+    assert.doesNotThrow(() => evaluateWithLimits(env, expr, { self: selfValue }), expr);
+  }
+});
