@@ -117,3 +117,10 @@ test('coerceObjectMeta: errorText is what the decoder returns (bare message for 
   const emb = coerceObjectMeta({ e: { metadata: 'x' } }, schema, { isResourceRoot: true });
   assert.equal(emb.errorText, 'e.metadata: Invalid value: "x": json: cannot unmarshal string into Go value of type v1.ObjectMeta');
 });
+
+test('coerceObjectMeta: a metav1.Time error wins over an earlier type mismatch (encoding/json order)', () => {
+  const r = coerceObjectMeta({ metadata: { annotations: 0, deletionTimestamp: 'ok', labels: 1 } }, { type: 'object' }, { isResourceRoot: true });
+  assert.equal(r.errorText, 'parsing time "ok" as "2006-01-02T15:04:05Z07:00": cannot parse "ok" as "2006"');
+  const s = coerceObjectMeta({ metadata: { labels: 1, annotations: 0 } }, { type: 'object' }, { isResourceRoot: true });
+  assert.equal(s.errorText, 'json: cannot unmarshal number into Go struct field ObjectMeta.annotations of type map[string]string');
+});
