@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { LineIndex, parseFieldPath, formatFieldPath, parseYamlDocuments, splitYamlChunks, identifyObject } from '../../server/src/yaml';
 import { FieldPath, invalid, required } from '../../server/src/engine/field';
@@ -347,4 +349,27 @@ test('rangeOfFieldError: a CEL compile error with a ruleRange points inside the 
     ruleRange: { start: at, end: at + 4 },
   });
   assert.equal(crd.slice(r.start, r.end), 'nope');
+});
+
+test('half-typed text: every prefix of a CRD parses, and every query answers without throwing', () => {
+  const full = readFileSync(join(__dirname, '../../examples/crontab-crd.yaml'), 'utf8') + '---\n' + CR + '  tail: [1, {a: "b\n';
+  const paths = ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[cronSpec].pattern', 'spec.names.kind', 'spec.replicas', 'metadata.name', ''];
+  let previous: ReturnType<typeof parseYamlDocuments> | undefined;
+  for (let n = 0; n <= full.length; n += 5) {
+    const text = full.slice(0, n);
+    const f = parseYamlDocuments(text, { previous });
+    previous = f;
+    for (const d of f.documents) {
+      void d.value;
+      void d.identity;
+      for (const e of d.errors) assert.ok(e.start >= d.start && e.end <= text.length && e.start <= e.end, `error range in prefix ${n}`);
+      for (const p of paths) {
+        for (const target of ['key', 'value'] as const) {
+          const r = d.rangeOfPath(p, target);
+          assert.ok(r.start >= d.start && r.end <= Math.max(d.end, r.start) && r.start <= r.end, `range of ${p} in prefix ${n}`);
+        }
+      }
+      d.pathAt(Math.floor((d.start + d.end) / 2));
+    }
+  }
 });
