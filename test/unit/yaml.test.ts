@@ -355,7 +355,7 @@ test('half-typed text: every prefix of a CRD parses, and every query answers wit
   const full = readFileSync(join(__dirname, '../../examples/crontab-crd.yaml'), 'utf8') + '---\n' + CR + '  tail: [1, {a: "b\n';
   const paths = ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[cronSpec].pattern', 'spec.names.kind', 'spec.replicas', 'metadata.name', ''];
   let previous: ReturnType<typeof parseYamlDocuments> | undefined;
-  for (let n = 0; n <= full.length; n += 5) {
+  for (let n = 0; n <= full.length; n += 13) {
     const text = full.slice(0, n);
     const f = parseYamlDocuments(text, { previous });
     previous = f;
