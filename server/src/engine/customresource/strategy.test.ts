@@ -7,7 +7,11 @@ import { compareKubeAwareVersionStrings } from './versions';
 const schema = {
   type: 'object',
   properties: {
-    spec: { type: 'object', properties: { replicas: { type: 'integer', maximum: 5 }, mode: { type: 'string', enum: ['a', 'b'] } } },
+    spec: {
+      type: 'object',
+      properties: { replicas: { type: 'integer', maximum: 5 }, mode: { type: 'string', enum: ['a', 'b'] } },
+      'x-kubernetes-validations': [{ rule: 'true' }],
+    },
     status: { type: 'object', properties: { ready: { type: 'boolean' } } },
   },
 };
@@ -57,6 +61,10 @@ test('a blocking error skips CEL with the one path-less message', () => {
   assert.equal(errs[1].detail, CEL_SKIPPED_MESSAGE);
   // a non-blocking (Invalid) error does not
   assert.equal(validateCustomResource(crd, cr('example.com/v1', { spec: { replicas: 9 } })).errors.length, 1);
+  // and without any rule in the schema nothing is said about CEL
+  const noRules = structuredClone(crd);
+  delete (noRules.spec.versions[1].schema.openAPIV3Schema.properties.spec as Record<string, unknown>)['x-kubernetes-validations'];
+  assert.equal(validateCustomResource(noRules, cr('example.com/v1', { spec: { mode: 'c' } })).errors.length, 1);
 });
 
 test('bad input is reported, never thrown', () => {

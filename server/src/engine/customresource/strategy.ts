@@ -13,7 +13,7 @@ import type { JSONSchemaProps } from '../schema/types';
 import { deepCopyJSON } from '../schema/values';
 import { validateCelRules } from '../cel/validator';
 import { validateOpenAPI } from '../validation/validation';
-import { validateListTypes } from '../validation/custom-resource';
+import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE, hasXValidations, validateListTypes } from '../validation/custom-resource';
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { parseGroupVersion } from '../objectmeta/names';
 import { isGoMap } from '../validation/go-values';
@@ -38,10 +38,7 @@ export interface CustomResourceResult {
   warnings: FieldError[];
 }
 
-/** strategy.go hasBlockingErr: OpenAPI errors after which CEL rules are not run. */
-const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
-
-export const CEL_SKIPPED_MESSAGE = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+export { CEL_SKIPPED_MESSAGE };
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -168,8 +165,10 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   if (schema) {
     errs.push(...validateEmbeddedResources(FieldPath.root(), work, schema, false));
     errs.push(...validateListTypes(work, schema, old));
-    if (errs.some((e) => BLOCKING.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
-    else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old }));
+    if (hasXValidations(schema)) {
+      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
+      else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old }));
+    }
   }
   res.errors.push(...errs);
 }

@@ -1,5 +1,5 @@
-import { FieldPath, type FieldError } from '../field';
-import type { JSONSchemaProps } from '../schema/types';
+import { FieldPath, invalid, type FieldError } from '../field';
+import { isObject, type JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
 import { validateListSetsAndMaps } from '../listtype/validation';
 import { validateEmbeddedResources } from '../objectmeta/validation';
@@ -16,16 +16,35 @@ export interface ValueValidationOptions {
 /**
  * The checks the API server runs on a custom resource value against one schema: OpenAPI value
  * validation (kube-openapi, with Kubernetes error types and paths), list-type set/map checks,
- * embedded-resource metadata, and the CEL x-kubernetes-validations rules.
+ * embedded-resource metadata, and the CEL x-kubernetes-validations rules (skipped, with one path-less
+ * error, after a blocking error: Required, NotSupported, TooLong, TooMany, TypeInvalid).
  */
 export function validateCustomResourceValue(obj: unknown, schema: JSONSchemaProps, opts: ValueValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateOpenAPI(obj, schema, opts.oldObject));
   errs.push(...validateEmbeddedResources(FieldPath.root(), obj, schema, false));
   errs.push(...validateListTypes(obj, schema, opts.oldObject));
-  if (!opts.skipCel) errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject }));
+  if (!opts.skipCel) {
+    // cel.NewValidator is nil without rules: then nothing is skipped and nothing is said.
+    if (hasXValidations(schema)) {
+      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
+      else errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject }));
+    }
+  }
   return errs;
 }
+
+/** strategy.go hasBlockingErr: after one of these OpenAPI errors the CEL rules are not run. */
+export const BLOCKING_ERROR_TYPES: ReadonlySet<string> = new Set([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTooMany',
+  'FieldValueTypeInvalid',
+]);
+
+/** The one error reported in place of the CEL results when a blocking error came first. */
+export const CEL_SKIPPED_MESSAGE = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
 /**
  * listtype.ValidateListSetsAndMaps with the update ratcheting of strategy.go: on an update the new
@@ -34,4 +53,19 @@ export function validateCustomResourceValue(obj: unknown, schema: JSONSchemaProp
 export function validateListTypes(obj: unknown, schema: JSONSchemaProps, oldObject?: unknown): FieldError[] {
   if (oldObject !== undefined && validateListSetsAndMaps(FieldPath.root(), schema, oldObject).length > 0) return [];
   return validateListSetsAndMaps(FieldPath.root(), schema, obj);
+}
+
+const hasRulesCache = new WeakMap<object, boolean>();
+
+/** cel hasXValidations: does the node, or a property, additionalProperties or items below it, carry rules? */
+export function hasXValidations(s: unknown): boolean {
+  if (!isObject(s)) return false;
+  const cached = hasRulesCache.get(s);
+  if (cached !== undefined) return cached;
+  const rules = s['x-kubernetes-validations'];
+  let has = Array.isArray(rules) && rules.length > 0;
+  if (!has) has = hasXValidations(s.items) || hasXValidations(s.additionalProperties);
+  if (!has && isObject(s.properties)) has = Object.values(s.properties).some(hasXValidations);
+  hasRulesCache.set(s, has);
+  return has;
 }

@@ -77,3 +77,30 @@ test('Go %v of float64 and the string formats', () => {
   assert.equal(formatChecker('ipv4')!('::ffff:1.2.3.4'), true);
   assert.equal(formatChecker('int32'), undefined);
 });
+
+test('ratcheting: errors of values unchanged from the correlated old value are dropped', () => {
+  const s = {
+    type: 'object',
+    properties: {
+      a: { type: 'integer', maximum: 5 },
+      lm: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer', maximum: 1 } } } },
+      la: { type: 'array', items: { type: 'integer', maximum: 1 } },
+    },
+  };
+  assert.deepEqual(run(s, '{"a":9}', '{"a":9}'), []);
+  assert.deepEqual(run(s, '{"a":8}', '{"a":9}'), ['a: Invalid value: 8: a in body should be less than or equal to 5']);
+  // list-map items correlate by key, whatever their position
+  assert.deepEqual(run(s, '{"lm":[{"k":"b","v":0},{"k":"a","v":3}]}', '{"lm":[{"k":"a","v":3}]}'), []);
+  // atomic list items do not correlate: a changed list reports all its items
+  assert.deepEqual(run(s, '{"la":[3,0]}', '{"la":[3]}'), ['la[0]: Invalid value: 3: la[0] in body should be less than or equal to 1']);
+});
+
+test('the CEL-skipped message comes only with rules in the schema and a blocking error', () => {
+  const withRule = { type: 'object', properties: { s: { type: 'string', maxLength: 2 } }, 'x-kubernetes-validations': [{ rule: 'true' }] };
+  assert.deepEqual(run(withRule, '{"s":"abc"}'), [
+    '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    's: Too long: may not be more than 2 bytes',
+  ].sort());
+  const noRule = { type: 'object', properties: { s: { type: 'string', maxLength: 2 } } };
+  assert.equal(run(noRule, '{"s":"abc"}').length, 1);
+});
