@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileSchemaValidations, validFieldPath, formatIssue } from './compile';
+import { errorMessage } from '../field';
+import type { JSONSchemaProps } from '../schema/types';
+
+function compile(schema: JSONSchemaProps): string[] {
+  return compileSchemaValidations(schema).map((e) => errorMessage(e));
+}
+
+test('type errors use cel-go wording and operator positions', () => {
+  const errs = compile({ type: 'object', properties: { v: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == true' }] } } });
+  assert.equal(errs.length, 1);
+  assert.match(errs[0], /^properties\[v\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '\(int, bool\)'/);
+});
+
+test('undefined fields, resource-root metadata and escaping', () => {
+  const root: JSONSchemaProps = {
+    type: 'object',
+    properties: { 'f-1': { type: 'string' }, if: { type: 'integer' } },
+    'x-kubernetes-validations': [
+      { rule: 'self.metadata.name.size() > 0' },
+      { rule: 'self.metadata.labels.size() > 0' },
+      { rule: "self.f__dash__1 == 'a' && self.if > 0 && self.__if__ > 0" },
+      { rule: 'self.nope' },
+    ],
+  };
+  const errs = compile(root);
+  assert.equal(errs.length, 2);
+  assert.match(errs[0], /\[1\]\.rule: .*undefined field 'labels'/);
+  assert.match(errs[1], /\[3\]\.rule: .*undefined field 'nope'/);
+});
+
+test('rule must be bool, messageExpression must be string and is compiled only after the rule', () => {
+  const errs = compileSchemaValidations({
+    type: 'object',
+    properties: {
+      a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self + 1' }] },
+      b: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 1', messageExpression: '42' }] },
+      c: { type: 'integer', 'x-kubernetes-validations': [{ rule: "self == 'x'", messageExpression: '42' }] },
+    },
+  });
+  assert.deepEqual(
+    errs.map((e) => [e.field, e.detail.split('\n')[0]]),
+    [
+      ['properties[a].x-kubernetes-validations[0].rule', 'cel expression must evaluate to a bool'],
+      ['properties[b].x-kubernetes-validations[0].messageExpression', 'messageExpression must evaluate to a string'],
+      ['properties[c].x-kubernetes-validations[0].rule', "compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, string)'"],
+    ],
+  );
+});
+
+test('optionalOldSelf makes oldSelf optional; field selection on it stays optional', () => {
+  const errs = compileSchemaValidations({
+    type: 'object',
+    properties: { i: { type: 'integer' } },
+    'x-kubernetes-validations': [
+      { rule: 'self.i >= oldSelf.i.orValue(0)', optionalOldSelf: true },
+      { rule: 'self.i >= oldSelf.i', optionalOldSelf: true },
+    ],
+  });
+  assert.deepEqual(errs.map((e) => e.field), ['x-kubernetes-validations[1].rule']);
+  assert.match(errs[0].detail, /applied to '\(int, optional_type\(int\)\)'/);
+});
+
+test('literal validators, null comparisons and ruleRange', () => {
+  const errs = compileSchemaValidations({
+    type: 'object',
+    properties: { s: { type: 'string' }, o: { type: 'object' } },
+    'x-kubernetes-validations': [{ rule: "duration('1d') > duration('1s')" }, { rule: 'self.s == null' }, { rule: 'self.o == null' }, { rule: "[1, 'a'].size() == 2" }],
+  });
+  assert.equal(errs.length, 3);
+  assert.match(errs[0].detail, /<input>:1:10: invalid duration argument/);
+  assert.deepEqual(errs[0].ruleRange, { start: 9, end: 13 });
+  assert.match(errs[1].detail, /'_==_' applied to '\(string, null\)'/);
+  assert.match(errs[2].detail, /expected type 'int' but found 'string'/);
+});
+
+test('validFieldPath resolves properties, map keys and quoted names', () => {
+  const s: JSONSchemaProps = {
+    type: 'object',
+    properties: { m: { type: 'object', additionalProperties: { type: 'string' } }, 'a.b': { type: 'string' } },
+  };
+  assert.equal(validFieldPath('.m.foo', s).path?.toString(), 'm[foo]');
+  assert.equal(validFieldPath("['a.b']", s).path?.toString(), 'a.b');
+  assert.equal(validFieldPath('.x', s).error, 'does not refer to a valid field');
+  assert.equal(validFieldPath('.m[0]', s).error, 'expected single quoted string but got 0');
+});
+
+test('formatIssue prints line, column and caret like cel-go', () => {
+  assert.equal(formatIssue('a &&\n  b', 7, 'x'), 'ERROR: <input>:2:3: x\n |   b\n | ..^');
+});

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateCrdCelRules, costErrorMessage } from './crd';
+import { FieldPath, errorMessage } from '../field';
+import type { JSONSchemaProps } from '../schema/types';
+
+const P = FieldPath.root('spec', 'validation', 'openAPIV3Schema');
+const check = (s: JSONSchemaProps) => validateCrdCelRules(s, P).map((e) => [e.type, e.field, errorMessage(e)] as const);
+
+test('rule field checks: required rule, messages, reason, fieldPath', () => {
+  const errs = check({
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    'x-kubernetes-validations': [
+      { rule: ' ' },
+      { rule: 'true', message: 'a\nb' },
+      { rule: 'true', reason: 'Nope' as never },
+      { rule: 'true', fieldPath: '.b' },
+    ],
+  });
+  assert.deepEqual(
+    errs.map(([t, f]) => [t, f]),
+    [
+      ['FieldValueRequired', 'spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule'],
+      ['FieldValueInvalid', 'spec.validation.openAPIV3Schema.x-kubernetes-validations[1].message'],
+      ['FieldValueNotSupported', 'spec.validation.openAPIV3Schema.x-kubernetes-validations[2].reason'],
+      ['FieldValueInvalid', 'spec.validation.openAPIV3Schema.x-kubernetes-validations[3].fieldPath'],
+    ],
+  );
+});
+
+test('oldSelf is forbidden under atomic list items but allowed under list-type map items', () => {
+  const item = (lt?: string): JSONSchemaProps => ({
+    type: 'array',
+    ...(lt ? { 'x-kubernetes-list-type': lt, 'x-kubernetes-list-map-keys': ['k'] } : {}),
+    items: { type: 'object', required: ['k'], properties: { k: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] },
+    maxItems: 10,
+  });
+  const errs = check({ type: 'object', properties: { a: item(), m: item('map') } });
+  assert.equal(errs.length, 1);
+  assert.equal(errs[0][1], 'spec.validation.openAPIV3Schema.properties[a].items.x-kubernetes-validations[0].rule');
+  assert.match(errs[0][2], /within spec\.validation\.openAPIV3Schema\.properties\[a\]$/);
+});
+
+test('optionalOldSelf without oldSelf is invalid', () => {
+  const errs = check({ type: 'object', properties: { v: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', optionalOldSelf: false }] } } });
+  assert.deepEqual(errs.map(([, f]) => f), ['spec.validation.openAPIV3Schema.properties[v].x-kubernetes-validations[0].optionalOldSelf']);
+});
+
+test('cost: unbounded nested iteration exceeds the per-rule and per-CRD budgets; limits fix it', () => {
+  const schema = (bounded: boolean): JSONSchemaProps => ({
+    type: 'object',
+    properties: {
+      foo: {
+        type: 'array',
+        ...(bounded ? { maxItems: 25 } : {}),
+        items: { type: 'string', ...(bounded ? { maxLength: 10 } : {}) },
+        'x-kubernetes-validations': [{ rule: "self.all(x, x.contains('a string'))" }],
+      },
+    },
+  });
+  const errs = check(schema(false));
+  assert.deepEqual(
+    errs.map(([t, f]) => [t, f]),
+    [
+      ['FieldValueForbidden', 'spec.validation.openAPIV3Schema.properties[foo].x-kubernetes-validations[0].rule'],
+      ['FieldValueForbidden', 'spec.validation.openAPIV3Schema.properties[foo].x-kubernetes-validations[0].rule'],
+      ['FieldValueForbidden', 'spec.validation.openAPIV3Schema'],
+    ],
+  );
+  assert.match(errs[0][2], /estimated rule cost exceeds budget by factor of more than 100x/);
+  assert.match(errs[1][2], /contributed to estimated rule cost total/);
+  assert.deepEqual(check(schema(true)), []);
+});
+
+test('cost factor formatting follows Go', () => {
+  assert.match(costErrorMessage('c', 10_485_760, 10_000_000), /factor of 1\.048576x/);
+  assert.match(costErrorMessage('c', 25_000_000, 10_000_000), /factor of 2\.5x/);
+});
