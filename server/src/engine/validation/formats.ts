@@ -126,24 +126,26 @@ function isCIDR(s: string): boolean {
   const ip = s.slice(0, i);
   const mask = s.slice(i + 1);
   if (!parseIP(ip, true)) return false;
-  if (!/^[0-9]+$/.test(mask) || (mask.length > 1 && mask[0] === '0')) return false;
+  if (!/^[0-9]+$/.test(mask)) return false;
   const bits = ip.includes(':') ? 128 : 32;
   return Number(mask) <= bits;
 }
 
-/** net.ParseMAC: 6, 8 or 20 octets separated by ':' or '-', or groups of four hex digits separated by '.'. */
+/**
+ * net.ParseMAC (Go 1.26): 6, 8 or 20 octets as `00:00:5e:00:53:01`, `00-00-5e-00-53-01`, `0000.5e00.5301`
+ * or bare hex `00005e005301`.
+ */
 function isMAC(s: string): boolean {
-  if (s.length < 14) return false;
+  if (s.length < 12) return false;
   const valid = (n: number) => n === 6 || n === 8 || n === 20;
+  const hex2 = (i: number) => /^[0-9a-fA-F]{2}$/.test(s.slice(i, i + 2));
   if (s[2] === ':' || s[2] === '-') {
     if ((s.length + 1) % 3 !== 0) return false;
     const n = (s.length + 1) / 3;
     if (!valid(n)) return false;
-    const sep = s[2];
     for (let i = 0; i < n; i++) {
-      const part = s.slice(3 * i, 3 * i + 2);
-      if (!/^[0-9a-fA-F]{2}$/.test(part)) return false;
-      if (i < n - 1 && s[3 * i + 2] !== sep) return false;
+      if (!hex2(3 * i)) return false;
+      if (i < n - 1 && s[3 * i + 2] !== s[2]) return false;
     }
     return true;
   }
@@ -152,12 +154,13 @@ function isMAC(s: string): boolean {
     const n = (2 * (s.length + 1)) / 5;
     if (!valid(n)) return false;
     for (let i = 0; i < n / 2; i++) {
-      if (!/^[0-9a-fA-F]{4}$/.test(s.slice(5 * i, 5 * i + 4))) return false;
+      if (!hex2(5 * i) || !hex2(5 * i + 2)) return false;
       if (i < n / 2 - 1 && s[5 * i + 4] !== '.') return false;
     }
     return true;
   }
-  return false;
+  if (s.length % 2 !== 0 || !valid(s.length / 2)) return false;
+  return /^[0-9a-fA-F]+$/.test(s);
 }
 
 function isISBN(s: string, version: 10 | 13): boolean {
