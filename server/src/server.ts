@@ -1,12 +1,35 @@
 /**
  * Language server entry point: `node dist/server.js --stdio` (any LSP client) or `--node-ipc` (the VS Code
- * client); the transport is chosen from the command line by vscode-languageserver.
+ * client); other transports (`--socket`, `--pipe`) are picked by vscode-languageserver from the command line.
  */
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import {
+  createConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+  ProposedFeatures,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Connection,
+  type Message,
+  type MessageReader,
+  type MessageWriter,
+} from 'vscode-languageserver/node';
 import { startServer } from './lsp/server';
+import { observeIncoming, QueuedEdits } from './lsp/queuedEdits';
 
-const connection = createConnection(ProposedFeatures.all);
+const queued = new QueuedEdits();
+
+function transport(): [MessageReader, MessageWriter] | undefined {
+  if (process.argv.includes('--stdio')) return [new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout)];
+  if (process.argv.includes('--node-ipc')) return [new IPCMessageReader(process), new IPCMessageWriter(process)];
+  return undefined;
+}
+
+const t = transport();
+const connection: Connection = t
+  ? createConnection(ProposedFeatures.all, observeIncoming(t[0], (m: Message) => queued.observe(m)), t[1])
+  : createConnection(ProposedFeatures.all);
 // A bug must cost one answer, not the session.
 process.on('uncaughtException', (e) => connection.console.error(`uncaught: ${e.stack ?? e}`));
 process.on('unhandledRejection', (e) => connection.console.error(`unhandled rejection: ${e instanceof Error ? e.stack : String(e)}`));
-startServer(connection);
+startServer(connection, { queued });

@@ -20,6 +20,7 @@ import { LanguageService } from '../service/languageService';
 import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, readCandidate } from '../workspace/scan';
 import { PreviewRequest, StatusNotification } from './protocol';
 import { DiagnosticsScheduler } from './scheduler';
+import type { QueuedEdits } from './queuedEdits';
 
 /** The `crdYaml.*` settings. */
 export interface ServerSettings {
@@ -48,7 +49,7 @@ function readSettings(raw: unknown): ServerSettings {
 }
 
 /** Starts serving the language on a connection. */
-export function startServer(connection: Connection): void {
+export function startServer(connection: Connection, opts: { queued?: QueuedEdits } = {}): void {
   const documents = new TextDocuments(TextDocument);
   const service = new LanguageService();
   let settings = DEFAULTS;
@@ -62,6 +63,8 @@ export function startServer(connection: Connection): void {
   const scheduler = new DiagnosticsScheduler((uri) => {
     const doc = documents.get(uri);
     if (!doc) return;
+    // A newer edit is already read and queued: checking this text would be wasted (it reschedules).
+    if (opts.queued?.isStale(uri, doc.version)) return;
     try {
       const t0 = performance.now();
       const changed = service.update(doc);
@@ -191,6 +194,7 @@ export function startServer(connection: Connection): void {
   documents.onDidClose(async (e) => {
     const uri = e.document.uri;
     scheduler.cancel(uri);
+    opts.queued?.forget(uri);
     void connection.sendDiagnostics({ uri, diagnostics: [] });
     let changed = service.close(uri);
     const file = uriToPath(uri);

@@ -1,0 +1,83 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startServer, type TestServer } from './client';
+
+// A small real CRD (crossplane's EnvironmentConfig), typed one character at a time.
+const REAL = readFileSync('/work/shared/realworld/crds/crossplane/apiextensions.crossplane.io_environmentconfigs.yaml', 'utf8');
+let server: TestServer;
+
+before(async () => {
+  server = await startServer(null);
+});
+after(async () => {
+  await server?.stop();
+});
+
+/** A small deterministic PRNG so failures reproduce. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+}
+
+function positionAt(text: string, offset: number) {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length - 1, character: before[before.length - 1].length };
+}
+
+test('every prefix of a real CRD, typed as incremental edits: the server keeps answering and ends clean', async () => {
+  const uri = 'file:///typed/domain-claim.yaml';
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: '' } });
+  let text = '';
+  let version = 1;
+  for (let i = 0; i < REAL.length; i++) {
+    const ch = REAL[i];
+    const at = positionAt(text, text.length);
+    text += ch;
+    version++;
+    await server.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range: { start: at, end: at }, text: ch }] });
+    if (i % 150 === 0) {
+      // Requests in the middle of typing are answered (hover, completion, symbols on a half-typed file).
+      const pos = positionAt(text, text.length);
+      await server.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: pos });
+      await server.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: pos });
+      await server.conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
+    }
+  }
+  assert.equal(text, REAL);
+  const final = await server.diagnostics(uri, (_d, v) => v === version, 20000);
+  assert.deepEqual(final.map((d) => d.message), []);
+  assert.equal(server.proc.exitCode, null, 'server still running');
+});
+
+test('random edits (insertions, deletions, garbage) never stop the server', async () => {
+  const uri = 'file:///typed/random.yaml';
+  let text = REAL;
+  let version = 1;
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version, text } });
+  const rand = rng(42);
+  const junk = ['{', '}', '[', ']', ':', '- ', '"', "'", '\n', '  ', '\t', '&a ', '*a', '!!binary ', '---\n', '|', '#', 'x-kubernetes-validations:\n- rule: self.', '\u0000', '💥'];
+  for (let i = 0; i < 400; i++) {
+    const start = Math.floor(rand() * text.length);
+    const del = rand() < 0.5 ? Math.floor(rand() * 20) : 0;
+    const ins = rand() < 0.7 ? junk[Math.floor(rand() * junk.length)] : '';
+    const s = positionAt(text, start);
+    const e = positionAt(text, Math.min(text.length, start + del));
+    text = text.slice(0, start) + ins + text.slice(Math.min(text.length, start + del));
+    version++;
+    await server.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range: { start: s, end: e }, text: ins }] });
+    if (i % 40 === 0) {
+      const p = positionAt(text, Math.floor(rand() * text.length));
+      await server.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: p });
+      await server.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: p });
+      await server.conn.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: p, end: p }, context: { diagnostics: [] } });
+    }
+  }
+  await server.diagnostics(uri, (_d, v) => v === version, 20000);
+  const syms = await server.conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
+  assert.ok(Array.isArray(syms));
+  assert.equal(server.proc.exitCode, null);
+  assert.doesNotMatch(server.stderr(), /uncaught|unhandled/);
+});

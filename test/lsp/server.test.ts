@@ -1,0 +1,114 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CodeAction, CompletionItem, Diagnostic, Hover } from 'vscode-languageserver-protocol';
+import { startServer, type TestServer } from './client';
+
+const CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
+const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
+let ws: string;
+let server: TestServer;
+
+before(async () => {
+  ws = mkdtempSync(join(tmpdir(), 'crd-yaml-lsp-'));
+  mkdirSync(join(ws, 'crds'));
+  writeFileSync(join(ws, 'crds', 'widget.yaml'), CRD);
+  mkdirSync(join(ws, 'node_modules', 'x'), { recursive: true });
+  writeFileSync(join(ws, 'node_modules', 'x', 'other.yaml'), CRD.replace(/Widget/g, 'Gadget').replace(/widget/g, 'gadget'));
+  server = await startServer(ws);
+});
+
+after(async () => {
+  await server?.stop();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+const uriOf = (name: string) => `file://${join(ws, name)}`;
+
+test('the workspace scan indexes CRD files (excluding node_modules) and reports the count', async () => {
+  const status = await server.notification<{ crdCount: number; indexing: boolean }>('crdYaml/status', (p) => !p.indexing && p.crdCount > 0);
+  assert.equal(status.crdCount, 1);
+});
+
+test('diagnostics, hover, completion, a code action and the preview on a multi-document file', async () => {
+  await server.notification<{ crdCount: number; indexing: boolean }>('crdYaml/status', (p) => !p.indexing && p.crdCount > 0);
+  const uri = uriOf('widgets.yaml');
+  const text = HEAD + 'spec:\n  size: small\n---\n' + HEAD + 'spec:\n  size: medum\n  colour: red\n';
+  const first = server.diagnostics(uri, (d) => d.length > 0);
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  const diags = await first;
+  const codes = diags.map((d) => `${d.code}@${d.range.start.line}`).sort();
+  assert.deepEqual(codes, ['FieldValueInvalid@8', 'FieldValueNotSupported@12', 'FieldValuePruned@13']);
+  const notSupported = diags.find((d) => d.code === 'FieldValueNotSupported')!;
+  assert.equal(notSupported.source, 'crd-yaml');
+  assert.match(String(notSupported.message), /^spec\.size: Unsupported value: "medum": supported values: "small", "medium", "large"$/);
+  assert.deepEqual(notSupported.range, { start: { line: 12, character: 8 }, end: { line: 12, character: 13 } });
+  assert.ok(notSupported.relatedInformation?.[0].location.uri.endsWith('/crds/widget.yaml'));
+
+  const hover = (await server.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 12, character: 3 } })) as Hover;
+  assert.match((hover.contents as { value: string }).value, /How big the widget is/);
+
+  const completion = (await server.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 12, character: 8 } })) as CompletionItem[];
+  assert.deepEqual(completion.map((c) => c.label), ['small', 'medium', 'large']);
+
+  const actions = (await server.conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri },
+    range: notSupported.range,
+    context: { diagnostics: [notSupported] },
+  })) as CodeAction[];
+  assert.equal(actions.length, 1);
+  assert.deepEqual(actions[0].edit?.changes?.[uri], [{ range: notSupported.range, newText: 'medium' }]);
+
+  const preview = (await server.conn.sendRequest('crdYaml/preview', { textDocument: { uri }, position: { line: 9, character: 0 } })) as {
+    yaml: string;
+    pruned: string[];
+    defaulted: string[];
+    diagnostics: Diagnostic[];
+  };
+  assert.deepEqual(preview.pruned, ['spec.colour']);
+  assert.deepEqual(preview.defaulted, ['spec.replicas']);
+  assert.match(preview.yaml, /replicas: 1/);
+  assert.equal(preview.diagnostics.length, 3);
+  const firstDoc = (await server.conn.sendRequest('crdYaml/preview', { textDocument: { uri }, position: { line: 0, character: 0 } })) as { diagnostics: Diagnostic[] };
+  assert.equal(firstDoc.diagnostics.length, 0);
+
+  // An incremental edit fixes the value: diagnostics follow.
+  const fixed = server.diagnostics(uri, (d) => !d.some((x) => x.code === 'FieldValueNotSupported'));
+  await server.conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ range: notSupported.range, text: 'medium' }],
+  });
+  assert.deepEqual((await fixed).map((d) => d.code), ['FieldValuePruned']);
+});
+
+test('editing an open CRD re-checks the open CRs that use it', async () => {
+  await server.notification<{ crdCount: number; indexing: boolean }>('crdYaml/status', (p) => !p.indexing && p.crdCount > 0);
+  const crUri = uriOf('cr2.yaml');
+  const crdUri = uriOf('crds/widget.yaml');
+  const clean = server.diagnostics(crUri);
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: crUri, languageId: 'yaml', version: 1, text: HEAD + 'spec:\n  size: small\n  replicas: 4\n' } });
+  assert.deepEqual(await clean, []);
+  const rechecked = server.diagnostics(crUri, (d) => d.length > 0);
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: crdUri, languageId: 'yaml', version: 1, text: CRD.replace('self.replicas <= 5', 'self.replicas <= 3') } });
+  const d = await rechecked;
+  assert.match(String(d[0].message), /too many replicas/);
+  // Closing the CRD falls back to the file on disk: the CR is clean again.
+  const back = server.diagnostics(crUri, (x) => x.length === 0);
+  await server.conn.sendNotification('textDocument/didClose', { textDocument: { uri: crdUri } });
+  assert.deepEqual(await back, []);
+});
+
+test('document symbols, folding ranges, definition and code lenses answer', async () => {
+  const uri = uriOf('widgets.yaml');
+  const syms = (await server.conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as Array<{ name: string }>;
+  assert.deepEqual(syms.map((s) => s.name), ['Widget w', 'Widget w']);
+  const folds = (await server.conn.sendRequest('textDocument/foldingRange', { textDocument: { uri } })) as unknown[];
+  assert.ok(folds.length >= 4);
+  const defs = (await server.conn.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line: 12, character: 3 } })) as Array<{ uri: string; range: { start: { line: number } } }>;
+  assert.ok(defs[0].uri.endsWith('/crds/widget.yaml'));
+  assert.equal(CRD.split('\n')[defs[0].range.start.line].trim(), 'size:');
+  const lenses = (await server.conn.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as Array<{ command: { command: string } }>;
+  assert.deepEqual(lenses.map((l) => l.command.command), ['crdYaml.preview', 'crdYaml.preview']);
+});
