@@ -101,19 +101,18 @@ function isZeroField(goName: string, v: unknown): boolean {
   return false;
 }
 
-/** specStandardValidatorV3 with its context (defaults allowed, resource meta, oldSelf correlation). */
+/**
+ * specStandardValidatorV3 with its context (defaults allowed, inside resource meta). Go's oldSelf
+ * correlation context is tracked by the CEL seam, which reports the uncorrelatable-oldSelf errors.
+ */
 interface StandardValidator {
   allowDefaults: boolean;
   disallowDefaultsReason: string;
   insideResourceMeta: boolean;
-  uncorrelatablePath?: FieldPath;
 }
 
 function withForbiddenDefaults(v: StandardValidator, reason: string): StandardValidator {
   return { ...v, allowDefaults: false, disallowDefaultsReason: reason };
-}
-function withForbidOldSelf(v: StandardValidator, p: FieldPath): StandardValidator {
-  return v.uncorrelatablePath ? v : { ...v, uncorrelatablePath: p };
 }
 
 const obj = (v: unknown): JSONSchemaProps | undefined => (isObject(v) ? (v as JSONSchemaProps) : undefined);
@@ -257,9 +256,6 @@ function validateOpenAPISchema(
   if (hasEntries(s.properties)) {
     for (const [name, prop] of Object.entries(map(s.properties))) {
       let sub = ssv;
-      const mapType = s['x-kubernetes-map-type'];
-      // cel.MapIsCorrelatable: unset, granular and atomic maps correlate; unknown map types do not.
-      if (!(mapType === undefined || mapType === 'granular' || mapType === 'atomic')) sub = withForbidOldSelf(sub, p);
       if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.includes(name)) {
         sub = { ...sub, insideResourceMeta: true };
         if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${name}`);
@@ -278,8 +274,7 @@ function validateOpenAPISchema(
 
   const items = s.items;
   if (items !== undefined) {
-    let sub = ssv;
-    if (s['x-kubernetes-list-type'] !== 'map') sub = withForbidOldSelf(sub, p);
+    const sub = ssv;
     if (Array.isArray(items)) {
       items.forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('items').index(i), sub, false, celReachable, gated).errors));
     } else {
