@@ -59,7 +59,9 @@ export function rewriteListSemantics(src: string, ast: ASTNode, typeOf: (n: ASTN
       const [a, b] = n.args as [ASTNode, ASTNode];
       const ta = typeOf(a);
       const tb = typeOf(b);
-      const need = n.op === '+' ? ta?.kind === 'list' && !!ta.listType : involvesUnordered(ta) || involvesUnordered(tb);
+      // Also opaque-vs-null comparisons (`format.x().validate(s) == null`): legal in cel-go (legacy nullability), rejected by cel-js.
+      const opaqueNull = (ta?.kind === 'opaque' && tb?.kind === 'null_type') || (tb?.kind === 'opaque' && ta?.kind === 'null_type');
+      const need = n.op === '+' ? ta?.kind === 'list' && !!ta.listType : involvesUnordered(ta) || involvesUnordered(tb) || opaqueNull;
       if (need) {
         changed = true;
         const call = `${n.op === '+' ? ADD_FN : EQUALS_FN}(${text(a)}, ${text(b)})`;
