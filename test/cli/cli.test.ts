@@ -224,3 +224,16 @@ test('the bundled entry never prints a stack trace and sets the exit code', () =
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, 'crd-yaml: /definitely/not/here: no such file or directory\n');
 });
+
+test('scalars are read as Kubernetes reads them (0755 is octal); --yaml-1.2 reads YAML 1.2 core', () => {
+  const crd = fs.readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8');
+  const dir = tmp({
+    'crd.yaml': crd,
+    'cr.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: octal\nspec:\n  replicas: 010\n',
+  });
+  // 010 is 8 for kubectl (within 1..10), 10 in YAML 1.2 (also within): use the JSON value via preview.
+  const k8s = JSON.parse(cli(['preview', '-f', 'json', 'cr.yaml', '--crd', 'crd.yaml'], dir).out);
+  assert.equal(k8s[0].object.spec.replicas, 8);
+  const y12 = JSON.parse(cli(['preview', '-f', 'json', '--yaml-1.2', 'cr.yaml', '--crd', 'crd.yaml'], dir).out);
+  assert.equal(y12[0].object.spec.replicas, 10);
+});

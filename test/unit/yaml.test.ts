@@ -129,10 +129,19 @@ test('documents: an unchanged document is reused after an edit elsewhere', () =>
   assert.equal(v2.slice(r.start, r.end), '3');
 });
 
-test('documents: YAML 1.2 core by default, YAML 1.1 on request', () => {
-  const text = 'a: yes\nb: 010\n';
-  assert.deepEqual(parseYamlDocuments(text).documents[0].value, { a: 'yes', b: 10 });
-  assert.deepEqual(parseYamlDocuments(text, { yamlVersion: '1.1' }).documents[0].value, { a: true, b: 8 });
+test('documents: scalars as Kubernetes (go-yaml v2) reads them by default, YAML 1.2 core on request', () => {
+  const text = 'a: yes\nb: 0755\nc: off\nd: 2001-12-14\ne: 12:30\nf: 0x1F\ng: "yes"\nh: 1.0\n';
+  assert.deepEqual(parseYamlDocuments(text).documents[0].value, { a: true, b: 493, c: false, d: '2001-12-14', e: '12:30', f: 31, g: 'yes', h: 1 });
+  assert.deepEqual(parseYamlDocuments(text, { yamlVersion: '1.2' }).documents[0].value, {
+    a: 'yes',
+    b: 755,
+    c: 'off',
+    d: '2001-12-14',
+    e: '12:30',
+    f: 31,
+    g: 'yes',
+    h: 1,
+  });
 });
 
 test('documents: a __proto__ key is data, not a prototype', () => {

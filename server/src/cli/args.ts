@@ -12,8 +12,8 @@ export interface CliArgs {
   format: OutputFormat;
   /** Hide `info` lines. */
   quiet: boolean;
-  /** YAML 1.1 scalars (`yes` is a boolean), as kubectl decodes. */
-  yaml11: boolean;
+  /** Read scalars as plain YAML 1.2 core instead of as Kubernetes does (YAML 1.1, go-yaml v2). */
+  yaml12: boolean;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -37,7 +37,9 @@ Options:
   --crd PATH         Also load CRDs from PATH (file or directory; repeatable). Their own
                      problems are not reported.
   -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
-  --yaml-1.1         Read scalars as YAML 1.1, as kubectl does (yes/no/on/off are booleans).
+  --yaml-1.2         Read scalars as YAML 1.2 core. By default they are read as kubectl and
+                     the API server read them (YAML 1.1: yes/no/on/off are booleans, 0755 is
+                     octal).
   -h, --help         Show this help.
   -v, --version      Show the version.
 
@@ -49,7 +51,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml11: false };
+  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -74,7 +76,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '-f' || a === '--format') formatGiven = value();
     else if (a === '--crd') args.crdPaths.push(value());
     else if (a === '-q' || a === '--quiet') args.quiet = true;
-    else if (a === '--yaml-1.1') args.yaml11 = true;
+    else if (a === '--yaml-1.2') args.yaml12 = true;
     else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else if (command === undefined) command = a;
     else rest.push(a);

@@ -54,7 +54,7 @@ function run(argv: string[], io: CliIO): number {
     inputErrors.push(...c.inputErrors);
   }
   for (const e of inputErrors) io.stderr(`crd-yaml: ${e}\n`);
-  const yamlVersion = args.yaml11 ? '1.1' : '1.2';
+  const yamlVersion = args.yaml12 ? '1.2' : '1.1';
 
   if (args.command === 'preview') {
     const entries = previewFiles(files, { crdFiles, yamlVersion });

@@ -2,14 +2,14 @@
  * YAML documents with positions: the unit the rest of the server works on.
  *
  * A text is split at `---` markers (split.ts) and each chunk is parsed on its own by the `yaml`
- * package (YAML 1.2 core schema by default). The parsed chunk keeps chunk-relative ranges, so a
+ * package (scalars typed as Kubernetes' go-yaml v2 types them, see ParseYamlOptions.yamlVersion). The parsed chunk keeps chunk-relative ranges, so a
  * chunk whose text did not change can be reused as is after an edit elsewhere (only its absolute
  * offset moves): pass the previous result as `previous` to parseYamlDocuments.
  *
  * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
  * available as a JSON value and as an AST.
  */
-import { parseAllDocuments, isMap, isSeq, isScalar, type Document, type Node, type ParsedNode } from 'yaml';
+import { parseAllDocuments, isMap, isSeq, isScalar, type Document, type Node, type ParsedNode, type Tags } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
@@ -28,9 +28,11 @@ export interface ParseYamlOptions {
    */
   previous?: YamlFile;
   /**
-   * `1.2` (default): the YAML 1.2 core schema. `1.1`: YAML 1.1 scalars (`yes`/`on` are booleans,
-   * `0777` is octal, `<<` merges), which is closer to what kubectl and the API server
-   * (sigs.k8s.io/yaml, a go-yaml v2 fork) decode.
+   * `1.1` (default): plain scalars read as Kubernetes reads them. kubectl and the API server decode
+   * YAML with sigs.k8s.io/yaml, i.e. go-yaml v2, which follows YAML 1.1: `yes`/`no`/`on`/`off`/`y`/`n`
+   * are booleans, `0755` is octal (493), `<<` merges; timestamps stay strings (go-yaml v2 keeps
+   * them as strings when decoding into interface{}). `1.2`: the YAML 1.2 core schema (`yes` is a
+   * string, `0755` is 755), for tools that read the files as plain YAML 1.2.
    */
   yamlVersion?: YamlVersion;
 }
@@ -343,7 +345,7 @@ export class YamlFile {
  * nothing but comments gives no document; `---` alone gives an `empty` document.
  */
 export function parseYamlDocuments(text: string, opts: ParseYamlOptions = {}): YamlFile {
-  const version = opts.yamlVersion ?? '1.2';
+  const version = opts.yamlVersion ?? '1.1';
   const reuse = opts.previous && opts.previous.yamlVersion === version ? opts.previous.chunkCache : undefined;
   const cache = new Map<string, ParsedDocument[]>();
   const documents: YamlDocument[] = [];
@@ -361,6 +363,8 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
     prettyErrors: false,
     intAsBigInt: true,
     version,
+    // go-yaml v2 has no sexagesimal numbers and gives timestamps to interface{} as strings.
+    ...(version === '1.1' ? { customTags: withoutTimestamps } : {}),
     merge: true,
     // Reported (as warnings, see collectErrors); the last value wins, as in Kubernetes' decoder.
     uniqueKeys: true,
@@ -370,6 +374,13 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
     const start = i === 0 ? 0 : docs[i - 1].range[2];
     const end = i === docs.length - 1 ? text.length : doc.range[2];
     return { chunkText: text, doc, start, end, version };
+  });
+}
+
+function withoutTimestamps(tags: Tags): Tags {
+  return tags.filter((t) => {
+    const tag = t as { tag?: string; format?: string };
+    return tag.tag !== 'tag:yaml.org,2002:timestamp' && tag.format !== 'TIME';
   });
 }
 
