@@ -43,12 +43,42 @@ export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: Yam
   const out: Diagnostic[] = [];
   for (const doc of file.docs) {
     try {
-      out.push(...documentDiagnostics(ctx, td, file, doc));
+      const key = dependencyKey(ctx, doc);
+      const startLine = td.positionAt(doc.start).line;
+      const hit = docDiagnostics.get(doc.ast);
+      if (hit && hit.key === key && hit.text === doc.text) {
+        // Same text, same CRD: the findings are the same, only moved by the lines inserted above.
+        out.push(...(hit.startLine === startLine ? hit.diagnostics : hit.diagnostics.map((d) => shiftDiagnostic(d, td.uri, startLine - hit.startLine))));
+        continue;
+      }
+      const diagnostics = documentDiagnostics(ctx, td, file, doc);
+      docDiagnostics.set(doc.ast, { key, text: doc.text, startLine, diagnostics });
+      out.push(...diagnostics);
     } catch (e) {
       // A bug of ours on one document must not hide the others' findings.
       out.push(diag(headRange(td, doc), `crd-yaml internal error: ${(e as Error).message}`, DiagnosticSeverity.Warning, 'InternalError'));
     }
   }
+  return out;
+}
+
+/** Per parsed document (reused by the YAML layer while its text is unchanged): its last findings. */
+const docDiagnostics = new WeakMap<object, { key: string; text: string; startLine: number; diagnostics: Diagnostic[] }>();
+
+/** What a document's findings depend on besides its text: the CRD it resolves to and the settings. */
+function dependencyKey(ctx: ServiceContext, doc: YamlDoc): string {
+  const role = roleOf(doc.value);
+  if (role.role !== 'cr') return role.role;
+  const crd = ctx.index.lookup(role.group, role.kind);
+  if (crd) return `cr:${crd.id}`;
+  // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
+  return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index.all().filter((c) => c.group === role.group).map((c) => c.id).join(',')}`;
+}
+
+function shiftDiagnostic(d: Diagnostic, uri: string, lines: number): Diagnostic {
+  const shift = (r: Range): Range => ({ start: { line: r.start.line + lines, character: r.start.character }, end: { line: r.end.line + lines, character: r.end.character } });
+  const out: Diagnostic = { ...d, range: shift(d.range) };
+  if (d.relatedInformation) out.relatedInformation = d.relatedInformation.map((ri) => (ri.location.uri === uri ? { ...ri, location: { uri, range: shift(ri.location.range) } } : ri));
   return out;
 }
 

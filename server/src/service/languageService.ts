@@ -27,6 +27,12 @@ import { codeActions } from './codeActions';
 import { preview, previewLenses, type PreviewResult } from './preview';
 import { definition, documentSymbols, foldingRanges } from './navigation';
 
+function lineOf(text: string, offset: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 export class LanguageService {
   readonly index = new CrdIndex();
   private readonly ctx: ServiceContext;
@@ -67,7 +73,7 @@ export class LanguageService {
       if (role.role === 'cr') used.add(crdKey(role.group, role.kind));
     }
     this.uses.set(td.uri, used);
-    return this.index.set(td.uri, this.crdsOf(td.uri, f), 'open');
+    return this.index.set(td.uri, this.crdsOf(td.uri, f, (o) => td.positionAt(o).line), 'open');
   }
 
   /** Forgets an open document (its CRDs leave the index unless a disk copy is indexed). */
@@ -80,7 +86,8 @@ export class LanguageService {
   /** Indexes (or re-indexes) a workspace file that is not open; `undefined` text removes it. */
   indexDiskFile(uri: string, text: string | undefined): string[] {
     if (text === undefined) return this.index.remove(uri, 'disk');
-    return this.index.set(uri, this.crdsOf(uri, parseYamlFile(text)), 'disk');
+    const f = parseYamlFile(text);
+    return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), 'disk');
   }
 
   /** Open files whose CRs use one of the given CRD keys. */
@@ -95,15 +102,11 @@ export class LanguageService {
     return this.index.size;
   }
 
-  private crdsOf(uri: string, f: YamlFile): IndexedCrd[] {
-    let line = 0;
-    let pos = 0;
-    const docs = f.docs.map((d) => {
-      // Lines before the document's start: counted incrementally over the file once.
-      for (; pos < d.start; pos++) if (f.text.charCodeAt(pos) === 10) line++;
-      return { index: d.index, text: d.text, value: d.value, startLine: line };
-    });
-    return extractCrds(uri, docs.filter((d) => d.text.includes('CustomResourceDefinition')));
+  private crdsOf(uri: string, f: YamlFile, lineAt: (offset: number) => number): IndexedCrd[] {
+    const docs = f.docs
+      .filter((d) => roleOf(d.value).role === 'crd')
+      .map((d) => ({ index: d.index, text: d.text, value: d.value, startLine: lineAt(d.start) }));
+    return extractCrds(uri, docs);
   }
 
   /** Diagnostics of a document. */
