@@ -55,3 +55,20 @@ test('schemaHasUnprunedDefaults: only defaults that PruneDefaults changes count'
   assert.equal(schemaHasUnprunedDefaults(metaJunk), true);
   assert.equal(schemaHasUnprunedDefaults({ ...unpruned, properties: { ...unpruned.properties, x: {} } }), false, 'non-structural');
 });
+
+test('validateObjectMeta gets the embedded resource, its raw schema and Go nil path inside metadata', () => {
+  const emb = { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, default: { apiVersion: 'v1' }, properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'n' } } } } };
+  const schema = { type: 'object', properties: { e: emb } };
+  const calls: Array<[string | null, unknown, unknown, boolean]> = [];
+  validateDefaults(FieldPath.root('s'), toStructural(schema), schema, { isResourceRoot: true, requirePrunedDefaults: true }, {
+    validateValue: () => [],
+    validateObjectMeta: (p, obj, node, root) => {
+      calls.push([p ? p.toString() : null, obj, node.raw, root]);
+      return [];
+    },
+  });
+  assert.deepEqual(calls, [
+    ['s.properties[e].default', { apiVersion: 'v1' }, emb, true],
+    [null, { metadata: { name: 'n' }, kind: 'Validation', apiVersion: 'validation/v1' }, emb, true],
+  ]);
+});

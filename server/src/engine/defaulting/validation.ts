@@ -27,10 +27,12 @@ export interface DefaultValueValidators {
    */
   validateValue(pth: FieldPath, value: unknown, node: DefaultSchemaNode): FieldError[];
   /**
-   * objectmeta.Validate(pth, obj, s, isResourceRoot): TypeMeta/ObjectMeta errors of the root (when
-   * isResourceRoot) and embedded resources. pth is null for Go's nil path. Optional: skipped when absent.
+   * objectmeta.Validate(pth, obj, schema, isResourceRoot): TypeMeta/ObjectMeta errors of the root (when
+   * isResourceRoot) and of embedded resources in obj, whose schema is `node`. pth is null for Go's nil
+   * path (errors then print as `metadata.name`, `kind`). Optional: skipped when absent (Go reports e.g.
+   * `<pth>.default.kind: Required value` for an embedded default without kind).
    */
-  validateObjectMeta?(pth: FieldPath | null, obj: unknown, s: Structural, isResourceRoot: boolean): FieldError[];
+  validateObjectMeta?(pth: FieldPath | null, obj: unknown, node: DefaultSchemaNode, isResourceRoot: boolean): FieldError[];
   /**
    * The CEL x-kubernetes-validations of the node (and below) on `value`, as cel.NewValidator(s,
    * isResourceRoot).Validate(pth, s, value, value) does; Go also checks the rules once more without an
@@ -66,7 +68,7 @@ export function validateDefaults(
   }
   if (!s) return [];
   const errs: FieldError[] = [];
-  walk(pth, s, raw, s, [], false, opts.requirePrunedDefaults, validators, errs);
+  walk(pth, s, raw, { structural: s, raw }, [], false, opts.requirePrunedDefaults, validators, errs);
   return errs;
 }
 
@@ -100,20 +102,21 @@ function walk(
   pth: FieldPath,
   s: Structural,
   raw: unknown,
-  rootSchema: Structural,
+  root: DefaultSchemaNode,
   steps: Step[],
   insideMeta: boolean,
   requirePruned: boolean,
   v: DefaultValueValidators,
   errs: FieldError[],
 ): void {
+  const node: DefaultSchemaNode = { structural: s, raw };
   if (s.xEmbeddedResource) {
     insideMeta = false;
     steps = [];
-    rootSchema = s;
+    root = node;
   }
+  const rootSchema = root.structural;
   const isResourceRoot = s === rootSchema;
-  const node: DefaultSchemaNode = { structural: s, raw };
   if (s.default !== undefined) {
     const dflt = s.default;
     const dpath = pth.child('default');
@@ -121,7 +124,7 @@ function walk(
       const obj = surroundingObject(steps, deepCopyJSON(dflt));
       if (obj) {
         const coerced = coerceObjectMetaStructural(obj, rootSchema, { isResourceRoot: true });
-        const metaErrs = coerced.error ? [] : (v.validateObjectMeta?.(null, coerced.object, rootSchema, true) ?? []);
+        const metaErrs = coerced.error ? [] : (v.validateObjectMeta?.(null, coerced.object, root, true) ?? []);
         let valueErrs: FieldError[] = [];
         if (coerced.error) errs.push(invalid(dpath, dflt, `must result in valid metadata: ${errorMessage(coerced.error)}`));
         else if (metaErrs.length > 0) errs.push(invalid(dpath, dflt, `must result in valid metadata: ${aggregate(metaErrs)}`));
@@ -138,17 +141,17 @@ function walk(
       const value = coerced.object;
       let later: FieldError[] = [];
       if (coerced.error) errs.push(rebase(coerced.error, dpath));
-      else if ((later = v.validateObjectMeta?.(dpath, value, s, s.xEmbeddedResource) ?? []).length > 0) errs.push(...later);
+      else if ((later = v.validateObjectMeta?.(dpath, value, node, s.xEmbeddedResource) ?? []).length > 0) errs.push(...later);
       else if ((later = v.validateValue(dpath, value, node)).length > 0) errs.push(...later);
       else if (v.validateCEL) errs.push(...v.validateCEL(dpath, value, node, isResourceRoot));
     }
   }
-  if (s.items) walk(pth.child('items'), s.items, rawChild(raw, 'items'), rootSchema, [...steps, { index: true }], insideMeta, requirePruned, v, errs);
+  if (s.items) walk(pth.child('items'), s.items, rawChild(raw, 'items'), root, [...steps, { index: true }], insideMeta, requirePruned, v, errs);
   const rawProps = rawChild(raw, 'properties');
   for (const k of Object.keys(s.properties ?? {})) {
     const sub = propertyOf(s.properties, k)!;
     const subInsideMeta = insideMeta || (s.xEmbeddedResource && (k === 'metadata' || k === 'apiVersion' || k === 'kind'));
-    walk(pth.child('properties').key(k), sub, rawChild(rawProps, k), rootSchema, [...steps, { child: k }], subInsideMeta, requirePruned, v, errs);
+    walk(pth.child('properties').key(k), sub, rawChild(rawProps, k), root, [...steps, { child: k }], subInsideMeta, requirePruned, v, errs);
   }
 }
 
