@@ -7,7 +7,7 @@
  */
 import { FieldPath, OMIT_VALUE, typeInvalid, type FieldError } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
-import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName } from './json';
+import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName, setOwn } from './json';
 import type { CRDNames, ColumnDefinition, CRDVersion, ObjectMeta, SelectableField, ServiceReference, Subresources, WebhookClientConfig } from './types';
 
 /** spec.conversion as v1 spells it. */
@@ -112,7 +112,7 @@ class Decoder {
     }
     for (const [k, x] of Object.entries(v)) {
       const s = this.string(x, p.key(k));
-      if (s !== undefined) out[k] = s;
+      if (s !== undefined) setOwn(out, k, s);
     }
     return out;
   }
@@ -340,7 +340,7 @@ function decodeSchema(d: Decoder, v: unknown, p: FieldPath): JSONSchemaProps | u
     } else if (SCHEMA_MAPS.includes(k)) {
       if (isJSONObject(x)) {
         const m: Record<string, JSONSchemaProps> = {};
-        for (const [name, y] of Object.entries(x)) m[name] = decodeSchema(d, y, kp.key(name)) ?? {};
+        for (const [name, y] of Object.entries(x)) setOwn(m, name, decodeSchema(d, y, kp.key(name)) ?? {});
         out[k] = m;
       } else d.object(x, kp, []);
     } else if (SCHEMA_BOOL_OR_SCHEMA.includes(k)) {
@@ -353,8 +353,7 @@ function decodeSchema(d: Decoder, v: unknown, p: FieldPath): JSONSchemaProps | u
       if (isJSONObject(x)) {
         const m: Record<string, JSONSchemaProps | string[]> = {};
         for (const [name, y] of Object.entries(x)) {
-          if (Array.isArray(y)) m[name] = d.strings(y, kp.key(name));
-          else m[name] = decodeSchema(d, y, kp.key(name)) ?? {};
+          setOwn(m, name, Array.isArray(y) ? d.strings(y, kp.key(name)) : (decodeSchema(d, y, kp.key(name)) ?? {}));
         }
         out.dependencies = m;
       } else d.object(x, kp, []);

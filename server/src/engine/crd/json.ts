@@ -53,12 +53,17 @@ export function semanticDeepEqual(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+/** Sets an own property, also for keys like `__proto__` that plain assignment would misread. */
+export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
 /** A deep copy of decoded JSON that keeps IntegralFloat and bigint values. */
 export function cloneJSON<T>(v: T): T {
   if (Array.isArray(v)) return v.map(cloneJSON) as T;
   if (isJSONObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = cloneJSON(x);
+    for (const [k, x] of Object.entries(v)) setOwn(out, k, cloneJSON(x));
     return out as T;
   }
   return v;

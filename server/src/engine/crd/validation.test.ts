@@ -237,3 +237,9 @@ test('identical selectableFields are hoisted even when schemas differ (then Go a
   assert.deepEqual(pairs(errs), ['FieldValueInvalid spec.selectableFields']);
   assert.match(errorMessage(errors(errs)[0]), /may only be set when validations.schema is included/);
 });
+
+test('property names like __proto__ and constructor are ordinary properties', () => {
+  const c = crd();
+  c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties = JSON.parse('{"__proto__": {"type": "bogus"}, "constructor": {"type": "string"}}');
+  assert.deepEqual(pairs(validateCustomResourceDefinition(c)), ['FieldValueNotSupported spec.validation.openAPIV3Schema.properties[spec].properties[__proto__].type']);
+});
