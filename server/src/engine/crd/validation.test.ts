@@ -243,3 +243,24 @@ test('property names like __proto__ and constructor are ordinary properties', ()
   c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties = JSON.parse('{"__proto__": {"type": "bogus"}, "constructor": {"type": "string"}}');
   assert.deepEqual(pairs(validateCustomResourceDefinition(c)), ['FieldValueNotSupported spec.validation.openAPIV3Schema.properties[spec].properties[__proto__].type']);
 });
+
+test('rule metadata errors are reported once (not again by the CEL compilation)', () => {
+  const errs = validateCustomResourceDefinition(
+    crd((c) => {
+      c.spec.versions[0].schema.openAPIV3Schema['x-kubernetes-validations'] = [
+        { rule: 'true', message: '  ', reason: 'Bogus', fieldPath: '.nope' },
+        { rule: 'has(self.spec) &&\ntrue', messageExpression: ' ' },
+      ];
+    }),
+  );
+  assert.deepEqual(
+    errors(errs).map((e) => `${e.type} ${e.field}`),
+    [
+      'FieldValueInvalid spec.validation.openAPIV3Schema.x-kubernetes-validations[0].message',
+      'FieldValueNotSupported spec.validation.openAPIV3Schema.x-kubernetes-validations[0].reason',
+      'FieldValueInvalid spec.validation.openAPIV3Schema.x-kubernetes-validations[0].fieldPath',
+      'FieldValueRequired spec.validation.openAPIV3Schema.x-kubernetes-validations[1].message',
+      'FieldValueRequired spec.validation.openAPIV3Schema.x-kubernetes-validations[1].messageExpression',
+    ],
+  );
+});
