@@ -13,6 +13,7 @@ import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } fro
 import { validateLiterals } from './lib/literals';
 import { celGoType, validateHomogeneousLiterals } from './lib/homogeneous';
 import { rewriteOptionalLiterals } from './lib/optional-literals';
+import { rewriteHasMacros } from './lib/has-macro';
 import { budgetExceeded, chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
 
 export { PER_CALL_LIMIT, CostLimitExceeded } from './lib/guard';
@@ -185,7 +186,7 @@ function prepareAst(root: unknown): void {
 export function compileExpression(env: Environment, expr: string): CompileResult {
   let parsed: ReturnType<Environment['parse']>;
   try {
-    parsed = env.parse(rewriteOptionalLiterals(expr));
+    parsed = env.parse(rewriteHasMacros(rewriteOptionalLiterals(expr)));
   } catch (e) {
     return { ok: false, error: celErrorMessage(e), kind: 'parse' };
   }
@@ -284,7 +285,7 @@ export function celErrorMessage(e: unknown): string {
   if (e instanceof CostLimitExceeded) return e.message;
   const err = e as { summary?: string; message?: string } | undefined;
   let msg = String(err?.summary ?? err?.message ?? e);
-  msg = msg.split(INTERNAL_SUFFIX).join('').replace(/__opt(?:Entry|List|Map)\(/g, '(');
+  msg = msg.split(INTERNAL_SUFFIX).join('').replace(/__opt(?:Entry|List|Map)\(/g, '(').replace(/__has\(/g, 'has(');
   let m: RegExpMatchArray | null;
   if ((m = /^Exceeded maxDepth \((\d+)\)/.exec(msg))) return `expression recursion limit exceeded: ${m[1]}`;
   if ((m = /^No such key: index out of bounds, index (-?\d+) (>= size (\d+)|< 0)$/s.exec(msg))) {

@@ -18,6 +18,7 @@ import { installTime, installTimeAccessors, TIME_ACCESSOR_OVERRIDES } from './ti
 import { installKubernetesTypes } from './kubernetes';
 import { installOptionalLiterals } from './optional-literals';
 import { installConversions } from './conversions';
+import { installHasHelper } from './has-macro';
 
 export interface LibraryOptions {
   compatibilityVersion: '1.36' | '1.37';
@@ -39,6 +40,16 @@ export const OVERRIDDEN_FUNCTIONS: ReadonlySet<string> = new Set([
   'double',
 ]);
 
+/**
+ * cel-go lets `null` compare with "legacy nullable" types (opaque types such as optional and the
+ * Kubernetes types, timestamps, durations); the answer is false at run time.
+ */
+function installNullComparisons(env: Environment): void {
+  for (const t of ['optional', 'google.protobuf.Timestamp', 'google.protobuf.Duration', 'kubernetes.Quantity', 'net.IP', 'net.CIDR', 'kubernetes.URL', 'kubernetes.Semver', 'kubernetes.NamedFormat']) {
+    env.registerOperator(`${t} == null`, () => false);
+  }
+}
+
 /** Registers all libraries on env (which must not be frozen yet). */
 export function installKubernetesLibraries(env: Environment, opts: LibraryOptions): void {
   installTime(env);
@@ -52,4 +63,6 @@ export function installKubernetesLibraries(env: Environment, opts: LibraryOption
   installComprehensions(env);
   installKubernetesTypes(env);
   installOptionalLiterals(env);
+  installHasHelper(env);
+  installNullComparisons(env);
 }

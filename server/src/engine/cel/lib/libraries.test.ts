@@ -83,3 +83,10 @@ test('Kubernetes types: quantity, ip/cidr, url, semver, format', () => {
   assert.equal(ev("format.dns1123Label().validate('xY').hasValue()"), true);
   assert.equal(ev("format.labelValue().validate('a-b_c.d').hasValue()"), false);
 });
+
+test('has() on any select (cel-go) and null comparisons with opaque types', () => {
+  assert.equal(ev('has(self[0].m)', { self: [{ m: 1 }] }), true);
+  assert.equal(ev('has(self[0].n)', { self: [{ m: 1 }] }), false);
+  assert.equal(ev("'has(a[0].b)'.size()"), 11n);
+  assert.equal(ev("format.dns1123Label().validate('ok') == null"), false);
+});
