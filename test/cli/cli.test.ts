@@ -237,3 +237,22 @@ test('scalars are read as Kubernetes reads them (0755 is octal); --yaml-1.2 read
   const y12 = JSON.parse(cli(['preview', '-f', 'json', '--yaml-1.2', 'cr.yaml', '--crd', 'crd.yaml'], dir).out);
   assert.equal(y12[0].object.spec.replicas, 10);
 });
+
+test('a file that is not YAML at all gives one line, not one per syntax error', () => {
+  const dir = tmp({
+    'script.js': '"use strict";\nvar a = {b: 1}, c = [2];\nmodule.exports = {a: a};\n'.repeat(30),
+    'notes.md': '# Title\n\nSome `code` here:\n\n```\nx\n```\n',
+    // Plain text that happens to be one YAML string: no Kubernetes object, an information.
+    'plain.js': 'function f(a) {\n  return a.map((x) => x + 1);\n}\n',
+  });
+  const p = cli(['check', 'plain.js'], dir);
+  assert.equal(p.code, 0);
+  assert.match(p.out, /^plain\.js:1:1: info: no Kubernetes object/);
+  for (const f of ['script.js', 'notes.md']) {
+    const r = cli(['check', f], dir);
+    assert.equal(r.code, 1, f);
+    const lines = r.out.trim().split('\n');
+    assert.equal(lines.length, 1, r.out);
+    assert.match(lines[0], new RegExp(`^${f.replace('.', '\\.')}:\\d+:\\d+: error: not a YAML file: \\d+ syntax errors?, the first: .+ \\[YAMLSyntax [A-Z_]+\\]$`));
+  }
+});

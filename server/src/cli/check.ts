@@ -43,6 +43,9 @@ export const CLI_RULES = {
   NoKubernetesObjects: 'The file has no document with apiVersion and kind',
 } as const;
 
+/** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */
+const MAX_SYNTAX_ERRORS_OF_NON_YAML = 20;
+
 /** A parsed input file. */
 export interface ParsedInput {
   file: InputFile;
@@ -156,7 +159,13 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
       if (doc.kind === 'crd') out.push(...checkCrdDocument(input, doc));
       else if (doc.kind === 'cr') out.push(...checkObjectDocument(input, doc, index));
     }
-    if (objects === 0 && !out.some((f) => f.severity === 'error')) {
+    const syntax = out.filter((f) => f.rule === 'YAMLSyntax');
+    if (objects === 0 && syntax.length > 0 && (syntax.length > MAX_SYNTAX_ERRORS_OF_NON_YAML || !/\.ya?ml$/i.test(input.file.path))) {
+      // Not YAML at all (a script, Markdown, ...): one line, not a screenful.
+      const first = syntax[0];
+      out.length = 0;
+      out.push({ ...first, message: `not a YAML file: ${syntax.length} syntax error${syntax.length === 1 ? '' : 's'}, the first: ${first.message}` });
+    } else if (objects === 0 && !out.some((f) => f.severity === 'error')) {
       out.push({
         file: input.file.path,
         start: { line: 1, column: 1 },
