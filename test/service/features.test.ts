@@ -35,6 +35,10 @@ test('hover on CRD keywords explains them; on a rule, the type of self', () => {
   assert.match(ui, /smallest allowed number/);
   const rule = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"'));
   assert.match(rule, /`self`: `object\{size, replicas, enabled, tags\}`/);
+  assert.match(rule, /estimated cost: \d+ \(per-rule limit 1000000\)/);
+  const costly = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.tags.all(t, t.size() < 3) && self.rep<|>licas == oldSelf.replicas"'));
+  assert.match(costly, /exceeds the per-rule limit/);
+  assert.match(costly, /transition rule/);
   const scope = hoverAt(s, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced'));
   assert.match(scope, /Namespaced or Cluster/);
 });

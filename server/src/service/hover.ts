@@ -6,6 +6,9 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import { isObject, type JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
+import { compileRules, PER_CALL_LIMIT, selfTypeString } from '../engine/cel/compile';
+import { schemaDeclType } from '../engine/cel/types';
+import { guard } from './engineCalls';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
 import { celTypeName, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
 import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
@@ -43,9 +46,9 @@ function crdHover(crd: unknown, path: string[], onKey: boolean): string | undefi
     const place = schemaPlace(below.slice(0, -1));
     if (!onKey && key === 'rule' && place === 'rule') {
       // The rule's owner is the schema node holding x-kubernetes-validations.
-      const owner = valueAt(crd, path.slice(0, -3)) as JSONSchemaProps | undefined;
-      const t = celTypeName(isObject(owner) ? owner : undefined);
-      return `**CEL rule**\n\n- \`self\`: \`${t}\`\n- \`oldSelf\`: \`${t}\` (transition rules, on update)`;
+      const ownerPath = path.slice(0, -3);
+      const owner = valueAt(crd, ownerPath) as JSONSchemaProps | undefined;
+      return ruleHover(isObject(owner) ? owner : undefined, ownerPath[ownerPath.length - 1] === 'openAPIV3Schema', Number(path[path.length - 2]));
     }
     if (!onKey) return undefined;
     if (place === 'schema' && SCHEMA_KEYWORDS[key]) return `**${key}** (schema keyword)\n\n${SCHEMA_KEYWORDS[key].doc}`;
@@ -58,6 +61,24 @@ function crdHover(crd: unknown, path: string[], onKey: boolean): string | undefi
   }
   if (onKey && CRD_FIELDS[key]) return `**${key}**\n\n${CRD_FIELDS[key].doc}`;
   return undefined;
+}
+
+/** The type of `self`/`oldSelf` for a rule, and its estimated cost, from the CEL engine (when it can tell). */
+function ruleHover(owner: JSONSchemaProps | undefined, isResourceRoot: boolean, index: number): string {
+  let t = celTypeName(owner);
+  const lines: string[] = [];
+  if (owner) {
+    const typed = guard(() => selfTypeString(owner, isResourceRoot));
+    // Object types print as their generated name (`self`); the field list says more.
+    if (typed.ok && typed.value && !/^self\b/.test(typed.value)) t = typed.value;
+    const compiled = guard(() => compileRules(owner, schemaDeclType(owner, isResourceRoot)));
+    const r = compiled.ok ? compiled.value[index] : undefined;
+    if (r && !r.error) {
+      lines.push(`- estimated cost: ${r.maxCost}${r.maxCost > PER_CALL_LIMIT ? ` — exceeds the per-rule limit ${PER_CALL_LIMIT}` : ` (per-rule limit ${PER_CALL_LIMIT})`}`);
+      if (r.usesOldSelf) lines.push('- transition rule (uses `oldSelf`): checked on update only');
+    } else if (r?.error) lines.push(`- does not compile: ${r.error.detail.split('\n')[0]}`);
+  }
+  return [`**CEL rule**`, '', `- \`self\`: \`${t}\``, `- \`oldSelf\`: \`${t}\` (transition rules, on update)`, ...lines].join('\n');
 }
 
 /** Markdown for a schema node: type, description, constraints, default, enum, list type, CEL rules. */
