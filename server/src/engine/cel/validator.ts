@@ -36,6 +36,8 @@ interface RuleProgram {
 interface NodePrograms {
   /** Per isResourceRoot flavour: rules compiled against that node's type. */
   rules: RuleProgram[];
+  /** The node has no CEL type (e.g. untyped preserve-unknown-fields): the API server skips it and below. */
+  unexposed: boolean;
 }
 
 const cache = new WeakMap<JSONSchemaProps, Map<string, NodePrograms>>();
@@ -68,6 +70,7 @@ function programsFor(node: JSONSchemaProps, isResourceRoot: boolean): NodeProgra
     const decl: DeclType | undefined = schemaDeclType(node, isResourceRoot);
     const compiled = compileRules(node, decl);
     p = {
+      unexposed: decl === undefined,
       rules: compiled.map((c) => {
         const r: RuleProgram = { compiled: c };
         if (!c.error && c.ast) {
@@ -226,6 +229,10 @@ function validateExpressions(
   const rules = node['x-kubernetes-validations'];
   if (!Array.isArray(rules) || rules.length === 0) return;
   const progs = programsFor(node, isResourceRoot);
+  if (progs.unexposed) {
+    errs.push(invalid(path, schemaTypeValue(node), 'rule compiler initialization error: failed to convert to declType for CEL validation rules'));
+    return;
+  }
   const sts = isResourceRoot ? withTypeAndObjectMeta(node) : node;
   const typeStr = schemaTypeValue(node);
   const self = toCelValue(obj, sts);
@@ -311,6 +318,7 @@ function validateNode(
   errs: FieldError[],
 ): void {
   if (st.stop || obj === null || obj === undefined || !hasRules(node)) return;
+  if (!path.isRoot() && programsFor(node, isResourceRoot).unexposed) return;
   validateExpressions(node, isResourceRoot, path, obj, oldObj, ratchet, st, errs);
   if (st.stop) return;
   if (Array.isArray(obj)) {
