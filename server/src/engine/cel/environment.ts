@@ -53,11 +53,23 @@ function baseEnvironment(version: CompatibilityVersion): Environment {
 }
 
 /**
+ * The source rewrites applied before cel-js parses an expression, for syntax cel-go accepts and cel-js'
+ * parser/macros do not: optional entries in list/map literals (`[?x]`, `{?'k': v}`) and `has()` on a
+ * select whose operand is not an identifier chain (`has(self[0].f)`). A checker that parses rules
+ * itself can apply the same rewrite so both sides accept the same language.
+ */
+export function prepareSource(expr: string): string {
+  return rewriteHasMacros(rewriteOptionalLiterals(expr));
+}
+
+/**
  * A fresh, extensible cel-js Environment with the Kubernetes base environment for the given compatibility
  * version: standard library, optionals, Kubernetes libraries (lists, regex, urls, quantity, ip, cidr,
  * format, semver) and cel-go extensions (strings v2, sets, lists v3, two-variable comprehensions).
  * Callers add variables/types with registerVariable/registerType on the returned clone; the shared base
- * stays untouched. Compile with `compileExpression` and run with `evaluateWithLimits` to get the cost/time guard.
+ * stays untouched. Compile with `compileExpression` and run with `evaluateWithLimits` (not env.parse /
+ * env.evaluate directly): they add the source rewrites, the call renaming to our cel-go-faithful
+ * builtins, the homogeneous-literal check, literal validation, the cost/time guard and cel-go wording.
  */
 export function createKubernetesEnvironment(opts: KubernetesEnvironmentOptions = {}): Environment {
   const base = baseEnvironment(opts.compatibilityVersion ?? DEFAULT_COMPATIBILITY_VERSION);
@@ -186,7 +198,7 @@ function prepareAst(root: unknown): void {
 export function compileExpression(env: Environment, expr: string): CompileResult {
   let parsed: ReturnType<Environment['parse']>;
   try {
-    parsed = env.parse(rewriteHasMacros(rewriteOptionalLiterals(expr)));
+    parsed = env.parse(prepareSource(expr));
   } catch (e) {
     return { ok: false, error: celErrorMessage(e), kind: 'parse' };
   }
