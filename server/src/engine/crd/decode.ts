@@ -5,7 +5,7 @@
  * that malformed, half-typed documents still get every other finding. Unknown fields become warnings
  * (the server's default `fieldValidation=Warn`).
  */
-import { FieldPath, OMIT_VALUE, typeInvalid, type FieldError } from '../field';
+import { FieldPath, OMIT_VALUE, invalid, typeInvalid, type FieldError } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
 import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName, setOwn } from './json';
 import type { CRDNames, ColumnDefinition, CRDVersion, ObjectMeta, SelectableField, ServiceReference, Subresources, WebhookClientConfig } from './types';
@@ -396,6 +396,13 @@ export function decodeCustomResourceDefinition(input: unknown): DecodeResult {
   if (!top) d.errors.push(typeInvalid(root, typeof input === 'string' ? input : jsonKindName(input), 'must be a CustomResourceDefinition object'));
   else d.object(top, root, ['apiVersion', 'kind', 'metadata', 'spec', 'status']);
   const o = top ?? {};
+  // The API server serves CustomResourceDefinitions only as apiextensions.k8s.io/v1 (v1beta1 went in 1.22).
+  const apiVersion = d.string(o.apiVersion, root.child('apiVersion'));
+  if (apiVersion !== undefined && apiVersion !== 'apiextensions.k8s.io/v1') {
+    let detail = `no matches for kind "CustomResourceDefinition" in version "${apiVersion}"`;
+    if (apiVersion === 'apiextensions.k8s.io/v1beta1') detail += ': apiextensions.k8s.io/v1beta1 is no longer served since Kubernetes 1.22, use apiextensions.k8s.io/v1';
+    d.errors.push(invalid(root.child('apiVersion'), apiVersion, detail));
+  }
   const metadata = decodeMeta(d, o.metadata);
   const sp = FieldPath.root('spec');
   const s = d.object(o.spec, sp, ['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']) ?? {};

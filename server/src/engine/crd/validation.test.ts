@@ -264,3 +264,10 @@ test('rule metadata errors are reported once (not again by the CEL compilation)'
     ],
   );
 });
+
+test('only apiextensions.k8s.io/v1 is served', () => {
+  const errs = validateCustomResourceDefinition(crd((c) => (c.apiVersion = 'apiextensions.k8s.io/v1beta1')));
+  assert.deepEqual(pairs(errs), ['FieldValueInvalid apiVersion']);
+  assert.match(errorMessage(errors(errs)[0]), /no longer served since Kubernetes 1\.22/);
+  assert.deepEqual(pairs(validateCustomResourceDefinition(crd((c) => delete c.apiVersion))), []);
+});
