@@ -8,6 +8,11 @@ import { compileRE2 } from '../../regex/re2';
 import { fail, num } from './errors';
 import { chargeCost } from './guard';
 
+/** cel-go's runtime cost of a regex call: ceil(0.1 * len(s)) * len(pattern) (interpreter/runtimecost.go). */
+function chargeRegex(s: string, pattern: string): void {
+  chargeCost(Math.ceil(s.length * 0.1) * Math.max(1, pattern.length));
+}
+
 function compile(pattern: string) {
   const c = compileRE2(pattern);
   if (!c.ok) fail(c.error);
@@ -16,19 +21,19 @@ function compile(pattern: string) {
 
 /** Go's regexp.MatchString. */
 export function matches(s: string, pattern: string): boolean {
-  chargeCost(s.length / 10 + 1);
+  chargeRegex(s, pattern);
   return compile(pattern).matcher(s).find();
 }
 
 function find(s: string, pattern: string): string {
-  chargeCost(s.length / 10 + 1);
+  chargeRegex(s, pattern);
   const m = compile(pattern).matcher(s);
   return m.find() ? (m.group() ?? '') : '';
 }
 
 /** Go's FindAllString(s, n): non-overlapping matches; an empty match right after a match is skipped. */
 function findAll(s: string, pattern: string, limit: number): string[] {
-  chargeCost(s.length / 10 + 1);
+  chargeRegex(s, pattern);
   if (limit === 0) return [];
   const re = compile(pattern);
   const out: string[] = [];
