@@ -170,6 +170,14 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 	if err != nil || rejected != nil {
 		return derefAnswer(rejected), err
 	}
+	// The stored object has a resourceVersion and an update request carries it (CRs do not allow
+	// unconditional updates); the format has no resourceVersion, so both get the stored one.
+	if old.GetResourceVersion() == "" {
+		old.SetResourceVersion("1")
+	}
+	if u.GetResourceVersion() == "" {
+		u.SetResourceVersion(old.GetResourceVersion())
+	}
 	strategy.PrepareForUpdate(ctx, u, old)
 	return errorsAnswer(strategy.ValidateUpdate(ctx, u, old)), nil
 }

@@ -103,7 +103,13 @@ export function genCase(r: Random, n: number): GenCase {
       const obj = genValid(r, schema) as Record<string, unknown>;
       Object.assign(obj, { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: r.pick(['w', 'w1', 'Bad_Name']) } });
       const c: GenCase = { id, op: 'validate', crd: wrapCRD(schema, { status: r.chance(0.5), scope: r.pick(['Namespaced', 'Cluster']) }), version: 'v1' };
-      c.object = r.chance(0.8) ? mutate(r, structuredCloneJson(obj), schema) : obj;
+      // Mostly leave apiVersion/kind/metadata alone: a malformed one is refused before validation.
+      const meta = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata };
+      if (r.chance(0.8)) {
+        const body = structuredCloneJson(obj);
+        if (r.chance(0.85)) for (const k of Object.keys(meta)) delete body[k];
+        c.object = { ...structuredCloneJson(meta), ...(mutate(r, body, schema) as Record<string, unknown>) };
+      } else c.object = obj;
       if (r.chance(0.25)) c.oldObject = obj;
       return c;
     }

@@ -1,11 +1,13 @@
 /**
  * npm run difftest -- [--cases N] [--seed S] [--no-realworld] [--shared DIR] [--report FILE] [--found FILE]
+ *                      [--minimise-per-kind K]
  *
  * Differential tests of the engine against the Go oracle:
  * 1. every real CRD under shared/realworld/crds (op crd) and every sample under shared/realworld/samples
  *    (op validate against its CRD);
  * 2. N random cases (default 2000) from the generators, seeded (default: the current time, printed).
- * Each disagreement is minimised and written as a conformance case whose expectation is the oracle's
+ * Disagreements are grouped by kind (op and the error types only one side reports); the first K (default
+ * 2) of each kind are minimised and written as conformance cases whose expectation is the oracle's
  * answer to --found (default reports/difftest-found.jsonl; copy the ones to keep into
  * test/conformance/found/); the report (default reports/difftest.jsonl) has the unminimised details.
  */
@@ -13,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { defaultSharedDir } from '../../conformance/runner';
-import { ensureOracleBinary, goAvailable } from '../oracle';
+import { ensureOracleBinary, goAvailable, type OracleAnswer } from '../oracle';
 import { OracleProcess } from '../client';
 import { jsonReplacer } from '../report';
 import { Random } from './random';
@@ -30,6 +32,7 @@ interface Args {
   shared: string;
   report: string;
   found: string;
+  perSignature: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -40,6 +43,7 @@ function parseArgs(argv: string[]): Args {
     shared: defaultSharedDir(),
     report: 'reports/difftest.jsonl',
     found: 'reports/difftest-found.jsonl',
+    perSignature: 2,
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -49,6 +53,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--shared') a.shared = path.resolve(argv[++i]);
     else if (k === '--report') a.report = argv[++i];
     else if (k === '--found') a.found = argv[++i];
+    else if (k === '--minimise-per-kind') a.perSignature = Number(argv[++i]);
     else throw new Error(`unknown argument ${k}`);
   }
   return a;
@@ -118,32 +123,37 @@ async function main(argv: string[]): Promise<number> {
     tally.set(group, t);
   };
 
-  const check = async (c: Record<string, unknown>, group: string, minimise: boolean) => {
-    const text = stringifyCase(c);
-    const [ans] = await oracle.ask([text]);
+  const signatures = new Map<string, number>();
+  const check = async (c: Record<string, unknown>, text: string, ans: OracleAnswer, group: string, minimise: boolean) => {
     count(group, 'run');
     const v = compareCase(text, ans, args.shared);
     if (!v.comparable) return;
     count(group, 'compared');
     if (v.agree) return;
     count(group, 'disagreed');
-    report.push(JSON.stringify({ id: c.id, group, case: JSON.parse(text), engine: v.engine, oracle: ans }, jsonReplacer));
-    if (!minimise) return;
+    const sig = signature(String(c.op), v.engine, ans);
+    const seen = signatures.get(sig) ?? 0;
+    signatures.set(sig, seen + 1);
+    report.push(JSON.stringify({ id: c.id, group, signature: sig, case: JSON.parse(text), engine: v.engine, oracle: ans }, jsonReplacer));
+    // Minimise only the first few of each kind of disagreement: the rest are the same bug again.
+    if (!minimise || seen >= args.perSignature) return;
     const threw = v.engine.exception !== undefined;
-    // A candidate must not make the schema worse as a CRD than the original was: otherwise the
-    // minimum drifts to degenerate schemas the API server would never serve.
+    // A candidate must not make the schema worse as a CRD than the original was (no CRD error the
+    // original did not have): otherwise the minimum drifts to degenerate schemas (no root type, ...)
+    // that the API server would never serve.
     const crdErrors = async (cands: Record<string, unknown>[]) => {
       const wrapped = cands.map((k) => stringifyCase({ id: 'crd-check', op: 'crd', crd: k.crd ?? wrapCRD(k.schema as JSONSchemaProps) }));
-      return (await oracle.ask(wrapped)).map((a) => a.errors?.length ?? Infinity);
+      return (await oracle.ask(wrapped)).map((a) => (a.errors ? new Set(a.errors.map((e) => `${e.type}\u0000${e.field}`)) : undefined));
     };
     const checkCRD = c.op !== 'structural' && c.op !== 'crd';
-    const base = checkCRD ? (await crdErrors([c]))[0] : 0;
+    const base = checkCRD ? (await crdErrors([c]))[0] : undefined;
+    const noWorse = (k: Set<string> | undefined) => !base || (k !== undefined && [...k].every((e) => base.has(e)));
     const small = await shrink(c, async (cands) => {
       const texts = cands.map(stringifyCase);
       const answers = await oracle.ask(texts);
-      const sizes = checkCRD ? await crdErrors(cands) : [];
+      const keys = checkCRD ? await crdErrors(cands) : [];
       for (let i = 0; i < texts.length; i++) {
-        if (checkCRD && sizes[i] > base) continue;
+        if (checkCRD && !noWorse(keys[i])) continue;
         const w = compareCase(texts[i], answers[i], args.shared);
         if (w.comparable && !w.agree && (w.engine.exception !== undefined) === threw) return i;
       }
@@ -154,20 +164,26 @@ async function main(argv: string[]): Promise<number> {
     const caseOut = {
       ...JSON.parse(smallText),
       id: `found/${String(c.id).replace(/^difftest\//, '')}-s${args.seed}`,
-      source: `difftest seed ${args.seed}, ${c.id}, minimised; expectation = the oracle (k8s.io/apiextensions-apiserver v0.37.2); engine said ${summarise(compareCase(smallText, smallAns, args.shared).engine)}`,
+      source: `difftest seed ${args.seed}, ${c.id} (${sig}), minimised; expectation = the oracle (k8s.io/apiextensions-apiserver v0.37.2); engine said ${summarise(compareCase(smallText, smallAns, args.shared).engine)}`,
       expect: oracleExpectation(smallAns),
     };
     found.push(JSON.stringify(caseOut, jsonReplacer));
   };
 
+  const runBatch = async (cases: Record<string, unknown>[], group: (c: Record<string, unknown>) => string, minimise: boolean) => {
+    const texts = cases.map(stringifyCase);
+    const answers = await oracle.ask(texts);
+    for (let i = 0; i < cases.length; i++) await check(cases[i], texts[i], answers[i], group(cases[i]), minimise);
+  };
   if (args.realworld) {
-    for (const c of realworldCases(args.shared)) await check(c, String(c.op === 'crd' ? 'realworld crd' : 'realworld sample'), false);
+    await runBatch(realworldCases(args.shared), (c) => (c.op === 'crd' ? 'realworld crd' : 'realworld sample'), false);
   }
   const r = new Random(args.seed);
-  for (let n = 0; n < args.cases; n++) {
-    const c = genCase(r, n);
-    await check(c, `random ${c.op}${c.crd && c.op === 'validate' ? '+crd' : ''}`, true);
-    if ((n + 1) % 500 === 0) console.error(`... ${n + 1}/${args.cases}`);
+  for (let n = 0; n < args.cases; ) {
+    const batch: Record<string, unknown>[] = [];
+    for (; n < args.cases && batch.length < 200; n++) batch.push(genCase(r, n));
+    await runBatch(batch, (c) => `random ${c.op}${c.crd && c.op === 'validate' ? '+crd' : ''}`, true);
+    if (n % 1000 === 0) console.error(`... ${n}/${args.cases}`);
   }
   oracle.close();
 
@@ -179,8 +195,27 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${g}: ${t.compared - t.disagreed}/${t.compared} agree (${t.run - t.compared} not comparable: rejected before validation, or the oracle could not run them)`);
     disagreed += t.disagreed;
   }
+  console.log('kinds of disagreement (op | oracle-only, engine-only error types or object/value/exception):');
+  for (const [sig, n] of [...signatures.entries()].sort((x, y) => y[1] - x[1])) console.log(`  ${n}\t${sig}`);
   console.log(`seed ${args.seed}: ${disagreed} disagreements (report: ${args.report}, minimised cases: ${args.found})`);
   return 0;
+}
+
+/** What kind of disagreement this is, for grouping: the op and the error types only one side reports. */
+function signature(op: string, engine: EngineAnswer, oracle: OracleAnswer): string {
+  if (engine.exception !== undefined) return `${op} | engine exception: ${engine.exception.slice(0, 60)}`;
+  if (oracle.errors) {
+    const key = (e: { type: string; field: string }) => `${e.type}\u0000${e.field}`;
+    const ek = new Set((engine.errors ?? []).map(key));
+    const ok = new Set(oracle.errors.map(key));
+    const onlyOracle = [...new Set(oracle.errors.filter((e) => !ek.has(key(e))).map((e) => e.type))].sort();
+    const onlyEngine = [...new Set((engine.errors ?? []).filter((e) => !ok.has(key(e))).map((e) => e.type))].sort();
+    if (onlyOracle.length || onlyEngine.length) return `${op} | oracle-only: ${onlyOracle.join(',') || '-'} | engine-only: ${onlyEngine.join(',') || '-'}`;
+    const msgs = oracle.errors.filter((e) => !(engine.errors ?? []).some((x) => key(x) === key(e) && x.detail.includes(e.detail))).map((e) => e.type);
+    return `${op} | message differs: ${[...new Set(msgs)].sort().join(',')}`;
+  }
+  if ('object' in oracle) return `${op} | object differs`;
+  return `${op} | value/error differs`;
 }
 
 function summarise(e: EngineAnswer): string {
