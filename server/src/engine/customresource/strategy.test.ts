@@ -79,3 +79,15 @@ test('kube-aware version order', () => {
   assert.ok(compareKubeAwareVersionStrings('v2', 'v10') < 0);
   assert.ok(compareKubeAwareVersionStrings('foo', 'v1alpha1') < 0);
 });
+
+test('an update: status kept from the old object, name immutable, unchanged invalid values ratcheted', () => {
+  const old = cr('example.com/v1', { spec: { replicas: 9 }, status: { ready: true } });
+  const same = validateCustomResource(crd, cr('example.com/v1', { spec: { replicas: 9 }, status: { ready: false } }), { oldObject: old });
+  assert.deepEqual(same.errors, []);
+  assert.deepEqual((same.object as Record<string, unknown>).status, { ready: true });
+  const renamed = validateCustomResource(crd, { ...cr('example.com/v1', { spec: { replicas: 10 } }), metadata: { name: 'other' } }, { oldObject: old });
+  assert.deepEqual(renamed.errors.map(errorMessage).sort(), [
+    'metadata.name: Invalid value: "other": field is immutable',
+    'spec.replicas: Invalid value: 10: spec.replicas in body should be less than or equal to 5',
+  ]);
+});

@@ -17,7 +17,7 @@ import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE, hasXValidations, validateLis
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { parseGroupVersion } from '../objectmeta/names';
 import { isGoMap } from '../validation/go-values';
-import { validateRootObjectMeta, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
+import { validateRootObjectMeta, validateRootObjectMetaUpdate, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
 import { compareKubeAwareVersionStrings } from './versions';
 
 export interface CustomResourceOptions {
@@ -158,7 +158,8 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   const typeMetaErrs = validateTypeMeta(work, { group, version: versionName, kind });
   if (typeMetaErrs.length > 0) errs.push(...typeMetaErrs);
   else {
-    if (!isUpdate) errs.push(...validateRootObjectMeta(work, namespaceScoped));
+    if (!old) errs.push(...validateRootObjectMeta(work, namespaceScoped));
+    else errs.push(...validateRootObjectMetaUpdate(work, old, namespaceScoped));
     if (schema) errs.push(...validateOpenAPI(work, schema, old));
     errs.push(...validateScale(work, scale));
   }

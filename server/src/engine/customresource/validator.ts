@@ -4,7 +4,7 @@
  */
 import { invalid, FieldPath, type FieldError } from '../field';
 import { isGoMap, goKind, asInt64, asFloat64, formatGoFloat } from '../validation/go-values';
-import { decodeObjectMeta, validateObjectMeta } from '../objectmeta/objectmeta';
+import { decodeObjectMeta, validateObjectMeta, validateObjectMetaUpdate } from '../objectmeta/objectmeta';
 import { nameIsDNSSubdomain } from '../objectmeta/names';
 
 export interface GroupVersionKind {
@@ -39,6 +39,28 @@ export function validateRootObjectMeta(obj: Record<string, unknown>, namespaceSc
   if (namespaceScoped && (typeof meta.namespace !== 'string' || meta.namespace === '')) meta.namespace = 'default';
   if (!namespaceScoped) delete meta.namespace;
   return validateObjectMeta(meta, namespaceScoped, nameIsDNSSubdomain, FieldPath.root('metadata'));
+}
+
+/**
+ * ValidateObjectMetaUpdate at the resource root, for an update applied as a patch of the old object:
+ * missing name, namespace and resourceVersion come from the old object (as kubectl apply does).
+ */
+export function validateRootObjectMetaUpdate(obj: Record<string, unknown>, old: Record<string, unknown>, namespaceScoped: boolean): FieldError[] {
+  const d = decodeObjectMeta(obj.metadata);
+  if (d.error !== undefined) return [invalid(FieldPath.root('metadata'), obj.metadata, d.error)];
+  const o = decodeObjectMeta(old.metadata);
+  if (o.error !== undefined) return [];
+  const meta = { ...d.meta! };
+  const oldMeta = { ...o.meta! };
+  for (const f of ['name', 'namespace', 'uid']) if (meta[f] === undefined && oldMeta[f] !== undefined) meta[f] = oldMeta[f];
+  if (namespaceScoped) {
+    if (meta.namespace === undefined) meta.namespace = 'default';
+    if (oldMeta.namespace === undefined) oldMeta.namespace = 'default';
+  } else {
+    delete meta.namespace;
+    delete oldMeta.namespace;
+  }
+  return validateObjectMetaUpdate(meta, oldMeta, FieldPath.root('metadata'));
 }
 
 export interface ScaleSubresource {

@@ -155,6 +155,29 @@ export function validateObjectMeta(meta: Record<string, unknown>, requiresNamesp
   } else if (namespace.length !== 0) {
     errs.push(forbidden(fldPath.child('namespace'), 'not allowed on this type'));
   }
+  errs.push(...validateObjectMetaCommon(meta, fldPath));
+  return errs;
+}
+
+/**
+ * ValidateObjectMetaAccessorUpdate, for an update that patches the live object (so resourceVersion,
+ * which the server requires, is the live one): immutable name and namespace, and the common checks.
+ */
+export function validateObjectMetaUpdate(meta: Record<string, unknown>, oldMeta: Record<string, unknown>, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const newGen = typeof meta.generation === 'number' ? meta.generation : 0;
+  const oldGen = typeof oldMeta.generation === 'number' ? oldMeta.generation : 0;
+  if (newGen < oldGen) errs.push(invalid(fldPath.child('generation'), newGen, 'must not be decremented'));
+  for (const f of ['name', 'namespace', 'uid'] as const) {
+    if (str(meta[f]) !== str(oldMeta[f])) errs.push(invalid(fldPath.child(f), str(meta[f]), 'field is immutable'));
+  }
+  errs.push(...validateObjectMetaCommon(meta, fldPath, false));
+  return errs;
+}
+
+/** The checks shared by create and update: generation, labels, annotations, owner references, finalizers. */
+function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldPath, withFinalizers = true): FieldError[] {
+  const errs: FieldError[] = [];
   const generation = meta.generation;
   if (typeof generation === 'number' && generation < 0) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
   if (typeof generation === 'bigint' && generation < 0n) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
@@ -201,6 +224,7 @@ export function validateObjectMeta(meta: Record<string, unknown>, requiresNamesp
     }
   });
 
+  if (!withFinalizers) return errs;
   const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers.map(str) : [];
   for (const f of finalizers) for (const msg of isQualifiedName(f)) errs.push(invalid(fldPath.child('finalizers'), f, msg));
   if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
