@@ -189,3 +189,25 @@ test('document symbols and folding ranges follow the documents and their fields'
   assert.ok(folds.some((f) => f.startLine === 11 && f.endLine === 14), JSON.stringify(folds));
   assert.ok(folds.some((f) => f.startLine === 12 && f.endLine === 14), JSON.stringify(folds));
 });
+
+test('quick fix: move a keyword out of a junctor; remove it when already outside', () => {
+  const crd = WIDGET_CRD.replace(
+    '                enabled:\n                  type: boolean\n',
+    '                enabled:\n                  type: boolean\n                  anyOf:\n                    - description: on or off\n                    - title: t\n                      nullable: true\n',
+  );
+  const fixes = quickFixes(new LanguageService(), crd);
+  const move = fixes.find((f) => f.title === 'Move "description" out of the anyOf');
+  assert.ok(move, JSON.stringify(fixes.map((f) => f.title)));
+  assert.ok(move.result.includes('                enabled:\n                  description: on or off\n                  type: boolean\n                  anyOf:\n                    - {}\n'), move.result);
+  const title = fixes.find((f) => f.title === 'Move "title" out of the anyOf')!;
+  assert.ok(title.result.includes('                  title: t\n                  type: boolean\n'), title.result);
+  assert.ok(title.result.includes('                    - nullable: true\n'), title.result);
+});
+
+test('quick fix: drop a metadata schema that restricts more than name and generateName', () => {
+  const crd = WIDGET_CRD.replace('          properties:\n            spec:\n', '          properties:\n            metadata:\n              type: object\n              properties:\n                labels:\n                  type: object\n            spec:\n');
+  const fixes = quickFixes(new LanguageService(), crd);
+  const f = fixes.find((x) => x.title.startsWith('Remove the metadata schema'));
+  assert.ok(f, JSON.stringify(fixes.map((x) => x.title)));
+  assert.equal(f.result, WIDGET_CRD);
+});

@@ -84,6 +84,40 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       const eol = lineEnd(text, lastEnd > 0 && text[lastEnd - 1] === '\n' ? lastEnd - 1 : lastEnd);
       return action(`Add required field "${key}"`, [edit(eol, eol, `\n${' '.repeat(indent)}${key}: ${value}`)]);
     }
+    case 'moveOutOfJunctor': {
+      const m = findWrittenPath(doc, segs);
+      if (!m.pair) return undefined;
+      const keyName = segs[segs.length - 1];
+      const key = keyName.kind === 'field' ? keyName.name : keyName.kind === 'key' ? keyName.key : String(keyName.index);
+      // The schema outside the junctors: strip `.allOf[i]`, `.not`, ... from the end of the parent path.
+      let outerLen = segs.length - 1;
+      for (;;) {
+        const last = segs[outerLen - 1];
+        const prev = segs[outerLen - 2];
+        if (last?.kind === 'field' && last.name === 'not') outerLen -= 1;
+        else if (last?.kind === 'index' && prev?.kind === 'field' && /^(allOf|anyOf|oneOf)$/.test(prev.name)) outerLen -= 2;
+        else break;
+      }
+      const outer = findWrittenPath(doc, segs.slice(0, outerLen)).node;
+      const inner = findWrittenPath(doc, segs.slice(0, -1)).node;
+      if (!isMap(outer) || outer.flow || !isMap(inner)) return undefined;
+      const remove = inner.items.length === 1 ? replaceWithEmpty(td, doc, m.pair) : removePairAction(td, text, doc, m.pair, '', d)?.edit?.changes?.[td.uri]?.[0];
+      if (!remove) return undefined;
+      const hasOutside = outer.items.some((p) => isScalar(p.key) && String(p.key.value) === key);
+      const v = m.pair.value ? nodeRange(doc, m.pair.value as Node) : undefined;
+      const valueText = v ? text.slice(v[0], v[1]) : '';
+      if (hasOutside || valueText.includes('\n') || key === 'x-kubernetes-validations') {
+        return action(`Remove "${key}" from the ${junctorName(segs, outerLen)} (not allowed there)`, [remove], hasOutside);
+      }
+      const first = keyRange(doc, outer.items[0] as Pair<unknown, unknown>)!;
+      const indent = first[0] - lineStart(text, first[0]);
+      return action(`Move "${key}" out of the ${junctorName(segs, outerLen)}`, [edit(first[0], first[0], `${key}: ${valueText}\n${' '.repeat(indent)}`), remove]);
+    }
+    case 'removeMetadataSchema': {
+      const m = findWrittenPath(doc, segs);
+      if (!m.pair) return undefined;
+      return removePairAction(td, text, doc, m.pair, 'Remove the metadata schema (the API server defines metadata)', d);
+    }
     case 'closestEnum': {
       const m = findWrittenPath(doc, segs);
       if (!m.node || !isScalar(m.node)) return undefined;
@@ -124,6 +158,22 @@ function removePairAction(td: TextDocument, text: string, doc: YamlDoc, pair: Pa
     isPreferred: true,
     edit: { changes: { [td.uri]: [{ range: { start: td.positionAt(start), end: td.positionAt(end) }, newText: '' }] } },
   };
+}
+
+function junctorName(segs: ReturnType<typeof parseFieldPath>, outerLen: number): string {
+  const s = segs[outerLen];
+  return s && s.kind === 'field' ? s.name : 'junctor';
+}
+
+/** Replaces the only pair of a block mapping by `{}` (an empty schema), keeping the list item valid. */
+function replaceWithEmpty(td: TextDocument, doc: YamlDoc, pair: Pair<unknown, unknown>): TextEdit | undefined {
+  const k = keyRange(doc, pair);
+  if (!k) return undefined;
+  const v = pair.value ? nodeRange(doc, pair.value as Node) : undefined;
+  let end = v ? Math.max(v[1], k[1]) : k[1];
+  const text = td.getText();
+  if (text[end - 1] === '\n') end--;
+  return { range: { start: td.positionAt(k[0]), end: td.positionAt(end) }, newText: '{}' };
 }
 
 /** The type a schema node without `type` most likely has, from its other keywords. */

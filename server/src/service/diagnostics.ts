@@ -36,7 +36,9 @@ export type FixData =
   | { fix: 'uniqueItemsToSet'; path: string }
   | { fix: 'removeField'; path: string }
   | { fix: 'addRequired'; path: string }
-  | { fix: 'closestEnum'; path: string; values: unknown[] };
+  | { fix: 'closestEnum'; path: string; values: unknown[] }
+  | { fix: 'moveOutOfJunctor'; path: string }
+  | { fix: 'removeMetadataSchema'; path: string };
 
 /** Every diagnostic of a file. */
 export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: YamlFile): Diagnostic[] {
@@ -238,6 +240,8 @@ function fixFor(e: FieldError, isCr: boolean): FixData | undefined {
     return { fix: 'addType', path: e.field.slice(0, -'.type'.length) };
   }
   if (e.type === 'FieldValueForbidden' && e.field.endsWith('.uniqueItems')) return { fix: 'uniqueItemsToSet', path: e.field };
+  if (e.type === 'FieldValueForbidden' && / to be structural$/.test(e.detail) && /\.(allOf|anyOf|oneOf)\[\d+\]|\.not\./.test(e.field)) return { fix: 'moveOutOfJunctor', path: e.field };
+  if (e.type === 'FieldValueForbidden' && e.field.endsWith('.properties[metadata]')) return { fix: 'removeMetadataSchema', path: e.field };
   if (isCr && e.type === 'FieldValueRequired') return { fix: 'addRequired', path: e.field };
   if (isCr && e.type === 'FieldValueNotSupported') {
     const values = parseSupportedValues(e.detail);
