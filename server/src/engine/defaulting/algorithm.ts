@@ -3,11 +3,11 @@
  * and algorithm.go), on a copy, reporting every change.
  */
 import { FieldPath, type PathSegment } from '../field';
-import { toStructural } from '../schema/convert';
+import { newStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
 import { pruneDefaults } from './prune';
-import { deepCopyJSON, hasOwn, isJSONObject, setOwn } from '../schema/values';
+import { deepCopyJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../schema/values';
 
 export interface DefaultOptions {
   isResourceRoot: boolean;
@@ -40,17 +40,25 @@ export interface DefaultResult {
  * Go's Default treats the resource root like any object, so isResourceRoot changes nothing. Never throws.
  */
 export function defaultCustomResource(obj: unknown, schema: JSONSchemaProps, opts: DefaultOptions): DefaultResult {
-  return defaultStructural(obj, toStructural(schema), opts);
+  const conv = newStructural(schema);
+  if (conv.tooDeep) return { object: obj, defaulted: [] };
+  return defaultStructural(obj, conv.structural, opts);
 }
 
 /** defaultCustomResource on an already converted structural schema. */
 export function defaultStructural(obj: unknown, s: Structural | undefined, opts?: DefaultOptions): DefaultResult {
   if (s && opts?.pruneDefaults) s = servedSchema(s);
-  const object = deepCopyJSON(obj);
-  const defaulted: DefaultedField[] = [];
-  pruneNonNullableNullsWithoutDefaults(object, s, FieldPath.root(), defaulted);
-  applyDefaults(object, s, FieldPath.root(), defaulted);
-  return { object, defaulted };
+  try {
+    const object = deepCopyJSON(obj);
+    const defaulted: DefaultedField[] = [];
+    pruneNonNullableNullsWithoutDefaults(object, s, FieldPath.root(), defaulted);
+    applyDefaults(object, s, FieldPath.root(), defaulted);
+    return { object, defaulted };
+  } catch (e) {
+    // input nested too deeply to recurse through: returned as it is, not defaulted
+    if (isTooDeep(e)) return { object: obj, defaulted: [] };
+    throw e;
+  }
 }
 
 const served = new WeakMap<Structural, Structural>();

@@ -10,7 +10,7 @@ import { pruneStructural } from '../pruning/algorithm';
 import { propertyOf, type Structural } from '../schema/model';
 import { newStructural } from '../schema/convert';
 import { validateStructural } from '../schema/validation';
-import { deepCopyJSON, deepEqualJSON, hasOwn, isJSONObject, setOwn } from '../schema/values';
+import { deepCopyJSON, deepEqualJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../schema/values';
 
 export interface PruneDefaultsResult {
   /** A copy of the schema with pruned defaults (nodes without defaults below them are shared). */
@@ -24,8 +24,13 @@ type Step = { child: string } | { index: true };
 /** PruneDefaults on a copy: the structural schema with its defaults as the API server serves them. */
 export function pruneDefaults(s: Structural): PruneDefaultsResult {
   const ctx: { root: Structural; error?: string } = { root: s };
-  const structural = walk(s, [], ctx);
-  return ctx.error === undefined ? { structural } : { structural, error: ctx.error };
+  try {
+    const structural = walk(s, [], ctx);
+    return ctx.error === undefined ? { structural } : { structural, error: ctx.error };
+  } catch (e) {
+    if (isTooDeep(e)) return { structural: s, error: 'failed to prune default value: the schema is nested too deeply' };
+    throw e;
+  }
 }
 
 function walk(s: Structural, steps: Step[], ctx: { root: Structural; error?: string }): Structural {
@@ -104,6 +109,15 @@ function pruneDefault(dflt: unknown, steps: Step[], root: Structural): Pruned {
  * fails, as in Go. CRD update validation requires pruned defaults only if no old schema has unpruned ones.
  */
 export function schemaHasUnprunedDefaults(schema: unknown): boolean {
+  try {
+    return hasUnprunedDefaults(schema);
+  } catch (e) {
+    if (isTooDeep(e)) return false;
+    throw e;
+  }
+}
+
+function hasUnprunedDefaults(schema: unknown): boolean {
   const conv = newStructural(schema);
   if (conv.error !== undefined) return false;
   if (validateStructural(conv.structural).length > 0) return false;

@@ -6,11 +6,11 @@
  * passed in as callbacks, so that this module depends only on the structural model, pruning and
  * ObjectMeta coercion.
  */
-import { errorMessage, FieldPath, invalid, type FieldError } from '../field';
+import { errorMessage, FieldPath, internalError, invalid, type FieldError } from '../field';
 import { pruneStructural } from '../pruning/algorithm';
 import { coerceObjectMetaStructural } from '../pruning/objectmeta';
 import { propertyOf, type Structural } from '../schema/model';
-import { deepCopyJSON, deepEqualJSON, isJSONObject } from '../schema/values';
+import { deepCopyJSON, deepEqualJSON, isJSONObject, isTooDeep } from '../schema/values';
 
 /** The schema node whose default is being checked: the structural node and the raw schema it came from. */
 export interface DefaultSchemaNode {
@@ -68,7 +68,12 @@ export function validateDefaults(
   }
   if (!s) return [];
   const errs: FieldError[] = [];
-  walk(pth, s, raw, { structural: s, raw }, [], false, opts.requirePrunedDefaults, validators, errs);
+  try {
+    walk(pth, s, raw, { structural: s, raw }, [], false, opts.requirePrunedDefaults, validators, errs);
+  } catch (e) {
+    if (isTooDeep(e)) return [internalError(pth, 'the schema is nested too deeply to validate its defaults')];
+    throw e;
+  }
   return errs;
 }
 

@@ -3,10 +3,10 @@
  * reporting every field it removes.
  */
 import { FieldPath, type PathSegment } from '../field';
-import { toStructural } from '../schema/convert';
+import { newStructural, toStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON, isJSONObject, setOwn } from '../schema/values';
+import { deepCopyJSON, isJSONObject, isTooDeep, setOwn } from '../schema/values';
 
 export interface PruneOptions {
   /** The value is a whole resource: apiVersion, kind and metadata at its root are skipped. */
@@ -35,7 +35,9 @@ export interface PruneResult {
  * separate step, ObjectMeta coercion: see coerceObjectMeta in ./objectmeta). Never throws.
  */
 export function pruneUnknownFields(obj: unknown, schema: JSONSchemaProps, opts: PruneOptions): PruneResult {
-  return pruneStructural(obj, toStructural(schema), opts);
+  const conv = newStructural(schema);
+  if (conv.tooDeep) return { object: obj, pruned: [] };
+  return pruneStructural(obj, conv.structural, opts);
 }
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
@@ -43,6 +45,7 @@ const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
 /**
  * PruneWithOptions on an already converted structural schema (s may be undefined: no schema, which
  * empties every object at any depth unless isResourceRoot). Pruned paths are sorted, as Go sorts them.
+ * Input nested too deeply to recurse through is returned as it is (not copied), with nothing pruned.
  */
 export function pruneStructural(obj: unknown, s: Structural | undefined, opts: PruneOptions): PruneResult {
   const ctx: Ctx = { pruned: [], rootForced: undefined };
@@ -53,7 +56,13 @@ export function pruneStructural(obj: unknown, s: Structural | undefined, opts: P
       ctx.rootForced = s;
     } else s = base;
   }
-  const object = prune(obj, s, FieldPath.root(), ctx);
+  let object: unknown;
+  try {
+    object = prune(obj, s, FieldPath.root(), ctx);
+  } catch (e) {
+    if (isTooDeep(e)) return { object: obj, pruned: [] };
+    throw e;
+  }
   ctx.pruned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { object, pruned: ctx.pruned };
 }

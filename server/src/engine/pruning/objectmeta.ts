@@ -10,10 +10,10 @@
  */
 import { errorMessage, FieldPath, invalid, type FieldError } from '../field';
 import { IntegralFloat } from '../json/lossless';
-import { toStructural } from '../schema/convert';
+import { newStructural, toStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON, hasOwn, isJSONObject, setOwn } from '../schema/values';
+import { deepCopyJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../schema/values';
 import type { PrunedField } from './algorithm';
 
 export interface CoerceObjectMetaOptions {
@@ -47,7 +47,9 @@ export interface CoerceObjectMetaResult {
  * Unlike Go at the root, a zero `creationTimestamp` is never written back as `null`. Never throws.
  */
 export function coerceObjectMeta(obj: unknown, schema: JSONSchemaProps, opts: CoerceObjectMetaOptions): CoerceObjectMetaResult {
-  return coerceObjectMetaStructural(obj, toStructural(schema), opts);
+  const conv = newStructural(schema);
+  if (conv.tooDeep) return { object: obj, pruned: [] };
+  return coerceObjectMetaStructural(obj, conv.structural, opts);
 }
 
 /** coerceObjectMeta on an already converted structural schema. */
@@ -57,8 +59,15 @@ export function coerceObjectMetaStructural(obj: unknown, s: Structural | undefin
     s = base.xEmbeddedResource ? base : { ...base, xEmbeddedResource: true };
   }
   const ctx: Ctx = { drop: opts.dropInvalidFields === true, pruned: [] };
-  const object = deepCopyJSON(obj);
-  coerce(FieldPath.root(), object, s, ctx);
+  let object: unknown;
+  try {
+    object = deepCopyJSON(obj);
+    coerce(FieldPath.root(), object, s, ctx);
+  } catch (e) {
+    // input nested too deeply to recurse through: returned as it is, not coerced
+    if (isTooDeep(e)) return { object: obj, pruned: [] };
+    throw e;
+  }
   ctx.pruned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const res: CoerceObjectMetaResult = { object, pruned: ctx.pruned };
   if (ctx.error) {

@@ -10,13 +10,15 @@
  */
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './model';
 import type { ValidationRule } from './types';
-import { isJSONObject, jsonNumber, setOwn } from './values';
+import { isJSONObject, isTooDeep, jsonNumber, setOwn } from './values';
 
 export interface NewStructuralResult {
   /** The structural model (built leniently even when `error` is set). */
   structural: Structural;
   /** Go's NewStructural error message, when Go's conversion fails (the first one, in Go's order). */
   error?: string;
+  /** The schema is nested too deeply to convert; `structural` is then an empty schema, not the model. */
+  tooDeep?: true;
 }
 
 interface ConvertContext {
@@ -36,8 +38,14 @@ export function newStructural(schema: unknown): NewStructuralResult {
     if (hit) return hit;
   }
   const ctx: ConvertContext = {};
-  const structural = convertStructural(isJSONObject(schema) ? schema : {}, ctx);
-  const result: NewStructuralResult = ctx.error === undefined ? { structural } : { structural, error: ctx.error };
+  let result: NewStructuralResult;
+  try {
+    const structural = convertStructural(isJSONObject(schema) ? schema : {}, ctx);
+    result = ctx.error === undefined ? { structural } : { structural, error: ctx.error };
+  } catch (e) {
+    if (!isTooDeep(e)) throw e;
+    result = { structural: convertStructural({}, {}), error: 'OpenAPIV3Schema is nested too deeply', tooDeep: true };
+  }
   if (key) cache.set(key, result);
   return result;
 }

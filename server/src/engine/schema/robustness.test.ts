@@ -53,3 +53,22 @@ test('no entry point throws or mutates its inputs on random JSON', () => {
     assert.deepStrictEqual(obj, o0, ctx);
   }
 });
+
+test('input nested too deeply for the stack gives an answer, not an exception', () => {
+  let s: Record<string, unknown> = { type: 'string' };
+  let o: unknown = 'x';
+  for (let i = 0; i < 20000; i++) {
+    s = { type: 'object', properties: { a: s } };
+    o = { a: o };
+  }
+  const shallow = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  assert.equal(validateStructuralSchema(s as never)[0].type, 'InternalError');
+  for (const schema of [s, shallow]) {
+    for (const isResourceRoot of [true, false]) {
+      assert.equal(pruneUnknownFields(o, schema as never, { isResourceRoot }).object, o);
+      assert.equal(defaultCustomResource(o, schema as never, { isResourceRoot }).object, o);
+      assert.equal(coerceObjectMeta(o, schema as never, { isResourceRoot }).object, o);
+    }
+  }
+  assert.doesNotThrow(() => validateDefaults(FieldPath.root(), newStructural(s).structural, s, { isResourceRoot: true, requirePrunedDefaults: true }, { validateValue: () => [] }));
+});

@@ -8,7 +8,8 @@
  * - validation.ts / complete.ts: validateStructural(s, fldPath) (Go's ValidateStructural).
  * - values.ts: JSON value helpers (isJSONObject, deepCopyJSON, deepEqualJSON keeping 1 and 1.0 apart).
  */
-import type { FieldError, FieldPath } from '../field';
+import { internalError, type FieldError, type FieldPath } from '../field';
+import { isTooDeep } from './values';
 import { newStructural } from './convert';
 import type { JSONSchemaProps } from './types';
 import { validateStructural } from './validation';
@@ -21,6 +22,7 @@ export type { Structural, StructuralOrBool, Generic, Extensions, ValidationExten
  * The API server's structural-schema check (apiextensions-apiserver pkg/apiserver/schema
  * NewStructural + ValidateStructural): the NonStructural violations of an openAPIV3Schema,
  * with paths relative to fldPath (the schema root when omitted), sorted by message as Go sorts them.
+ * A schema nested too deeply to recurse through gives one InternalError instead.
  *
  * Go's NewStructural conversion errors ($ref, `items` as an array, `x-kubernetes-preserve-unknown-fields:
  * false`, ...) are not reported here: they have no field path, and CRD validation reports them itself
@@ -28,5 +30,12 @@ export type { Structural, StructuralOrBool, Generic, Extensions, ValidationExten
  * half-written schema still gets its structural findings. Never throws, whatever JSON it is given.
  */
 export function validateStructuralSchema(schema: JSONSchemaProps, fldPath?: FieldPath): FieldError[] {
-  return validateStructural(newStructural(schema).structural, fldPath);
+  try {
+    const conv = newStructural(schema);
+    if (conv.tooDeep) return [internalError(fldPath ?? null, 'the schema is nested too deeply to be checked')];
+    return validateStructural(conv.structural, fldPath);
+  } catch (e) {
+    if (isTooDeep(e)) return [internalError(fldPath ?? null, 'the schema is nested too deeply to be checked')];
+    throw e;
+  }
 }

@@ -5,6 +5,14 @@
  */
 import { IntegralFloat } from '../json/lossless';
 
+/**
+ * A stack overflow from recursing through absurdly deep input (thousands of levels). Entry points catch
+ * it and answer without the result rather than throw: the engine never throws on user input.
+ */
+export function isTooDeep(e: unknown): boolean {
+  return e instanceof RangeError;
+}
+
 /** A JSON object (Go's map[string]interface{}): a plain object, not an array, null or IntegralFloat. */
 export function isJSONObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof IntegralFloat) return false;
