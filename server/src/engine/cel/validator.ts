@@ -11,6 +11,7 @@ import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withTypeAndObj
 import { compileRules, type CompiledRule } from './compile';
 import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, type CelProgram } from './environment';
 import { toCelValue } from './unstructured';
+import { IntegralFloat } from '../json/lossless';
 import { ADD_FN, EQUALS_FN, HAS_FN, k8sAdd, k8sEquals, k8sHas } from './listsemantics';
 import { celEquals } from './lib/compare';
 
@@ -272,7 +273,12 @@ function validateExpressions(
       continue;
     }
     if (res.value === true) continue;
-    const current = c.normalizedFieldPath ? path.child(c.normalizedFieldPath.toString()) : path;
+    // Go appends the normalized fieldPath as one element; appending its segments prints the same and
+    // keeps them mappable to YAML ranges.
+    let current = path;
+    for (const seg of c.normalizedFieldPath?.segments() ?? []) {
+      current = seg.kind === 'field' ? current.child(seg.name) : seg.kind === 'key' ? current.key(seg.key) : current.index(seg.index);
+    }
     let detail: string | undefined;
     if (rp.messageProgram) {
       const mr = evaluateWithLimits(env(optionalOld), rp.messageProgram, { self, oldSelf: activation.oldSelf }, { timeoutMs: 200 });
@@ -287,7 +293,7 @@ function validateExpressions(
       }
     }
     detail ??= ruleMessageOrDefault(rule);
-    const value = typeStr === 'object' || typeStr === 'array' ? OMIT_VALUE : obj;
+    const value = typeStr === 'object' || typeStr === 'array' ? OMIT_VALUE : obj instanceof IntegralFloat ? obj.value : obj;
     let e: FieldError;
     switch (rule.reason) {
       case 'FieldValueForbidden':
