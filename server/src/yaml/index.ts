@@ -1,13 +1,24 @@
 /**
  * The YAML layer: YAML documents with positions for the language service and the CLI.
+ * All offsets are absolute offsets into the file text (UTF-16 code units, as LSP counts) unless a
+ * name says otherwise; lines/characters are 0-based.
  *
- * - parseYamlDocuments(text, { previous?, yamlVersion? }) -> YamlFile: the documents of a text,
- *   split at `---` and parsed one by one (an edit re-parses only its document when `previous` is given).
- * - YamlDocument: `value` (JSON, bigint for big ints), `identity`/`kind` (crd | cr | other | empty),
- *   `errors` (syntax errors with absolute ranges), `rangeOfPath(path, 'key'|'value')`,
- *   `rangeOfFieldError(err)`, `pathAt(offset)`, `nodeAtPath(path)`, `ast` (chunk-relative ranges).
+ * - parseYamlDocuments(text, { previous?, yamlVersion? }) -> YamlFile. Never throws. The text is
+ *   split at `---` lines (splitYamlChunks) and each chunk parsed alone; with `previous` (the last
+ *   parse of the same file) unchanged chunks are reused, so an edit re-parses only its document.
+ *   Scalars are typed as Kubernetes (go-yaml v2, YAML 1.1) types them unless yamlVersion is '1.2'.
+ * - YamlFile: `documents`, `errors`, `lines` (LineIndex), `positionAt`, `offsetAt`, `documentAt`.
+ * - YamlDocument: `start`/`end`, `value` (JSON; bigint beyond ±2^53), `identity` and `kind`
+ *   (crd | cr | other | empty, with apiVersion/group/version/kind/name), `errors` and
+ *   `hasSyntaxErrors`, `rangeOfPath(path, 'key' | 'value')`, `rangeOfFieldError(err)` (also maps
+ *   the internal CRD paths the API server prints, and CEL `ruleRange`s inside rule strings),
+ *   `rangeInString(path, start, end)`, `pathAt(offset)`, `nodeAtPath(path)`, `nodeRange(node)`,
+ *   `ast`/`contents` (the `yaml` package's AST; its ranges are relative to `chunkOffset`).
  * - parseFieldPath / formatFieldPath: printed Kubernetes field paths <-> PathSegment[].
- * - LineIndex: offset <-> 0-based line/character.
+ * - identifyObject, parseApiVersion, BUILTIN_API_GROUPS: what a JSON value is, in Kubernetes terms.
+ * - v1PathsOfInternalCrdPath: `spec.validation...` (internal) -> `spec.versions[i].schema...` (v1).
+ * - scalarSourceOffsets: offsets inside a string value -> offsets in its YAML source.
+ * - LineIndex, endOfLine: offset <-> line/character.
  */
 export { parseYamlDocuments, YamlDocument, YamlFile } from './document';
 export type { ParseYamlOptions, PathRange, RangeTarget, YamlSyntaxError, YamlVersion } from './document';
