@@ -64,6 +64,7 @@ test('ratcheting: unchanged invalid values do not fail non-transition rules', ()
   };
   assert.equal(run(schema, { s: 'b' }, { s: 'b' }).length, 0);
   assert.equal(run(schema, { s: 'b' }, { s: 'c' }).length, 1);
+  assert.equal(validateCelRules(schema, { s: 'b' }, { isResourceRoot: false, oldObject: { s: 'b' }, ratcheting: false }).length, 1);
 });
 
 test('optionalOldSelf rules also run on create', () => {

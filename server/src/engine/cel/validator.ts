@@ -20,6 +20,11 @@ export interface CelValidationOptions {
   isResourceRoot: boolean;
   /** The previous object on an update: transition rules (oldSelf) run only then. */
   oldObject?: unknown;
+  /**
+   * Ratchet errors of unchanged values (the update path, WithRatcheting). Default true when oldObject is
+   * given; pass false where the API server validates with oldSelf but without ratcheting (CRD defaults).
+   */
+  ratcheting?: boolean;
 }
 
 /** RuntimeCELCostBudget: the cost all rules of one object may spend together. */
@@ -368,7 +373,7 @@ export function validateCelRules(schema: JSONSchemaProps, obj: unknown, opts: Ce
   if (!hasRules(schema)) return errs;
   const st: State = { budget: RUNTIME_CEL_COST_BUDGET, deadline: Date.now() + TOTAL_TIME_MS, stop: false };
   const hasOld = opts.oldObject !== undefined && opts.oldObject !== null;
-  const ratchet: Ratchet = hasOld ? { current: { oldValue: opts.oldObject, newValue: obj, schema } } : {};
+  const ratchet: Ratchet = hasOld && opts.ratcheting !== false ? { current: { oldValue: opts.oldObject, newValue: obj, schema } } : {};
   try {
     validateNode(schema, opts.isResourceRoot, FieldPath.root(), obj, opts.oldObject, ratchet, st, errs);
   } catch (e) {
