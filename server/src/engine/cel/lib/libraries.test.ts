@@ -90,3 +90,11 @@ test('has() on any select (cel-go) and null comparisons with opaque types', () =
   assert.equal(ev("'has(a[0].b)'.size()"), 11n);
   assert.equal(ev("format.dns1123Label().validate('ok') == null"), false);
 });
+
+test('sum of an empty list is the zero of its declared element type', async () => {
+  const { createKubernetesEnvironment, evaluateWithLimits } = await import('../environment');
+  const env = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
+  env.registerVariable('ds', 'list<google.protobuf.Duration>');
+  assert.deepEqual(evaluateWithLimits(env, "ds.sum() == duration('0')", { ds: [] }), { value: true });
+  assert.equal(ev('dyn([]).sum()'), 0n);
+});

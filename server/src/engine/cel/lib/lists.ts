@@ -19,10 +19,18 @@ function arr(l: unknown): unknown[] {
   return Array.isArray(l) ? l : Array.from(l as Iterable<unknown>);
 }
 
-function sum(l: unknown): unknown {
+const ZERO: Record<string, () => unknown> = {
+  int: () => 0n,
+  uint: () => new UnsignedInt(0n),
+  double: () => 0,
+  'google.protobuf.Duration': () => durationFromNanos(0n),
+};
+
+/** Sum of a list; an empty list gives the zero of the declared element type (int when unknown). */
+function sum(l: unknown, elemType = 'int'): unknown {
   const a = arr(l);
   chargeCost(a.length);
-  if (a.length === 0) return 0n;
+  if (a.length === 0) return ZERO[elemType]();
   const k = kindOf(a[0]);
   switch (k) {
     case 'int': {
@@ -132,7 +140,9 @@ export function installLists(env: Environment, opts: { includes: boolean }): voi
     f(`list<${t}>.min(): ${t}`, (l: unknown) => extreme(l, 'min'));
     f(`list<${t}>.max(): ${t}`, (l: unknown) => extreme(l, 'max'));
   }
-  for (const t of SUMMABLE) f(`list<${t}>.sum(): ${t}`, (l: unknown) => sum(l));
+  // One handler per element type: a statically typed empty list sums to its own zero (cel-js binds the
+  // overload at check time); a dyn empty list dispatches to the first one, int, as cel-go's [].sum() == 0.
+  for (const t of SUMMABLE) f(`list<${t}>.sum(): ${t}`, (l: unknown) => sum(l, t));
   f(`list<A>.indexOf${S}(A): int`, (l: unknown, v: unknown) => indexOf(l, v, false));
   f(`list<A>.lastIndexOf${S}(A): int`, (l: unknown, v: unknown) => indexOf(l, v, true));
   if (opts.includes) {
