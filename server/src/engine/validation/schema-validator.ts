@@ -391,6 +391,11 @@ function compileString(s: JSONSchemaProps): ((data: string, path: ValuePath | nu
 
 /** IsValueValidAgainstRange: can the value be converted to the type/format without loss? */
 function rangeError(val: unknown, kind: GoKind, typeName: string, format: string, prefix: string, pathName: string): OpenAPIError | undefined {
+  // Fast paths: only integer types and the float format can fail; in-range ints need no text.
+  if (typeName !== 'integer' && format !== 'float') return undefined;
+  if (typeName === 'integer' && kind === 'int' && (format !== 'int32' || (typeof val === 'number' && val >= -2147483648 && val <= 2147483647))) {
+    return undefined;
+  }
   const rep = kind === 'int' ? asInt64(val).toString() : formatFloatF(asFloat64(val));
   let bad = false;
   if (typeName === 'integer') {

@@ -104,3 +104,36 @@ test('the CEL-skipped message comes only with rules in the schema and a blocking
   const noRule = { type: 'object', properties: { s: { type: 'string', maxLength: 2 } } };
   assert.equal(run(noRule, '{"s":"abc"}').length, 1);
 });
+
+test('junctor messages: not, oneOf with none valid, allOf with none validated; additionalProperties false', () => {
+  const s = {
+    type: 'object',
+    properties: {
+      n: { type: 'string', not: { enum: ['bad'] } },
+      o: { type: 'integer', oneOf: [{ minimum: 10 }, { maximum: -10 }] },
+      a: { type: 'string', allOf: [{ minLength: 5 }, { pattern: '^x' }] },
+      f: { type: 'object', additionalProperties: false },
+    },
+  };
+  assert.deepEqual(run(s, '{"n":"bad","o":0,"a":"ab","f":{"k":1}}'), [
+    '<nil>: Invalid value: "": "a" must validate all the schemas (allOf). None validated',
+    '<nil>: Invalid value: "": "n" must not validate the schema (not)',
+    '<nil>: Invalid value: "": "o" must validate one and only one schema (oneOf). Found none valid',
+    'a: Invalid value: "ab": a in body should be at least 5 chars long',
+    "a: Invalid value: \"ab\": a in body should match '^x'",
+    'f: Invalid value: "k": f.k in body is a forbidden property',
+    'o: Invalid value: 0: o in body should be greater than or equal to 10',
+  ]);
+});
+
+test('an invalid pattern is reported with Go regexp error text', () => {
+  assert.deepEqual(run({ type: 'object', properties: { s: { type: 'string', pattern: '(' } } }, '{"s":"x"}'), [
+    "s: Invalid value: \"x\": s in body should match '(, but pattern is invalid: error parsing regexp: missing closing ): `(`'",
+  ]);
+});
+
+test('MAC addresses as Go 1.26 net.ParseMAC reads them', () => {
+  const mac = formatChecker('mac')!;
+  for (const ok of ['00:11:22:33:44:55', '00-11-22-33-44-55', '0011.2233.4455', '001122334455', '0011223344556677']) assert.equal(mac(ok), true, ok);
+  for (const bad of ['00:11:22:33:44', '00:11-22:33:44:55', '0011223344', '00112233445g']) assert.equal(mac(bad), false, bad);
+});
