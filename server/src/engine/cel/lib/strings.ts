@@ -74,6 +74,8 @@ export function goReplace(s: string, old: string, rep: string, n: number): strin
   if (n === 0 || old === rep) return s;
   if (old === '') {
     const r = runes(s);
+    // The output can be quadratic in the input (`s.replace('', s)`): pay for it before building it.
+    chargeCost(Math.ceil(((n < 0 ? r.length + 1 : Math.min(n, r.length + 1)) * rep.length) / 10));
     const out: string[] = [];
     let done = 0;
     for (let i = 0; i <= r.length; i++) {
@@ -95,6 +97,7 @@ export function goReplace(s: string, old: string, rep: string, n: number): strin
     parts.push(s.slice(i, j), rep);
     i = j + old.length;
     done++;
+    chargeCost(rep.length / 10);
   }
   parts.push(s.slice(i));
   return parts.join('');
