@@ -256,3 +256,15 @@ test('a file that is not YAML at all gives one line, not one per syntax error', 
     assert.match(lines[0], new RegExp(`^${f.replace('.', '\\.')}:\\d+:\\d+: error: not a YAML file: \\d+ syntax errors?, the first: .+ \\[YAMLSyntax [A-Z_]+\\]$`));
   }
 });
+
+test('a CRD in apiextensions.k8s.io/v1beta1 is an error at its apiVersion (not served since 1.22)', () => {
+  const crd = fs.readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8').replace('apiextensions.k8s.io/v1\n', 'apiextensions.k8s.io/v1beta1\n');
+  const dir = tmp({ 'crd.yaml': crd });
+  const r = cli(['check', 'crd.yaml'], dir);
+  assert.equal(r.code, 1);
+  const line = crd.split('\n').findIndex((l) => l.startsWith('apiVersion:')) + 1;
+  assert.equal(
+    r.out,
+    `crd.yaml:${line}:13: error: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" (served: apiextensions.k8s.io/v1) [UnservedVersion]\n`,
+  );
+});

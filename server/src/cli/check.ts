@@ -39,6 +39,7 @@ export const CLI_RULES = {
   YAMLSyntax: 'YAML syntax error (the document cannot be decoded as the API server would)',
   YAMLWarning: 'YAML problem the API server only warns about (e.g. duplicate keys)',
   UnknownField: 'Unknown field: pruned by the API server (reported as a warning: unknown field "path")',
+  UnservedVersion: 'The API version is not served by the API server (e.g. apiextensions.k8s.io/v1beta1, removed in 1.22)',
   CRDNotFound: 'No CustomResourceDefinition for this object among the given paths: not checked',
   NoKubernetesObjects: 'The file has no document with apiVersion and kind',
 } as const;
@@ -183,6 +184,18 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
 
 /** Findings of a CRD document. */
 function checkCrdDocument(input: ParsedInput, doc: YamlDocument): Finding[] {
+  if (doc.identity.version !== 'v1') {
+    // apiextensions.k8s.io/v1beta1 has not been served since Kubernetes 1.22: kubectl's REST mapping fails.
+    return [
+      {
+        file: input.file.path,
+        ...toLocations(input.yaml, doc.rangeOfPath('apiVersion', 'value')),
+        severity: 'error',
+        message: `no matches for kind "CustomResourceDefinition" in version "${doc.identity.apiVersion}" (served: apiextensions.k8s.io/v1)`,
+        rule: 'UnservedVersion',
+      },
+    ];
+  }
   let errs: FieldError[];
   try {
     errs = validateCustomResourceDefinition(doc.value);
