@@ -13,11 +13,7 @@ import { v1PathsOfInternalCrdPath } from '../yaml';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import {
   findPath,
-  isMap,
   isScalar,
-  isSeq,
-  keyRange,
-  nodeRange,
   parseFieldPath,
   scalarValueOffset,
   type Node,
