@@ -268,3 +268,21 @@ test('a CRD in apiextensions.k8s.io/v1beta1 is an error at its apiVersion (not s
     `crd.yaml:${line}:13: error: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" (served: apiextensions.k8s.io/v1) [UnservedVersion]\n`,
   );
 });
+
+test('a CEL compile error in a CRD points inside the rule string, on one line', () => {
+  const crd = fs
+    .readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8')
+    .replace('self.replicas <= self.maxReplicas"', 'self.replicas <= self.maxReplica"');
+  const dir = tmp({ 'crd.yaml': crd });
+  const r = cli(['check', 'crd.yaml'], dir);
+  assert.equal(r.code, 1);
+  const lines = r.out.trim().split('\n');
+  assert.equal(lines.length, 1, r.out);
+  const m = /^crd\.yaml:(\d+):(\d+): error: .*x-kubernetes-validations\[0\]\.rule: .*undefined field 'maxReplica'/.exec(lines[0]);
+  assert.ok(m, r.out);
+  const srcLine = crd.split('\n')[Number(m[1]) - 1];
+  const col = Number(m[2]) - 1;
+  const ruleStart = srcLine.indexOf('"!has') + 1;
+  assert.ok(col > ruleStart && col < srcLine.lastIndexOf('"'), `column ${col + 1} not inside the rule: ${srcLine}`);
+  assert.doesNotMatch(lines[0], /\.\.\.\^/);
+});

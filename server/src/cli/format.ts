@@ -7,12 +7,19 @@ import type { Log, Result } from 'sarif';
 import { errorTypeString, type ErrorType } from '../engine/field';
 import { CLI_RULES, oneLine, type CheckReport, type Finding, type Severity } from './check';
 
-/** `file:line:col: severity: message [Rule field.path]`, one line per finding. */
+/**
+ * `file:line:col: severity: message [Rule field.path]`, one line per finding. A CEL compile error's
+ * source snippet (the ` | rule` and ` | ..^` lines) is left out: line:col already point at the spot.
+ */
 export function formatText(findings: Finding[]): string {
   return findings
     .map((f) => {
       const tag = f.field ? `${f.rule} ${f.field}` : f.rule;
-      return `${f.file}:${f.start.line}:${f.start.column}: ${f.severity}: ${oneLine(f.message)} [${tag}]\n`;
+      const message = f.message
+        .split('\n')
+        .filter((l, i) => i === 0 || !/^\s*\|/.test(l))
+        .join('\n');
+      return `${f.file}:${f.start.line}:${f.start.column}: ${f.severity}: ${oneLine(message)} [${tag}]\n`;
     })
     .join('');
 }
