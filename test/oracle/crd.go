@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 	sigsjson "sigs.k8s.io/json"
 
 	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
@@ -34,8 +35,9 @@ func decodeCRD(raw json.RawMessage) (*apiextensionsv1.CustomResourceDefinition, 
 }
 
 // opCRD is a v1 create: decode + default, convert to the internal type (which hoists identical
-// per-version schemas, subresources and columns), PrepareForCreate, then the registry strategy's
-// Validate (ValidateCustomResourceDefinition).
+// per-version schemas, subresources and columns), system fields, PrepareForCreate, then
+// rest.ValidateCreate (the strategy's Validate = ValidateCustomResourceDefinition, then the common
+// ObjectMeta checks when it found nothing).
 func opCRD(c *testCase) (answer, error) {
 	crd, err := decodeCRD(c.CRD)
 	if err != nil {
@@ -47,8 +49,9 @@ func opCRD(c *testCase) (answer, error) {
 	}
 	ctx := genericapirequest.NewContext()
 	strategy := customresourcedefinition.NewStrategy(nil)
+	rest.FillObjectMetaSystemFields(internal)
 	strategy.PrepareForCreate(ctx, internal)
-	return errorsAnswer(strategy.Validate(ctx, internal)), nil
+	return errorsAnswer(rest.ValidateCreate(ctx, internal, strategy)), nil
 }
 
 // opValidateCustomResource is a CR create (or, with oldObject, an update) on a server serving the
@@ -160,11 +163,13 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 		return derefAnswer(rejected), err
 	}
 	if len(c.OldObject) == 0 {
-		strategy.PrepareForCreate(ctx, u)
+		// handlers/create.go and Store.Create: system fields, generated name, then rest.BeforeCreate.
+		rest.FillObjectMetaSystemFields(u)
 		if u.GetName() == "" && u.GetGenerateName() != "" {
 			u.SetName(u.GetGenerateName() + "x2k8s")
 		}
-		return errorsAnswer(strategy.Validate(ctx, u)), nil
+		strategy.PrepareForCreate(ctx, u)
+		return errorsAnswer(rest.ValidateCreate(ctx, u, strategy)), nil
 	}
 	old, rejected, err := decode(c.OldObject)
 	if err != nil || rejected != nil {
@@ -178,8 +183,16 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 	if u.GetResourceVersion() == "" {
 		u.SetResourceVersion(old.GetResourceVersion())
 	}
+	// The stored object has the system fields; rest.BeforeUpdate keeps generation, uid and
+	// creationTimestamp from it.
+	rest.FillObjectMetaSystemFields(old)
+	u.SetGeneration(old.GetGeneration())
 	strategy.PrepareForUpdate(ctx, u, old)
-	return errorsAnswer(strategy.ValidateUpdate(ctx, u, old)), nil
+	if u.GetUID() == "" {
+		u.SetUID(old.GetUID())
+	}
+	u.SetCreationTimestamp(old.GetCreationTimestamp())
+	return errorsAnswer(rest.ValidateUpdate(ctx, u, old, strategy)), nil
 }
 
 // coerce is unstructuredSchemaCoercer.apply (customresource_handler.go, unexported) for a CRD with
