@@ -530,6 +530,14 @@ class Checker {
     let result: CelType | undefined;
     let matched: Mapping | undefined;
     for (const o of overloads) {
+      // Cheap kind pre-check before copying the mapping and freshening type parameters.
+      let possible = true;
+      for (let i = 0; i < argTypes.length && possible; i++) {
+        const p = o.params[i];
+        const a = argTypes[i];
+        if (p.kind !== 'param' && a.kind !== 'param' && a.kind !== p.kind && !isDynOrError(a) && a.kind !== 'null_type') possible = false;
+      }
+      if (!possible) continue;
       const f = freshen(o);
       const m: Mapping = new Map(this.m);
       if (!f.params.every((p, i) => isAssignable(m, argTypes[i], p))) continue;
