@@ -304,7 +304,10 @@ class Checker {
         const qual = this.qualifiedName(n, scope);
         if (qual && TYPE_IDENTS[qual]) return T.type(TYPE_IDENTS[qual]);
         if (qual && !this.vars.has(qual.split('.')[0])) {
-          throw new CheckError(`undeclared reference to '${qual}' (in container '')`, n);
+          // cel-go falls back to checking the operand: the root identifier is what is undeclared.
+          let root: ASTNode = n;
+          while (root.op === '.') root = root.args[0];
+          throw new CheckError(`undeclared reference to '${qual.split('.')[0]}' (in container '')`, root);
         }
         const ot = this.resolved(this.check(obj, scope));
         return this.selectType(n, ot, field, n.op === '.?');
@@ -438,7 +441,7 @@ class Checker {
     if (recv.op === 'id' && NAMESPACES.has(recv.args) && !scope.has(recv.args) && !this.vars.has(recv.args)) {
       const full = `${recv.args}.${name}`;
       const argTypes = args.map((a) => this.check(a, scope));
-      if (!overloadTable().has(full)) throw new CheckError(`undeclared reference to '${full}' (in container '')`, n);
+      if (!overloadTable().has(full)) throw new CheckError(`undeclared reference to '${recv.args}' (in container '')`, recv);
       return this.resolveCall(n, full, argTypes, false);
     }
     if (['all', 'exists', 'exists_one', 'existsOne', 'map', 'filter', 'transformList', 'transformMap', 'transformMapEntry', 'optMap', 'optFlatMap', 'sortBy'].includes(name) && args.length >= 2 && args[0].op === 'id') {
