@@ -105,7 +105,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
-        completionProvider: { triggerCharacters: ['.', ':', ' ', '-'] },
+        completionProvider: { triggerCharacters: ['.', ' '] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         documentSymbolProvider: true,
         definitionProvider: true,
@@ -208,7 +208,21 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   });
 
   connection.onHover(guarded('hover', (p) => withDoc(p.textDocument.uri, (d) => service.hover(d, p.position)), null));
-  connection.onCompletion(guarded('completion', (p) => withDoc(p.textDocument.uri, (d) => service.completion(d, p.position)) ?? [], []));
+  connection.onCompletion(
+    guarded(
+      'completion',
+      (p) =>
+        withDoc(p.textDocument.uri, (d) => {
+          // A space only opens the list where a value starts (`key: `), not in indentation or prose.
+          if (p.context?.triggerCharacter === ' ') {
+            const line = d.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
+            if (!/:\s$/.test(line)) return [];
+          }
+          return service.completion(d, p.position);
+        }) ?? [],
+      [],
+    ),
+  );
   connection.onCodeAction(guarded('codeAction', (p) => withDoc(p.textDocument.uri, (d) => service.codeActions(d, p.range, p.context.diagnostics)) ?? [], []));
   connection.onDocumentSymbol(guarded('documentSymbol', (p) => withDoc(p.textDocument.uri, (d) => service.documentSymbols(d)) ?? [], []));
   connection.onDefinition(guarded('definition', (p) => withDoc(p.textDocument.uri, (d) => service.definition(d, p.position)) ?? [], []));
