@@ -91,3 +91,13 @@ test('an update: status kept from the old object, name immutable, unchanged inva
     'spec.replicas: Invalid value: 10: spec.replicas in body should be less than or equal to 5',
   ]);
 });
+
+test('finalizers added by the request that are not domain-qualified are warned about', () => {
+  const r = validateCustomResource(crd, cr('example.com/v1', { metadata: { name: 'w', finalizers: ['cleanup', 'example.com/cleanup', 'kubernetes'] } }));
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.warnings.map((w) => [w.field, w.badValue, w.detail]), [
+    ['metadata.finalizers', 'cleanup', 'prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers'],
+  ]);
+  const old = cr('example.com/v1', { metadata: { name: 'w', finalizers: ['cleanup'] } });
+  assert.deepEqual(validateCustomResource(crd, old, { oldObject: old }).warnings, []);
+});

@@ -17,7 +17,7 @@ import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE, hasXValidations, validateLis
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { parseGroupVersion } from '../objectmeta/names';
 import { isGoMap } from '../validation/go-values';
-import { validateRootObjectMeta, validateRootObjectMetaUpdate, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
+import { finalizerWarnings, validateRootObjectMeta, validateRootObjectMetaUpdate, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
 import { compareKubeAwareVersionStrings } from './versions';
 
 export interface CustomResourceOptions {
@@ -172,4 +172,5 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     }
   }
   res.errors.push(...errs);
+  res.warnings.push(...finalizerWarnings(work, old));
 }

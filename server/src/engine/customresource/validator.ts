@@ -5,7 +5,7 @@
 import { invalid, FieldPath, type FieldError } from '../field';
 import { isGoMap, goKind, asInt64, asFloat64, formatGoFloat } from '../validation/go-values';
 import { decodeObjectMeta, validateObjectMeta, validateObjectMetaUpdate } from '../objectmeta/objectmeta';
-import { nameIsDNSSubdomain } from '../objectmeta/names';
+import { isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
 
 export interface GroupVersionKind {
   group: string;
@@ -155,4 +155,31 @@ export function validateScale(obj: Record<string, unknown>, scale: ScaleSubresou
     }
   }
   return errs;
+}
+
+const STANDARD_FINALIZERS = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
+
+/**
+ * WarningsOnCreate / WarningsOnUpdate: finalizers added by this request that are not qualified names,
+ * or not domain-qualified (validateKubeFinalizerName). Go sends `metadata.finalizers: "<f>": <message>`.
+ */
+export function finalizerWarnings(obj: Record<string, unknown>, old: Record<string, unknown> | undefined): FieldError[] {
+  const list = (o: Record<string, unknown> | undefined): string[] => {
+    const m = o && isGoMap(o.metadata) ? o.metadata : undefined;
+    return m && Array.isArray(m.finalizers) ? m.finalizers.filter((f): f is string => typeof f === 'string') : [];
+  };
+  const before = new Set(list(old));
+  const added = [...new Set(list(obj))].filter((f) => !before.has(f)).sort();
+  const path = FieldPath.root('metadata', 'finalizers');
+  const out: FieldError[] = [];
+  for (const f of added) {
+    for (const msg of isQualifiedName(f)) out.push({ ...invalid(path, f, msg), severity: 'warning' });
+    if (!f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
+      const msg = f.includes('.')
+        ? 'prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers'
+        : 'prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers';
+      out.push({ ...invalid(path, f, msg), severity: 'warning' });
+    }
+  }
+  return out;
 }
