@@ -286,3 +286,12 @@ test('a CEL compile error in a CRD points inside the rule string, on one line', 
   assert.ok(col > ruleStart && col < srcLine.lastIndexOf('"'), `column ${col + 1} not inside the rule: ${srcLine}`);
   assert.doesNotMatch(lines[0], /\.\.\.\^/);
 });
+
+test('a CR whose CRD has YAML syntax errors: the CRD gets the syntax error, the CR an information', () => {
+  const crd = fs.readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8').replace('    shortNames:\n      - ct\n', '    shortNames: [ct\n');
+  const dir = tmp({ 'crd.yaml': crd, 'cr.yaml': fs.readFileSync(path.join(ROOT, 'examples/crontab-valid.yaml'), 'utf8') });
+  const r = cli(['check', 'crd.yaml', 'cr.yaml'], dir);
+  assert.equal(r.code, 1);
+  assert.match(r.out, /^crd\.yaml:\d+:\d+: error: .*\[YAMLSyntax [A-Z_]+\]$/m);
+  assert.match(r.out, /^cr\.yaml:3:7: info: the CustomResourceDefinition crontabs\.stable\.example\.com \(crd\.yaml\) has YAML syntax errors; not checked \[CRDNotFound\]$/m);
+});

@@ -58,6 +58,8 @@ export interface CrdEntry {
   value: unknown;
   file: string;
   name: string;
+  /** The CRD document has YAML syntax errors: its value is partial, objects are not checked against it. */
+  broken?: boolean;
 }
 
 export type CrdIndex = Map<string, CrdEntry>;
@@ -79,18 +81,23 @@ export function parseInputs(files: InputFile[], yamlVersion?: YamlVersion): Pars
   return files.map((file) => ({ file, yaml: parseYamlDocuments(file.text, { yamlVersion }) }));
 }
 
-/** Index the CRD documents (without syntax errors) by `spec.group` + `spec.names.kind`; the first wins. */
+/**
+ * Index the CRD documents by `spec.group` + `spec.names.kind`; the first wins, except that a CRD
+ * without syntax errors wins over one with (kept as `broken`, to say why an object is not checked).
+ */
 export function buildCrdIndex(inputs: ParsedInput[]): CrdIndex {
   const index: CrdIndex = new Map();
   for (const { file, yaml } of inputs) {
     for (const doc of yaml.documents) {
-      if (doc.kind !== 'crd' || doc.hasSyntaxErrors) continue;
+      if (doc.kind !== 'crd') continue;
       const spec = (doc.value as { spec?: { group?: unknown; names?: { kind?: unknown } } }).spec;
       const group = spec?.group;
       const kind = spec?.names?.kind;
       if (typeof group !== 'string' || typeof kind !== 'string') continue;
       const key = `${group}/${kind}`;
-      if (!index.has(key)) index.set(key, { value: doc.value, file: file.path, name: doc.identity.name ?? key });
+      const broken = doc.hasSyntaxErrors;
+      const known = index.get(key);
+      if (!known || (known.broken && !broken)) index.set(key, { value: doc.value, file: file.path, name: doc.identity.name ?? key, broken });
     }
   }
   return index;
@@ -109,7 +116,7 @@ export function addCrdSources(index: CrdIndex, sources: InputFile[], inputs: Par
       const id = doc.identity;
       if (doc.kind !== 'cr' || id.group === undefined || id.objectKind === undefined || BUILTIN_API_GROUPS.has(id.group)) continue;
       const key = `${id.group}/${id.objectKind}`;
-      if (index.has(key) || seen.has(key)) continue;
+      if ((index.has(key) && !index.get(key)!.broken) || seen.has(key)) continue;
       seen.add(key);
       needed.push({ group: id.group, kind: id.objectKind });
     }
@@ -120,7 +127,10 @@ export function addCrdSources(index: CrdIndex, sources: InputFile[], inputs: Par
       const t = chunk.text;
       if (!t.includes('CustomResourceDefinition') || !needed.some((n) => t.includes(n.group) && t.includes(n.kind))) continue;
       const sub = buildCrdIndex([{ file, yaml: parseYamlDocuments(t, { yamlVersion }) }]);
-      for (const [k, v] of sub) if (!index.has(k)) index.set(k, v);
+      for (const [k, v] of sub) {
+        const known = index.get(k);
+        if (!known || (known.broken && !v.broken)) index.set(k, v);
+      }
     }
   }
 }
@@ -218,6 +228,17 @@ function checkObjectDocument(input: ParsedInput, doc: YamlDocument, index: CrdIn
         ...toLocations(input.yaml, r),
         severity: 'info',
         message: `no CustomResourceDefinition for kind ${id.objectKind} in group ${id.group} among the given paths; not checked`,
+        rule: 'CRDNotFound',
+      },
+    ];
+  }
+  if (crd.broken) {
+    return [
+      {
+        file: input.file.path,
+        ...toLocations(input.yaml, doc.rangeOfPath('kind', 'value')),
+        severity: 'info',
+        message: `the CustomResourceDefinition ${crd.name} (${crd.file}) has YAML syntax errors; not checked`,
         rule: 'CRDNotFound',
       },
     ];

@@ -63,6 +63,10 @@ export function previewFiles(files: InputFile[], opts: { crdFiles?: InputFile[];
         entry.note = `no CustomResourceDefinition for kind ${id.objectKind} in group ${id.group} among the given paths`;
         continue;
       }
+      if (crd.broken) {
+        entry.note = `the CustomResourceDefinition ${crd.name} (${crd.file}) has YAML syntax errors`;
+        continue;
+      }
       entry.crd = crd.name;
       let res: CustomResourceResult;
       try {
