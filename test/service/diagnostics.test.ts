@@ -142,3 +142,24 @@ test('an engine failure on one document is reported there and does not hide othe
   const d = s.diagnostics(td);
   assert.ok(d.some((x) => x.code === 'FieldValueNotSupported' && x.range.start.line === 11));
 });
+
+test('a CRD and its CRs in one file; edits elsewhere move cached findings with their documents', () => {
+  const s = new LanguageService();
+  const cr = (name: string, size: string) => `---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  size: ${size}\n`;
+  const text = WIDGET_CRD + cr('a', 'small') + cr('b', 'huge');
+  const td = TextDocument.create('file:///ws/all.yaml', 'yaml', 1, text);
+  s.update(td);
+  const before = s.diagnostics(td).find((d) => d.code === 'FieldValueNotSupported')!;
+  assert.equal(td.getText(before.range), 'huge');
+  assert.equal(before.relatedInformation?.[0].location.uri, td.uri);
+  const crdLine = (line: number) => text.split('\n')[line];
+  assert.equal(crdLine(before.relatedInformation![0].location.range.start.line).trim(), 'size:');
+  // Two lines inserted in the middle document: the finding below moves, its CRD location does not.
+  const edited = WIDGET_CRD + cr('a', 'small').replace('spec:\n', 'spec:\n  # one\n  # two\n') + cr('b', 'huge');
+  const td2 = TextDocument.create(td.uri, 'yaml', 2, edited);
+  s.update(td2);
+  const after = s.diagnostics(td2).find((d) => d.code === 'FieldValueNotSupported')!;
+  assert.equal(td2.getText(after.range), 'huge');
+  assert.equal(after.range.start.line, before.range.start.line + 2);
+  assert.deepEqual(after.relatedInformation?.[0].location, before.relatedInformation?.[0].location);
+});

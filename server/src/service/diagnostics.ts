@@ -44,13 +44,15 @@ export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: Yam
       const key = dependencyKey(ctx, doc);
       const startLine = td.positionAt(doc.start).line;
       const hit = docDiagnostics.get(doc.ast);
-      if (hit && hit.key === key && hit.text === doc.text) {
+      if (hit && hit.key === key && hit.text === doc.text && (hit.startLine === startLine || !hit.sameFileRelated)) {
         // Same text, same CRD: the findings are the same, only moved by the lines inserted above.
-        out.push(...(hit.startLine === startLine ? hit.diagnostics : hit.diagnostics.map((d) => shiftDiagnostic(d, td.uri, startLine - hit.startLine))));
+        out.push(...(hit.startLine === startLine ? hit.diagnostics : hit.diagnostics.map((d) => shiftDiagnostic(d, startLine - hit.startLine))));
         continue;
       }
       const diagnostics = documentDiagnostics(ctx, td, file, doc);
-      docDiagnostics.set(doc.ast, { key, text: doc.text, startLine, diagnostics });
+      // Related locations in this same file (a CRD beside its CRs) may move independently: not shifted.
+      const sameFileRelated = diagnostics.some((d) => d.relatedInformation?.some((r) => r.location.uri === td.uri));
+      docDiagnostics.set(doc.ast, { key, text: doc.text, startLine, diagnostics, sameFileRelated });
       out.push(...diagnostics);
     } catch (e) {
       // A bug of ours on one document must not hide the others' findings.
@@ -61,7 +63,7 @@ export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: Yam
 }
 
 /** Per parsed document (reused by the YAML layer while its text is unchanged): its last findings. */
-const docDiagnostics = new WeakMap<object, { key: string; text: string; startLine: number; diagnostics: Diagnostic[] }>();
+const docDiagnostics = new WeakMap<object, { key: string; text: string; startLine: number; diagnostics: Diagnostic[]; sameFileRelated: boolean }>();
 
 /** What a document's findings depend on besides its text: the CRD it resolves to and the settings. */
 function dependencyKey(ctx: ServiceContext, doc: YamlDoc): string {
@@ -73,11 +75,9 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc): string {
   return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index.all().filter((c) => c.group === role.group).map((c) => c.id).join(',')}`;
 }
 
-function shiftDiagnostic(d: Diagnostic, uri: string, lines: number): Diagnostic {
-  const shift = (r: Range): Range => ({ start: { line: r.start.line + lines, character: r.start.character }, end: { line: r.end.line + lines, character: r.end.character } });
-  const out: Diagnostic = { ...d, range: shift(d.range) };
-  if (d.relatedInformation) out.relatedInformation = d.relatedInformation.map((ri) => (ri.location.uri === uri ? { ...ri, location: { uri, range: shift(ri.location.range) } } : ri));
-  return out;
+function shiftDiagnostic(d: Diagnostic, lines: number): Diagnostic {
+  const r = d.range;
+  return { ...d, range: { start: { line: r.start.line + lines, character: r.start.character }, end: { line: r.end.line + lines, character: r.end.character } } };
 }
 
 /** The diagnostics of one document of a file. */
