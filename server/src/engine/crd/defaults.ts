@@ -3,8 +3,9 @@
  * (ValidateDefaults, engine/defaulting/validation.ts), run by CRD validation once the schema is
  * structural. This module supplies the OpenAPI value validator and the CEL evaluator it calls back.
  */
-import type { FieldError, FieldPath } from '../field';
+import { FieldPath, type FieldError } from '../field';
 import { validateDefaults } from '../defaulting/validation';
+import { validateEmbeddedResources } from '../objectmeta/validation';
 import { newStructural } from '../schema/structural';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
@@ -48,6 +49,8 @@ function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceR
 export function validateSchemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults = true): FieldError[] {
   const s = newStructural(schema).structural;
   return validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults }, {
+    validateObjectMeta: (p, obj, node, isResourceRoot) =>
+      validateEmbeddedResources(p ?? FieldPath.root(), cloneJSON(obj), isObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
     validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw),
     validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot),
   });

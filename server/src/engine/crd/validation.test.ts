@@ -271,3 +271,17 @@ test('only apiextensions.k8s.io/v1 is served', () => {
   assert.match(errorMessage(errors(errs)[0]), /no longer served since Kubernetes 1\.22/);
   assert.deepEqual(pairs(validateCustomResourceDefinition(crd((c) => delete c.apiVersion))), []);
 });
+
+test('defaults of embedded resources need apiVersion and kind (objectmeta.Validate)', () => {
+  const errs = validateCustomResourceDefinition(
+    crd((c) => {
+      c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.template = {
+        type: 'object',
+        'x-kubernetes-embedded-resource': true,
+        'x-kubernetes-preserve-unknown-fields': true,
+        default: { kind: 'Pod' },
+      };
+    }),
+  );
+  assert.deepEqual(pairs(errs), ['FieldValueRequired spec.validation.openAPIV3Schema.properties[spec].properties[template].default.apiVersion']);
+});
