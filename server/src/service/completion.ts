@@ -20,6 +20,7 @@ export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile
   if (!doc) return [];
   const docLine = td.positionAt(doc.start).line;
   const lines = doc.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  if (lines[pos.line - docLine] === undefined) return [];
   const cc = cursorContext(lines, pos.line - docLine, pos.character);
   const replace: Range = { start: { line: pos.line, character: pos.character - cc.prefix.length }, end: pos };
   const head = documentHead(doc);
