@@ -72,25 +72,53 @@ export function errorTypeString(t: ErrorType): string {
 }
 
 /**
- * Go's %v of a bad value as field.Error prints it: strings quoted, numbers plain, objects and lists
- * in Go's fmt notation (map[a:1], [1 2]), nil as `null`.
+ * A bad value as field.Error.ErrorBody prints it (apimachinery v0.37): int64/float64/bool with %v,
+ * strings with %q, anything else as JSON (json.Marshal: sorted keys, HTML-escaped), nil as `null`.
  */
 export function formatBadValue(v: unknown): string {
   if (v === undefined || v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  return goValue(v);
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
+  if (v instanceof IntegralFloat) return goFloat(v.value);
+  return goJSON(v);
 }
 
-function goValue(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (typeof v === 'string') return v;
-  if (Array.isArray(v)) return '[' + v.map(goValue).join(' ') + ']';
-  if (typeof v === 'object') {
-    const keys = Object.keys(v as object).sort();
-    return 'map[' + keys.map((k) => `${k}:${goValue((v as Record<string, unknown>)[k])}`).join(' ') + ']';
+/** Go's %v of a float64: shortest digits, %e form when the exponent is < -4 or >= 6 (fmt 'g', precision -1). */
+export function goFloat(f: number): string {
+  if (Number.isNaN(f)) return 'NaN';
+  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  const [mant, expStr] = f.toExponential().split('e');
+  const exp = Number(expStr);
+  if (exp < -4 || exp >= 6) {
+    const e = Math.abs(exp);
+    return `${mant}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' + e : e}`;
   }
-  return String(v);
+  return String(f);
+}
+
+/** Go's strconv.Quote for the common cases (JSON escaping differs only for rare control characters). */
+function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/\\u00([0-9a-f]{2})/g, (_m, h: string) => `\\x${h}`);
+}
+
+/** encoding/json.Marshal: object keys sorted, <, >, & escaped as \u003c, \u003e, \u0026. */
+export function goJSON(v: unknown): string {
+  const enc = (x: unknown): string => {
+    if (x === null || x === undefined) return 'null';
+    if (typeof x === 'bigint') return x.toString();
+    if (x instanceof IntegralFloat) return String(x.value);
+    if (typeof x === 'number') return Number.isFinite(x) ? String(x) : 'null';
+    if (typeof x === 'string' || typeof x === 'boolean') return JSON.stringify(x);
+    if (Array.isArray(x)) return '[' + x.map(enc).join(',') + ']';
+    if (typeof x === 'object') {
+      const o = x as Record<string, unknown>;
+      return '{' + Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${enc(o[k])}`).join(',') + '}';
+    }
+    return 'null';
+  };
+  return enc(v).replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
 }
 
 /** Go's field.Error.ErrorBody(): the message without the field path. */
@@ -161,3 +189,4 @@ function cmp(a: string, b: string): number {
 }
 
 import { FieldPath } from './path';
+import { IntegralFloat } from '../json/lossless';
