@@ -19,7 +19,17 @@ export function compileRE2(pattern: string): CompiledRegex {
   try {
     c = { ok: true, re: RE2JS.compile(pattern) };
   } catch (e) {
-    c = { ok: false, error: e instanceof Error ? e.message : String(e) };
+    const msg = e instanceof Error ? e.message : String(e);
+    c = { ok: false, error: goRegexpError(msg) };
+    if (msg.startsWith('error parsing regexp: duplicate capture group name')) {
+      // Go 1.22+ (Kubernetes 1.37 builds with Go 1.26) accepts duplicate group names; names never
+      // change what matches, so compile without them.
+      try {
+        c = { ok: true, re: RE2JS.compile(pattern.replace(/(^|[^\\])\(\?P?<[A-Za-z0-9_]+>/g, '$1(')) };
+      } catch {
+        /* keep the first error */
+      }
+    }
   }
   if (cache.size >= MAX_CACHE) cache.clear();
   cache.set(pattern, c);
@@ -31,4 +41,9 @@ export function re2Test(pattern: string, s: string): boolean {
   const c = compileRE2(pattern);
   if (!c.ok) throw new Error(c.error);
   return c.re.matcher(s).find();
+}
+
+/** re2js words errors as Go does, except that Go quotes an empty expression for a trailing backslash. */
+function goRegexpError(msg: string): string {
+  return msg === 'error parsing regexp: trailing backslash at end of expression' ? msg + ': ``' : msg;
 }
