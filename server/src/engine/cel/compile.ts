@@ -10,6 +10,7 @@ import { checkExpression, children, type CheckIssue } from './checker';
 import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
 import { estimateCost } from './cost';
 import { rewriteListSemantics } from './listsemantics';
+import { desugarOptionalLiterals } from './optionalsyntax';
 
 export const PER_CALL_LIMIT = 1000000;
 
@@ -112,15 +113,27 @@ export function compileExpressionAgainst(
   src: string,
   vars: Map<string, CelType>,
 ): { ast?: ASTNode; type?: CelType; usesOldSelf: boolean; error?: string; programError?: string; range?: { start: number; end: number }; runtimeSource?: string; typeOf?: (n: ASTNode) => CelType | undefined } {
-  const p = parseExpression(src);
+  let text = src;
+  let p = parseExpression(src);
+  if (!p.ok && src.includes('?')) {
+    // Optional entries in literals ([?x], {?k: v}) are valid CEL the cel-js parser lacks: desugar and retry.
+    const d = desugarOptionalLiterals(src);
+    if (d !== undefined) {
+      const p2 = parseExpression(d);
+      if (p2.ok) {
+        p = p2;
+        text = d;
+      }
+    }
+  }
   if (!p.ok) return { usesOldSelf: false, error: formatIssue(src, p.offset, p.message), range: p.range };
   const r = checkExpression(p.ast, vars);
-  if (r.issues.length) return { usesOldSelf: r.usesOldSelf, error: issuesString(src, r.issues), range: r.issues[0].range };
+  if (r.issues.length) return { usesOldSelf: r.usesOldSelf, error: issuesString(text, r.issues), range: text === src ? r.issues[0].range : undefined };
   let runtimeSource: string | undefined;
   try {
-    runtimeSource = rewriteListSemantics(src, p.ast, r.typeOf);
+    runtimeSource = rewriteListSemantics(text, p.ast, r.typeOf) ?? (text !== src ? text : undefined);
   } catch {
-    runtimeSource = undefined;
+    runtimeSource = text !== src ? text : undefined;
   }
   return { ast: p.ast, type: r.type, usesOldSelf: r.usesOldSelf, programError: r.programErrors[0], runtimeSource, typeOf: r.typeOf };
 }

@@ -125,6 +125,8 @@ function specs(): string[] {
   add('optional.of(A): optional<A>', 'optional.ofNonZeroValue(A): optional<A>', 'optional.none(): optional<dyn>');
   add('optional<A>.hasValue(): bool', 'optional<A>.value(): A', 'optional<A>.or(optional<A>): optional<A>', 'optional<A>.orValue(A): A');
   add('list<A>.first(): optional<A>', 'list<A>.last(): optional<A>', 'optional.unwrap(list<optional<A>>): list<A>', 'list<optional<A>>.unwrapOpt(): list<A>');
+  // Desugared optional literal entries (optionalsyntax.ts)
+  add('__optElem(optional<A>): list<A>', '__optMap(map<K, V>, K, optional<V>): map<K, V>');
   // ext.Strings v2
   add('string.charAt(int): string', 'string.indexOf(string): int', 'string.indexOf(string, int): int');
   add('string.lastIndexOf(string): int', 'string.lastIndexOf(string, int): int', 'string.lowerAscii(): string', 'string.upperAscii(): string');

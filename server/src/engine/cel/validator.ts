@@ -13,6 +13,7 @@ import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, typ
 import { toCelValue } from './unstructured';
 import { IntegralFloat } from '../json/lossless';
 import { ADD_FN, EQUALS_FN, HAS_FN, k8sAdd, k8sEquals, k8sHas } from './listsemantics';
+import { OPT_ELEM_FN, OPT_MAP_FN } from './optionalsyntax';
 import { celEquals } from './lib/compare';
 
 export interface CelValidationOptions {
@@ -59,6 +60,12 @@ function env(optionalOldSelf = false): Environment {
     e.registerFunction(`${EQUALS_FN}(dyn, dyn): bool`, (a: unknown, b: unknown) => k8sEquals(a, b, celEquals));
     e.registerFunction(`${ADD_FN}(dyn, dyn): dyn`, (a: unknown, b: unknown) => k8sAdd(a, b, celEquals));
     e.registerFunction(`${HAS_FN}(dyn, string): bool`, (x: unknown, f: string) => k8sHas(x, f));
+    e.registerFunction(`${OPT_ELEM_FN}(dyn): dyn`, (o: unknown) => (o instanceof Optional ? (o.hasValue() ? [o.value()] : []) : [o]));
+    e.registerFunction(`${OPT_MAP_FN}(dyn, dyn, dyn): dyn`, (m: unknown, k: unknown, o: unknown) => {
+      if (!(o instanceof Optional) || !o.hasValue()) return m;
+      if (m instanceof Map) return new Map(m).set(k, o.value());
+      return { ...(m as Record<string, unknown>), [String(k)]: o.value() };
+    });
     runtimeEnvs.set(optionalOldSelf, e);
   }
   return e;
