@@ -295,3 +295,13 @@ test('a CR whose CRD has YAML syntax errors: the CRD gets the syntax error, the 
   assert.match(r.out, /^crd\.yaml:\d+:\d+: error: .*\[YAMLSyntax [A-Z_]+\]$/m);
   assert.match(r.out, /^cr\.yaml:3:7: info: the CustomResourceDefinition crontabs\.stable\.example\.com \(crd\.yaml\) has YAML syntax errors; not checked \[CRDNotFound\]$/m);
 });
+
+test('- reads the standard input (e.g. helm template | crd-yaml check - --crd crds/)', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/cli.ts'), 'check', '-', '--crd', 'examples/crontab-crd.yaml'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    input: fs.readFileSync(path.join(ROOT, 'examples/crontab-replicas-out-of-range.yaml'), 'utf8'),
+  });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stdout, /^<stdin>:9:13: error: spec\.replicas: Invalid value: 15: .*\[FieldValueInvalid spec\.replicas\]$/m);
+});

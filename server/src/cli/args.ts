@@ -26,8 +26,9 @@ API server would (structural schema, CRD validation, pruning, defaulting, OpenAP
 
 Commands:
   check PATHS...     Check every *.yaml / *.yml file under PATHS (directories are searched
-                     recursively). CRDs are validated; custom resources are validated against
-                     the CRDs found in PATHS (matched by API group and kind).
+                     recursively; - reads the standard input). CRDs are validated; custom
+                     resources are validated against the CRDs found in PATHS and --crd
+                     (matched by API group and kind).
   preview PATHS...   Print each custom resource as the API server would store it (after pruning
                      and defaulting), with what was pruned and defaulted.
 

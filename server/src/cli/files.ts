@@ -24,13 +24,18 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
 
 /**
  * Collect YAML files: a named file is read whatever its extension; a directory is searched
- * recursively for *.yaml and *.yml (hidden directories and node_modules skipped), in sorted order.
+ * recursively for *.yaml and *.yml (hidden directories and node_modules skipped), in sorted order;
+ * `-` is the standard input.
  */
 export function collectYamlFiles(paths: string[], cwd: string = process.cwd()): CollectResult {
   const files: InputFile[] = [];
   const inputErrors: string[] = [];
   const seen = new Set<string>();
   for (const p of paths) {
+    if (p === '-') {
+      readStdin(files, inputErrors);
+      continue;
+    }
     const real = path.resolve(cwd, p);
     let st: fs.Stats;
     try {
@@ -99,6 +104,28 @@ function readInto(real: string, file: string, files: InputFile[], errors: string
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM is not content
   files.push({ path: file, text });
 }
+
+/** `-`: the standard input, shown as `<stdin>` (e.g. `helm template . | crd-yaml check - --crd crds/`). */
+function readStdin(files: InputFile[], errors: string[]): void {
+  if (files.some((f) => f.path === STDIN)) return;
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(0);
+  } catch (e) {
+    errors.push(`${STDIN}: ${describeFsError(e)}`);
+    return;
+  }
+  if (isBinary(buf)) {
+    errors.push(`${STDIN}: binary input, not YAML`);
+    return;
+  }
+  let text = buf.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  files.push({ path: STDIN, text });
+}
+
+/** How the standard input is named in findings. */
+export const STDIN = '<stdin>';
 
 /** A NUL byte in the first 8 KiB, as git and grep decide (YAML text cannot hold a raw NUL). */
 function isBinary(buf: Buffer): boolean {

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Log, Result } from 'sarif';
 import { errorTypeString, type ErrorType } from '../engine/field';
 import { CLI_RULES, oneLine, type CheckReport, type Finding, type Severity } from './check';
+import { STDIN } from './files';
 
 /**
  * `file:line:col: severity: message [Rule field.path]`, one line per finding. A CEL compile error's
@@ -79,6 +80,7 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
   const rules = sarifRules();
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const uriOf = (file: string) => {
+    if (file === STDIN) return { uri: 'stdin' };
     const abs = path.resolve(opts.cwd, file);
     const rel = path.relative(opts.cwd, abs);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return { uri: pathToFileURL(abs).href };
