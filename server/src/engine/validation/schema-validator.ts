@@ -264,6 +264,8 @@ function compile(s: JSONSchemaProps): Validate {
   }
 }
 
+const noPatterns = (): boolean => false;
+
 function merge(into: Result, other: Result | undefined): void {
   if (!other) return;
   for (const e of other.errors) into.errors.push(e);
@@ -434,7 +436,14 @@ function compileNumber(s: JSONSchemaProps, types: string[], format: string): (da
   const minimum = num(s.minimum);
   const exclMax = s.exclusiveMaximum === true;
   const exclMin = s.exclusiveMinimum === true;
+  // Whether each bound itself fits the type/format is a property of the schema: decide it once.
+  const boundFits = (b: number | undefined) => b === undefined || rangeError(b, 'float', typeName, fmt, '', '') === undefined;
+  const multipleOfFits = boundFits(multipleOf);
+  const minimumFits = boundFits(minimum);
+  const maximumFits = boundFits(maximum);
+  const noBounds = multipleOf === undefined && maximum === undefined && minimum === undefined;
   return (val, kind, path) => {
+    if (noBounds && typeName !== 'integer' && fmt !== 'float') return { errors: [], matchCount: 1 };
     const name = nameOf(path);
     const res: Result = { errors: [], matchCount: 1 };
     const r = rangeError(val, kind, typeName, fmt, 'Checked', name);
@@ -443,14 +452,14 @@ function compileNumber(s: JSONSchemaProps, types: string[], format: string): (da
     const more: OpenAPIError[] = [];
     const seg = segsOf(path);
     if (multipleOf !== undefined) {
-      const boundErr = rangeError(multipleOf, 'float', typeName, fmt, 'MultipleOf', name);
+      const boundErr = multipleOfFits ? undefined : rangeError(multipleOf, 'float', typeName, fmt, 'MultipleOf', name);
       if (boundErr) more.push(boundErr);
       const e = !boundErr && kind === 'int' ? multipleOfInt(name, seg, asInt64(val), floatToInt64(multipleOf)) : multipleOfFloat(name, seg, data, multipleOf, val);
       if (e) more.push(e);
     }
     const minMore: OpenAPIError[] = [];
     if (minimum !== undefined) {
-      const boundErr = rangeError(minimum, 'float', typeName, fmt, 'Minimum boundary', name);
+      const boundErr = minimumFits ? undefined : rangeError(minimum, 'float', typeName, fmt, 'Minimum boundary', name);
       if (boundErr) minMore.push(boundErr);
       let fail: boolean;
       let shown: string;
@@ -467,7 +476,7 @@ function compileNumber(s: JSONSchemaProps, types: string[], format: string): (da
     }
     const maxMore: OpenAPIError[] = [];
     if (maximum !== undefined) {
-      const boundErr = rangeError(maximum, 'float', typeName, fmt, 'Maximum boundary', name);
+      const boundErr = maximumFits ? undefined : rangeError(maximum, 'float', typeName, fmt, 'Maximum boundary', name);
       if (boundErr) maxMore.push(boundErr);
       let fail: boolean;
       let shown: string;
@@ -563,7 +572,7 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
     if (maxP !== undefined && n > maxP) {
       res.errors.push({ code: 'TooManyProperties', name, segments: segsOf(path), value: n, valid: maxP, message: `${name} in body should have at most ${maxP} properties` });
     }
-    const validatePatterns = (key: string): boolean => {
+    const validatePatterns = patternProps.length === 0 ? noPatterns : (key: string): boolean => {
       const matched = matchingPatterns(key);
       for (const [, sch] of matched) {
         merge(res, schemaValidator(sch as JSONSchemaProps)(val[key], new ValuePath(path, { kind: 'key', key }, 'dot'), corrKey(corr, val, key, path)));
