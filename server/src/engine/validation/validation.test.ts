@@ -137,3 +137,14 @@ test('MAC addresses as Go 1.26 net.ParseMAC reads them', () => {
   for (const ok of ['00:11:22:33:44:55', '00-11-22-33-44-55', '0011.2233.4455', '001122334455', '0011223344556677']) assert.equal(mac(ok), true, ok);
   for (const bad of ['00:11:22:33:44', '00:11-22:33:44:55', '0011223344', '00112233445g']) assert.equal(mac(bad), false, bad);
 });
+
+test('never throws on malformed schemas or values', () => {
+  const junk: unknown[] = [null, 1, 'x', [], {}, { type: 5 }, { properties: 3 }, { items: [1] }, { enum: 'a' }, { pattern: 7 }, { allOf: {} }, { required: 'a' }];
+  const values: unknown[] = [null, 0, 1.5, 'x', [1, { a: null }], { a: [null] }, 10n ** 30n];
+  for (const s of junk) {
+    for (const v of values) {
+      assert.doesNotThrow(() => validateCustomResourceValue(v, s as JSONSchemaProps, { isResourceRoot: true, oldObject: v }));
+      assert.doesNotThrow(() => validateCustomResourceValue(v, { type: 'object', properties: { a: s as JSONSchemaProps } }, { isResourceRoot: false }));
+    }
+  }
+});
