@@ -55,6 +55,16 @@ export function rewriteListSemantics(src: string, ast: ASTNode, typeOf: (n: ASTN
         return `${HAS_FN}(${text(sel.args[0])}, ${JSON.stringify(sel.args[1])})`;
       }
     }
+    if (n.op === 'rcall' && n.args[0] === 'sum' && n.args[2].length === 0) {
+      // An empty list sums to the zero of its static element type (cel-js has no element type at run time).
+      const t = typeOf(n.args[1]);
+      const zero = t?.kind === 'list' ? ({ duration: "duration('0s')", double: '0.0', uint: '0u' } as Record<string, string>)[t.elem.kind] : undefined;
+      if (zero) {
+        changed = true;
+        const recv = text(n.args[1]);
+        return `((${recv}).size() == 0 ? ${zero} : (${recv}).sum())`;
+      }
+    }
     if (n.op === '==' || n.op === '!=' || n.op === '+') {
       const [a, b] = n.args as [ASTNode, ASTNode];
       const ta = typeOf(a);
