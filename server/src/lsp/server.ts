@@ -154,6 +154,9 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     const t0 = performance.now();
     try {
       const files = await listIndexedFiles(folders, settings);
+      // Files no longer selected (settings changed, deleted meanwhile) leave the index.
+      const keep = new Set(files.map((f) => pathToFileURL(f).toString()));
+      for (const uri of service.index.diskSources()) if (!keep.has(uri)) service.indexDiskFile(uri, undefined);
       for (const file of files) {
         const text = await readCandidate(file);
         const uri = pathToFileURL(file).toString();

@@ -111,6 +111,11 @@ export class CrdIndex {
     return this.diff(before);
   }
 
+  /** The URIs of the files on disk that hold indexed CRDs. */
+  diskSources(): string[] {
+    return [...this.disk.keys()];
+  }
+
   /** The CRD defining group/kind; open documents win over files on disk. */
   lookup(group: string, kind: string): IndexedCrd | undefined {
     return this.resolved().get(crdKey(group, kind));
