@@ -100,7 +100,9 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   }
   const apiVersion = str(obj.apiVersion);
   const versionName = opts.version ?? parseGroupVersion(apiVersion).version;
-  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isGoMap) : [];
+  let versions = Array.isArray(spec.versions) ? spec.versions.filter(isGoMap) : [];
+  // apiextensions.k8s.io/v1beta1: a single `version` stands for one served, stored version.
+  if (versions.length === 0 && typeof spec.version === 'string') versions = [{ name: spec.version, served: true, storage: true }];
   const version = versions.find((v) => v.name === versionName);
   const apiVersionPath = FieldPath.root('apiVersion');
   if (!version) {
