@@ -1,19 +1,18 @@
 /**
- * String-format checks of k8s.io/apimachinery pkg/util/validation (and api/validate/content), returning
- * Go's messages. The patterns are fixed (never user input), so plain JS regexes are safe here.
+ * String-format checks of k8s.io/apimachinery pkg/util/validation, returning Go's messages ("must be no
+ * more than N characters"). Label keys and values follow api/validate/content, whose wording differs
+ * ("bytes"): those come from engine/objectmeta. The patterns are fixed (never user input), so plain JS
+ * regexes are safe here.
  */
+export { isQualifiedName, isValidLabelValue } from '../objectmeta/names';
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
-const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const labelValueFmt = `(${labelKeyFmt})?`;
 
 const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
 const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
-const labelKeyRe = new RegExp(`^${labelKeyFmt}$`);
-const labelValueRe = new RegExp(`^${labelValueFmt}$`);
 
 /** Go's validation.MaxLenError. */
 export function maxLenError(n: number): string {
@@ -82,50 +81,6 @@ export function isDNS1035Label(value: string): string[] {
         dns1035LabelFmt,
         'my-name',
         'abc-123',
-      ),
-    );
-  }
-  return errs;
-}
-
-const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-
-/** validation.IsQualifiedName (content.IsLabelKey). */
-export function isQualifiedName(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) name = parts[0];
-  else if (parts.length === 2) {
-    const prefix = parts[0];
-    name = parts[1];
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else for (const m of isDNS1123Subdomain(prefix)) errs.push('prefix part ' + m);
-  } else {
-    return [
-      'a valid label key ' +
-        regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc') +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (byteLen(name) > 63) errs.push('name part ' + maxLenError(63));
-  if (!labelKeyRe.test(name)) errs.push('name part ' + regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc'));
-  return errs;
-}
-
-/** validation.IsValidLabelValue */
-export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLen(value) > 63) errs.push(maxLenError(63));
-  if (!labelValueRe.test(value)) {
-    errs.push(
-      regexError(
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-        labelValueFmt,
-        'MyValue',
-        'my_value',
-        '12345',
       ),
     );
   }

@@ -285,3 +285,16 @@ test('defaults of embedded resources need apiVersion and kind (objectmeta.Valida
   );
   assert.deepEqual(pairs(errs), ['FieldValueRequired spec.validation.openAPIV3Schema.properties[spec].properties[template].default.apiVersion']);
 });
+
+test('length wording: util/validation says characters, label keys (content package) say bytes', () => {
+  const long = 'a'.repeat(64);
+  const plural = validateCustomResourceDefinition(
+    crd((c) => {
+      c.spec.names.plural = long;
+      c.metadata.name = `${long}.example.com`;
+    }),
+  );
+  assert.ok(errors(plural).some((e) => e.field === 'spec.names.plural' && e.detail === 'must be no more than 63 characters'));
+  const label = validateCustomResourceDefinition(crd((c) => (c.metadata.labels = { [long]: 'x' })));
+  assert.deepEqual(errors(label).map((e) => e.detail), ['name part must be no more than 63 bytes']);
+});
