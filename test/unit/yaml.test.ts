@@ -132,6 +132,8 @@ test('documents: an unchanged document is reused after an edit elsewhere', () =>
 test('documents: scalars as Kubernetes (go-yaml v2) reads them by default, YAML 1.2 core on request', () => {
   const text = 'a: yes\nb: 0755\nc: off\nd: 2001-12-14\ne: 12:30\nf: 0x1F\ng: "yes"\nh: 1.0\n';
   assert.deepEqual(parseYamlDocuments(text).documents[0].value, { a: true, b: 493, c: false, d: '2001-12-14', e: '12:30', f: 31, g: 'yes', h: 1 });
+  // Go's strconv.ParseInt(s, 0, 64) prefixes, as go-yaml v2 reads them.
+  assert.deepEqual(parseYamlDocuments('a: 0o17\nb: -0X1F\nc: 0B11\nd: 1_000\ne: 0o9\n').documents[0].value, { a: 15, b: -31, c: 3, d: 1000, e: '0o9' });
   assert.deepEqual(parseYamlDocuments(text, { yamlVersion: '1.2' }).documents[0].value, {
     a: 'yes',
     b: 755,

@@ -9,7 +9,7 @@
  * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
  * available as a JSON value and as an AST.
  */
-import { parseAllDocuments, isMap, isSeq, isScalar, type Document, type Node, type ParsedNode, type Tags } from 'yaml';
+import { parseAllDocuments, isMap, isSeq, isScalar, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
@@ -364,7 +364,7 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
     intAsBigInt: true,
     version,
     // go-yaml v2 has no sexagesimal numbers and gives timestamps to interface{} as strings.
-    ...(version === '1.1' ? { customTags: withoutTimestamps } : {}),
+    ...(version === '1.1' ? { customTags: kubernetesTags } : {}),
     merge: true,
     // Reported (as warnings, see collectErrors); the last value wins, as in Kubernetes' decoder.
     uniqueKeys: true,
@@ -377,12 +377,30 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
   });
 }
 
-function withoutTimestamps(tags: Tags): Tags {
-  return tags.filter((t) => {
+/**
+ * The YAML 1.1 tags as go-yaml v2 resolves plain scalars: no timestamps or sexagesimal numbers, and
+ * the integer prefixes Go's strconv.ParseInt(s, 0, 64) also accepts (`0o17`, `0X1F`, `0B11`).
+ */
+function kubernetesTags(tags: Tags): Tags {
+  const kept = tags.filter((t) => {
     const tag = t as { tag?: string; format?: string };
     return tag.tag !== 'tag:yaml.org,2002:timestamp' && tag.format !== 'TIME';
   });
+  return [GO_PREFIXED_INT, ...kept];
 }
+
+const GO_PREFIXED_INT: ScalarTag = {
+  identify: () => false, // only for reading
+  default: true,
+  tag: 'tag:yaml.org,2002:int',
+  test: /^[-+]?0(?:[oO][0-7_]+|[X][0-9a-fA-F_]+|[B][01_]+)$/,
+  resolve(str: string, _onError: unknown, opt: { intAsBigInt?: boolean }) {
+    const neg = str[0] === '-';
+    const body = str.replace(/^[-+]/, '').replace(/_/g, '').toLowerCase();
+    const n = (neg ? -1n : 1n) * BigInt(body);
+    return opt.intAsBigInt ? n : Number(n);
+  },
+};
 
 function collectErrors(p: ParsedDocument, value: { error?: string }): NonNullable<ParsedDocument['errors']> {
   // An error at the very end (an unclosed `[` or quote) would show on the next document's `---`
