@@ -175,6 +175,10 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 	if err != nil || rejected != nil {
 		return derefAnswer(rejected), err
 	}
+	// handlers/update.go checkName: the body's name must be the URL's, i.e. the stored object's.
+	if u.GetName() != old.GetName() {
+		return answer{Rejected: fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", u.GetName(), old.GetName())}, nil
+	}
 	// The stored object has a resourceVersion and an update request carries it (CRs do not allow
 	// unconditional updates); the format has no resourceVersion, so both get the stored one.
 	if old.GetResourceVersion() == "" {

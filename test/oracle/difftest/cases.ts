@@ -114,7 +114,11 @@ export function genCase(r: Random, n: number): GenCase {
       return c;
     }
     default: {
+      // The root of a cel-compile schema is a resource root (as in a CRD), where kind/apiVersion/
+      // metadata are fixed by the API server: leave them out rather than generate invalid CRDs.
       const schema = genSchema(r, { depth: 3, rules: true, defaults: false }, 'object');
+      for (const k of ['kind', 'apiVersion', 'metadata']) delete schema.properties?.[k];
+      if (schema.required) schema.required = schema.required.filter((k) => k !== 'kind');
       return { id, op: 'cel-compile', schema };
     }
   }
