@@ -163,3 +163,23 @@ test('a CRD and its CRs in one file; edits elsewhere move cached findings with t
   assert.equal(after.range.start.line, before.range.start.line + 2);
   assert.deepEqual(after.relatedInformation?.[0].location, before.relatedInformation?.[0].location);
 });
+
+test('quick pass on a large CRD: previous findings re-mapped onto the new text, full pass pending', () => {
+  const s = new LanguageService();
+  // A large CRD (long descriptions) with one NonStructural finding.
+  const crd = WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n').replace('How big the widget is.', 'x'.repeat(120_000));
+  let td = TextDocument.create('file:///ws/big.yaml', 'yaml', 1, crd);
+  s.update(td);
+  const full = s.diagnostics(td);
+  assert.deepEqual(full.map((d) => [d.code, td.getText(d.range)]), [['FieldValueRequired', 'spec']]);
+  // Two lines inserted above: the quick pass does not re-run the check but the finding moves with its node.
+  td = TextDocument.create(td.uri, 'yaml', 2, crd.replace('  scope: Namespaced\n', '  scope: Namespaced\n  # a\n  # b\n'));
+  s.update(td);
+  const quick = s.quickDiagnostics(td);
+  assert.equal(quick.pending, true);
+  assert.deepEqual(quick.diagnostics.map((d) => [d.code, td.getText(d.range), d.range.start.line]), [['FieldValueRequired', 'spec', full[0].range.start.line + 2]]);
+  const after = s.diagnostics(td);
+  assert.deepEqual(after.map((d) => d.range.start.line), [full[0].range.start.line + 2]);
+  // Once checked, the quick pass has nothing pending.
+  assert.equal(s.quickDiagnostics(td).pending, false);
+});

@@ -11,7 +11,7 @@ export class DiagnosticsScheduler {
   private immediate: NodeJS.Immediate | null = null;
 
   constructor(
-    private readonly run: (uri: string) => void,
+    private readonly run: (uri: string, urgent: boolean) => void,
     /** Delay before checking after an edit (`crdYaml.diagnosticsDelayMs`, 0 = next turn). */
     public delayMs = 0,
   ) {}
@@ -55,8 +55,10 @@ export class DiagnosticsScheduler {
   private step(): void {
     const next = this.urgent.values().next();
     let uri: string | undefined;
+    let urgent = false;
     if (!next.done) {
       uri = next.value;
+      urgent = true;
       this.urgent.delete(uri);
     } else {
       const n = this.later.values().next();
@@ -67,7 +69,7 @@ export class DiagnosticsScheduler {
     }
     if (uri === undefined) return;
     try {
-      this.run(uri);
+      this.run(uri, urgent);
     } finally {
       if (this.urgent.size || this.later.size) this.kick(false);
     }

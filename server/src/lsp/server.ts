@@ -60,7 +60,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   const log = (msg: string) => connection.console.log(msg);
   const sendStatus = () => void connection.sendNotification(StatusNotification, { crdCount: service.crdCount, indexing }).catch(() => undefined);
 
-  const scheduler = new DiagnosticsScheduler((uri) => {
+  const scheduler = new DiagnosticsScheduler((uri, urgent) => {
     const doc = documents.get(uri);
     if (!doc) return;
     // A newer edit is already read and queued: checking this text would be wasted (it reschedules).
@@ -68,8 +68,11 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     try {
       const t0 = performance.now();
       const changed = service.update(doc);
-      const diagnostics = service.diagnostics(doc);
+      // On a keystroke, large CRDs get syntax + re-mapped previous findings now, the full check after
+      // (skipped if another edit is queued by then).
+      const { diagnostics, pending } = urgent ? service.quickDiagnostics(doc) : { diagnostics: service.diagnostics(doc), pending: false };
       void connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
+      if (pending) scheduler.schedule(uri, false);
       const ms = performance.now() - t0;
       if (ms > 200) log(`checked ${uri} in ${ms.toFixed(0)} ms`);
       if (changed.length) {

@@ -8,7 +8,7 @@ import { errorMessage, type FieldError, type PathSegment } from '../engine/field
 import { isObject } from '../engine/schema/types';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
-import { checkCr, checkCrd } from './engineCalls';
+import { checkCr, checkCrd, peekCrd } from './engineCalls';
 import { v1PathsOfInternalCrdPath } from '../yaml';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import {
@@ -36,11 +36,35 @@ export type FixData =
   | { fix: 'moveOutOfJunctor'; path: string }
   | { fix: 'removeMetadataSchema'; path: string };
 
-/** Every diagnostic of a file. */
-export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: YamlFile): Diagnostic[] {
+/**
+ * How much work a diagnostics pass may do. `quick`: the API server checks of a large CRD whose text
+ * changed are not re-run; its previous findings are re-mapped by field path onto the new text instead (so
+ * positions are right), and the result says a full pass is still due.
+ */
+export interface DiagnosticsOptions {
+  quick?: boolean;
+}
+
+/** CRD documents at least this long are checked in a later, cancellable pass while the user types. */
+export const LARGE_CRD_CHARS = 100_000;
+
+/** The last full findings of each large CRD document, by `uri#index`, for quick passes. */
+const lastCrdFindings = new Map<string, FieldError[]>();
+
+/** Every diagnostic of a file; `pending` when a quick pass left a full check to do. */
+export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: YamlFile, opts: DiagnosticsOptions = {}): { diagnostics: Diagnostic[]; pending: boolean } {
   const out: Diagnostic[] = [];
+  let pending = false;
   for (const doc of file.docs) {
     try {
+      if (opts.quick && doc.text.length >= LARGE_CRD_CHARS) {
+        const quick = quickCrdDiagnostics(td, file, doc);
+        if (quick) {
+          out.push(...quick);
+          pending = true;
+          continue;
+        }
+      }
       const key = dependencyKey(ctx, doc);
       const startLine = td.positionAt(doc.start).line;
       const hit = docDiagnostics.get(doc.ast);
@@ -59,6 +83,17 @@ export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: Yam
       out.push(diag(headRange(td, doc), `crd-yaml internal error: ${(e as Error).message}`, DiagnosticSeverity.Warning, 'InternalError'));
     }
   }
+  return { diagnostics: out, pending };
+}
+
+/** Syntax findings plus the previous API server findings re-mapped; undefined when a full check is cheap. */
+function quickCrdDiagnostics(td: TextDocument, file: YamlFile, doc: YamlDoc): Diagnostic[] | undefined {
+  const role = roleOf(doc.value);
+  if (role.role !== 'crd' || doc.syntax.some((s) => s.severity === 'error') || peekCrd(doc.text)) return undefined;
+  const out: Diagnostic[] = doc.syntax.map((s) =>
+    diag({ start: td.positionAt(s.start), end: td.positionAt(Math.min(s.end, doc.end)) }, s.message, DiagnosticSeverity.Warning, 'YAMLSyntax'),
+  );
+  for (const e of lastCrdFindings.get(`${td.uri}#${doc.index}`) ?? []) out.push(fieldDiagnostic(td, file, doc, e, {}));
   return out;
 }
 
@@ -98,6 +133,7 @@ export function documentDiagnostics(ctx: ServiceContext, td: TextDocument, file:
   const role = roleOf(doc.value);
   if (role.role === 'crd') {
     const r = checkCrd(doc.text, role.crd);
+    if (doc.text.length >= LARGE_CRD_CHARS) lastCrdFindings.set(`${td.uri}#${doc.index}`, r.errors);
     for (const e of r.errors) out.push(fieldDiagnostic(td, file, doc, e, {}));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
   } else if (role.role === 'cr') {

@@ -49,6 +49,11 @@ export interface CrdCheck {
 
 const crdChecks = new Lru<CrdCheck>(200);
 
+/** The cached findings for a CRD text, without computing them. */
+export function peekCrd(text: string): CrdCheck | undefined {
+  return crdChecks.get(text);
+}
+
 /**
  * The API server's findings on a CRD document: CRD validation (which includes the structural checks and
  * CEL compilation). While that entry point is unavailable, the structural and CEL checks run on their own.

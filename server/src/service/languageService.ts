@@ -111,7 +111,15 @@ export class LanguageService {
 
   /** Diagnostics of a document. */
   diagnostics(td: TextDocument): Diagnostic[] {
-    return fileDiagnostics(this.ctx, td, this.file(td));
+    return fileDiagnostics(this.ctx, td, this.file(td)).diagnostics;
+  }
+
+  /**
+   * Diagnostics for the keystroke: large CRDs whose text changed keep their previous API server findings
+   * (re-mapped onto the new text) and `pending` says a full pass (`diagnostics`) is due.
+   */
+  quickDiagnostics(td: TextDocument): { diagnostics: Diagnostic[]; pending: boolean } {
+    return fileDiagnostics(this.ctx, td, this.file(td), { quick: true });
   }
 
   hover(td: TextDocument, pos: Position): Hover | null {
