@@ -1,6 +1,6 @@
 /**
  * npm run difftest -- [--cases N] [--seed S] [--no-realworld] [--shared DIR] [--report FILE] [--found FILE]
- *                      [--minimise-per-kind K]
+ *                      [--minimise-per-kind K] [--max-disagreements M]
  *
  * Differential tests of the engine against the Go oracle:
  * 1. every real CRD under shared/realworld/crds (op crd) and every sample under shared/realworld/samples
@@ -33,6 +33,8 @@ interface Args {
   report: string;
   found: string;
   perSignature: number;
+  /** Exit 1 when more than this many disagreements (CI gate); unset = report only. */
+  maxDisagreements?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -54,6 +56,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--report') a.report = argv[++i];
     else if (k === '--found') a.found = argv[++i];
     else if (k === '--minimise-per-kind') a.perSignature = Number(argv[++i]);
+    else if (k === '--max-disagreements') a.maxDisagreements = Number(argv[++i]);
     else throw new Error(`unknown argument ${k}`);
   }
   return a;
@@ -198,6 +201,10 @@ async function main(argv: string[]): Promise<number> {
   console.log('kinds of disagreement (op | oracle-only, engine-only error types or object/value/exception):');
   for (const [sig, n] of [...signatures.entries()].sort((x, y) => y[1] - x[1])) console.log(`  ${n}\t${sig}`);
   console.log(`seed ${args.seed}: ${disagreed} disagreements (report: ${args.report}, minimised cases: ${args.found})`);
+  if (args.maxDisagreements !== undefined && disagreed > args.maxDisagreements) {
+    console.error(`difftest: ${disagreed} disagreements, more than --max-disagreements ${args.maxDisagreements}`);
+    return 1;
+  }
   return 0;
 }
 
