@@ -6,6 +6,7 @@
  * (the server's default `fieldValidation=Warn`).
  */
 import { FieldPath, OMIT_VALUE, invalid, typeInvalid, type FieldError } from '../field';
+import { decodeObjectMeta } from '../objectmeta/objectmeta';
 import type { JSONSchemaProps } from '../schema/types';
 import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName, setOwn } from './json';
 import type { CRDNames, ColumnDefinition, CRDVersion, ObjectMeta, SelectableField, ServiceReference, Subresources, WebhookClientConfig } from './types';
@@ -139,7 +140,7 @@ const META_KEYS = [
 function decodeMeta(d: Decoder, v: unknown): ObjectMeta {
   const p = FieldPath.root('metadata');
   const m = d.object(v, p, META_KEYS) ?? {};
-  return {
+  const typed = {
     name: d.string(m.name, p.child('name')) ?? '',
     generateName: d.string(m.generateName, p.child('generateName')) ?? '',
     namespace: d.string(m.namespace, p.child('namespace')) ?? '',
@@ -147,6 +148,9 @@ function decodeMeta(d: Decoder, v: unknown): ObjectMeta {
     annotations: d.stringMap(m.annotations, p.child('annotations')),
     finalizers: d.strings(m.finalizers, p.child('finalizers')),
   };
+  // Go's decoder stops at the first type error (reported above); then validate what did decode.
+  const decoded = decodeObjectMeta(m).meta ?? { ...typed };
+  return { ...typed, decoded };
 }
 
 function decodeNames(d: Decoder, v: unknown, p: FieldPath): CRDNames {

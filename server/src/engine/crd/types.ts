@@ -95,6 +95,8 @@ export interface ObjectMeta {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   finalizers: string[];
+  /** The metadata as the API server decodes it (known fields only), for ObjectMeta validation. */
+  decoded: Record<string, unknown>;
 }
 
 export interface CustomResourceDefinition {

@@ -298,3 +298,10 @@ test('length wording: util/validation says characters, label keys (content packa
   const label = validateCustomResourceDefinition(crd((c) => (c.metadata.labels = { [long]: 'x' })));
   assert.deepEqual(errors(label).map((e) => e.detail), ['name part must be no more than 63 bytes']);
 });
+
+test('metadata: a wrongly typed label does not hide the name; ownerReferences are validated', () => {
+  const typed = validateCustomResourceDefinition(crd((c) => (c.metadata.labels = { a: 1 })));
+  assert.deepEqual(pairs(typed), ['FieldValueTypeInvalid metadata.labels[a]']);
+  const owners = validateCustomResourceDefinition(crd((c) => (c.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' }])));
+  assert.deepEqual(pairs(owners), ['FieldValueRequired metadata.ownerReferences[0].uid']);
+});

@@ -12,7 +12,8 @@ import { convertToInternal } from './conversion';
 import { decodeCustomResourceDefinition } from './decode';
 import { validFieldPath } from './fieldpath';
 import { goURLParseRequestURI } from './gourl';
-import { nameIsDNSSubdomain, validateObjectMeta } from './objectmeta';
+import { validateObjectMeta } from '../objectmeta/objectmeta';
+import { nameIsDNSSubdomain } from './objectmeta';
 import { schemaHas, validateCustomResourceDefinitionValidation } from './schema';
 import type { CRDNames, CRDSpec, CRDVersion, ColumnDefinition, CustomResourceConversion, CustomResourceDefinition, SelectableField, Subresources } from './types';
 import { createWarnings } from './warnings';
@@ -50,11 +51,11 @@ export function validateInternal(obj: CustomResourceDefinition): FieldError[] {
   const errs: FieldError[] = [];
   // BeforeCreate generates a name from generateName (up to 58 characters plus 5 random ones) before
   // validation; a fixed suffix stands in for the random one.
-  let metadata = obj.metadata;
-  if (metadata.name.length === 0 && metadata.generateName.length > 0) {
-    metadata = { ...metadata, name: metadata.generateName.slice(0, 58) + 'xxxxx' };
+  const metadata: Record<string, unknown> = { ...obj.metadata.decoded };
+  if (obj.metadata.name.length === 0 && obj.metadata.generateName.length > 0) {
+    metadata.name = obj.metadata.generateName.slice(0, 58) + 'xxxxx';
   }
-  errs.push(...validateObjectMeta(metadata, nameFn, FieldPath.root('metadata')));
+  errs.push(...validateObjectMeta(metadata, false, nameFn, FieldPath.root('metadata')));
   errs.push(...validateSpec(spec, FieldPath.root('spec')));
   // status.acceptedNames is empty on create: nothing to validate.
   errs.push(...validateStoredVersions(obj.status.storedVersions, spec.versions, FieldPath.root('status', 'storedVersions')));
