@@ -4,7 +4,7 @@
  * kubeOpenAPIResultToFieldErrors does (error types, paths without the leading '.', `<nil>` paths).
  */
 import { invalid, notSupported, required, tooLong, tooMany, typeInvalid, type FieldError, type PathSegment } from '../field';
-import { goJSON, plainValue } from './go-values';
+import { goJSON } from './go-values';
 
 export type ValidationCode =
   | 'InvalidType'
@@ -86,7 +86,7 @@ export function openAPIErrorsToFieldErrors(errors: OpenAPIError[]): FieldError[]
       continue;
     }
     const path = err.name.length > 0 && err.name !== '.' ? (err.name.startsWith('.') ? err.name.slice(1) : err.name) : null;
-    const value = err.value === undefined || err.value === null ? '' : plainValue(err.value);
+    const value = err.value === undefined || err.value === null ? '' : err.value;
     let fe: FieldError;
     switch (err.code) {
       case 'Required':
@@ -95,7 +95,7 @@ export function openAPIErrorsToFieldErrors(errors: OpenAPIError[]): FieldError[]
       case 'Enum':
         fe = notSupported(
           path,
-          err.value === undefined ? null : plainValue(err.value),
+          err.value === undefined ? null : err.value,
           (err.values ?? []).map((v) => (typeof v === 'string' ? v : goJSON(v))),
         );
         break;

@@ -454,7 +454,7 @@ function compileNumber(s: JSONSchemaProps, types: string[], format: string): (da
     if (multipleOf !== undefined) {
       const boundErr = multipleOfFits ? undefined : rangeError(multipleOf, 'float', typeName, fmt, 'MultipleOf', name);
       if (boundErr) more.push(boundErr);
-      const e = !boundErr && kind === 'int' ? multipleOfInt(name, seg, asInt64(val), floatToInt64(multipleOf)) : multipleOfFloat(name, seg, data, multipleOf, val);
+      const e = !boundErr && kind === 'int' ? multipleOfInt(name, seg, asInt64(val), floatToInt64(multipleOf)) : multipleOfFloat(name, seg, data, multipleOf, asGoFloat(data));
       if (e) more.push(e);
     }
     const minMore: OpenAPIError[] = [];
@@ -463,16 +463,19 @@ function compileNumber(s: JSONSchemaProps, types: string[], format: string): (da
       if (boundErr) minMore.push(boundErr);
       let fail: boolean;
       let shown: string;
+      let value: unknown = val;
       if (!boundErr && kind === 'int') {
         const v = asInt64(val);
         const m = floatToInt64(minimum);
         fail = exclMin ? v <= m : v < m;
         shown = m.toString();
       } else {
+        // The float64 comparison reports the value as a float64 too.
         fail = exclMin ? data <= minimum : data < minimum;
         shown = formatGoFloat(minimum);
+        value = asGoFloat(data);
       }
-      if (fail) minMore.push({ code: 'Min', name, segments: seg, value: val, message: `${name} in body should be greater than ${exclMin ? '' : 'or equal to '}${shown}` });
+      if (fail) minMore.push({ code: 'Min', name, segments: seg, value, message: `${name} in body should be greater than ${exclMin ? '' : 'or equal to '}${shown}` });
     }
     const maxMore: OpenAPIError[] = [];
     if (maximum !== undefined) {
@@ -480,6 +483,7 @@ function compileNumber(s: JSONSchemaProps, types: string[], format: string): (da
       if (boundErr) maxMore.push(boundErr);
       let fail: boolean;
       let shown: string;
+      let value: unknown = val;
       if (!boundErr && kind === 'int') {
         const v = asInt64(val);
         const m = floatToInt64(maximum);
@@ -488,12 +492,18 @@ function compileNumber(s: JSONSchemaProps, types: string[], format: string): (da
       } else {
         fail = exclMax ? data >= maximum : data > maximum;
         shown = formatGoFloat(maximum);
+        value = asGoFloat(data);
       }
-      if (fail) maxMore.push({ code: 'Max', name, segments: seg, value: val, message: `${name} in body should be less than ${exclMax ? '' : 'or equal to '}${shown}` });
+      if (fail) maxMore.push({ code: 'Max', name, segments: seg, value, message: `${name} in body should be less than ${exclMax ? '' : 'or equal to '}${shown}` });
     }
     res.errors.push(...more, ...minMore, ...maxMore);
     return res;
   };
+}
+
+/** A float64 as a decoded value: integral ones boxed so they keep printing as Go floats (1e+20). */
+function asGoFloat(f: number): unknown {
+  return Number.isInteger(f) ? new IntegralFloat(f) : f;
 }
 
 function multipleOfInt(name: string, segments: PathSegment[] | undefined, v: bigint, factor: bigint): OpenAPIError | undefined {
