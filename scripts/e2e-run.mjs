@@ -1,0 +1,134 @@
+// npm run test:e2e — the extension in real editors:
+//   1. scripts/e2e-setup.sh (code-server, Chromium, Neovim; cached after the first run),
+//   2. scripts/package.mjs (the .vsix that ships), installed into code-server with its CLI,
+//   3. the extension tests (test/e2e/suite) inside code-server's extension host,
+//   4. the browser smoke test (Explorer, squiggle, Problems, command palette, screenshot),
+//   5. Neovim headless as a second LSP client (test/lsp/neovim.test.ts).
+// Ends with "e2e: N passed, N failed, N skipped" and exits 1 on any failure.
+// Options: --no-setup, --no-package (reuse the .vsix), --keep (keep the temp dir),
+//          --update-screenshot (write docs/screenshot.png; default .work/e2e/screenshot.png),
+//          --only=ext|smoke|nvim (one part, when iterating).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleSuite, CHROMIUM, CodeServer, prepareWorkspace, ROOT, WORK } from '../test/e2e/lib.mjs';
+import { runExtensionTests } from '../test/e2e/ext-tests.mjs';
+import { runSmoke } from '../test/e2e/smoke.mjs';
+
+const argv = new Set(process.argv.slice(2));
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const part = (p) => !only || only === p;
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const EXT_ID = `${pkg.publisher}.${pkg.name}`;
+const VSIX = join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
+const CS_DIR = process.env.CRD_YAML_CODE_SERVER_DIR ?? join(WORK, 'cs');
+const SCREENSHOT = argv.has('--update-screenshot') ? join(ROOT, 'docs', 'screenshot.png') : join(WORK, 'screenshot.png');
+
+const t0 = Date.now();
+const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+/** @type {{name: string, ok: boolean, skipped?: string, ms: number, error?: string}[]} */
+const results = [];
+
+function phase(name, fn) {
+  const t = Date.now();
+  console.log(`\n== ${name}`);
+  const r = fn();
+  console.log(`== ${name}: ${secs(t)}`);
+  return r;
+}
+
+function mustRun(cmd, args, what) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`e2e: ${what} failed (${r.status ?? r.signal})`);
+    console.log('\ne2e: 0 passed, 1 failed, 0 skipped');
+    process.exit(1);
+  }
+}
+
+if (!argv.has('--no-setup')) phase('setup', () => mustRun('bash', [join(ROOT, 'scripts', 'e2e-setup.sh'), CS_DIR], 'scripts/e2e-setup.sh'));
+if (!argv.has('--no-package') || !existsSync(VSIX))
+  phase('package', () => mustRun(process.execPath, [join(ROOT, 'scripts', 'package.mjs')], 'npm run package'));
+
+mkdirSync(WORK, { recursive: true });
+const tmp = mkdtempSync(join(tmpdir(), 'crd-yaml-e2e-'));
+const suite = await bundleSuite(join(tmp, 'suite', 'index.js'));
+const resultFile = join(tmp, 'result.json');
+const cs = new CodeServer(CS_DIR, join(tmp, 'cs'), { CRD_YAML_E2E_RESULT: resultFile });
+let browser;
+try {
+  let t = Date.now();
+  console.log('\n== code-server');
+  const extFolder = cs.install(VSIX, EXT_ID);
+  console.log(`installed ${VSIX} into ${extFolder}`);
+  const url = await cs.start();
+  console.log(`code-server ${url} (log ${cs.log}): ${secs(t)}`);
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch(CHROMIUM);
+
+  t = Date.now();
+  if (part('ext')) {
+    console.log('\n== extension tests (code-server extension host)');
+    const ext = await runExtensionTests({ browser, url, port: cs.port, extFolder, suite, workspace: prepareWorkspace(join(tmp, 'ws-api')), resultFile });
+    for (const r of ext.tests) {
+      results.push({ ...r, name: `extension host: ${r.name}` });
+      console.log(`${r.ok ? 'ok' : 'not ok'} - ${r.name} (${r.ms} ms)${r.error ? `\n  ${r.error.split('\n').join('\n  ')}` : ''}`);
+    }
+    console.log(`== extension tests: ${secs(t)}`);
+  }
+
+  t = Date.now();
+  if (part('smoke')) {
+    console.log('\n== browser smoke test');
+    const smoke = await runSmoke({
+      browser,
+      url,
+      workspace: prepareWorkspace(join(tmp, 'ws-ui')),
+      folder: 'gateway-api',
+      file: 'gatewayclasses.yaml',
+      expectProblem: 'spec.controllerName',
+      expectPreview: 'parametersRef',
+      screenshot: SCREENSHOT,
+    });
+    results.push(smoke);
+    console.log(`${smoke.ok ? 'ok' : 'not ok'} - ${smoke.name} (${smoke.ms} ms)${smoke.error ? `\n  ${smoke.error}` : `\n  screenshot: ${SCREENSHOT}`}`);
+    console.log(`== browser smoke test: ${secs(t)}`);
+  }
+} catch (e) {
+  results.push({ name: 'code-server runs', ok: false, ms: 0, error: e instanceof Error ? e.stack : String(e) });
+  console.error(`not ok - code-server runs\n  ${e instanceof Error ? e.stack : e}`);
+} finally {
+  await browser?.close().catch(() => {});
+  await cs.stop();
+}
+
+if (part('nvim'))
+  phase('neovim (second LSP client)', () => {
+    const t = Date.now();
+    const name = 'neovim: diagnostics of an invalid CR arrive over stdio';
+    const hasNvim = spawnSync('nvim', ['--version']).status === 0;
+    if (!hasNvim) {
+      console.log('skip - nvim is not installed (scripts/e2e-setup.sh installs Debian neovim)');
+      results.push({ name, ok: true, skipped: 'nvim not installed', ms: 0 });
+      return;
+    }
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'test/lsp/neovim.test.ts'], { cwd: ROOT, encoding: 'utf8' });
+    const out = `${r.stdout}${r.stderr}`;
+    const skipped = /^# skip [1-9]/m.test(out);
+    const ok = r.status === 0;
+    if (!ok || skipped) console.log(out);
+    console.log(`${ok ? 'ok' : 'not ok'} - ${name}${skipped ? ' # SKIP' : ''}`);
+    results.push({ name, ok, skipped: skipped ? 'skipped by the test' : undefined, ms: Date.now() - t });
+  });
+
+const failed = results.filter((r) => !r.ok);
+const skipped = results.filter((r) => r.ok && r.skipped);
+const passed = results.length - failed.length - skipped.length;
+if (failed.length) {
+  console.log('\nfailed:');
+  for (const f of failed) console.log(`  - ${f.name}`);
+  console.log(`(code-server state kept in ${tmp})`);
+} else if (!argv.has('--keep')) rmSync(tmp, { recursive: true, force: true });
+console.log(`\ne2e: ${passed} passed, ${failed.length} failed, ${skipped.length} skipped in ${secs(t0)}`);
+process.exit(failed.length ? 1 : 0);

@@ -1,0 +1,44 @@
+// Builds the minified bundles and packs the extension into <name>-<version>.vsix with @vscode/vsce.
+// The bundles carry every runtime dependency, so the package has no node_modules (--no-dependencies);
+// .vscodeignore whitelists what ships. Prints the content list and fails above the 2 MB budget.
+// usage: node scripts/package.mjs [--out FILE]
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const outArg = process.argv.indexOf('--out');
+const out = resolve(root, outArg > 0 ? process.argv[outArg + 1] : `${pkg.name}-${pkg.version}.vsix`);
+const MAX_BYTES = 2 * 1024 * 1024;
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`package: ${[cmd, ...args].join(' ')} failed (${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
+
+const t0 = Date.now();
+run(process.execPath, ['scripts/build.mjs', '--minify']);
+// No repository URL and no LICENSE file yet: allowed explicitly rather than prompting (no TTY in CI).
+// Relative README links (docs/screenshot.png) stay relative: it ships inside the package.
+run(process.execPath, [
+  join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
+  'package',
+  '--no-dependencies',
+  '--allow-missing-repository',
+  '--skip-license',
+  '--no-rewrite-relative-links',
+  '--out',
+  out,
+]);
+run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies', '--tree']);
+const size = statSync(out).size;
+console.log(`package: ${out} ${(size / 1024).toFixed(0)} kB in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+if (size > MAX_BYTES) {
+  console.error(`package: ${size} bytes is over the ${MAX_BYTES} byte budget`);
+  process.exit(1);
+}

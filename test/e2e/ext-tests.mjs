@@ -1,0 +1,47 @@
+// Runs the extension tests (test/e2e/suite, bundled) inside code-server's real extension host: the
+// workbench is opened with an extensionDevelopmentPath/extensionTestsPath payload, and the suite writes
+// its RESULT file (CRD_YAML_E2E_RESULT, set on the code-server process and inherited by the extension
+// host). Adapted from shared/editor-harness/ext-tests.cjs.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+/**
+ * @param {{ browser: import('playwright-core').Browser, url: string, port: number, extFolder: string,
+ *   suite: string, workspace: string, resultFile: string, timeoutMs?: number }} o
+ * @returns {Promise<{ ok: boolean, passed: number, failed: number, tests: {name: string, ok: boolean, ms: number, error?: string}[] }>}
+ */
+export async function runExtensionTests(o) {
+  rmSync(o.resultFile, { force: true });
+  const remote = (p) => `vscode-remote://127.0.0.1:${o.port}${p}`;
+  // The installed extension's own folder is the development path: the files under test are the .vsix's.
+  const payload = encodeURIComponent(
+    JSON.stringify([
+      ['extensionDevelopmentPath', remote(o.extFolder)],
+      ['extensionTestsPath', remote(o.suite)],
+    ]),
+  );
+  const context = await o.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const consoleLines = [];
+  page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
+  try {
+    await page.goto(`${o.url}/?folder=${encodeURIComponent(o.workspace)}&payload=${payload}`);
+    const deadline = Date.now() + (o.timeoutMs ?? 300_000);
+    while (!existsSync(o.resultFile) && Date.now() < deadline) await page.waitForTimeout(200);
+    if (!existsSync(o.resultFile)) {
+      const tail = consoleLines
+        .filter((l) => /crd-yaml|ok -|not ok|Error/i.test(l))
+        .slice(-40)
+        .join('\n');
+      return {
+        ok: false,
+        passed: 0,
+        failed: 1,
+        tests: [{ name: 'extension tests produced a result', ok: false, ms: 0, error: `no RESULT file within the time limit\n${tail}` }],
+      };
+    }
+    await page.waitForTimeout(100); // the file is written in one call; let it land
+    return JSON.parse(readFileSync(o.resultFile, 'utf8'));
+  } finally {
+    await context.close();
+  }
+}

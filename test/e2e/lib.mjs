@@ -1,0 +1,165 @@
+// Shared by scripts/e2e-run.mjs (code-server) and scripts/e2e-vscode.mjs (@vscode/test-electron):
+// bundling the extension tests, preparing the test workspace, running code-server.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const E2E = join(ROOT, 'test', 'e2e');
+export const WORK = join(ROOT, '.work', 'e2e');
+/** The real-world CRDs (shared/realworld next to the checkout, or CRD_YAML_REALWORLD_DIR). */
+export const REALWORLD = resolve(process.env.CRD_YAML_REALWORLD_DIR ?? join(ROOT, '..', 'shared', 'realworld'));
+export const GATEWAYCLASS_CRD = join(REALWORLD, 'crds', 'gateway-api', 'standard', 'gateway.networking.k8s.io_gatewayclasses.yaml');
+
+/** Bundles test/e2e/suite (the extensionTestsPath module) into one CommonJS file; `vscode` stays external. */
+export async function bundleSuite(outfile) {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [join(E2E, 'suite', 'index.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * A fresh workspace: examples/ (the CronTab CRD and its CRs) and gateway-api/ (the real GatewayClass CRD
+ * copied from shared/realworld at test time, with test/e2e/fixtures/gatewayclasses.yaml).
+ */
+export function prepareWorkspace(dir = mkdtempSync(join(tmpdir(), 'crd-yaml-e2e-ws-'))) {
+  mkdirSync(join(dir, 'examples'), { recursive: true });
+  for (const f of readdirSync(join(ROOT, 'examples'))) {
+    if (/\.ya?ml$/.test(f)) copyFileSync(join(ROOT, 'examples', f), join(dir, 'examples', f));
+  }
+  if (!existsSync(GATEWAYCLASS_CRD)) throw new Error(`the real-world CRD is missing: ${GATEWAYCLASS_CRD} (set CRD_YAML_REALWORLD_DIR)`);
+  mkdirSync(join(dir, 'gateway-api'), { recursive: true });
+  copyFileSync(GATEWAYCLASS_CRD, join(dir, 'gateway-api', 'gateway.networking.k8s.io_gatewayclasses.yaml'));
+  copyFileSync(join(E2E, 'fixtures', 'gatewayclasses.yaml'), join(dir, 'gateway-api', 'gatewayclasses.yaml'));
+  return dir;
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** User settings that keep code-server quiet and deterministic (no trust prompt, no update checks). */
+export const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'update.mode': 'none',
+  'window.commandCenter': false,
+  'chat.disableAIFeatures': true,
+  'git.enabled': false,
+};
+
+/**
+ * code-server with all of its state under `dir` (never the home folder): `install(vsix)` installs an
+ * extension with its CLI, `start()` serves on a free port with auth off.
+ */
+export class CodeServer {
+  constructor(csDir, dir, env = {}) {
+    this.bin = join(csDir, 'node_modules', '.bin', 'code-server');
+    if (!existsSync(this.bin)) throw new Error(`code-server is not installed in ${csDir}: run scripts/e2e-setup.sh`);
+    this.dir = dir;
+    this.extDir = join(dir, 'ext');
+    mkdirSync(join(dir, 'data', 'User'), { recursive: true });
+    mkdirSync(this.extDir, { recursive: true });
+    writeFileSync(join(dir, 'data', 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+    writeFileSync(join(dir, 'config.yaml'), 'auth: none\ncert: false\n');
+    this.env = { ...process.env, XDG_DATA_HOME: join(dir, 'xdg-data'), XDG_CONFIG_HOME: join(dir, 'xdg-config'), ...env };
+    this.args = ['--config', join(dir, 'config.yaml'), '--user-data-dir', join(dir, 'data'), '--extensions-dir', this.extDir];
+  }
+
+  /** Installs a .vsix the way a user would; returns the folder it was unpacked to. */
+  install(vsix, id) {
+    const r = spawnSync(this.bin, [...this.args, '--install-extension', vsix], { env: this.env, encoding: 'utf8', timeout: 180_000 });
+    if (r.status !== 0) throw new Error(`code-server --install-extension failed (${r.status}): ${r.stdout}\n${r.stderr}`);
+    const folder = readdirSync(this.extDir).find((f) => f.toLowerCase().startsWith(`${id.toLowerCase()}-`));
+    if (!folder) throw new Error(`${id} not found in ${this.extDir} after install: ${r.stdout}`);
+    return join(this.extDir, folder);
+  }
+
+  /** Starts serving; resolves with the base URL once /healthz answers. */
+  async start() {
+    this.port = await freePort();
+    const log = join(this.dir, 'server.log');
+    const { openSync } = await import('node:fs');
+    const fd = openSync(log, 'w');
+    this.proc = spawn(
+      this.bin,
+      [
+        ...this.args,
+        '--bind-addr',
+        `127.0.0.1:${this.port}`,
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+      ],
+      { env: this.env, stdio: ['ignore', fd, fd] },
+    );
+    this.log = log;
+    this.url = `http://127.0.0.1:${this.port}`;
+    const t0 = Date.now();
+    for (;;) {
+      if (this.proc.exitCode !== null) throw new Error(`code-server exited (${this.proc.exitCode}); see ${log}`);
+      try {
+        const r = await fetch(`${this.url}/healthz`);
+        if (r.ok) return this.url;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() - t0 > 120_000) throw new Error(`code-server did not answer within 120 s; see ${log}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** Stops the server this object started (by its process id). */
+  async stop() {
+    if (!this.proc || this.proc.exitCode !== null) return;
+    const exited = new Promise((r) => this.proc.once('exit', r));
+    this.proc.kill('SIGTERM');
+    const t = setTimeout(() => this.proc.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(t);
+  }
+}
+
+/** Launch options for Debian's Chromium, headless (flags from shared/editor-harness). */
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};

@@ -1,0 +1,60 @@
+// The browser-level smoke test: in code-server, open a CR of a real CRD from the Explorer, see the error
+// squiggle and its Problems row, run "CRD: Preview Pruned/Defaulted Object" from the command palette and
+// see the preview document; take a screenshot. Adapted from shared/editor-harness/e2e.cjs.
+
+/**
+ * @param {{ browser: import('playwright-core').Browser, url: string, workspace: string, folder: string,
+ *   file: string, expectProblem: string, expectPreview: string, screenshot: string, timeoutMs?: number }} o
+ * @returns {Promise<{ name: string, ok: boolean, ms: number, error?: string }>}
+ */
+export async function runSmoke(o) {
+  const name = `browser: ${o.folder}/${o.file} from the Explorer shows the squiggle, the Problems row and the preview`;
+  const t0 = Date.now();
+  const T = o.timeoutMs ?? 60_000;
+  const context = await o.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  let step = 'load the workbench';
+  try {
+    await page.goto(`${o.url}/?folder=${encodeURIComponent(o.workspace)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: T });
+    step = 'open the file from the Explorer';
+    const exact = (text) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    const row = (text) => page.locator('.explorer-folders-view .monaco-list-row', { hasText: exact(text) }).first();
+    await row(o.folder).waitFor({ timeout: T });
+    await row(o.folder).click(); // expand the folder
+    await row(o.file).waitFor({ timeout: T });
+    await row(o.file).click();
+    await page.locator(`.tab[aria-label*="${o.file}"]`).first().waitFor({ timeout: T });
+    step = 'see an error squiggle';
+    await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor({ timeout: T });
+    step = 'see the Problems row';
+    if (!(await page.locator('.markers-panel').isVisible())) await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: o.expectProblem }).first().waitFor({ timeout: T });
+    step = 'run the preview command from the command palette';
+    await page
+      .locator('.editor-instance .monaco-editor .view-lines')
+      .first()
+      .click({ position: { x: 200, y: 12 } });
+    await page.keyboard.press('Control+Home'); // the preview follows the cursor: the first document
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: T });
+    await input.fill('>CRD: Preview Pruned/Defaulted Object');
+    const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'CRD: Preview Pruned/Defaulted Object' }).first();
+    await item.waitFor({ timeout: T });
+    await page.keyboard.press('Enter');
+    step = 'see the preview document';
+    await page.locator('.tab[aria-label*="(stored)"]').first().waitFor({ timeout: T });
+    await page.locator('.editor-group-container').nth(1).locator('.view-lines', { hasText: o.expectPreview }).first().waitFor({ timeout: T });
+    await page.keyboard.press('Control+B'); // hide the side bar: room for both editors in the picture
+    await page.mouse.move(1, 1); // no hover widget in the picture
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: o.screenshot });
+    return { name, ok: true, ms: Date.now() - t0 };
+  } catch (e) {
+    await page.screenshot({ path: o.screenshot.replace(/\.png$/, '.failed.png') }).catch(() => {});
+    return { name, ok: false, ms: Date.now() - t0, error: `${step}: ${e instanceof Error ? e.message : String(e)}` };
+  } finally {
+    await context.close();
+  }
+}

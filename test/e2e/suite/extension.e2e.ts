@@ -1,0 +1,269 @@
+/**
+ * The extension inside a real VS Code extension host (code-server here, desktop VS Code under
+ * @vscode/test-electron): the client starts the server, diagnostics reach VS Code, edits made through the
+ * API re-check, hover/completion/code actions answer, and the preview command opens its document.
+ * The workspace is prepared by test/e2e/workspace.mjs: examples/ (CronTab CRD and CRs) and gateway-api/
+ * (the real Gateway API GatewayClass CRD, v1 and v1beta1, with GatewayClasses).
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { test } from './runner';
+
+const EXTENSION_ID = 'crd-yaml.crd-yaml';
+const DIAG_MS = Number(process.env.CRD_YAML_E2E_DIAG_MS ?? 45_000);
+
+function wsUri(rel: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'a workspace folder is open');
+  return vscode.Uri.joinPath(folder.uri, rel);
+}
+
+async function open(rel: string): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(wsUri(rel));
+  return vscode.window.showTextDocument(doc, { preview: false });
+}
+
+function ours(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'crd-yaml');
+}
+
+function show(ds: vscode.Diagnostic[]): string {
+  return JSON.stringify(
+    ds.map((d) => `${d.range.start.line}:${d.range.start.character} ${codeOf(d)} ${d.message}`),
+    null,
+    1,
+  );
+}
+
+function codeOf(d: vscode.Diagnostic): string {
+  return typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+}
+
+/** Resolves with our diagnostics of `uri` once `ok` holds for them (checked now and on every change). */
+function diagnostics(uri: vscode.Uri, ok: (ds: vscode.Diagnostic[]) => boolean, what: string, ms = DIAG_MS): Promise<vscode.Diagnostic[]> {
+  return new Promise((resolve, reject) => {
+    const check = (): boolean => {
+      const ds = ours(uri);
+      if (!ok(ds)) return false;
+      done();
+      resolve(ds);
+      return true;
+    };
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === uri.toString())) check();
+    });
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${what}: not seen within ${ms} ms on ${uri.path}; diagnostics now: ${show(ours(uri))}`));
+    }, ms);
+    const done = () => {
+      sub.dispose();
+      clearTimeout(timer);
+    };
+    check();
+  });
+}
+
+function find(ds: vscode.Diagnostic[], code: string, prefix: string): vscode.Diagnostic {
+  const d = ds.find((x) => codeOf(x) === code && x.message.startsWith(prefix));
+  assert.ok(d, `expected ${code} "${prefix}..." in ${show(ds)}`);
+  return d;
+}
+
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : c.value))
+    .join('\n');
+}
+
+async function waitForText(doc: () => vscode.TextDocument | undefined, ok: (text: string) => boolean, what: string, ms = DIAG_MS): Promise<string> {
+  const t0 = Date.now();
+  for (;;) {
+    const text = doc()?.getText();
+    if (text !== undefined && ok(text)) return text;
+    if (Date.now() - t0 > ms) throw new Error(`${what}: not seen within ${ms} ms; text now: ${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('the extension is installed and activates on a YAML file', async () => {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is installed`);
+  await open('examples/crontab-valid.yaml');
+  await ext.activate();
+  assert.equal(ext.isActive, true);
+});
+
+test('a CR in one file is checked against the CRD in another (pattern, with the CRD as related information)', async () => {
+  const uri = wsUri('examples/crontab-bad-pattern.yaml');
+  await open('examples/crontab-bad-pattern.yaml');
+  const ds = await diagnostics(uri, (x) => x.some((d) => codeOf(d) === 'FieldValueInvalid'), 'the pattern error');
+  const d = find(ds, 'FieldValueInvalid', 'spec.cronSpec: Invalid value: "* * * *": spec.cronSpec in body should match \'^(\\d+|\\*)(/\\d+)?');
+  assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
+  assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character], [6, 12, 6, 21]);
+  assert.ok(
+    d.relatedInformation?.some((r) => r.location.uri.path.endsWith('/examples/crontab-crd.yaml')),
+    `related information points at the CRD: ${JSON.stringify(d.relatedInformation?.map((r) => r.location.uri.toString()))}`,
+  );
+  // The valid CR next to it has none.
+  assert.deepEqual(show(ours(wsUri('examples/crontab-valid.yaml'))), show([]));
+});
+
+test('a CRD whose schema is not structural is reported at its schema', async () => {
+  const uri = wsUri('examples/nonstructural-crd.yaml');
+  await open('examples/nonstructural-crd.yaml');
+  const ds = await diagnostics(uri, (x) => x.filter((d) => codeOf(d) === 'FieldValueRequired').length >= 2, 'two missing types');
+  const spec = find(
+    ds,
+    'FieldValueRequired',
+    'spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields',
+  );
+  const color = find(ds, 'FieldValueRequired', 'spec.validation.openAPIV3Schema.properties[spec].properties[color].type: Required value');
+  assert.equal(spec.range.start.line, 21);
+  assert.equal(color.range.start.line, 25);
+});
+
+test('a real multi-version CRD (Gateway API GatewayClass v1 and v1beta1) checks its CRs', async () => {
+  const uri = wsUri('gateway-api/gatewayclasses.yaml');
+  await open('gateway-api/gatewayclasses.yaml');
+  const ds = await diagnostics(
+    uri,
+    (x) => x.some((d) => codeOf(d) === 'FieldValueTypeInvalid') && x.some((d) => codeOf(d) === 'UnknownField' || codeOf(d) === 'FieldValuePruned'),
+    'v1 and v1beta1 findings',
+  );
+  const pattern = find(ds, 'FieldValueInvalid', 'spec.controllerName: Invalid value: "Example Controller": spec.controllerName in body should match');
+  assert.equal(pattern.range.start.line, 7);
+  const type = find(ds, 'FieldValueTypeInvalid', 'spec.description: Invalid value: "integer": spec.description in body must be of type string: "integer"');
+  assert.equal(type.range.start.line, 8);
+  const required = find(ds, 'FieldValueRequired', 'spec.parametersRef.name: Required value');
+  assert.equal(required.range.start.line, 9);
+  // The v1beta1 document: its unknown field is pruned (a warning, as the API server's).
+  const unknown = ds.find((d) => d.range.start.line === 19);
+  assert.ok(unknown && unknown.severity === vscode.DiagnosticSeverity.Warning && /spec\.colour/.test(unknown.message), show(ds));
+  // The CRD itself is accepted by real API servers: no error on it.
+  const crd = await open('gateway-api/gateway.networking.k8s.io_gatewayclasses.yaml');
+  await new Promise((r) => setTimeout(r, 1500));
+  const crdErrors = ours(crd.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+  assert.equal(crdErrors.length, 0, show(crdErrors));
+});
+
+test('diagnostics follow an edit made through the API (WorkspaceEdit on the CR)', async () => {
+  const editor = await open('examples/crontab-bad-pattern.yaml');
+  const uri = editor.document.uri;
+  await diagnostics(uri, (x) => x.length > 0, 'the pattern error');
+  const at = editor.document.getText().indexOf('"* * * *"');
+  assert.ok(at > 0);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + '"* * * *"'.length)), '"*/5 * * * *"');
+  assert.equal(await vscode.workspace.applyEdit(edit), true);
+  await diagnostics(uri, (x) => x.length === 0, 'no diagnostics after the fix');
+  // And back: the error returns.
+  const again = new vscode.WorkspaceEdit();
+  const at2 = editor.document.getText().indexOf('"*/5 * * * *"');
+  again.replace(uri, new vscode.Range(editor.document.positionAt(at2), editor.document.positionAt(at2 + '"*/5 * * * *"'.length)), '"nope"');
+  assert.equal(await vscode.workspace.applyEdit(again), true);
+  const ds = await diagnostics(uri, (x) => x.some((d) => d.message.startsWith('spec.cronSpec: Invalid value: "nope"')), 'the new value reported');
+  assert.equal(ds.length, 1, show(ds));
+});
+
+test('an edit to the CRD in one file re-checks the CR in another', async () => {
+  const crUri = wsUri('examples/crontab-replicas-out-of-range.yaml');
+  await open('examples/crontab-replicas-out-of-range.yaml');
+  await diagnostics(crUri, (x) => x.some((d) => d.message.includes('should be less than or equal to 10')), 'the maximum error');
+  const crd = await open('examples/crontab-crd.yaml');
+  const text = crd.document.getText();
+  const at = text.indexOf('maximum: 10');
+  assert.ok(at > 0);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(crd.document.uri, new vscode.Range(crd.document.positionAt(at), crd.document.positionAt(at + 'maximum: 10'.length)), 'maximum: 20');
+  assert.equal(await vscode.workspace.applyEdit(edit), true);
+  await diagnostics(crUri, (x) => x.length === 0, 'the CR valid under the edited CRD');
+  // Undo (the document stays unsaved; later tests see the original CRD).
+  const back = new vscode.WorkspaceEdit();
+  const at2 = crd.document.getText().indexOf('maximum: 20');
+  back.replace(crd.document.uri, new vscode.Range(crd.document.positionAt(at2), crd.document.positionAt(at2 + 'maximum: 20'.length)), 'maximum: 10');
+  assert.equal(await vscode.workspace.applyEdit(back), true);
+  await diagnostics(crUri, (x) => x.some((d) => d.message.includes('should be less than or equal to 10')), 'the maximum error again');
+});
+
+test('hover on a CR field shows what its CRD schema says', async () => {
+  const editor = await open('examples/crontab-valid.yaml');
+  const line = editor.document
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('  cronSpec:'));
+  assert.ok(line > 0);
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(line, 4));
+  const text = hoverText(hovers);
+  assert.match(text, /cronSpec/);
+  assert.match(text, /string/);
+  assert.ok(text.includes('^(\\d+|\\*)(/\\d+)?'), `the pattern is shown: ${text}`);
+});
+
+test("completion in a CR offers the schema's properties", async () => {
+  const editor = await open('examples/crontab-valid.yaml');
+  const doc = editor.document;
+  // A new, empty key line inside spec.
+  const line = doc
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('  image:'));
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(doc.uri, new vscode.Position(line + 1, 0), '  \n');
+  assert.equal(await vscode.workspace.applyEdit(edit), true);
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(line + 1, 2));
+  const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+  for (const want of ['replicas', 'maxReplicas']) assert.ok(labels.includes(want), `${want} offered: ${JSON.stringify(labels)}`);
+  // Already written keys are not offered again.
+  assert.ok(!labels.includes('image'), `image already present: ${JSON.stringify(labels)}`);
+  const undo = new vscode.WorkspaceEdit();
+  undo.delete(doc.uri, new vscode.Range(line + 1, 0, line + 2, 0));
+  assert.equal(await vscode.workspace.applyEdit(undo), true);
+});
+
+test('a quick fix applied with workspace.applyEdit removes a NonStructural diagnostic', async () => {
+  const editor = await open('examples/nonstructural-crd.yaml');
+  const uri = editor.document.uri;
+  const ds = await diagnostics(uri, (x) => x.length >= 2, 'the missing types');
+  const target = find(ds, 'FieldValueRequired', 'spec.validation.openAPIV3Schema.properties[spec].type: Required value');
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    uri,
+    target.range,
+    vscode.CodeActionKind.QuickFix.value,
+  );
+  const fix = actions.find((a) => a.title === 'Add "type: object"');
+  assert.ok(fix?.edit, `the quick fix is offered: ${JSON.stringify(actions.map((a) => a.title))}`);
+  assert.equal(await vscode.workspace.applyEdit(fix.edit), true);
+  assert.match(editor.document.getText(), /\n {12}spec:\n {14}type: object\n {14}properties:/);
+  const after = await diagnostics(
+    uri,
+    (x) => !x.some((d) => d.message.startsWith('spec.validation.openAPIV3Schema.properties[spec].type:')),
+    'the spec diagnostic gone',
+  );
+  // The other one (spec.color) is still reported: only the fixed finding went away.
+  find(after, 'FieldValueRequired', 'spec.validation.openAPIV3Schema.properties[spec].properties[color].type: Required value');
+});
+
+test('the preview command opens the pruned and defaulted object', async () => {
+  const editor = await open('examples/crontab-unknown-field.yaml');
+  const line = editor.document
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('spec:'));
+  editor.selection = new vscode.Selection(line, 0, line, 0);
+  await vscode.commands.executeCommand('crdYaml.preview');
+  const preview = () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'crd-yaml-preview' && d.uri.query.endsWith('crontab-unknown-field.yaml'));
+  const text = await waitForText(preview, (t) => /^spec:/m.test(t), 'the preview document');
+  assert.match(text, /^# pruned: spec\.someRandomField$/m);
+  assert.match(text, /^# defaulted: spec\.replicas/m);
+  assert.doesNotMatch(text, /^\s+someRandomField:/m);
+  assert.match(text, /^ {2}replicas: 1$/m);
+  assert.match(text, /^ {2}cronSpec: ['"]?\*\/5 \* \* \* \*['"]?$/m);
+  assert.equal(preview()?.languageId, 'yaml');
+  assert.ok(
+    vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'crd-yaml-preview'),
+    'the preview is shown in an editor',
+  );
+});
