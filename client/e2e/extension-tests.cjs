@@ -61,8 +61,11 @@ exports.run = async function run() {
     await vscode.workspace.applyEdit(edit);
     await until('preview update', () => {
       const d = vscode.workspace.textDocuments.find((x) => x.uri.scheme === 'crd-yaml-preview');
+      result.previewText = d ? d.getText() : '(no preview document)';
+      result.previewUri = d ? d.uri.toString() : '';
+      result.sourceText = doc.getText();
       return d && d.getText().includes('size: large');
-    });
+    }, 10000);
     step('preview followed the edit');
     await until('diagnostics cleared', () => !vscode.languages.getDiagnostics(uri).some((d) => d.message.includes('Unsupported value')));
     step('diagnostics updated');

@@ -83,27 +83,25 @@ function baseName(u: vscode.Uri): string {
 class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
-  private readonly open = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly getClient: () => LanguageClient | undefined) {
     this.subscriptions = [
       // Follow the source: re-ask the server shortly after each edit.
+      // (Open previews are found among the open documents: setting their language closes and reopens them.)
       vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.scheme === PREVIEW_SCHEME) return;
         const src = e.document.uri.toString();
-        for (const u of this.open) {
-          const uri = vscode.Uri.parse(u);
-          if (PreviewProvider.sourceOf(uri).toString() !== src) continue;
-          clearTimeout(this.timers.get(u));
+        for (const d of vscode.workspace.textDocuments) {
+          if (d.uri.scheme !== PREVIEW_SCHEME || PreviewProvider.sourceOf(d.uri).toString() !== src) continue;
+          const key = d.uri.toString();
+          clearTimeout(this.timers.get(key));
           this.timers.set(
-            u,
-            setTimeout(() => this.changed.fire(uri), 150),
+            key,
+            setTimeout(() => this.changed.fire(d.uri), 150),
           );
         }
-      }),
-      vscode.workspace.onDidCloseTextDocument((d) => {
-        if (d.uri.scheme === PREVIEW_SCHEME) this.open.delete(d.uri.toString());
       }),
     ];
   }
@@ -117,7 +115,6 @@ class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disp
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    this.open.add(uri.toString());
     const c = this.getClient();
     if (!c) return '# the crd-yaml server is not running\n';
     const [line, character] = uri.fragment.split(':').map(Number);
