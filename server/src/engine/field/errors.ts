@@ -165,13 +165,13 @@ export function notSupported(p: FieldPath | string | null, v: unknown, valid: un
 }
 /** field.Duplicate */
 export const duplicate = (p: FieldPath | string | null, v: unknown) => make('FieldValueDuplicate', p, v, '');
-/** field.TooLong: `may not be more than N bytes` (maxLength < 0 means unknown). */
+/** field.TooLong: `may not be more than N bytes` (`1 byte`; maxLength < 0 means unknown), apimachinery v0.37. */
 export function tooLong(p: FieldPath | string | null, v: unknown, maxLength: number): FieldError {
-  return make('FieldValueTooLong', p, v, maxLength >= 0 ? `may not be more than ${maxLength} bytes` : 'value is too long');
+  return make('FieldValueTooLong', p, v, maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long');
 }
-/** field.TooMany: `must have at most N items`. */
+/** field.TooMany: `must have at most N items` (`1 item`), apimachinery v0.37. */
 export function tooMany(p: FieldPath | string | null, actual: number, max: number): FieldError {
-  return make('FieldValueTooMany', p, actual, max >= 0 ? `must have at most ${max} items` : 'has too many items');
+  return make('FieldValueTooMany', p, actual, max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items');
 }
 /** field.TypeInvalid */
 export const typeInvalid = (p: FieldPath | string | null, v: unknown, detail = '') => make('FieldValueTypeInvalid', p, v, detail);
