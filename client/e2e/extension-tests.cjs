@@ -69,6 +69,13 @@ exports.run = async function run() {
     step('preview followed the edit');
     await until('diagnostics cleared', () => !vscode.languages.getDiagnostics(uri).some((d) => d.message.includes('Unsupported value')));
     step('diagnostics updated');
+
+    const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri);
+    if (!lenses.some((l) => l.command && l.command.command === 'crdYaml.preview')) throw new Error('no preview code lens');
+    step('code lens');
+    await vscode.commands.executeCommand('crdYaml.previewDiff', uri.toString(), { line: 0, character: 0 });
+    await until('diff editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'crd-yaml-preview'));
+    step('diff view');
     result.ok = true;
   } catch (e) {
     result.error = String((e && e.stack) || e);
