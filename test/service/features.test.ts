@@ -211,3 +211,20 @@ test('quick fix: drop a metadata schema that restricts more than name and genera
   assert.ok(f, JSON.stringify(fixes.map((x) => x.title)));
   assert.equal(f.result, WIDGET_CRD);
 });
+
+test('quick fix: declare outside a junctor a field only specified inside it', () => {
+  // (The API server checks the completeness of the root's junctors.)
+  const crd = WIDGET_CRD.replace(
+    '          type: object\n          properties:\n            spec:\n',
+    '          type: object\n          anyOf:\n            - properties:\n                color:\n                  maxLength: 5\n          properties:\n            spec:\n',
+  );
+  const fixes = quickFixes(new LanguageService(), crd);
+  const f = fixes.find((x) => x.title === 'Declare "color" outside the junctor (type: string)');
+  assert.ok(f, JSON.stringify(fixes.map((x) => x.title)));
+  assert.ok(f.result.includes('                  x-kubernetes-list-type: set\n            color:\n              type: string\n    - name: v1beta1'), f.result);
+  // Applying it makes the schema structural.
+  const after = serviceWithCrd();
+  const { td } = docOf(f.result);
+  after.update(td);
+  assert.deepEqual(after.diagnostics(td).map((d) => d.code), []);
+});

@@ -100,9 +100,12 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       }
       const outer = findWrittenPath(doc, segs.slice(0, outerLen)).node;
       const inner = findWrittenPath(doc, segs.slice(0, -1)).node;
-      if (!isMap(outer) || outer.flow || !isMap(inner)) return undefined;
+      if (!isMap(inner)) return undefined;
       const remove = inner.items.length === 1 ? replaceWithEmpty(td, doc, m.pair) : removePairAction(td, text, doc, m.pair, '', d)?.edit?.changes?.[td.uri]?.[0];
       if (!remove) return undefined;
+      // Deeper inside a junctor (e.g. a property declared there): the keyword can only go.
+      if (outerLen === segs.length - 1) return action(`Remove "${key}" (not allowed inside allOf/anyOf/oneOf/not)`, [remove], false);
+      if (!isMap(outer) || outer.flow) return undefined;
       const hasOutside = outer.items.some((p) => isScalar(p.key) && String(p.key.value) === key);
       const v = m.pair.value ? nodeRange(doc, m.pair.value as Node) : undefined;
       const valueText = v ? text.slice(v[0], v[1]) : '';
@@ -112,6 +115,33 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       const first = keyRange(doc, outer.items[0] as Pair<unknown, unknown>)!;
       const indent = first[0] - lineStart(text, first[0]);
       return action(`Move "${key}" out of the ${junctorName(segs, outerLen)}`, [edit(first[0], first[0], `${key}: ${valueText}\n${' '.repeat(indent)}`), remove]);
+    }
+    case 'declareOutside': {
+      // `X.properties[k]` is only defined inside a junctor: declare it under X.properties with its type.
+      const keySeg = segs[segs.length - 1];
+      if (keySeg.kind !== 'key') return undefined;
+      const name = keySeg.key;
+      const inner = findWrittenPath(doc, parseFieldPath(fix.definedIn)).node;
+      const innerValue = isMap(inner) ? (inner.toJSON() as JSONSchemaProps) : {};
+      const type = typeof innerValue.type === 'string' ? innerValue.type : inferType(innerValue).type;
+      const owner = findWrittenPath(doc, segs.slice(0, -2)).node;
+      if (!isMap(owner) || owner.flow || owner.items.length === 0) return undefined;
+      const props = owner.items.find((p) => isScalar(p.key) && p.key.value === 'properties');
+      const keyName = yamlKeyText(name);
+      if (props && isMap(props.value) && !props.value.flow && props.value.items.length) {
+        const items = props.value.items;
+        const first = keyRange(doc, items[0] as Pair<unknown, unknown>)!;
+        const indent = first[0] - lineStart(text, first[0]);
+        const last = items[items.length - 1] as Pair<unknown, unknown>;
+        const lastEnd: number = (last.value ? nodeRange(doc, last.value as Node)?.[1] : undefined) ?? keyRange(doc, last)![1];
+        const eol = lineEnd(text, text[lastEnd - 1] === '\n' ? lastEnd - 1 : lastEnd);
+        return action(`Declare "${name}" outside the junctor (type: ${type})`, [edit(eol, eol, `\n${' '.repeat(indent)}${keyName}:\n${' '.repeat(indent + 2)}type: ${type}`)]);
+      }
+      if (props) return undefined;
+      const first = keyRange(doc, owner.items[0] as Pair<unknown, unknown>)!;
+      const indent = first[0] - lineStart(text, first[0]);
+      const pad = ' '.repeat(indent);
+      return action(`Declare "${name}" outside the junctor (type: ${type})`, [edit(first[0], first[0], `properties:\n${pad}  ${keyName}:\n${pad}    type: ${type}\n${pad}`)]);
     }
     case 'removeMetadataSchema': {
       const m = findWrittenPath(doc, segs);
@@ -158,6 +188,10 @@ function removePairAction(td: TextDocument, text: string, doc: YamlDoc, pair: Pa
     isPreferred: true,
     edit: { changes: { [td.uri]: [{ range: { start: td.positionAt(start), end: td.positionAt(end) }, newText: '' }] } },
   };
+}
+
+function yamlKeyText(k: string): string {
+  return /^[A-Za-z_][\w.-]*$/.test(k) ? k : JSON.stringify(k);
 }
 
 function junctorName(segs: ReturnType<typeof parseFieldPath>, outerLen: number): string {

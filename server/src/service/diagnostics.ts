@@ -34,7 +34,8 @@ export type FixData =
   | { fix: 'addRequired'; path: string }
   | { fix: 'closestEnum'; path: string; values: unknown[] }
   | { fix: 'moveOutOfJunctor'; path: string }
-  | { fix: 'removeMetadataSchema'; path: string };
+  | { fix: 'removeMetadataSchema'; path: string }
+  | { fix: 'declareOutside'; path: string; definedIn: string };
 
 /**
  * How much work a diagnostics pass may do. `quick`: the API server checks of a large CRD whose text
@@ -274,6 +275,8 @@ function fixFor(e: FieldError, isCr: boolean): FixData | undefined {
   if (e.type === 'FieldValueForbidden' && e.field.endsWith('.uniqueItems')) return { fix: 'uniqueItemsToSet', path: e.field };
   if (e.type === 'FieldValueForbidden' && / to be structural$/.test(e.detail) && /\.(allOf|anyOf|oneOf)\[\d+\]|\.not\./.test(e.field)) return { fix: 'moveOutOfJunctor', path: e.field };
   if (e.type === 'FieldValueForbidden' && e.field.endsWith('.properties[metadata]')) return { fix: 'removeMetadataSchema', path: e.field };
+  const definedIn = /^because it is defined in (\S+)$/.exec(e.detail);
+  if (e.type === 'FieldValueRequired' && definedIn && /\.properties\[[^\]]+\]$/.test(e.field)) return { fix: 'declareOutside', path: e.field, definedIn: definedIn[1] };
   if (isCr && e.type === 'FieldValueRequired') return { fix: 'addRequired', path: e.field };
   if (isCr && e.type === 'FieldValueNotSupported') {
     const values = parseSupportedValues(e.detail);
