@@ -9,7 +9,7 @@
  * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
  * available as a JSON value and as an AST.
  */
-import { parseAllDocuments, isMap, isSeq, isScalar, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
+import { Composer, Parser, YAMLParseError, isMap, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
@@ -358,9 +358,36 @@ export function parseYamlDocuments(text: string, opts: ParseYamlOptions = {}): Y
   return new YamlFile(text, documents, cache, version);
 }
 
+/**
+ * Deepest collection nesting composed. The `yaml` composer recurses per level and overflows the stack
+ * at ~800 levels; it catches the RangeError, but V8 may then need to compile a regular expression with
+ * no stack left, which aborts the whole process (FATAL ERROR: RegExpCompiler Allocation failed). Real
+ * manifests nest a few dozen levels, so deeper documents are reported instead of composed.
+ */
+export const MAX_YAML_DEPTH = 400;
+
+/** The deepest collection nesting in parsed CST tokens (iterative: the input may be very deep). */
+function maxCollectionDepth(tokens: CST.Token[]): number {
+  let max = 0;
+  const stack: Array<[CST.Token | null | undefined, number]> = tokens.map((t) => [t, 0]);
+  while (stack.length) {
+    const [t, d] = stack.pop()!;
+    if (!t) continue;
+    if (t.type === 'document') stack.push([t.value, d]);
+    else if (t.type === 'block-map' || t.type === 'block-seq' || t.type === 'flow-collection') {
+      if (d + 1 > max) max = d + 1;
+      if (max > MAX_YAML_DEPTH) return max;
+      for (const it of t.items as Array<{ key?: CST.Token | null; value?: CST.Token }>) {
+        stack.push([it.key, d + 1]);
+        stack.push([it.value, d + 1]);
+      }
+    }
+  }
+  return max;
+}
+
 function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
-  const docs = parseAllDocuments(text, {
-    prettyErrors: false,
+  const options = {
     intAsBigInt: true,
     version,
     // go-yaml v2 has no sexagesimal numbers and gives timestamps to interface{} as strings.
@@ -368,8 +395,16 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
     merge: true,
     // Reported (as warnings, see collectErrors); the last value wins, as in Kubernetes' decoder.
     uniqueKeys: true,
-  });
-  if (!Array.isArray(docs) || docs.length === 0) return [];
+  };
+  // parseAllDocuments, in two steps so that the nesting depth is known before composing.
+  const tokens = Array.from(new Parser().parse(text));
+  if (maxCollectionDepth(tokens) > MAX_YAML_DEPTH) {
+    const [doc] = Array.from(new Composer(options).compose([], true, text.length));
+    doc.errors.push(new YAMLParseError([0, text.length], 'RESOURCE_EXHAUSTION', `the document is nested too deeply (more than ${MAX_YAML_DEPTH} levels)`));
+    return [{ chunkText: text, doc, start: 0, end: text.length, version }];
+  }
+  const docs = Array.from(new Composer(options).compose(tokens));
+  if (docs.length === 0) return [];
   return docs.map((doc, i) => {
     const start = i === 0 ? 0 : docs[i - 1].range[2];
     const end = i === docs.length - 1 ? text.length : doc.range[2];
