@@ -4,7 +4,7 @@
 
 /**
  * @param {{ browser: import('playwright-core').Browser, url: string, workspace: string, folder: string,
- *   file: string, expectProblem: string, expectPreview: string, screenshot: string, timeoutMs?: number }} o
+ *   file: string, expectProblem: string, expectPreview: string, screenshot: string, failureScreenshot?: string, timeoutMs?: number }} o
  * @returns {Promise<{ name: string, ok: boolean, ms: number, error?: string }>}
  */
 export async function runSmoke(o) {
@@ -31,10 +31,8 @@ export async function runSmoke(o) {
     if (!(await page.locator('.markers-panel').isVisible())) await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel .monaco-list-row', { hasText: o.expectProblem }).first().waitFor({ timeout: T });
     step = 'run the preview command from the command palette';
-    await page
-      .locator('.editor-instance .monaco-editor .view-lines')
-      .first()
-      .click({ position: { x: 200, y: 12 } });
+    await page.keyboard.press('Control+1'); // focus the editor (no click: the Problems panel may overlap it)
+    await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ timeout: T });
     await page.keyboard.press('Control+Home'); // the preview follows the cursor: the first document
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
@@ -52,7 +50,7 @@ export async function runSmoke(o) {
     await page.screenshot({ path: o.screenshot });
     return { name, ok: true, ms: Date.now() - t0 };
   } catch (e) {
-    await page.screenshot({ path: o.screenshot.replace(/\.png$/, '.failed.png') }).catch(() => {});
+    await page.screenshot({ path: o.failureScreenshot ?? o.screenshot.replace(/\.png$/, '.failed.png') }).catch(() => {});
     return { name, ok: false, ms: Date.now() - t0, error: `${step}: ${e instanceof Error ? e.message : String(e)}` };
   } finally {
     await context.close();
