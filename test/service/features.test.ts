@@ -228,3 +228,15 @@ test('quick fix: declare outside a junctor a field only specified inside it', ()
   after.update(td);
   assert.deepEqual(after.diagnostics(td).map((d) => d.code), []);
 });
+
+test('quick fixes for extension conflicts: int-or-string with preserve-unknown-fields, embedded resources of another type', () => {
+  const withTags = (extra: string) => WIDGET_CRD.replace('                enabled:\n                  type: boolean\n', '                enabled:\n' + extra);
+  const ios = withTags('                  x-kubernetes-int-or-string: true\n                  x-kubernetes-preserve-unknown-fields: true\n');
+  const f1 = quickFixes(new LanguageService(), ios).find((x) => x.title === 'Remove "x-kubernetes-preserve-unknown-fields" (x-kubernetes-int-or-string is set)');
+  assert.ok(f1, JSON.stringify(quickFixes(new LanguageService(), ios).map((x) => x.title)));
+  assert.equal(f1.result, withTags('                  x-kubernetes-int-or-string: true\n'));
+  const emb = withTags('                  type: string\n                  x-kubernetes-embedded-resource: true\n                  x-kubernetes-preserve-unknown-fields: true\n');
+  const f2 = quickFixes(new LanguageService(), emb).find((x) => x.title === 'Set "type: object"');
+  assert.ok(f2, JSON.stringify(quickFixes(new LanguageService(), emb).map((x) => x.title)));
+  assert.equal(f2.result, emb.replace('                  type: string\n                  x-kubernetes-embedded', '                  type: object\n                  x-kubernetes-embedded'));
+});

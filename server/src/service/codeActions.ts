@@ -143,6 +143,24 @@ function fixAction(ctx: ServiceContext, td: TextDocument, file: YamlFile, doc: Y
       const pad = ' '.repeat(indent);
       return action(`Declare "${name}" outside the junctor (type: ${type})`, [edit(first[0], first[0], `properties:\n${pad}  ${keyName}:\n${pad}    type: ${type}\n${pad}`)]);
     }
+    case 'removeKeyword': {
+      const m = findWrittenPath(doc, segs);
+      if (!m.pair) return undefined;
+      const k = segs[segs.length - 1];
+      return removePairAction(td, text, doc, m.pair, `Remove "${k.kind === 'field' ? k.name : fix.path}" (${fix.why})`, d);
+    }
+    case 'setType': {
+      const m = findWrittenPath(doc, segs);
+      if (m.node && isScalar(m.node)) {
+        const r = nodeRange(doc, m.node)!;
+        return action(`Set "type: ${fix.type}"`, [edit(r[0], r[1], fix.type)]);
+      }
+      const owner = findWrittenPath(doc, segs.slice(0, -1)).node;
+      if (!isMap(owner) || owner.flow || owner.items.length === 0) return undefined;
+      const first = keyRange(doc, owner.items[0] as Pair<unknown, unknown>)!;
+      const indent = first[0] - lineStart(text, first[0]);
+      return action(`Add "type: ${fix.type}"`, [edit(first[0], first[0], `type: ${fix.type}\n${' '.repeat(indent)}`)]);
+    }
     case 'removeMetadataSchema': {
       const m = findWrittenPath(doc, segs);
       if (!m.pair) return undefined;

@@ -35,7 +35,9 @@ export type FixData =
   | { fix: 'closestEnum'; path: string; values: unknown[] }
   | { fix: 'moveOutOfJunctor'; path: string }
   | { fix: 'removeMetadataSchema'; path: string }
-  | { fix: 'declareOutside'; path: string; definedIn: string };
+  | { fix: 'declareOutside'; path: string; definedIn: string }
+  | { fix: 'removeKeyword'; path: string; why: string }
+  | { fix: 'setType'; path: string; type: string };
 
 /**
  * How much work a diagnostics pass may do. `quick`: the API server checks of a large CRD whose text
@@ -272,6 +274,8 @@ function fixFor(e: FieldError, isCr: boolean): FixData | undefined {
   if (e.type === 'FieldValueRequired' && e.field.endsWith('.type') && e.detail.startsWith('must not be empty')) {
     return { fix: 'addType', path: e.field.slice(0, -'.type'.length) };
   }
+  if (e.field.endsWith('.type') && e.detail === 'must be object if x-kubernetes-embedded-resource is true') return { fix: 'setType', path: e.field, type: 'object' };
+  if (e.type === 'FieldValueInvalid' && e.detail === 'must be false if x-kubernetes-int-or-string is true') return { fix: 'removeKeyword', path: e.field, why: 'x-kubernetes-int-or-string is set' };
   if (e.type === 'FieldValueForbidden' && e.field.endsWith('.uniqueItems')) return { fix: 'uniqueItemsToSet', path: e.field };
   if (e.type === 'FieldValueForbidden' && / to be structural$/.test(e.detail) && /\.(allOf|anyOf|oneOf)\[\d+\]|\.not\./.test(e.field)) return { fix: 'moveOutOfJunctor', path: e.field };
   if (e.type === 'FieldValueForbidden' && e.field.endsWith('.properties[metadata]')) return { fix: 'removeMetadataSchema', path: e.field };
