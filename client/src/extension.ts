@@ -49,12 +49,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('crdYaml.previewDiff', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, true)),
   );
 
-  await client.start();
+  // Registered before start so that the first status (sent while the workspace is scanned) is not missed.
   context.subscriptions.push(
     client.onNotification(StatusNotification.method, (p: StatusParams) => {
       status.text = `${p.indexing ? '$(loading~spin)' : '$(symbol-class)'} CRDs: ${p.crdCount}`;
     }),
   );
+  await client.start();
 }
 
 async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { line: number; character: number } | undefined, diff: boolean): Promise<void> {
