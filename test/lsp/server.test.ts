@@ -112,3 +112,23 @@ test('document symbols, folding ranges, definition and code lenses answer', asyn
   const lenses = (await server.conn.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as Array<{ command: { command: string } }>;
   assert.deepEqual(lenses.map((l) => l.command.command), ['crdYaml.preview', 'crdYaml.preview']);
 });
+
+test('a CRD file changed on disk (watched-file event) re-checks the open CRs that use it', async () => {
+  await server.notification<{ crdCount: number; indexing: boolean }>('crdYaml/status', (p) => !p.indexing && p.crdCount > 0);
+  const crUri = uriOf('cr3.yaml');
+  const clean = server.diagnostics(crUri);
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: crUri, languageId: 'yaml', version: 1, text: HEAD + 'spec:\n  size: small\n  replicas: 2\n' } });
+  assert.deepEqual(await clean, []);
+  const file = join(ws, 'crds', 'widget.yaml');
+  const rechecked = server.diagnostics(crUri, (d) => d.length > 0);
+  writeFileSync(file, CRD.replace('self.replicas <= 5', 'self.replicas <= 1'));
+  await server.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `file://${file}`, type: 2 }] });
+  assert.match(String((await rechecked)[0].message), /too many replicas/);
+  // Deleted: the kind is unknown again, so no findings.
+  const gone = server.diagnostics(crUri, (d) => d.length === 0);
+  rmSync(file);
+  await server.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `file://${file}`, type: 3 }] });
+  await gone;
+  const status = await server.notification<{ crdCount: number }>('crdYaml/status', (p) => p.crdCount === 0);
+  assert.equal(status.crdCount, 0);
+});
