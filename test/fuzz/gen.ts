@@ -1,0 +1,340 @@
+/**
+ * Random inputs for the robustness tests: a seeded PRNG (so a failure reproduces from the printed seed),
+ * text mutations of real files, pathological YAML, and grammar-based CEL expressions and regex patterns.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+export const REALWORLD = '/work/shared/realworld/crds';
+
+/** Iterations scale: CRD_YAML_FUZZ_ITERATIONS overrides each test's default count (longer runs). */
+export function iterations(defaultCount: number): number {
+  const v = Number(process.env.CRD_YAML_FUZZ_ITERATIONS);
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : defaultCount;
+}
+
+/** The run's seed: CRD_YAML_FUZZ_SEED to reproduce, else a fresh one (printed by the tests on failure). */
+export function seed(): number {
+  const v = Number(process.env.CRD_YAML_FUZZ_SEED);
+  return Number.isFinite(v) && process.env.CRD_YAML_FUZZ_SEED ? v >>> 0 : (Math.random() * 2 ** 32) >>> 0;
+}
+
+/** A small seeded PRNG (mulberry32) with the helpers the generators need. */
+export class Rng {
+  private s: number;
+  constructor(readonly seed: number) {
+    this.s = seed >>> 0;
+  }
+  /** Uniform in [0, 1). */
+  next(): number {
+    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** Integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)];
+  }
+}
+
+/** Real CRD files of at most `maxBytes` (sorted, so a seed picks the same files on every machine). */
+export function realCrdFiles(maxBytes: number): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir).sort()) {
+      const p = join(dir, e);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(e) && st.size <= maxBytes) out.push(p);
+    }
+  };
+  try {
+    walk(REALWORLD);
+  } catch {
+    // The shared corpus may be absent elsewhere: the examples still run.
+  }
+  return out;
+}
+
+/** The example files of the repository (CRDs and CRs). */
+export function exampleFiles(): string[] {
+  const dir = join(ROOT, 'examples');
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+export function readText(file: string): string {
+  return readFileSync(file, 'utf8');
+}
+
+/** Fragments that tend to break YAML parsers and our path/offset mapping. */
+const JUNK = [
+  '{', '}', '[', ']', ':', ': ', '- ', '-', '"', "'", '\n', '\r\n', '\r', '  ', '\t', '&a ', '*a', '*nope', '!!binary ', '!!str ',
+  '!custom ', '---\n', '...\n', '|', '|-\n', '>+\n', '#', '? ', '%YAML 1.2\n', '<<: *a\n', '\u0000', '\ufeff', '💥', 'é', '\u2028',
+  'null', '~', 'true', '1e309', '-0', '0x1F', '.inf', '9223372036854775808', '1.0', '"\\u00', "'it''s'", 'x-kubernetes-validations:\n- rule: self.',
+  'type: object\n', 'properties:\n', 'default: {}\n', 'pattern: "("\n', 'x-kubernetes-preserve-unknown-fields: true\n', 'apiVersion: v1\n', 'kind: \n',
+];
+
+/** One random edit: [start, deleteCount, insertText] on `text`. */
+export function randomEdit(r: Rng, text: string): [number, number, string] {
+  const len = text.length;
+  const at = r.int(len + 1);
+  switch (r.int(8)) {
+    case 0: // insert junk
+      return [at, 0, r.pick(JUNK)];
+    case 1: // delete a few characters
+      return [at, Math.min(len - at, 1 + r.int(20)), ''];
+    case 2: // replace a character with a random printable one
+      return [at, Math.min(len - at, 1), String.fromCharCode(32 + r.int(95))];
+    case 3: {
+      // delete whole lines
+      const s = text.lastIndexOf('\n', at - 1) + 1;
+      let e = s;
+      for (let k = 1 + r.int(4); k > 0 && e < len; k--) {
+        const n = text.indexOf('\n', e);
+        e = n < 0 ? len : n + 1;
+      }
+      return [s, e - s, ''];
+    }
+    case 4: {
+      // duplicate a block of lines somewhere else
+      const s = text.lastIndexOf('\n', at - 1) + 1;
+      let e = text.indexOf('\n', Math.min(len, s + r.int(400)));
+      e = e < 0 ? len : e + 1;
+      const block = text.slice(s, e);
+      return [text.lastIndexOf('\n', r.int(len + 1) - 1) + 1, 0, block];
+    }
+    case 5: // change indentation of a line
+      return [text.lastIndexOf('\n', at - 1) + 1, 0, r.pick([' ', '  ', '    ', '\t'])];
+    case 6: // insert a random character
+      return [at, 0, String.fromCharCode(r.chance(0.9) ? 32 + r.int(95) : r.int(0x3000))];
+    default: {
+      // move a line
+      const s = text.lastIndexOf('\n', at - 1) + 1;
+      const n = text.indexOf('\n', s);
+      const e = n < 0 ? len : n + 1;
+      return [s, e - s, r.chance(0.5) ? '' : text.slice(s, e) + text.slice(s, e)];
+    }
+  }
+}
+
+export function applyEdit(text: string, [at, del, ins]: [number, number, string]): string {
+  return text.slice(0, at) + ins + text.slice(at + del);
+}
+
+/** `text` after `n` random edits. */
+export function mutate(r: Rng, text: string, n: number): string {
+  for (let i = 0; i < n; i++) text = applyEdit(text, randomEdit(r, text));
+  return text;
+}
+
+/**
+ * Pathological whole-file inputs: deep nesting, huge scalars, long lines, many documents. `long` ones
+ * (several MB of YAML each) run only in the long run (CRD_YAML_FUZZ_ITERATIONS set).
+ */
+export function pathologicalInputs(): Array<{ name: string; text: string; long?: boolean }> {
+  const deep = 10_000;
+  const big = 'x'.repeat(10 * 1024 * 1024);
+  return [
+    { name: '10k [', text: '['.repeat(deep) },
+    { name: '10k [ closed', long: true, text: '['.repeat(deep) + ']'.repeat(deep) },
+    { name: '10k {a:', text: '{a: '.repeat(deep) + '1' + '}'.repeat(deep) },
+    // Block nesting costs its indentation (n levels are n²/2 characters): 2,000 levels is 2 MB already.
+    { name: '2k block "- " levels', long: true, text: Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + '- ').join('\n') },
+    { name: '2k block map levels', long: true, text: Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x' },
+    { name: '10k "- " on one line', text: '- '.repeat(deep) + 'x' },
+    // Just under the YAML layer's depth limit (400): composed, so every feature sees 399 levels.
+    { name: '399 [ closed', text: '['.repeat(399) + ']'.repeat(399) },
+    { name: '399 block levels', text: Array.from({ length: 399 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x' },
+    { name: 'CR with 390 nested lists', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  image: ${'['.repeat(390)}${']'.repeat(390)}\n  x: ${'{a: '.repeat(390)}1${'}'.repeat(390)}\n` },
+    { name: 'CR with 10k nested lists', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  image: ${'['.repeat(deep)}${']'.repeat(deep)}\n` },
+    { name: 'CR with 10k nested maps', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  x: ${'{a: '.repeat(deep)}1${'}'.repeat(deep)}\n` },
+    { name: 'CRD with 10k nested schema', text: nestedSchemaCrd(3000) },
+    { name: 'CRD with 10k nested block schema', long: true, text: nestedBlockSchemaCrd(600) },
+    { name: '10 MB scalar value', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  cronSpec: ${big}\n  image: "${big.slice(0, 1024 * 1024)}"\n` },
+    { name: '10 MB plain scalar', long: true, text: big },
+    { name: '10 MB comment', long: true, text: `# ${big}\napiVersion: v1\n` },
+    { name: '10 MB key', long: true, text: `${big.slice(0, 1024 * 1024)}: 1\n` },
+    { name: '20k documents', text: '---\na: 1\n'.repeat(20_000) },
+    { name: '50k aliases (billion laughs)', text: laughs() },
+    { name: 'long line of flow items', long: true, text: `[${Array.from({ length: 200_000 }, (_, i) => i).join(',')}]` },
+    { name: 'CRD with 10 MB description', long: true, text: nestedSchemaCrd(1).replace('type: object', `type: object\n            description: "${big}"`) },
+  ];
+}
+
+function laughs(): string {
+  let s = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+  for (let i = 1; i < 10; i++) s += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+  return `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  image: x\n  extra:\n    ${s.replace(/\n/g, '\n    ')}`;
+}
+
+/** A CRD header with a schema body indented under openAPIV3Schema (8 spaces). */
+export function crdWithSchema(schemaYaml: string, kind = 'Fuzz', group = 'fuzz.example.com'): string {
+  const plural = `${kind.toLowerCase()}s`;
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${plural}.${group}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names:
+    plural: ${plural}
+    singular: ${kind.toLowerCase()}
+    kind: ${kind}
+    listKind: ${kind}List
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+${schemaYaml.replace(/^/gm, '        ')}
+`;
+}
+
+function nestedSchemaCrd(depth: number): string {
+  // Flow style so the depth is not limited by indentation width.
+  const open = '{type: object, properties: {a: '.repeat(depth);
+  const close = '}}'.repeat(depth);
+  return crdWithSchema(`type: object\nproperties:\n  spec: ${open}{type: string}${close}`);
+}
+
+function nestedBlockSchemaCrd(depth: number): string {
+  let s = 'type: object\nproperties:\n';
+  let ind = '  ';
+  for (let i = 0; i < depth; i++) {
+    s += `${ind}a:\n${ind}  type: object\n${ind}  x-kubernetes-validations:\n${ind}  - rule: "has(self.a) || true"\n${ind}  properties:\n`;
+    ind += '    ';
+  }
+  s += `${ind}leaf:\n${ind}  type: string\n`;
+  return crdWithSchema(s);
+}
+
+// ---------------------------------------------------------------- CEL
+
+/** Random CEL expressions, typed loosely after a small schema (self.s string, self.n int, self.l list of strings, self.m map). */
+export function celExpr(r: Rng, depth = 0): string {
+  const leaf = () =>
+    r.pick([
+      'self.s', 'self.n', 'self.l', 'self.m', 'self.o', 'self.o.x', 'self', '1', '0', '-1', '9223372036854775807', '-9223372036854775808', '1u',
+      '2.5', '"a"', "'b'", '""', 'true', 'false', 'null', '[]', '{}', '[1, 2, 3]', "{'a': 1}", 'b"xyz"', 'r"\\d+"', 'x', 'oldSelf',
+      'duration("1h")', 'timestamp("2024-01-01T00:00:00Z")', 'self.l[0]', "self.m['k']", 'int', 'string', 'dyn(self)', 'self.?o', '"\\u00e9"',
+    ]);
+  if (depth > 5 || r.chance(0.25 + depth * 0.1)) return leaf();
+  const e = () => celExpr(r, depth + 1);
+  const v = r.pick(['x', 'y', 'z', 'e', 'k']);
+  switch (r.int(22)) {
+    case 0:
+      return `${e()} ${r.pick(['+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', '&&', '||', 'in'])} ${e()}`;
+    case 1:
+      return `${r.pick(['!', '-', '!!', '--'])}${e()}`;
+    case 2:
+      return `${e()} ? ${e()} : ${e()}`;
+    case 3:
+      return `(${e()})`;
+    case 4:
+      return `${e()}.${r.pick(['all', 'exists', 'exists_one', 'map', 'filter'])}(${v}, ${e()})`;
+    case 5:
+      return `${e()}.map(${v}, ${e()}, ${e()})`;
+    case 6:
+      return `size(${e()})`;
+    case 7:
+      return `has(${r.pick(['self.s', 'self.o.x', 'self.m.k', 'self.l', 'self.nope', 'x.y', 'self'])})`;
+    case 8:
+      return `${e()}.${r.pick(['startsWith', 'endsWith', 'contains', 'matches', 'split', 'lowerAscii', 'upperAscii', 'indexOf', 'replace', 'substring', 'find', 'findAll', 'join', 'trim', 'charAt'])}(${e()}${r.chance(0.3) ? `, ${e()}` : ''})`;
+    case 9:
+      return `${r.pick(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'dyn', 'type', 'duration', 'timestamp', 'quantity', 'isQuantity', 'url', 'isURL', 'ip', 'isIP', 'cidr', 'isCIDR', 'format.named', 'semver', 'isSemver'])}(${e()})`;
+    case 10:
+      return `[${e()}, ${e()}${r.chance(0.5) ? `, ${e()}` : ''}]`;
+    case 11:
+      return `{${e()}: ${e()}}`;
+    case 12:
+      return `${e()}[${e()}]`;
+    case 13:
+      return `${e()}.${r.pick(['s', 'n', 'l', 'm', 'o', 'x', 'nope', 'all', 'size'])}`;
+    case 14:
+      return `${e()}.${r.pick(['isSorted', 'sum', 'min', 'max', 'reverse', 'distinct', 'size'])}()`;
+    case 15:
+      return `${e()}.${r.pick(['indexOf', 'lastIndexOf', 'slice', 'flatten', 'sortBy'])}(${e()})`;
+    case 16:
+      return `${e()}.${r.pick(['getHours', 'getFullYear', 'getSeconds'])}()`;
+    case 17:
+      // comprehension blow-up: nested quantifiers over the same list
+      return `self.l.all(${v}, self.l.all(w, self.l.exists(q, ${e()})))`;
+    case 18:
+      // quadratic/exponential string building
+      return `self.l.map(${v}, self.l.map(w, ${v} + w + self.s)).size() > ${r.int(100)}`;
+    case 19:
+      return `optional.of(${e()}).orValue(${e()})`;
+    case 20:
+      return `${e()}.${r.pick(['isLessThan', 'compareTo', 'add', 'sub', 'isGreaterThan', 'major', 'asInteger', 'asApproximateFloat', 'sign'])}(${r.chance(0.5) ? e() : ''})`;
+    default:
+      return `${e()}${r.pick(['.', '(', ')', '[', ']', ',', '?', ':', '"', '\\', '#', ' @', '$'])}${r.chance(0.5) ? e() : ''}`;
+  }
+}
+
+/** Expressions known to be expensive when cost limits are not enforced. */
+export const CEL_BLOWUPS = [
+  'self.l.all(a, self.l.all(b, self.l.all(c, self.l.all(d, self.l.all(e, self.l.all(f, a + b + c + d + e + f != "x"))))))',
+  '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, a+b+c+d+e+f > 0))))))',
+  'self.s.matches("(a+)+$")',
+  'self.s.matches("(a|aa)*c") && self.s.matches("(.*a){25}")',
+  'self.l.map(x, self.l.map(y, self.l.map(z, x + y + z))).size() > 0',
+  "self.s.replace('a', self.s + self.s).replace('a', self.s + self.s).size() > 0",
+  "self.s.split('').map(x, self.s.split('')).size() > 0",
+  'self.l.sortBy(x, x).all(x, true)',
+  'self.m.all(k, self.m.all(j, self.m[k] == self.m[j]))',
+  "[0,1,2,3,4,5,6,7,8,9].map(a, [0,1,2,3,4,5,6,7,8,9].map(b, [0,1,2,3,4,5,6,7,8,9].map(c, [0,1,2,3,4,5,6,7,8,9].map(d, [0,1,2,3,4,5,6,7,8,9].map(e, a))))).size() == 10",
+  `${'('.repeat(5000)}1${')'.repeat(5000)} == 1`,
+  `${'!'.repeat(20000)}true`,
+  `${Array(5000).fill('1').join(' + ')} > 0`,
+  `${Array(3000).fill('self.s').join(' + ')} != ""`,
+  `[${Array(20000).fill('1').join(',')}].all(x, x == 1)`,
+  `"${'a'.repeat(200000)}".matches("${'a?'.repeat(500)}${'a'.repeat(500)}")`,
+];
+
+// ---------------------------------------------------------------- regex
+
+/** Random regex patterns (RE2 and not-RE2 syntax, catastrophic-backtracking shapes included). */
+export function regexPattern(r: Rng, depth = 0): string {
+  const atom = () =>
+    r.pick(['a', 'b', '.', '\\d', '\\w', '\\s', '[a-z]', '[^a]', '\\p{L}', '\\p{Greek}', '\\pN', '[[:alpha:]]', '\\b', '^', '$', '\\\\', '\\.', 'é', '\\x{10FFFF}', '\\Q.*\\E', '\\1', '(?=a)', '(?<n>a)', '(?P<n>a)', '(?i)a', '\\z', '\\Z', '[', ')', '(', '*', '\\', '{2}', '[z-a]', '\\C', '\\X']);
+  if (depth > 4 || r.chance(0.3)) return atom();
+  const p = () => regexPattern(r, depth + 1);
+  switch (r.int(8)) {
+    case 0:
+      return `(${p()})${r.pick(['*', '+', '?', '{2,}', '{0,5}', '{1000}', '{1001}', '*?', '++', ''])}`;
+    case 1:
+      return `${p()}|${p()}`;
+    case 2:
+      return `${p()}${p()}`;
+    case 3:
+      return `(?:${p()})${r.pick(['{100}', '{1000}', '{10,1000}', '*'])}`;
+    case 4:
+      return `(${p()}+)+${r.pick(['$', 'b', '!'])}`;
+    case 5:
+      return `[${r.pick(['a-z', '^\\s', '\\d-z', ':alpha:', '\\p{Han}', ']'])}]${r.pick(['*', '+', '{3}'])}`;
+    case 6:
+      return `(${p()}|${p()})*${p()}`;
+    default:
+      return `${p()}${r.pick(['*', '+', '?', '{1,3}'])}`;
+  }
+}
+
+export const REGEX_BLOWUPS = ['(a+)+$', '(a|aa)+$', '(.*a){20}', '(a*)*b', '^(([a-z])+.)+[A-Z]([a-z])+$', '(x+x+)+y', '((a{1000}){1000}){1000}', '(?:a{1000}){1000}', '(\\w+\\s?)+$', `${'(a?)'.repeat(1000)}${'a'.repeat(1000)}`];
+
+/** A YAML double-quoted scalar of any string. */
+export function yq(s: string): string {
+  return JSON.stringify(s);
+}

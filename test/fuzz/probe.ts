@@ -1,0 +1,109 @@
+/**
+ * Runs language-service calls under watch: an exception, a call over the time budget, or a finding that
+ * is one of our own failures (a swallowed exception) is recorded with what reproduces it.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Diagnostic } from 'vscode-languageserver-types';
+
+/** CPU budget per call (the issue's "no hang over 1 s"). */
+export const CALL_BUDGET_MS = 1000;
+/**
+ * Wall-clock limit per call. The machine running the tests may be heavily loaded, so wall time is only a
+ * backstop (a real hang); CRD_YAML_FUZZ_STRICT=1 applies the 1 s budget to wall time too.
+ */
+export const WALL_LIMIT_MS = process.env.CRD_YAML_FUZZ_STRICT === '1' ? CALL_BUDGET_MS : 5 * CALL_BUDGET_MS;
+
+/**
+ * The `yaml` package warns through process.emitWarning for every complex mapping key it stringifies
+ * (random edits make many); those warnings would bury the test output, so they are counted, not printed.
+ */
+export const yamlKeyWarnings = { count: 0 };
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (/Keys with collection values will be stringified/.test(w.message)) yamlKeyWarnings.count++;
+  else console.warn(`${w.name}: ${w.message}`);
+});
+
+export interface Finding {
+  what: string;
+  problem: string;
+  /** A short description of the input (the seed and step reproduce it). */
+  input: string;
+}
+
+let gcFn: (() => void) | undefined;
+/** A full GC (exposed at runtime, so the tests need no node flag). */
+export function gc(): void {
+  if (!gcFn) {
+    setFlagsFromString('--expose-gc');
+    gcFn = runInNewContext('gc') as () => void;
+  }
+  gcFn();
+}
+
+/** Heap in use after a full GC, in MB. */
+export function heapMB(): number {
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+/**
+ * Our own failures surfacing as findings instead of exceptions. The YAML layer's report of a parser
+ * stack overflow as a syntax error (input nested too deeply) is graceful and not counted.
+ */
+export function swallowedFailures(diags: Diagnostic[]): Diagnostic[] {
+  return diags.filter((d) => {
+    if (d.code === 'YAMLSyntax') return false;
+    if (d.code === 'EngineUnavailable') return true;
+    if (d.code === 'InternalError') return !/nested too deeply/.test(String(d.message));
+    return /crd-yaml internal error|is not a function|Cannot read properties|Maximum call stack|undefined is not|is not iterable/.test(String(d.message));
+  });
+}
+
+export class Probe {
+  readonly findings: Finding[] = [];
+  /** Slowest call seen (CPU ms) and what it was. */
+  slowest = { ms: 0, what: '' };
+  calls = 0;
+
+  constructor(readonly seed: number) {}
+
+  /**
+   * Runs fn, recording an exception or an over-budget call; returns its result (undefined on exception).
+   * `floorMs`: the CPU time of a plain YAML parse of the same text, for inputs so large that the parse
+   * alone (the `yaml` package, which no non-incremental server can avoid) is near the budget; such a
+   * call may take 1 s more than 2.5 × the floor.
+   */
+  call<T>(what: string, input: () => string, fn: () => T, floorMs = 0): T | undefined {
+    this.calls++;
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    let out: T | undefined;
+    try {
+      out = fn();
+    } catch (e) {
+      this.add(what, `threw: ${(e as Error)?.stack ?? String(e)}`, input());
+    }
+    const wall = performance.now() - w0;
+    const c = process.cpuUsage(c0);
+    const cpu = (c.user + c.system) / 1000;
+    if (cpu > this.slowest.ms) this.slowest = { ms: cpu, what: `${what} on ${input().slice(0, 80)}` };
+    // CPU time counts GC helper threads too; only a clearly single-call cost is charged.
+    const budget = CALL_BUDGET_MS + 2.5 * floorMs;
+    if (Math.min(cpu, wall) > budget || wall > WALL_LIMIT_MS + 2.5 * floorMs) this.add(what, `took ${cpu.toFixed(0)} ms CPU, ${wall.toFixed(0)} ms wall`, input());
+    return out;
+  }
+
+  add(what: string, problem: string, input: string): void {
+    if (this.findings.length < 50) this.findings.push({ what, problem, input: input.length > 600 ? `${input.slice(0, 600)}… (${input.length} chars)` : input });
+  }
+
+  /** A failure message naming the seed, for assert. */
+  report(): string {
+    return `${this.findings.length} finding(s); reproduce with CRD_YAML_FUZZ_SEED=${this.seed}\n${this.findings
+      .slice(0, 10)
+      .map((f) => `- ${f.what}: ${f.problem.slice(0, 1500)}\n  input: ${JSON.stringify(f.input)}`)
+      .join('\n')}`;
+  }
+}

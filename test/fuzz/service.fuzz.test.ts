@@ -1,0 +1,354 @@
+/**
+ * Service-level fuzzing: the language service (diagnostics, hover, completion, code actions, preview,
+ * lenses, symbols, definition, folding) on randomly edited real files, truncations, pathological YAML,
+ * random CEL rules and random regex patterns. Asserts no exception escapes, no call over 1 s (CPU), no
+ * swallowed internal failure in the findings, incremental results equal to a fresh service's, and a
+ * bounded heap. Seeded: a failure prints CRD_YAML_FUZZ_SEED=<n> to reproduce; CRD_YAML_FUZZ_ITERATIONS
+ * runs longer (and lifts the per-test time cap).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic, Position } from 'vscode-languageserver-types';
+import { LanguageService } from '../../server/src/service/languageService';
+import {
+  applyEdit,
+  CEL_BLOWUPS,
+  celExpr,
+  crdWithSchema,
+  exampleFiles,
+  iterations,
+  mutate,
+  pathologicalInputs,
+  randomEdit,
+  readText,
+  realCrdFiles,
+  REALWORLD,
+  REGEX_BLOWUPS,
+  regexPattern,
+  Rng,
+  seed,
+  yq,
+} from './gen';
+import { heapMB, Probe, swallowedFailures } from './probe';
+
+const SEED = seed();
+const LONG = !!process.env.CRD_YAML_FUZZ_ITERATIONS;
+/** Per-test wall-clock cap of the default run (the machine may be loaded; the seed still reproduces). */
+const CAP_MS = LONG ? Infinity : 3500;
+
+/** Real CR samples whose CRD is small enough to check on every keystroke of a fuzz run. */
+const SAMPLE_PAIRS: Array<[string, string]> = [
+  ['crossplane/e2e_manifests_apiextensions_composition_basic-cluster_setup_composition.yaml', 'crossplane/apiextensions.crossplane.io_compositions.yaml'],
+  ['prometheus-operator/user-guides_alerting_prometheus-example-rules.yaml', 'prometheus-operator/monitoring.coreos.com_prometheusrules.yaml'],
+  ['flux/samples_source_v1_helmrepository-oci.yaml', 'flux/source.toolkit.fluxcd.io_helmrepositories.yaml'],
+  ['flux/samples_source_v1_bucket.yaml', 'flux/source.toolkit.fluxcd.io_buckets.yaml'],
+  ['argo-cd/operator-manual_project.yaml', 'argo-cd/appproject-crd.yaml'],
+  ['flux/samples_source_v1_gitrepository.yaml', 'flux/source.toolkit.fluxcd.io_gitrepositories.yaml'],
+  ['flux/samples_kustomize_v1_kustomization.yaml', 'flux/kustomize.toolkit.fluxcd.io_kustomizations.yaml'],
+]
+  .map(([s, c]): [string, string] => [join(REALWORLD, '..', 'samples', s), join(REALWORLD, c)])
+  .filter(([s, c]) => existsSync(s) && existsSync(c));
+
+const EXAMPLES = exampleFiles();
+const SMALL_CRDS = realCrdFiles(40_000);
+const MID_CRDS = realCrdFiles(120_000).filter((f) => !SMALL_CRDS.includes(f));
+const CRONTAB_CRD = readText(EXAMPLES.find((f) => f.endsWith('crontab-crd.yaml'))!);
+
+/** A service knowing the CronTab CRD and the CRDs of the sample CRs (as workspace files). */
+function baseService(): LanguageService {
+  const s = new LanguageService();
+  s.indexDiskFile('file:///ws/examples/crontab-crd.yaml', CRONTAB_CRD);
+  for (const [, crd] of SAMPLE_PAIRS) s.indexDiskFile(`file://${crd}`, readText(crd));
+  return s;
+}
+
+function positionIn(r: Rng, td: TextDocument): Position {
+  return td.positionAt(r.int(td.getText().length + 1));
+}
+
+const short = (t: string) => (t.length > 2000 ? `${t.slice(0, 2000)}… (${t.length} chars)` : t);
+
+/** Every editor feature of the service on one text, each call watched by the probe. */
+function exercise(p: Probe, r: Rng, s: LanguageService, td: TextDocument, label: string, positions = 2, floorMs = 0): Diagnostic[] {
+  const input = () => `${label}: ${short(td.getText())}`;
+  p.call('update', input, () => s.update(td), floorMs);
+  const diags = p.call('diagnostics', input, () => s.diagnostics(td), floorMs) ?? [];
+  for (const d of swallowedFailures(diags)) p.add('diagnostics', `swallowed failure [${d.code}] ${d.message}`, input());
+  for (let i = 0; i < positions; i++) {
+    const pos = positionIn(r, td);
+    const at = () => `${label} at ${pos.line}:${pos.character}: ${short(td.getText())}`;
+    p.call('hover', at, () => s.hover(td, pos), floorMs);
+    p.call('completion', at, () => s.completion(td, pos), floorMs);
+    p.call('definition', at, () => s.definition(td, pos), floorMs);
+    p.call('preview', at, () => s.preview(td, pos), floorMs);
+    const near = diags.length ? diags[r.int(diags.length)] : undefined;
+    const range = near?.range ?? { start: pos, end: pos };
+    p.call('codeActions', at, () => s.codeActions(td, range, near ? [near] : []), floorMs);
+  }
+  p.call('codeLenses', input, () => s.codeLenses(td), floorMs);
+  p.call('documentSymbols', input, () => s.documentSymbols(td), floorMs);
+  p.call('foldingRanges', input, () => s.foldingRanges(td), floorMs);
+  return diags;
+}
+
+/** Diagnostics as comparable data. */
+function norm(ds: Diagnostic[]): string[] {
+  return ds.map((d) => JSON.stringify([d.range, d.code, d.severity, d.message, d.relatedInformation?.map((r) => r.message)])).sort();
+}
+
+function finish(p: Probe, name: string, done: number, t0: number): void {
+  const ms = performance.now() - t0;
+  console.log(`# ${name}: seed ${p.seed}, ${done} inputs, ${p.calls} calls in ${ms.toFixed(0)} ms; slowest call ${p.slowest.ms.toFixed(0)} ms CPU (${p.slowest.what})`);
+  assert.equal(p.findings.length, 0, p.report());
+}
+
+test('random edit sequences on real CRDs, CR samples and the examples: no crash, no slow call, incremental = fresh', () => {
+  const r = new Rng(SEED);
+  const p = new Probe(SEED);
+  const s = baseService();
+  const t0 = performance.now();
+  const n = iterations(40);
+  let done = 0;
+  for (let seq = 0; seq < n && performance.now() - t0 < CAP_MS; seq++, done++) {
+    const kind = r.int(4);
+    const file = kind === 0 ? r.pick(EXAMPLES) : kind === 1 && SAMPLE_PAIRS.length ? r.pick(SAMPLE_PAIRS)[0] : kind === 2 && MID_CRDS.length && r.chance(0.3) ? r.pick(MID_CRDS) : r.pick(SMALL_CRDS.length ? SMALL_CRDS : EXAMPLES);
+    const uri = `file:///fuzz/seq${seq}.yaml`;
+    let text = readText(file);
+    let version = 1;
+    let td = TextDocument.create(uri, 'yaml', version, text);
+    const steps = 1 + r.int(6);
+    let diags: Diagnostic[] = [];
+    for (let k = 0; k < steps; k++) {
+      // Several edits at once sometimes (a paste, a fast typist): the service sees the result only.
+      const edits = r.chance(0.3) ? 1 + r.int(5) : 1;
+      for (let e = 0; e < edits; e++) {
+        const edit = randomEdit(r, text);
+        text = applyEdit(text, edit);
+        const start = td.positionAt(edit[0]);
+        const end = td.positionAt(edit[0] + edit[1]);
+        TextDocument.update(td, [{ range: { start, end }, text: edit[2] }], ++version);
+      }
+      assert.equal(td.getText(), text, 'incremental TextDocument update');
+      diags = exercise(p, r, s, td, `step ${k} of ${file}`, 1);
+    }
+    // The incrementally re-parsed, cached findings equal a fresh service's on the same final text.
+    const fresh = baseService();
+    const ftd = TextDocument.create(uri, 'yaml', 1, text);
+    fresh.update(ftd);
+    const want = p.call('fresh diagnostics', () => text, () => fresh.diagnostics(ftd)) ?? [];
+    if (norm(diags).join('\n') !== norm(want).join('\n')) {
+      p.add('incremental diagnostics', `differ from a fresh service's:\nincremental: ${norm(diags).join('\n')}\nfresh: ${norm(want).join('\n')}`, `${file} edited: ${short(text)}`);
+    }
+    s.close(uri);
+  }
+  finish(p, 'edit sequences', done, t0);
+});
+
+test('truncations at random offsets and random line deletions of real files', () => {
+  const r = new Rng(SEED ^ 0x5a5a5a5a);
+  const p = new Probe(SEED);
+  const s = baseService();
+  const t0 = performance.now();
+  const n = iterations(60);
+  let done = 0;
+  for (let i = 0; i < n && performance.now() - t0 < CAP_MS; i++, done++) {
+    const file = r.chance(0.4) ? r.pick(EXAMPLES) : r.pick(SMALL_CRDS.length ? SMALL_CRDS : EXAMPLES);
+    const full = readText(file);
+    let text = full.slice(0, r.int(full.length + 1));
+    if (r.chance(0.3)) text = full.slice(r.int(full.length + 1)); // a tail: starts mid-line, mid-indent
+    if (r.chance(0.3)) text = mutate(r, text, 1 + r.int(30));
+    const td = TextDocument.create(`file:///fuzz/trunc${i}.yaml`, 'yaml', 1, text);
+    exercise(p, r, s, td, `truncation of ${file}`, 1);
+    s.close(td.uri);
+  }
+  finish(p, 'truncations', done, t0);
+});
+
+test('pathological YAML: 10k nesting levels, 10 MB scalars, many documents, aliases', () => {
+  const r = new Rng(SEED ^ 0x1234);
+  const p = new Probe(SEED);
+  const s = baseService();
+  const t0 = performance.now();
+  let done = 0;
+  const before = heapMB();
+  for (const { name, text, long } of pathologicalInputs()) {
+    if (long && !LONG) continue;
+    // The floor: a plain parse with the `yaml` package (what any YAML server pays for this text).
+    const c0 = process.cpuUsage();
+    parseAllDocuments(text);
+    const c = process.cpuUsage(c0);
+    const floorMs = (c.user + c.system) / 1000;
+    const td = TextDocument.create(`file:///fuzz/${encodeURIComponent(name)}.yaml`, 'yaml', 1, text);
+    exercise(p, r, s, td, name, 1, floorMs);
+    // An edit at the end of a huge document (the incremental path) is within budget too.
+    TextDocument.update(td, [{ range: { start: td.positionAt(text.length), end: td.positionAt(text.length) }, text: '\n#' }], 2);
+    p.call('diagnostics after edit', () => name, () => s.diagnostics(td), floorMs);
+    s.close(td.uri);
+    done++;
+  }
+  const after = heapMB();
+  console.log(`# pathological: heap ${before.toFixed(0)} MB -> ${after.toFixed(0)} MB after closing every document`);
+  // Closed documents are forgotten; caches keyed by huge texts must not keep them all alive.
+  if (after - before > 150) p.add('memory', `heap grew ${(after - before).toFixed(0)} MB after the pathological inputs were closed`, 'pathologicalInputs()');
+  finish(p, 'pathological', done, t0);
+});
+
+/** A schema with rules at the root and on each field type, for random CEL rules. */
+function celCrd(rules: string[]): string {
+  const rs = (ind: string, xs: string[]) => xs.map((x) => `${ind}- rule: ${yq(x)}\n${ind}  message: ${yq(`failed: ${x.slice(0, 20)}`)}`).join('\n');
+  const at = (k: number) => rules.filter((_, i) => i % 4 === k);
+  return crdWithSchema(`type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+${rs('    ', at(0).length ? at(0) : ['true'])}
+    properties:
+      s:
+        type: string
+        maxLength: 256
+        x-kubernetes-validations:
+${rs('        ', at(1).length ? at(1) : ['true'])}
+      n:
+        type: integer
+      l:
+        type: array
+        maxItems: 20
+        items:
+          type: string
+          maxLength: 64
+        x-kubernetes-validations:
+${rs('        ', at(2).length ? at(2) : ['true'])}
+      ul:
+        type: array
+        items:
+          type: string
+      m:
+        type: object
+        additionalProperties:
+          type: string
+      o:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+        x-kubernetes-validations:
+${rs('        ', at(3).length ? at(3) : ['true'])}
+`);
+}
+
+function celCr(r: Rng): string {
+  const str = r.pick(['a', '', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!', 'x'.repeat(256), '1.2.3', '10.0.0.0/8', 'https://x.y/z', '1Gi', 'é💥']);
+  const n = r.pick(['0', '1', '-1', '9223372036854775807', '1.5', '"x"']);
+  const items = Array.from({ length: r.int(21) }, (_, i) => yq(i % 2 ? str.slice(0, 64) : `i${i}`));
+  return `apiVersion: fuzz.example.com/v1
+kind: Fuzz
+metadata:
+  name: x
+spec:
+  s: ${yq(str)}
+  n: ${n}
+  l: [${items.join(', ')}]
+  ul: [${Array.from({ length: r.int(200) }, (_, i) => `"${'u'.repeat(i % 50)}"`).join(', ')}]
+  m: {a: "1", b: "2", k: ${yq(str)}}
+  o: {x: ${r.pick(['1', '"y"', '[1, 2]', '{z: 1}', 'null'])}}
+`;
+}
+
+test('random and blow-up CEL rules: the CRD check and the CR check stay within budget', () => {
+  const r = new Rng(SEED ^ 0xcafe);
+  const p = new Probe(SEED);
+  const s = new LanguageService();
+  const t0 = performance.now();
+  const n = iterations(60);
+  let done = 0;
+  const blowups = [...CEL_BLOWUPS];
+  for (let i = 0; i < n && (performance.now() - t0 < CAP_MS || blowups.length); i++, done++) {
+    const rules = blowups.length ? [blowups.shift()!] : Array.from({ length: 1 + r.int(4) }, () => celExpr(r));
+    const crdTd = TextDocument.create('file:///fuzz/cel-crd.yaml', 'yaml', i + 1, celCrd(rules));
+    exercise(p, r, s, crdTd, `CEL rules ${JSON.stringify(rules).slice(0, 1500)}`, 1);
+    // Hover on each rule's text (the rule hover shows types and cost estimates).
+    const text = crdTd.getText();
+    for (let at = text.indexOf('rule: '); at >= 0; at = text.indexOf('rule: ', at + 1)) {
+      const pos = crdTd.positionAt(at + 8);
+      p.call('hover on rule', () => `rules ${JSON.stringify(rules)}`, () => s.hover(crdTd, pos));
+      p.call('completion in rule', () => `rules ${JSON.stringify(rules)}`, () => s.completion(crdTd, pos));
+    }
+    const crTd = TextDocument.create('file:///fuzz/cel-cr.yaml', 'yaml', i + 1, celCr(r));
+    exercise(p, r, s, crTd, `CR for CEL rules ${JSON.stringify(rules).slice(0, 1500)}`, 1);
+  }
+  finish(p, 'CEL', done, t0);
+});
+
+test('random and catastrophic regex patterns: CRD check and CR validation stay linear', () => {
+  const r = new Rng(SEED ^ 0xbeef);
+  const p = new Probe(SEED);
+  const s = new LanguageService();
+  const t0 = performance.now();
+  const n = iterations(80);
+  let done = 0;
+  const blowups = [...REGEX_BLOWUPS];
+  const attack = ['a'.repeat(30) + '!', 'a'.repeat(100_000) + '!', 'x'.repeat(50_000), '', 'aaaa', ' '.repeat(10_000) + 'x'];
+  for (let i = 0; i < n && (performance.now() - t0 < CAP_MS || blowups.length); i++, done++) {
+    const pat = blowups.length ? blowups.shift()! : regexPattern(r);
+    const crd = crdWithSchema(`type: object
+properties:
+  spec:
+    type: object
+    properties:
+      s:
+        type: string
+        pattern: ${yq(pat)}
+      m:
+        type: object
+        additionalProperties:
+          type: string
+          pattern: ${yq(pat)}
+      l:
+        type: array
+        items:
+          type: string
+          pattern: ${yq(pat)}
+    x-kubernetes-validations:
+    - rule: ${yq(`!has(self.s) || self.s.matches(${JSON.stringify(pat)})`)}
+`);
+    const crdTd = TextDocument.create('file:///fuzz/re-crd.yaml', 'yaml', i + 1, crd);
+    exercise(p, r, s, crdTd, `pattern ${JSON.stringify(pat)}`, 1);
+    const v = r.pick(attack);
+    const crTd = TextDocument.create('file:///fuzz/re-cr.yaml', 'yaml', i + 1, `apiVersion: fuzz.example.com/v1\nkind: Fuzz\nmetadata:\n  name: x\nspec:\n  s: ${yq(v)}\n  m: {a: ${yq(v)}}\n  l: [${yq(v)}, "b"]\n`);
+    exercise(p, r, s, crTd, `CR for pattern ${JSON.stringify(pat)} value ${v.slice(0, 40)}(${v.length})`, 1);
+  }
+  finish(p, 'regex', done, t0);
+});
+
+test('heap stays bounded over many edits of the same documents', () => {
+  const r = new Rng(SEED ^ 0x77);
+  const p = new Probe(SEED);
+  const s = baseService();
+  const file = SAMPLE_PAIRS.length ? SAMPLE_PAIRS[0][0] : EXAMPLES[0];
+  const crd = SMALL_CRDS.length ? r.pick(SMALL_CRDS) : EXAMPLES[0];
+  const docs = [file, crd].map((f, i) => ({ td: TextDocument.create(`file:///fuzz/heap${i}.yaml`, 'yaml', 1, readText(f)), text: readText(f), orig: readText(f) }));
+  const round = (k: number) => {
+    for (let i = 0; i < k; i++) {
+      const d = docs[i % 2];
+      // Drift back to the original now and then, so the text stays a CRD/CR and not noise.
+      const next = r.chance(0.1) ? d.orig : mutate(r, d.text, 1);
+      TextDocument.update(d.td, [{ text: next }], d.td.version + 1);
+      d.text = next;
+      p.call('update', () => next, () => s.update(d.td));
+      p.call('diagnostics', () => next, () => s.diagnostics(d.td));
+    }
+  };
+  const t0 = performance.now();
+  const n = iterations(60);
+  round(Math.ceil(n / 3));
+  const h1 = heapMB();
+  round(n);
+  const h2 = heapMB();
+  console.log(`# heap: ${h1.toFixed(1)} MB after warm-up, ${h2.toFixed(1)} MB after ${n} more edits`);
+  // Caches are bounded by count; what they hold for two small documents is a few MB, not a leak per edit.
+  if (h2 - h1 > 60) p.add('memory', `heap grew ${(h2 - h1).toFixed(1)} MB over ${n} edits of two documents`, `${file}, ${crd}`);
+  finish(p, 'heap', n, t0);
+});
