@@ -78,8 +78,13 @@ test('completion of values: enums, booleans, apiVersion and kind from the index'
 test('completion in CRDs: schema keywords, type values, rule fields', () => {
   const s = new LanguageService();
   const kw = completionsAt(s, WIDGET_CRD.replace('                  default: 1\n', '                  default: 1\n                  <|>\n')).map((i) => i.label);
-  assert.ok(kw.includes('x-kubernetes-validations') && kw.includes('maxLength') && kw.includes('format'));
+  assert.ok(kw.includes('x-kubernetes-validations') && kw.includes('multipleOf') && kw.includes('format'));
   assert.ok(!kw.includes('minimum') && !kw.includes('type'), 'present keywords are not offered again');
+  // Valid at that place: an integer takes number keywords, not list or object ones; nothing forbidden in CRDs.
+  assert.ok(kw.includes('maximum') && kw.includes('x-kubernetes-validations'));
+  for (const k of ['items', 'x-kubernetes-list-type', 'properties', 'pattern', 'x-kubernetes-int-or-string', 'uniqueItems', '$ref']) assert.ok(!kw.includes(k), k);
+  const arr = completionsAt(s, WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  x-kubernetes-list-type: set\n                  <|>\n')).map((i) => i.label);
+  assert.ok(arr.includes('maxItems') && !arr.includes('x-kubernetes-list-map-keys') && !arr.includes('properties'));
   const types = completionsAt(s, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')).map((i) => i.label);
   assert.deepEqual(types, ['object', 'array', 'string', 'integer', 'number', 'boolean']);
   const rule = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')).map((i) => i.label);

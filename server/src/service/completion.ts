@@ -180,7 +180,7 @@ function crdCompletion(doc: YamlDoc, cc: CursorContext, segs: PathSegment[], rep
     const below = names.slice(oi + 1);
     if (cc.inKey) {
       const place = schemaPlace(below);
-      if (place === 'schema') return keywordItems(SCHEMA_KEYWORDS, Object.keys(SCHEMA_KEYWORDS), cc, replace, CompletionItemKind.Keyword);
+      if (place === 'schema') return keywordItems(SCHEMA_KEYWORDS, keywordsFor(valueAt(doc.value, segs)), cc, replace, CompletionItemKind.Keyword);
       if (place === 'rule') return keywordItems(VALIDATION_RULE_FIELDS, Object.keys(VALIDATION_RULE_FIELDS), cc, replace, CompletionItemKind.Property);
       return [];
     }
@@ -199,6 +199,29 @@ function crdCompletion(doc: YamlDoc, cc: CursorContext, segs: PathSegment[], rep
   const key = names[names.length - 1];
   if (CRD_FIELDS[key]?.values) return valueList(CRD_FIELDS[key].values!, replace);
   return [];
+}
+
+/** Keywords forbidden in CRDs, or allowed only with a value that is the default: never offered. */
+const NEVER_OFFERED = new Set(['$ref', 'patternProperties', 'definitions', 'uniqueItems', 'additionalItems', 'id', '$schema']);
+const OBJECT_ONLY = ['properties', 'additionalProperties', 'maxProperties', 'minProperties', 'required', 'x-kubernetes-map-type', 'x-kubernetes-embedded-resource', 'dependencies'];
+const ARRAY_ONLY = ['items', 'maxItems', 'minItems', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys'];
+const STRING_ONLY = ['pattern', 'maxLength', 'minLength'];
+const NUMBER_ONLY = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+
+/** The schema keywords that make sense on a node, given the `type` it already has. */
+export function keywordsFor(node: unknown): string[] {
+  const type = isObject(node) && typeof node.type === 'string' ? node.type : undefined;
+  const listType = isObject(node) ? node['x-kubernetes-list-type'] : undefined;
+  const exclude = new Set<string>(NEVER_OFFERED);
+  const drop = (names: string[]) => names.forEach((n) => exclude.add(n));
+  if (type && type !== 'object') drop(OBJECT_ONLY);
+  if (type && type !== 'array') drop(ARRAY_ONLY);
+  if (type && type !== 'string') drop(STRING_ONLY);
+  if (type && type !== 'integer' && type !== 'number') drop(NUMBER_ONLY);
+  if (type && type !== 'string' && type !== 'integer' && type !== 'number') exclude.add('format');
+  if (type) exclude.add('x-kubernetes-int-or-string');
+  if (listType !== undefined && listType !== 'map') exclude.add('x-kubernetes-list-map-keys');
+  return Object.keys(SCHEMA_KEYWORDS).filter((k) => !exclude.has(k));
 }
 
 function valueList(values: string[], replace: Range): CompletionItem[] {
