@@ -143,6 +143,18 @@ test('conversion webhook: url rules, service path segments, review versions', ()
   ]);
 });
 
+test('conversion webhook service: name and namespace are swapped as the API server swaps them', () => {
+  const svc = (service: object) =>
+    pairs(
+      validateCustomResourceDefinition(
+        crd((c) => (c.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service } } })),
+      ),
+    );
+  // validation.go calls ValidateWebhookService(path, Name, Namespace, ...) against a (namespace, name, ...) signature.
+  assert.deepEqual(svc({ namespace: 'n' }), ['FieldValueRequired spec.conversion.webhookClientConfig.service.namespace']);
+  assert.deepEqual(svc({ name: 's' }), ['FieldValueRequired spec.conversion.webhookClientConfig.service.name']);
+});
+
 test('selectableFields resolve against the schema; metadata and non-scalars are rejected', () => {
   const errs = validateCustomResourceDefinition(
     crd((c) => (c.spec.versions[0].selectableFields = [{ jsonPath: '.spec.size' }, { jsonPath: '.spec' }, { jsonPath: '.spec.nope' }, { jsonPath: '.spec.size' }])),

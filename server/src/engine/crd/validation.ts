@@ -332,7 +332,9 @@ function validateConversion(conversion: CustomResourceConversion | undefined, fl
     if (!cc) errs.push(required(ccPath, 'required when strategy is set to Webhook'));
     else if ((cc.url === undefined) === (cc.service === undefined)) errs.push(required(ccPath, 'exactly one of url or service is required'));
     else if (cc.url !== undefined) errs.push(...validateWebhookURL(ccPath.child('url'), cc.url, true));
-    else if (cc.service) errs.push(...validateWebhookService(ccPath.child('service'), cc.service.namespace, cc.service.name, cc.service.path, cc.service.port));
+    // validation.go passes (Name, Namespace) to ValidateWebhookService(path, namespace, name, ...): a missing name
+    // is reported as service.namespace Required and vice versa. The API server does so, so we do too.
+    else if (cc.service) errs.push(...validateWebhookService(ccPath.child('service'), cc.service.name, cc.service.namespace, cc.service.path, cc.service.port));
     // caBundle is not checked on create (allowInvalidCABundle: the CRD is not established yet).
     errs.push(...validateConversionReviewVersions(conversion.conversionReviewVersions, fldPath.child('conversionReviewVersions')));
   } else {
