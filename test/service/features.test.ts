@@ -245,3 +245,16 @@ test('quick fixes for extension conflicts: int-or-string with preserve-unknown-f
   assert.ok(f2, JSON.stringify(quickFixes(new LanguageService(), emb).map((x) => x.title)));
   assert.equal(f2.result, emb.replace('                  type: string\n                  x-kubernetes-embedded', '                  type: object\n                  x-kubernetes-embedded'));
 });
+
+test('CRD outline: versions with their schema fields and types', () => {
+  const s = new LanguageService();
+  const { td } = docOf(WIDGET_CRD);
+  const [crd] = s.documentSymbols(td);
+  assert.equal(crd.name, 'CustomResourceDefinition widgets.example.com');
+  const spec = crd.children!.find((c) => c.name === 'spec')!;
+  assert.deepEqual(spec.children!.map((v) => v.name), ['v1', 'v1beta1', 'v1alpha1']);
+  const v1 = spec.children![0];
+  assert.deepEqual(v1.children!.map((f) => `${f.name}:${f.detail}`), ['spec:object']);
+  assert.deepEqual(v1.children![0].children!.map((f) => `${f.name}:${f.detail}`), ['size:string', 'replicas:integer', 'enabled:boolean', 'tags:array']);
+  assert.equal(WIDGET_CRD.split('\n')[v1.children![0].children![1].selectionRange.start.line].trim(), 'replicas:');
+});

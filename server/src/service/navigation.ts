@@ -7,7 +7,7 @@ import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, t
 import { isObject } from '../engine/schema/types';
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
-import { docAt, isMap, isScalar, isSeq, pathAtOffset, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
 
 const MAX_SYMBOLS = 5000;
 const MAX_FOLDS = 5000;
@@ -30,7 +30,68 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
       kind: kind === 'CustomResourceDefinition' ? SymbolKind.Class : SymbolKind.Module,
       range,
       selectionRange: sel,
-      children: children(td, doc, contents, budget),
+      children: kind === 'CustomResourceDefinition' && isMap(contents) ? crdChildren(td, doc, contents, budget) : children(td, doc, contents, budget),
+    });
+  }
+  return out;
+}
+
+/**
+ * A CRD's outline: its top-level fields, then one symbol per version whose children are the schema's
+ * fields (property names with their types), not the raw `properties:` nesting.
+ */
+function crdChildren(td: TextDocument, doc: YamlDoc, root: Node, budget: { left: number }): DocumentSymbol[] {
+  // Top-level fields only (no budget spent on their subtrees).
+  const out: DocumentSymbol[] = isMap(root) ? root.items.map((p) => pairSymbol(td, doc, p as Pair<unknown, unknown>)).filter((x): x is DocumentSymbol => !!x) : [];
+  if (!isMap(root)) return out;
+  const spec = root.items.find((p) => isScalar(p.key) && p.key.value === 'spec')?.value as Node | undefined;
+  const versions = isMap(spec) ? (spec.items.find((p) => isScalar(p.key) && p.key.value === 'versions')?.value as Node | undefined) : undefined;
+  if (!isSeq(versions)) return out;
+  const specSym = out.find((s) => s.name === 'spec');
+  const versionSyms: DocumentSymbol[] = [];
+  for (const v of versions.items as Node[]) {
+    if (!isMap(v) || !v.range) continue;
+    const nameNode = v.items.find((p) => isScalar(p.key) && p.key.value === 'name')?.value as Node | undefined;
+    const schemaNode = v.items.find((p) => isScalar(p.key) && p.key.value === 'schema')?.value as Node | undefined;
+    const openAPI = isMap(schemaNode) ? (schemaNode.items.find((p) => isScalar(p.key) && p.key.value === 'openAPIV3Schema')?.value as Node | undefined) : undefined;
+    const r = { start: td.positionAt(doc.base + v.range[0]), end: td.positionAt(doc.base + v.range[1]) };
+    versionSyms.push({
+      name: isScalar(nameNode) ? String(nameNode.value) : 'version',
+      kind: SymbolKind.Namespace,
+      range: r,
+      selectionRange: nameNode?.range ? { start: td.positionAt(doc.base + nameNode.range[0]), end: td.positionAt(doc.base + nameNode.range[1]) } : r,
+      children: isMap(openAPI) ? schemaFields(td, doc, openAPI, budget) : [],
+    });
+  }
+  if (specSym) specSym.children = versionSyms;
+  return out;
+}
+
+/** The fields of a schema node: `properties` entries, descending through items and additionalProperties. */
+function schemaFields(td: TextDocument, doc: YamlDoc, schema: Node, budget: { left: number }): DocumentSymbol[] {
+  if (!isMap(schema)) return [];
+  const get = (n: Node, k: string) => (isMap(n) ? (n.items.find((p) => isScalar(p.key) && p.key.value === k)?.value as Node | undefined) : undefined);
+  let node: Node | undefined = schema;
+  // Lists and maps: their fields are those of the items / values.
+  for (let i = 0; i < 8 && node && !get(node, 'properties'); i++) node = get(node, 'items') ?? get(node, 'additionalProperties');
+  const props = node ? get(node, 'properties') : undefined;
+  if (!isMap(props)) return [];
+  const out: DocumentSymbol[] = [];
+  for (const p of props.items) {
+    if (budget.left <= 0) break;
+    const k = p.key as Node | null;
+    const v = p.value as Node | null;
+    if (!isScalar(k) || !k.range) continue;
+    budget.left--;
+    const type = v ? get(v, 'type') : undefined;
+    const end = v?.range ? v.range[1] : k.range[1];
+    out.push({
+      name: String(k.value),
+      detail: isScalar(type) ? String(type.value) : undefined,
+      kind: isScalar(type) && type.value === 'object' ? SymbolKind.Object : isScalar(type) && type.value === 'array' ? SymbolKind.Array : SymbolKind.Field,
+      range: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + Math.max(end, k.range[1])) },
+      selectionRange: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + k.range[1]) },
+      children: v ? schemaFields(td, doc, v, budget) : [],
     });
   }
   return out;
@@ -41,23 +102,30 @@ function trimEnd(text: string, end: number): number {
   return end;
 }
 
+/** The symbol of one `key: value` entry, without children. */
+function pairSymbol(td: TextDocument, doc: YamlDoc, p: Pair<unknown, unknown>): DocumentSymbol | undefined {
+  const k = p.key as Node | null;
+  if (!isScalar(k) || !k.range) return undefined;
+  const v = p.value as Node | null;
+  const end = v?.range ? v.range[1] : k.range[1];
+  return {
+    name: String(k.value) || '""',
+    kind: isMap(v) ? SymbolKind.Object : isSeq(v) ? SymbolKind.Array : SymbolKind.Field,
+    detail: isScalar(v) ? truncate(String(v.value)) : undefined,
+    range: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + Math.max(end, k.range[1])) },
+    selectionRange: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + k.range[1]) },
+  };
+}
+
 function children(td: TextDocument, doc: YamlDoc, node: Node, budget: { left: number }): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   if (isMap(node)) {
     for (const p of node.items) {
       if (budget.left <= 0) break;
-      const k = p.key as Node | null;
-      if (!isScalar(k) || !k.range) continue;
+      const sym = pairSymbol(td, doc, p as Pair<unknown, unknown>);
+      if (!sym) continue;
       budget.left--;
       const v = p.value as Node | null;
-      const end = v?.range ? v.range[1] : k.range[1];
-      const sym: DocumentSymbol = {
-        name: String(k.value) || '""',
-        kind: isMap(v) ? SymbolKind.Object : isSeq(v) ? SymbolKind.Array : SymbolKind.Field,
-        detail: isScalar(v) ? truncate(String(v.value)) : undefined,
-        range: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + Math.max(end, k.range[1])) },
-        selectionRange: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + k.range[1]) },
-      };
       if (v && (isMap(v) || isSeq(v))) sym.children = children(td, doc, v, budget);
       out.push(sym);
     }
