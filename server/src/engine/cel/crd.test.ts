@@ -77,3 +77,19 @@ test('cost factor formatting follows Go', () => {
   assert.match(costErrorMessage('c', 10_485_760, 10_000_000), /factor of 1\.048576x/);
   assert.match(costErrorMessage('c', 25_000_000, 10_000_000), /factor of 2\.5x/);
 });
+
+test('a compile error prints the rule as the internal ValidationRule struct (Go field order, nil pointers as null)', () => {
+  const errs = check({
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    'x-kubernetes-validations': [{ rule: 'self.a > 1', message: 'm', reason: 'FieldValueForbidden' }, { rule: 'true', messageExpression: '1', optionalOldSelf: false }],
+  });
+  assert.deepEqual(
+    errs.map(([, , m]) => m.split(': ').slice(0, 3).join(': ')),
+    [
+      'spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self.a \\u003e 1","Message":"m","MessageExpression":"","Reason":"FieldValueForbidden","FieldPath":"","OptionalOldSelf":null}',
+      'spec.validation.openAPIV3Schema.x-kubernetes-validations[1].messageExpression: Invalid value: {"Rule":"true","Message":"","MessageExpression":"1","Reason":null,"FieldPath":"","OptionalOldSelf":false}',
+      'spec.validation.openAPIV3Schema.x-kubernetes-validations[1].optionalOldSelf: Invalid value: false',
+    ],
+  );
+});

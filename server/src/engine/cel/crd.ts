@@ -3,7 +3,7 @@
  * ValidateCustomResourceDefinitionOpenAPISchema's x-kubernetes-validations block, CELSchemaContext
  * cardinality and TotalCost).
  */
-import { FieldPath, forbidden, invalid, notSupported, required, type FieldError } from '../field';
+import { FieldPath, forbidden, GoStruct, invalid, notSupported, required, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { compileRules, validFieldPath } from './compile';
 import { additionalPropertiesSchema, itemsSchema, schemaDeclType } from './types';
@@ -21,6 +21,23 @@ export interface CrdCelOptions {
    * compiled (the API server skips CEL there, its errors would not be actionable).
    */
   hasSchemaErrors?: (node: JSONSchemaProps) => boolean;
+}
+
+/**
+ * The rule as the API server prints it in a compile error: the internal apiextensions.ValidationRule struct
+ * (no json tags, so Go field names in declaration order, nil pointers as null).
+ */
+export function internalValidationRule(rule: ValidationRule): GoStruct {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const ptr = (v: unknown) => (v === undefined ? null : v);
+  return new GoStruct([
+    ['Rule', str(rule?.rule)],
+    ['Message', str(rule?.message)],
+    ['MessageExpression', str(rule?.messageExpression)],
+    ['Reason', ptr(rule?.reason)],
+    ['FieldPath', str(rule?.fieldPath)],
+    ['OptionalOldSelf', ptr(rule?.optionalOldSelf)],
+  ]);
 }
 
 function hasNewlines(s: string): boolean {
@@ -170,13 +187,13 @@ function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], tot
     if (cost > STATIC_ESTIMATED_COST_LIMIT) errs.push(forbidden(r.child('rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
     total.observe(r.child('rule'), cost);
     if (cr.error) {
-      const e = cr.error.type === 'Required' ? required(r.child('rule'), cr.error.detail) : invalid(r.child('rule'), rule, cr.error.detail);
+      const e = cr.error.type === 'Required' ? required(r.child('rule'), cr.error.detail) : invalid(r.child('rule'), internalValidationRule(rule), cr.error.detail);
       if (cr.error.range) e.ruleRange = cr.error.range;
       e.provenance = { rule: rule.rule };
       errs.push(e);
     }
     if (cr.messageExpressionError) {
-      const e = invalid(r.child('messageExpression'), rule, cr.messageExpressionError.detail);
+      const e = invalid(r.child('messageExpression'), internalValidationRule(rule), cr.messageExpressionError.detail);
       if (cr.messageExpressionError.range) e.ruleRange = cr.messageExpressionError.range;
       errs.push(e);
     } else if (cr.messageExpressionAst) {

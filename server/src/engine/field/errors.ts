@@ -103,10 +103,16 @@ function goQuote(s: string): string {
   return JSON.stringify(s).replace(/\\u00([0-9a-f]{2})/g, (_m, h: string) => `\\x${h}`);
 }
 
+/** A Go struct as a bad value: json.Marshal writes its fields in declaration order (maps are sorted). */
+export class GoStruct {
+  constructor(readonly fields: ReadonlyArray<readonly [string, unknown]>) {}
+}
+
 /** encoding/json.Marshal: object keys sorted, <, >, & escaped as \u003c, \u003e, \u0026. */
 export function goJSON(v: unknown): string {
   const enc = (x: unknown): string => {
     if (x === null || x === undefined) return 'null';
+    if (x instanceof GoStruct) return '{' + x.fields.map(([k, f]) => `${JSON.stringify(k)}:${enc(f)}`).join(',') + '}';
     if (typeof x === 'bigint') return x.toString();
     if (x instanceof IntegralFloat) return String(x.value);
     if (typeof x === 'number') return Number.isFinite(x) ? String(x) : 'null';
