@@ -183,3 +183,15 @@ test('quick pass on a large CRD: previous findings re-mapped onto the new text, 
   // Once checked, the quick pass has nothing pending.
   assert.equal(s.quickDiagnostics(td).pending, false);
 });
+
+test('CEL compile errors map into block, folded and single-quoted rule strings', () => {
+  const cases: Array<[string, number, number]> = [
+    ['- rule: |\n                    self.replicas <= 5 &&\n                    self.nope > 1', 26, 20],
+    ['- rule: >-\n                    self.replicas <= 5 &&\n                    self.nope > 1', 26, 20],
+    ["- rule: 'self.size == ''a'' && self.nope'", 24, 47],
+  ];
+  for (const [rule, line, character] of cases) {
+    const d = checkDiagnostics(new LanguageService(), WIDGET_CRD.replace('- rule: "self.replicas <= 5"', rule), [{ text: 'self.nope', code: 'FieldValueInvalid', message: "undefined field 'nope'" }]);
+    assert.deepEqual(d[0].range.start, { line, character }, rule);
+  }
+});
