@@ -1,0 +1,24 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, type TestServer } from './client';
+
+let server: TestServer | undefined;
+after(async () => {
+  await server?.stop();
+});
+
+test('settings from initializationOptions and didChangeConfiguration: unknownKinds, diagnosticsDelayMs', async () => {
+  // A client without workspace/configuration support: settings come with initialize and change notifications.
+  server = await startServer(null, { settings: { unknownKinds: 'hint', diagnosticsDelayMs: 300 } });
+  const uri = 'file:///settings/deploy.yaml';
+  const hinted = server.diagnostics(uri, (d) => d.length > 0);
+  const t0 = Date.now();
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'apiVersion: apps/v1\nkind: Deployment\n' } });
+  const d = await hinted;
+  assert.ok(Date.now() - t0 >= 280, 'the configured delay is honoured');
+  assert.equal(d[0].code, 'UnknownKind');
+  assert.equal(d[0].severity, 3);
+  const quiet = server.diagnostics(uri, (x) => x.length === 0);
+  await server.conn.sendNotification('workspace/didChangeConfiguration', { settings: { crdYaml: { unknownKinds: 'ignore' } } });
+  assert.deepEqual(await quiet, []);
+});
