@@ -90,3 +90,10 @@ test('validFieldPath resolves properties, map keys and quoted names', () => {
 test('formatIssue prints line, column and caret like cel-go', () => {
   assert.equal(formatIssue('a &&\n  b', 7, 'x'), 'ERROR: <input>:2:3: x\n |   b\n | ..^');
 });
+
+test('timestamps and durations print as cel-go kinds; the rule prints as the internal struct', () => {
+  const errs = compile({ type: 'object', properties: { t: { type: 'string', format: 'date-time', 'x-kubernetes-validations': [{ rule: "self.startsWith('a')" }] } } });
+  assert.equal(errs.length, 1);
+  assert.match(errs[0], /Invalid value: \{"Rule":"self\.startsWith\('a'\)","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null\}: /);
+  assert.match(errs[0], /found no matching overload for 'startsWith' applied to 'timestamp\.\(string\)'/);
+});

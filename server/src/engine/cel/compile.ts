@@ -4,7 +4,7 @@
  * must be string, transition-rule detection, static cost.
  */
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
-import { invalid, type FieldError, FieldPath } from '../field';
+import { GoStruct, invalid, type FieldError, FieldPath } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { checkExpression, children, type CheckIssue } from './checker';
 import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
@@ -323,6 +323,23 @@ export function schemaNodes(schema: JSONSchemaProps, root: FieldPath): Visit[] {
   return out;
 }
 
+/**
+ * The rule as the API server prints it in a compile error: the internal apiextensions.ValidationRule struct
+ * (no json tags, so Go field names in declaration order, nil pointers as null).
+ */
+export function internalValidationRule(rule: ValidationRule): GoStruct {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const ptr = (v: unknown) => (v === undefined ? null : v);
+  return new GoStruct([
+    ['Rule', str(rule?.rule)],
+    ['Message', str(rule?.message)],
+    ['MessageExpression', str(rule?.messageExpression)],
+    ['Reason', ptr(rule?.reason)],
+    ['FieldPath', str(rule?.fieldPath)],
+    ['OptionalOldSelf', ptr(rule?.optionalOldSelf)],
+  ]);
+}
+
 function ruleErr(path: FieldPath, i: number, child: string, bad: unknown, detail: string, range?: { start: number; end: number }): FieldError {
   const e = invalid(path.child('x-kubernetes-validations').index(i).child(child), bad, detail);
   if (range) e.ruleRange = range;
@@ -341,8 +358,8 @@ export function compileSchemaValidations(schema: JSONSchemaProps): FieldError[] 
       if (!Array.isArray(rules) || rules.length === 0) continue;
       const results = compileRules(v.node, schemaDeclType(v.node, v.isResourceRoot));
       results.forEach((r, i) => {
-        if (r.error) errs.push(ruleErr(v.path, i, 'rule', r.rule, r.error.detail, r.error.range));
-        if (r.messageExpressionError) errs.push(ruleErr(v.path, i, 'messageExpression', r.rule, r.messageExpressionError.detail, r.messageExpressionError.range));
+        if (r.error) errs.push(ruleErr(v.path, i, 'rule', internalValidationRule(r.rule), r.error.detail, r.error.range));
+        if (r.messageExpressionError) errs.push(ruleErr(v.path, i, 'messageExpression', internalValidationRule(r.rule), r.messageExpressionError.detail, r.messageExpressionError.range));
       });
     }
   } catch (e) {

@@ -3,9 +3,9 @@
  * ValidateCustomResourceDefinitionOpenAPISchema's x-kubernetes-validations block, CELSchemaContext
  * cardinality and TotalCost).
  */
-import { FieldPath, forbidden, GoStruct, invalid, notSupported, required, type FieldError } from '../field';
+import { FieldPath, forbidden, invalid, notSupported, required, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
-import { compileRules, validFieldPath } from './compile';
+import { compileRules, internalValidationRule, validFieldPath } from './compile';
 import { additionalPropertiesSchema, itemsSchema, schemaDeclType } from './types';
 
 /** StaticEstimatedCostLimit: the largest static cost of one expression. */
@@ -21,23 +21,6 @@ export interface CrdCelOptions {
    * compiled (the API server skips CEL there, its errors would not be actionable).
    */
   hasSchemaErrors?: (node: JSONSchemaProps) => boolean;
-}
-
-/**
- * The rule as the API server prints it in a compile error: the internal apiextensions.ValidationRule struct
- * (no json tags, so Go field names in declaration order, nil pointers as null).
- */
-export function internalValidationRule(rule: ValidationRule): GoStruct {
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  const ptr = (v: unknown) => (v === undefined ? null : v);
-  return new GoStruct([
-    ['Rule', str(rule?.rule)],
-    ['Message', str(rule?.message)],
-    ['MessageExpression', str(rule?.messageExpression)],
-    ['Reason', ptr(rule?.reason)],
-    ['FieldPath', str(rule?.fieldPath)],
-    ['OptionalOldSelf', ptr(rule?.optionalOldSelf)],
-  ]);
 }
 
 function hasNewlines(s: string): boolean {

@@ -34,7 +34,7 @@ test('schemaDeclType: objects, maps, lists, formats, int-or-string, untyped', ()
   const f = (n: string) => formatCelType(named.fields!.get(n)!.type.cel);
   assert.equal(f('l'), 'list(string)');
   assert.equal(f('m'), 'map(string, int)');
-  assert.equal(f('t'), 'google.protobuf.Timestamp');
+  assert.equal(f('t'), 'timestamp');
   assert.equal(f('b'), 'bytes');
   assert.equal(f('d'), 'double');
   assert.equal(f('ios'), 'dyn');

@@ -37,10 +37,11 @@ export const T = {
 /** cel-go's FormatCELType: how types are printed in checker messages. */
 export function formatCelType(t: CelType): string {
   switch (t.kind) {
+    // checker/format.go prints the kinds, not the runtime type names (type(x) still says google.protobuf.*).
     case 'timestamp':
-      return 'google.protobuf.Timestamp';
+      return 'timestamp';
     case 'duration':
-      return 'google.protobuf.Duration';
+      return 'duration';
     case 'list':
       return `list(${formatCelType(t.elem)})`;
     case 'map':
