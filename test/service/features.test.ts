@@ -23,7 +23,8 @@ test('hover on a CR field shows the schema: type, description, enum, required, d
   const tags = hoverAt(s, HEAD + 'spec:\n  ta<|>gs: [a]\n');
   assert.match(tags, /array of string/);
   assert.match(tags, /List type: `set`/);
-  assert.equal(hoverAt(s, HEAD + 'spec:\n  unkn<|>own: 1\n'), '');
+  assert.match(hoverAt(s, HEAD + 'spec:\n  unkn<|>own: 1\n'), /not in the schema of widgets\.example\.com \(version v1\): the API server prunes it/);
+  assert.equal(hoverAt(s, HEAD + 'spec:\n  unknown: <|>1\n'), '');
 });
 
 test('hover on CRD keywords explains them; on a rule, the type of self', () => {

@@ -28,7 +28,14 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
     const res = resolveCr(ctx.index, role);
     if (!res?.version?.schema) return null;
     const s = schemaAtPath(res.version.schema, at.segments);
-    if (!s) return null;
+    if (!s) {
+      // A field the schema does not know: say what the API server will do with it.
+      const parent = schemaAtPath(res.version.schema, at.segments.slice(0, -1));
+      const last = at.segments[at.segments.length - 1];
+      if (!at.onKey || !parent || last.kind !== 'field' || parent.schema['x-kubernetes-preserve-unknown-fields']) return null;
+      md = `**${last.name}**: not in the schema of ${res.crd.name} (version ${res.version.name}): the API server prunes it on create and update.`;
+      return { contents: { kind: MarkupKind.Markdown, value: md }, range };
+    }
     md = describeSchema(s.name ?? '', s.schema, s.required);
     if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_`;
   } else if (role.role === 'crd') {
