@@ -25,7 +25,7 @@ export async function runExtensionTests(o) {
   page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
   try {
     await page.goto(`${o.url}/?folder=${encodeURIComponent(o.workspace)}&payload=${payload}`);
-    const deadline = Date.now() + (o.timeoutMs ?? 300_000);
+    const deadline = Date.now() + (o.timeoutMs ?? 600_000);
     while (!existsSync(o.resultFile) && Date.now() < deadline) await page.waitForTimeout(200);
     if (!existsSync(o.resultFile)) {
       const tail = consoleLines
