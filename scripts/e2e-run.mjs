@@ -90,7 +90,7 @@ try {
       expectProblem: 'spec.controllerName',
       expectPreview: 'parametersRef',
       screenshot: SCREENSHOT,
-    failureScreenshot: join(WORK, 'screenshot.failed.png'),
+      failureScreenshot: join(WORK, 'screenshot.failed.png'),
     });
     results.push(smoke);
     console.log(`${smoke.ok ? 'ok' : 'not ok'} - ${smoke.name} (${smoke.ms} ms)${smoke.error ? `\n  ${smoke.error}` : `\n  screenshot: ${SCREENSHOT}`}`);

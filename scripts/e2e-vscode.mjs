@@ -31,7 +31,11 @@ try {
 
   const vscodeExecutablePath = await downloadAndUnzipVSCode(process.env.VSCODE_VERSION ?? 'stable');
   const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(vscodeExecutablePath);
-  const inst = spawnSync(cli, [...cliArgs, '--extensions-dir', extDir, '--install-extension', VSIX], { encoding: 'utf8', stdio: 'inherit', shell: process.platform === 'win32' });
+  const inst = spawnSync(cli, [...cliArgs, '--extensions-dir', extDir, '--install-extension', VSIX], {
+    encoding: 'utf8',
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (inst.status !== 0) throw new Error(`installing ${VSIX} failed (${inst.status})`);
   const id = `${pkg.publisher}.${pkg.name}`.toLowerCase();
   const folder = readdirSync(extDir).find((f) => f.toLowerCase().startsWith(`${id}-`));
