@@ -5,7 +5,9 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { fail } from './errors';
 
-const QUANTITY_RE = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+// parseQuantityString scans sign, digits, '.', digits, suffix letters, exponent: every part may be empty
+// (the documented regex says [0-9.]+, but 'Mi', '+' and '.' parse as 0; '1.2.3' is a format error).
+const QUANTITY_RE = /^([+-]?[0-9]*(?:\.[0-9]*)?)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
@@ -49,7 +51,7 @@ export function parseQuantity(s: string): Quantity | string {
   const numStr = m[1];
   const suffix = m[2];
   const nm = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(numStr);
-  if (!nm || (nm[2] === '' && (nm[3] ?? '') === '')) return "unable to parse quantity's numeric part";
+  if (!nm) return "unable to parse numeric part of quantity";
   const digits = (nm[2] || '') + (nm[3] || '');
   let num = BigInt(digits || '0');
   if (nm[1] === '-') num = -num;
@@ -67,6 +69,8 @@ export function parseQuantity(s: string): Quantity | string {
     if (e >= 0) num *= 10n ** BigInt(e);
     else den *= 10n ** BigInt(-e);
   }
+  // Without digits only ParseQuantity's int64 fast path (scale >= nano) succeeds: inf.Dec rejects the empty value.
+  if (digits === '' && den > 1_000_000_000n) return "unable to parse numeric part of quantity";
   // ParseQuantity rounds values finer than nano up to the next nano (away from zero).
   const scaled = num * 1_000_000_000n;
   if (scaled % den !== 0n) {
