@@ -101,3 +101,27 @@ test('finalizers added by the request that are not domain-qualified are warned a
   const old = cr('example.com/v1', { metadata: { name: 'w', finalizers: ['cleanup'] } });
   assert.deepEqual(validateCustomResource(crd, old, { oldObject: old }).warnings, []);
 });
+
+test('update: the old object is pruned and defaulted like the stored object before ratcheting', () => {
+  const s = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: { n: { type: 'integer' }, name: { type: 'string', maxLength: 3, default: 'too-long' } },
+        'x-kubernetes-validations': [{ rule: 'self.n >= 2' }],
+      },
+    },
+  };
+  const c = structuredClone(crd);
+  c.spec.versions = [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: s } }] as never;
+  const body = cr('example.com/v1', { spec: { n: 1 } });
+  // Unchanged once the old object's unknown field is pruned and its default applied: both ratchet.
+  assert.deepEqual(validateCustomResource(c, body, { oldObject: cr('example.com/v1', { spec: { n: 1, unknown: {} } }) }).errors, []);
+  // A real change is still validated (the defaulted name is unchanged, so it stays ratcheted).
+  const changed = validateCustomResource(c, body, { oldObject: cr('example.com/v1', { spec: { n: 3 } }) }).errors;
+  assert.deepEqual(changed.map((e) => `${e.type} ${e.field}`), ['FieldValueInvalid spec']);
+  // On create nothing ratchets.
+  const created = validateCustomResource(c, body).errors.map((e) => `${e.type} ${e.field}`).sort();
+  assert.deepEqual(created, ['FieldValueInvalid ', 'FieldValueTooLong spec.name']);
+});

@@ -84,6 +84,33 @@ export function validateCustomResource(crd: unknown, obj: unknown, opts: CustomR
   return res;
 }
 
+interface Decoded {
+  object: Record<string, unknown>;
+  pruned: PrunedField[];
+  defaulted: DefaultedField[];
+  error?: FieldError;
+}
+
+/** The CR codec's decoding (unstructuredSchemaCoercer + defaulting): prune, drop non-nullable nulls, default, coerce ObjectMeta. */
+function decodeCustomResource(obj: unknown, schema: JSONSchemaProps | undefined, prune: boolean): Decoded {
+  const out: Decoded = { object: deepCopyJSON(obj) as Record<string, unknown>, pruned: [], defaulted: [] };
+  if (schema && prune) {
+    const p = pruneUnknownFields(out.object, schema, { isResourceRoot: true });
+    out.object = p.object as Record<string, unknown>;
+    out.pruned.push(...p.pruned);
+  }
+  if (schema) {
+    const d = defaultCustomResource(out.object, schema, { isResourceRoot: true });
+    out.object = d.object as Record<string, unknown>;
+    out.defaulted.push(...d.defaulted);
+  }
+  const c = coerceObjectMeta(out.object, schema ?? {}, { isResourceRoot: true });
+  if (c.error) return { ...out, error: c.error };
+  out.object = c.object as Record<string, unknown>;
+  out.pruned.push(...c.pruned);
+  return out;
+}
+
 function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: CustomResourceResult): void {
   if (!isGoMap(crd)) {
     res.errors.push(invalid(null, '', 'the CustomResourceDefinition is not an object'));
@@ -129,27 +156,24 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   const isUpdate = opts.oldObject !== undefined;
 
   // Decoding: the CR codec prunes, removes non-nullable nulls, applies defaults and coerces ObjectMeta.
-  let work: Record<string, unknown> = deepCopyJSON(obj);
-  if (schema && spec.preserveUnknownFields !== true) {
-    const p = pruneUnknownFields(work, schema, { isResourceRoot: true });
-    work = p.object as Record<string, unknown>;
-    res.pruned.push(...p.pruned);
-  }
-  if (schema) {
-    const d = defaultCustomResource(work, schema, { isResourceRoot: true });
-    work = d.object as Record<string, unknown>;
-    res.defaulted.push(...d.defaulted);
-  }
-  const c = coerceObjectMeta(work, schema ?? {}, { isResourceRoot: true });
-  if (c.error) {
-    res.errors.push(c.error);
+  const decoded = decodeCustomResource(obj, schema, spec.preserveUnknownFields !== true);
+  if (decoded.error) {
+    res.errors.push(decoded.error);
     return;
   }
-  work = c.object as Record<string, unknown>;
-  res.pruned.push(...c.pruned);
+  let work = decoded.object;
+  res.pruned.push(...decoded.pruned);
+  res.defaulted.push(...decoded.defaulted);
+
+  // The stored object went through the same codec when it was read from etcd: ratcheting compares
+  // against the pruned, defaulted old object (unchanged defaulted or pruned values are let through).
+  let old: Record<string, unknown> | undefined;
+  if (isUpdate && isGoMap(opts.oldObject)) {
+    const o = decodeCustomResource(opts.oldObject, schema, spec.preserveUnknownFields !== true);
+    old = o.error ? opts.oldObject : o.object;
+  }
 
   // PrepareForCreate / PrepareForUpdate: status belongs to the /status subresource.
-  const old = isUpdate && isGoMap(opts.oldObject) ? opts.oldObject : undefined;
   if (statusEnabled) {
     if (old && 'status' in old) work.status = deepCopyJSON(old.status);
     else delete work.status;
