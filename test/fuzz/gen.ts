@@ -148,7 +148,7 @@ export function pathologicalInputs(): Array<{ name: string; text: string; long?:
   return [
     { name: '10k [', text: '['.repeat(deep) },
     { name: '10k [ closed', long: true, text: '['.repeat(deep) + ']'.repeat(deep) },
-    { name: '10k {a:', text: '{a: '.repeat(deep) + '1' + '}'.repeat(deep) },
+    { name: '10k {a:', long: true, text: '{a: '.repeat(deep) + '1' + '}'.repeat(deep) },
     // Block nesting costs its indentation (n levels are n²/2 characters): 2,000 levels is 2 MB already.
     { name: '2k block "- " levels', long: true, text: Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + '- ').join('\n') },
     { name: '2k block map levels', long: true, text: Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x' },
@@ -158,14 +158,14 @@ export function pathologicalInputs(): Array<{ name: string; text: string; long?:
     { name: '399 block levels', text: Array.from({ length: 399 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x' },
     { name: 'CR with 390 nested lists', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  image: ${'['.repeat(390)}${']'.repeat(390)}\n  x: ${'{a: '.repeat(390)}1${'}'.repeat(390)}\n` },
     { name: 'CR with 10k nested lists', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  image: ${'['.repeat(deep)}${']'.repeat(deep)}\n` },
-    { name: 'CR with 10k nested maps', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  x: ${'{a: '.repeat(deep)}1${'}'.repeat(deep)}\n` },
+    { name: 'CR with 10k nested maps', long: true, text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  x: ${'{a: '.repeat(deep)}1${'}'.repeat(deep)}\n` },
     { name: 'CRD with 10k nested schema', text: nestedSchemaCrd(3000) },
     { name: 'CRD with 10k nested block schema', long: true, text: nestedBlockSchemaCrd(600) },
     { name: '10 MB scalar value', text: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  cronSpec: ${big}\n  image: "${big.slice(0, 1024 * 1024)}"\n` },
     { name: '10 MB plain scalar', long: true, text: big },
     { name: '10 MB comment', long: true, text: `# ${big}\napiVersion: v1\n` },
     { name: '10 MB key', long: true, text: `${big.slice(0, 1024 * 1024)}: 1\n` },
-    { name: '5k documents', text: '---\na: 1\n'.repeat(5000) },
+    { name: '2k documents', text: '---\na: 1\n'.repeat(2000) },
     { name: '20k documents', long: true, text: '---\na: 1\n'.repeat(20_000) },
     { name: '50k aliases (billion laughs)', text: laughs() },
     { name: 'long line of flow items', long: true, text: `[${Array.from({ length: 200_000 }, (_, i) => i).join(',')}]` },
@@ -303,6 +303,10 @@ export const CEL_BLOWUPS = [
   `${Array(3000).fill('self.s').join(' + ')} != ""`,
   `[${Array(20000).fill('1').join(',')}].all(x, x == 1)`,
   `"${'a'.repeat(200000)}".matches("${'a?'.repeat(500)}${'a'.repeat(500)}")`,
+  // dyn() escapes the cost estimate's bounds: only the runtime cost budget and deadline stop these.
+  'dyn(self).x.all(a, dyn(self).x.all(b, dyn(self).x.all(c, a + b + c != "-")))',
+  'dyn(self).x.map(a, dyn(self).x.map(b, a + b)).size() > 0',
+  'dyn(self).x.all(a, a.matches("^(s+)+$")) && dyn(self).x.join(",").size() > 0',
 ];
 
 // ---------------------------------------------------------------- regex

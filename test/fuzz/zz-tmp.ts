@@ -1,0 +1,14 @@
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LanguageService } from '../../server/src/service/languageService';
+import { pathologicalInputs, readText } from './gen';
+import { re2Test } from '../../server/src/engine/regex/re2';
+const s = new LanguageService();
+s.indexDiskFile('file:///ws/c.yaml', readText('examples/crontab-crd.yaml'));
+const cpu = (f: () => void) => { const c = process.cpuUsage(); try { f(); } catch (e) { return 'ERR ' + (e as Error).message.slice(0, 40); } const d = process.cpuUsage(c); return ((d.user + d.system) / 1000).toFixed(0); };
+const { name, text } = pathologicalInputs().find((x) => x.name === '10 MB scalar value')!;
+const td = TextDocument.create('file:///x/a.yaml', 'yaml', 1, text);
+const p = td.positionAt(text.length >> 1);
+console.log(name, 'upd', cpu(() => s.update(td)), 'diag', cpu(() => s.diagnostics(td)), 'hov', cpu(() => s.hover(td, p)), 'comp', cpu(() => s.completion(td, p)), 'sym', cpu(() => s.documentSymbols(td)), 'fold', cpu(() => s.foldingRanges(td)), 'lens', cpu(() => s.codeLenses(td)), 'prev', cpu(() => s.preview(td, p)), 'def', cpu(() => s.definition(td, p)), 'act', cpu(() => s.codeActions(td, {start: p, end: p}, [])));
+const big = 'x'.repeat(10 * 1024 * 1024);
+console.log('re2 anchored', cpu(() => re2Test('^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$', big)));
+console.log('re2 anchored simple', cpu(() => re2Test('^a', big)));
