@@ -13,7 +13,7 @@ import type { JSONSchemaProps } from '../schema/types';
 import { deepCopyJSON } from '../schema/values';
 import { validateCelRules } from '../cel/validator';
 import { validateOpenAPI } from '../validation/validation';
-import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE, hasXValidations, validateListTypes } from '../validation/custom-resource';
+import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE, hasCelValidator, validateListTypes } from '../validation/custom-resource';
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { parseGroupVersion } from '../objectmeta/names';
 import { isGoMap } from '../validation/go-values';
@@ -192,7 +192,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   if (schema) {
     errs.push(...validateEmbeddedResources(FieldPath.root(), work, schema, false));
     errs.push(...validateListTypes(work, schema, old));
-    if (hasXValidations(schema)) {
+    if (hasCelValidator(schema, true)) {
       if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
       else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old }));
     }

@@ -1,6 +1,7 @@
 import { FieldPath, invalid, type FieldError } from '../field';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
+import { escapeName, schemaDeclType, type DeclType } from '../cel/types';
 import { validateListSetsAndMaps } from '../listtype/validation';
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { validateOpenAPI } from './validation';
@@ -25,8 +26,8 @@ export function validateCustomResourceValue(obj: unknown, schema: JSONSchemaProp
   errs.push(...validateEmbeddedResources(FieldPath.root(), obj, schema, false));
   errs.push(...validateListTypes(obj, schema, opts.oldObject));
   if (!opts.skipCel) {
-    // cel.NewValidator is nil without rules: then nothing is skipped and nothing is said.
-    if (hasXValidations(schema)) {
+    // cel.NewValidator is nil without reachable rules: then nothing is skipped and nothing is said.
+    if (hasCelValidator(schema, opts.isResourceRoot)) {
       if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
       else errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject }));
     }
@@ -68,4 +69,30 @@ export function hasXValidations(s: unknown): boolean {
   if (!has && isObject(s.properties)) has = Object.values(s.properties).some(hasXValidations);
   hasRulesCache.set(s, has);
   return has;
+}
+
+/**
+ * cel.NewValidator(s, isResourceRoot, ...) != nil: some rule sits on a node the validator reaches. validator()
+ * drops properties whose CEL type is unknown (below untyped or preserve-unknown-fields-only nodes), so rules
+ * there neither run nor make strategy.go report the skipped-rules error.
+ */
+export function hasCelValidator(schema: JSONSchemaProps, isResourceRoot: boolean): boolean {
+  return hasXValidations(schema) && reachesRules(schema, schemaDeclType(schema, isResourceRoot));
+}
+
+function reachesRules(s: unknown, decl: DeclType | undefined): boolean {
+  if (!isObject(s)) return false;
+  const rules = s['x-kubernetes-validations'];
+  if (Array.isArray(rules) && rules.length > 0) return true;
+  if (isObject(s.items) && reachesRules(s.items, decl?.elemType)) return true;
+  if (isObject(s.properties)) {
+    for (const [k, p] of Object.entries(s.properties)) {
+      if (!isObject(p)) continue;
+      const escaped = escapeName(k);
+      // Escapable names take their type from the parent's declared fields; others get their own.
+      const t = escaped !== undefined ? decl?.fields?.get(escaped)?.type : schemaDeclType(p, p['x-kubernetes-embedded-resource'] === true);
+      if (t && reachesRules(p, t)) return true;
+    }
+  }
+  return isObject(s.additionalProperties) && reachesRules(s.additionalProperties, decl?.elemType);
 }
