@@ -14,9 +14,10 @@ import { validateLiterals } from './lib/literals';
 import { celGoType, validateHomogeneousLiterals } from './lib/homogeneous';
 import { rewriteOptionalLiterals } from './lib/optional-literals';
 import { rewriteHasMacros } from './lib/has-macro';
-import { budgetExceeded, chargeCost, CostLimitExceeded, PER_CALL_LIMIT, withBudget } from './lib/guard';
+import { budgetExceeded, chargeCost, chargeWork, CostLimitExceeded, DEFAULT_TIMEOUT_MS, NODE_WORK, PER_CALL_LIMIT, withBudget, type CostMeter } from './lib/guard';
+import { instrumentNode } from './lib/actualcost';
 
-export { PER_CALL_LIMIT, CostLimitExceeded } from './lib/guard';
+export { PER_CALL_LIMIT, DEFAULT_TIMEOUT_MS, CostLimitExceeded } from './lib/guard';
 
 /** Kubernetes versions whose base environment we model; rules on CRD create compile at the min-compat version. */
 export type CompatibilityVersion = '1.36' | '1.37';
@@ -178,13 +179,18 @@ function prepareAst(root: unknown): void {
     let resolved: CelNode['evaluate'] | undefined;
     const proto = Object.getPrototypeOf(node).evaluate as CelNode['evaluate'];
     const wrapper: CelNode['evaluate'] = function (ev, ast, ctx) {
-      chargeCost(1);
+      chargeCost(1, NODE_WORK);
       patchEvaluator(ev);
-      if (resolved) return check ? check(resolved.call(node, ev, ast, ctx)) : resolved.call(node, ev, ast, ctx);
-      // cel-js resolves (macro/alternate/op) on first call and caches it on the node; keep that, re-wrap.
-      const out = proto.call(node, ev, ast, ctx);
-      resolved = node.evaluate === wrapper ? undefined : node.evaluate;
-      node.evaluate = wrapper;
+      let out: unknown;
+      if (resolved) out = resolved.call(node, ev, ast, ctx);
+      else {
+        // cel-js resolves (macro/alternate/op) on first call and caches it on the node; keep that, re-wrap.
+        out = proto.call(node, ev, ast, ctx);
+        resolved = node.evaluate === wrapper ? undefined : node.evaluate;
+        node.evaluate = wrapper;
+      }
+      // Big values took (or will take, when flattened) time to build: read the clock sooner.
+      if (typeof out === 'string' ? out.length > 4096 : Array.isArray(out) && out.length > 1024) chargeWork(typeof out === 'string' ? out.length >> 6 : out.length >> 2);
       return check ? check(out) : out;
     };
     node.evaluate = wrapper;
@@ -208,6 +214,8 @@ export function compileExpression(env: Environment, expr: string): CompileResult
     if (!checked.valid) return { ok: false, error: undeclaredFunction(env, celErrorMessage(checked.error)), kind: 'check' };
     const literalError = validateHomogeneousLiterals(parsed.ast) ?? validateLiterals(parsed.ast);
     if (literalError) return { ok: false, error: literalError, kind: 'check' };
+    // The checker has set each node's handler; charge cel-go's size-dependent costs around them.
+    walkAst(parsed.ast, (n) => instrumentNode(n as unknown as Parameters<typeof instrumentNode>[0]));
     return {
       ok: true,
       program: { type: String(checked.type), ast: parsed.ast, run: (ctx) => parsed(ctx) },
@@ -235,13 +243,21 @@ function undeclaredFunction(env: Environment, msg: string): string {
 export interface EvaluationLimits {
   /** Cost units (≈ evaluated nodes plus sizes of built values); default PER_CALL_LIMIT. */
   costLimit?: number;
-  /** Wall-clock guard in ms; default 50 (checked every 256 steps, so an evaluation ends within ~100 ms). */
+  /**
+   * Wall-clock backstop in ms; default DEFAULT_TIMEOUT_MS (50). The clock is read every few thousand
+   * work units and inside long library loops (regex, split, ...), so an evaluation ends within a few
+   * ms of it.
+   */
   timeoutMs?: number;
 }
 
+/**
+ * `cost` is the cost spent (cel-go's ActualCost; on a limit error, what was spent up to the stop).
+ * kind 'limit': the cost limit was exceeded; 'timeout': the deadline passed (cel-go's interrupt wording).
+ */
 export type EvaluationResult =
-  | { value: unknown }
-  | { error: string; kind: 'parse' | 'check' | 'runtime' | 'limit' };
+  | { value: unknown; cost: number }
+  | { error: string; kind: 'parse' | 'check' | 'runtime' | 'limit' | 'timeout'; cost: number };
 
 /**
  * Compiles (if given a string) and evaluates under the cost budget and wall-clock deadline.
@@ -256,11 +272,12 @@ export function evaluateWithLimits(
   let program: CelProgram;
   if (typeof exprOrProgram === 'string') {
     const c = compileExpression(env, exprOrProgram);
-    if (!c.ok) return { error: c.error, kind: c.kind };
+    if (!c.ok) return { error: c.error, kind: c.kind, cost: 0 };
     program = c.program;
   } else program = exprOrProgram;
+  const meter: CostMeter = { cost: 0 };
   try {
-    const value = withBudget(limits.costLimit ?? PER_CALL_LIMIT, limits.timeoutMs ?? 50, () => {
+    const value = withBudget(limits.costLimit ?? PER_CALL_LIMIT, limits.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => {
       let out: unknown;
       try {
         out = program.run(ctx);
@@ -271,15 +288,14 @@ export function evaluateWithLimits(
       const ex = budgetExceeded();
       if (ex) throw ex;
       return out;
-    });
-    if (value instanceof Promise) return { error: 'internal error: asynchronous evaluation', kind: 'runtime' };
-    return { value };
+    }, meter);
+    if (value instanceof Promise) return { error: 'internal error: asynchronous evaluation', kind: 'runtime', cost: meter.cost };
+    return { value, cost: meter.cost };
   } catch (e) {
-    if (e instanceof CostLimitExceeded) return { error: e.message, kind: 'limit' };
-    const cause = (e as { cause?: unknown })?.cause;
-    if (cause instanceof CostLimitExceeded) return { error: cause.message, kind: 'limit' };
-    if (e instanceof RangeError && /call stack/.test(e.message)) return { error: 'operation cancelled: ' + e.message, kind: 'limit' };
-    return { error: celErrorMessage(e), kind: 'runtime' };
+    const limit = e instanceof CostLimitExceeded ? e : (e as { cause?: unknown })?.cause;
+    if (limit instanceof CostLimitExceeded) return { error: limit.message, kind: limit.reason === 'cost' ? 'limit' : 'timeout', cost: meter.cost };
+    if (e instanceof RangeError && /call stack/.test(e.message)) return { error: 'operation cancelled: ' + e.message, kind: 'limit', cost: meter.cost };
+    return { error: celErrorMessage(e), kind: 'runtime', cost: meter.cost };
   }
 }
 

@@ -51,9 +51,47 @@ function parseDate(s: string): Date | undefined {
   return parseRFC3339(`${s}T00:00:00Z`);
 }
 
+/** Conversions of the current withConversionCache scope: (raw object, schema) → CEL value. */
+let scope: WeakMap<object, Map<unknown, unknown>> | undefined;
+const metaMemo = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
+
+/** withTypeAndObjectMeta, memoized so converted embedded objects are found in the cache again. */
+export function withTypeAndObjectMetaMemo(s: JSONSchemaProps): JSONSchemaProps {
+  let m = metaMemo.get(s);
+  if (!m) metaMemo.set(s, (m = withTypeAndObjectMeta(s)));
+  return m;
+}
+
+/**
+ * Runs fn with a conversion cache: the validator converts each node's value for its rules, and the
+ * values of nested nodes again for theirs; reusing them keeps deep objects linear instead of
+ * quadratic. Scoped to one call because callers may change raw objects between calls.
+ */
+export function withConversionCache<T>(fn: () => T): T {
+  const prev = scope;
+  scope = new WeakMap();
+  try {
+    return fn();
+  } finally {
+    scope = prev;
+  }
+}
+
 /** The CEL runtime value of v typed by schema s (which must already carry root/embedded metadata). */
 export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown {
   if (v === null || v === undefined) return null;
+  if (scope && typeof v === 'object' && !(v instanceof IntegralFloat)) {
+    let m = scope.get(v as object);
+    if (!m) scope.set(v as object, (m = new Map()));
+    if (m.has(s)) return m.get(s);
+    const out = convert(v, s);
+    m.set(s, out);
+    return out;
+  }
+  return convert(v, s);
+}
+
+function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
   if (!s || typeof s !== 'object') return untypedToCel(v);
   if (s['x-kubernetes-int-or-string'] === true) return typeof v === 'string' ? v : toInt(v);
   switch (s.type) {
@@ -87,7 +125,7 @@ export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown 
       if (!Array.isArray(v)) return untypedToCel(v);
       const items = itemsSchema(s);
       const embedded = items?.['x-kubernetes-embedded-resource'] === true;
-      const out = v.map((x) => toCelValue(x, items && embedded ? withTypeAndObjectMeta(items) : items));
+      const out = v.map((x) => toCelValue(x, items && embedded ? withTypeAndObjectMetaMemo(items) : items));
       const lt = s['x-kubernetes-list-type'];
       if (lt === 'set' || lt === 'map') (out as unknown as Record<symbol, unknown>)[UNORDERED_LIST] = lt;
       if (lt === 'map') {
@@ -104,7 +142,7 @@ export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown 
       const ap = additionalPropertiesSchema(s);
       if (ap) {
         const emb = ap['x-kubernetes-embedded-resource'] === true;
-        for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMeta(ap) : ap));
+        for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMetaMemo(ap) : ap));
         return m;
       }
       const props = s.properties ?? {};
@@ -115,7 +153,7 @@ export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown 
           m.set(k, untypedToCel(x));
           continue;
         }
-        const cv = toCelValue(x, p['x-kubernetes-embedded-resource'] === true ? withTypeAndObjectMeta(p) : p);
+        const cv = toCelValue(x, p['x-kubernetes-embedded-resource'] === true ? withTypeAndObjectMetaMemo(p) : p);
         const esc = escapeName(k);
         // Unescapable names cannot be selected but still take part in equality.
         m.set(esc ?? k, cv);

@@ -7,10 +7,10 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Optional } from '@marcbachmann/cel-js';
 import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
-import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withTypeAndObjectMeta, type DeclType } from './types';
+import { additionalPropertiesSchema, itemsSchema, schemaDeclType, type DeclType } from './types';
 import { compileRules, type CompiledRule } from './compile';
-import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, type CelProgram } from './environment';
-import { toCelValue } from './unstructured';
+import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, PER_CALL_LIMIT, type CelProgram } from './environment';
+import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
 import { IntegralFloat } from '../json/lossless';
 import { ADD_FN, EQUALS_FN, HAS_FN, k8sAdd, k8sEquals, k8sHas } from './listsemantics';
 import { OPT_ELEM_FN, OPT_MAP_FN } from './optionalsyntax';
@@ -26,13 +26,38 @@ export interface CelValidationOptions {
    * given; pass false where the API server validates with oldSelf but without ratcheting (CRD defaults).
    */
   ratcheting?: boolean;
+  /** The runtime cost all rules of this object may spend; default RUNTIME_CEL_COST_BUDGET. */
+  costBudget?: number;
+  /** Called after each evaluation of a rule (or its messageExpression) with its wall time and cost (bench, tests). */
+  observe?: (e: RuleEvaluation) => void;
+}
+
+/** One evaluation as reported to CelValidationOptions.observe. */
+export interface RuleEvaluation {
+  rule: ValidationRule;
+  /** The schema node's value path. */
+  path: string;
+  expression: 'rule' | 'messageExpression';
+  ms: number;
+  cost: number;
+  /** The evaluation's error, if any (cel-go wording). */
+  error?: string;
 }
 
 /** RuntimeCELCostBudget: the cost all rules of one object may spend together. */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 const MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;
-/** Wall-clock bound for all rules of one object (editor responsiveness). */
+/**
+ * Wall-clock bound of one evaluation (rule or messageExpression): the backstop behind the cost limit.
+ * The API server has no such bound (only its request deadline); we need one because our evaluator is
+ * slower than cel-go's on some operations and the editor must stay responsive.
+ */
+export const RULE_TIMEOUT_MS = 50;
+/** Bound on the evaluation time of all rules of one object (the request deadline's role in the API server). */
 const TOTAL_TIME_MS = 1500;
+/** cel-go's error when the request context's deadline interrupts an evaluation. */
+const DEADLINE_EXCEEDED = 'operation interrupted: context deadline exceeded';
+const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
 interface RuleProgram {
   compiled: CompiledRule;
@@ -92,7 +117,9 @@ function programsFor(node: JSONSchemaProps, isResourceRoot: boolean): NodeProgra
           if (prog.ok) r.program = prog.program;
           else c.error = { type: 'Invalid', detail: `compilation failed: ${prog.error}` };
           if (c.messageExpressionAst && c.rule.messageExpression) {
-            const mp = compileExpression(env(opt), c.messageExpressionRuntimeSource ?? c.rule.messageExpression);
+            // Type-checked by compile.ts in the rule's environment; at run time the API server hands the
+            // messageExpression the plain activation (oldSelf not optional), so it runs in the plain one.
+            const mp = compileExpression(env(false), c.messageExpressionRuntimeSource ?? c.rule.messageExpression);
             if (mp.ok) r.messageProgram = mp.program;
           }
         }
@@ -195,9 +222,22 @@ function mapIsCorrelatable(s: JSONSchemaProps): boolean {
 }
 
 interface State {
+  /** Cost left of RuntimeCELCostBudget for this object. */
   budget: number;
-  deadline: number;
+  /** Wall time spent evaluating this object's rules (compiling, cached per schema, does not count). */
+  evalMs: number;
   stop: boolean;
+  observe?: (e: RuleEvaluation) => void;
+}
+
+/** evaluateWithLimits, timed for State.observe. */
+function evaluate(st: State, path: FieldPath, rule: ValidationRule, expression: RuleEvaluation['expression'], ...args: Parameters<typeof evaluateWithLimits>): ReturnType<typeof evaluateWithLimits> {
+  const t0 = performance.now();
+  const r = evaluateWithLimits(...args);
+  const ms = performance.now() - t0;
+  st.evalMs += ms;
+  st.observe?.({ rule, path: path.toString(), expression, ms, cost: r.cost, ...('error' in r ? { error: r.error } : {}) });
+  return r;
 }
 
 /** cel-go's wording of runtime errors cel-js words differently. */
@@ -246,7 +286,12 @@ function validateExpressions(
     errs.push(invalid(path, schemaTypeValue(node), 'rule compiler initialization error: failed to convert to declType for CEL validation rules'));
     return;
   }
-  const sts = isResourceRoot ? withTypeAndObjectMeta(node) : node;
+  if (st.budget <= 0) {
+    errs.push(invalid(path, schemaTypeValue(node), OUT_OF_BUDGET));
+    st.stop = true;
+    return;
+  }
+  const sts = isResourceRoot ? withTypeAndObjectMetaMemo(node) : node;
   const typeStr = schemaTypeValue(node);
   const self = toCelValue(obj, sts);
   const hasOld = oldObj !== null && oldObj !== undefined;
@@ -262,14 +307,24 @@ function validateExpressions(
     if (!rp.program) continue;
     const optionalOld = rule.optionalOldSelf === true;
     if (c.usesOldSelf && !hasOld && !optionalOld) continue;
-    if (Date.now() > st.deadline) {
-      errs.push(invalid(path, typeStr, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+    if (st.evalMs > TOTAL_TIME_MS) {
+      // The request deadline has passed: cel-go interrupts the evaluation; we do not start it.
+      errs.push(withRule(invalid(path, typeStr, `${DEADLINE_EXCEEDED} evaluating rule: ${ruleErrorString(rule)}`), rule));
       st.stop = true;
       return;
     }
-    const activation: Record<string, unknown> = { self };
-    activation.oldSelf = optionalOld ? (hasOld ? Optional.of(oldSelf) : Optional.none()) : (oldSelf ?? null);
-    const res = evaluateWithLimits(env(optionalOld), rp.program, activation, { timeoutMs: 200 });
+    const activation: Record<string, unknown> = { self, oldSelf: oldSelf ?? null };
+    const ruleActivation = optionalOld ? { self, oldSelf: hasOld ? Optional.of(oldSelf) : Optional.none() } : activation;
+    // Stop as soon as the rule has spent more than the object's remaining budget: the API server
+    // reports that case by the budget, whether or not the evaluation finished.
+    const res = evaluate(st, path, rule, 'rule', env(optionalOld), rp.program, ruleActivation, { costLimit: Math.min(PER_CALL_LIMIT, st.budget + 1), timeoutMs: RULE_TIMEOUT_MS });
+    if (res.cost > st.budget) {
+      errs.push(withRule(invalid(path, typeStr, OUT_OF_BUDGET), rule));
+      st.budget = -1;
+      st.stop = true;
+      return;
+    }
+    st.budget -= res.cost;
     if ('error' in res) {
       const msg = runtimeMessage(res.error);
       if (res.kind === 'limit') {
@@ -293,15 +348,20 @@ function validateExpressions(
     }
     let detail: string | undefined;
     if (rp.messageProgram) {
-      const mr = evaluateWithLimits(env(optionalOld), rp.messageProgram, { self, oldSelf: activation.oldSelf }, { timeoutMs: 200 });
+      const mr = evaluate(st, current, rule, 'messageExpression', env(false), rp.messageProgram, activation, { costLimit: Math.min(PER_CALL_LIMIT, st.budget + 1), timeoutMs: RULE_TIMEOUT_MS });
+      let stopDetail: string | undefined;
+      if (mr.cost > st.budget) stopDetail = 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run';
+      else if ('error' in mr && mr.kind === 'limit') stopDetail = `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(rule.messageExpression)}`;
+      if (stopDetail) {
+        if (!(!c.usesOldSelf && shouldRatchet(ratchet))) errs.push(withRule(invalid(current, typeStr, stopDetail), rule));
+        st.budget = -1;
+        st.stop = true;
+        return;
+      }
+      st.budget -= mr.cost;
       if ('value' in mr && typeof mr.value === 'string') {
         const t = mr.value.trim();
         if (t.length > 0 && Buffer.byteLength(t) <= MAX_MESSAGE_EXPRESSION_BYTES && !/[\n]/.test(t)) detail = t;
-      } else if ('error' in mr && mr.kind === 'limit') {
-        const e = invalid(current, typeStr, `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(rule.messageExpression)}`);
-        if (!(!c.usesOldSelf && shouldRatchet(ratchet))) errs.push(withRule(e, rule));
-        st.stop = true;
-        return;
       }
     }
     detail ??= ruleMessageOrDefault(rule);
@@ -378,11 +438,11 @@ function validateNode(
 export function validateCelRules(schema: JSONSchemaProps, obj: unknown, opts: CelValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   if (!hasRules(schema)) return errs;
-  const st: State = { budget: RUNTIME_CEL_COST_BUDGET, deadline: Date.now() + TOTAL_TIME_MS, stop: false };
+  const st: State = { budget: opts.costBudget ?? RUNTIME_CEL_COST_BUDGET, evalMs: 0, stop: false, observe: opts.observe };
   const hasOld = opts.oldObject !== undefined && opts.oldObject !== null;
   const ratchet: Ratchet = hasOld && opts.ratcheting !== false ? { current: { oldValue: opts.oldObject, newValue: obj, schema } } : {};
   try {
-    validateNode(schema, opts.isResourceRoot, FieldPath.root(), obj, opts.oldObject, ratchet, st, errs);
+    withConversionCache(() => validateNode(schema, opts.isResourceRoot, FieldPath.root(), obj, opts.oldObject, ratchet, st, errs));
   } catch (e) {
     errs.push(internalError(FieldPath.root(), `CEL evaluation failed: ${e instanceof Error ? e.message : String(e)}`));
   }

@@ -6,12 +6,24 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { fail, num } from './errors';
 import { formatString } from './format-string';
-import { chargeCost } from './guard';
+import { chargeCost, chargeWork } from './guard';
 
 const S = '__k8s';
 
 function runes(s: string): string[] {
+  chargeWork(s.length >> 2);
   return Array.from(s);
+}
+
+/** No surrogate pairs: UTF-16 indices are rune indices, so the native (fast) string methods apply. */
+function isBmp(s: string): boolean {
+  chargeWork(s.length >> 6);
+  return !/[\uD800-\uDFFF]/.test(s);
+}
+
+/** The Kubernetes CostEstimator's charge for a string traversal: ceil(0.1 * len(s)). */
+function chargeTraversal(s: string, factor = 1): void {
+  chargeCost(Math.ceil(s.length * factor * 0.1), s.length >> 4);
 }
 
 /** Go's unicode.IsSpace, which strings.TrimSpace uses. */
@@ -23,6 +35,16 @@ function isGoSpace(c: string): boolean {
 
 /** Go's strings.TrimSpace. */
 export function trimSpace(s: string): string {
+  // None of Go's spaces is astral, so scanning UTF-16 units from both ends finds the same bounds.
+  let a = 0;
+  let b = s.length;
+  while (a < b && isGoSpace(s[a])) a++;
+  while (b > a && isGoSpace(s[b - 1])) b--;
+  return s.slice(a, b);
+}
+
+/** Go's strings.TrimSpace, rune by rune (reference for trimSpace). */
+export function trimSpaceRunes(s: string): string {
   const r = runes(s);
   let i = 0;
   let j = r.length;
@@ -34,6 +56,11 @@ export function trimSpace(s: string): string {
 function indexOfOffset(str: string, sub: string, offset: bigint): bigint {
   const off = num(offset);
   if (off < 0) fail(`index out of range: ${off}`);
+  if (isBmp(str) && isBmp(sub)) {
+    if (sub === '') return off > str.length ? BigInt(str.length) : offset;
+    if (off >= str.length) return -1n;
+    return BigInt(str.indexOf(sub, off));
+  }
   const r = runes(str);
   if (sub === '') return off > r.length ? BigInt(r.length) : offset;
   const sr = runes(sub);
@@ -87,7 +114,9 @@ export function goReplace(s: string, old: string, rep: string, n: number): strin
     }
     return out.join('');
   }
-  const parts: string[] = [];
+  // Joined in chunks as it goes, so a million replacements never make one long uninterruptible join.
+  const chunks: string[] = [];
+  let parts: string[] = [];
   let i = 0;
   let done = 0;
   for (;;) {
@@ -98,18 +127,35 @@ export function goReplace(s: string, old: string, rep: string, n: number): strin
     i = j + old.length;
     done++;
     chargeCost(rep.length / 10);
+    if (parts.length >= 4096) {
+      chunks.push(parts.join(''));
+      parts = [];
+      chargeWork(4096);
+    }
   }
   parts.push(s.slice(i));
-  return parts.join('');
+  chunks.push(parts.join(''));
+  return chunks.join('');
 }
 
 /** Go's strings.SplitN (n < 0: all; n == 0: empty list; empty sep: split into runes). */
 export function goSplitN(s: string, sep: string, n: number): string[] {
   if (n === 0) return [];
   if (sep === '') {
-    const r = runes(s);
-    if (n < 0 || n >= r.length) return r;
-    return [...r.slice(0, n - 1), r.slice(n - 1).join('')];
+    // Rune by rune, reading the clock as it goes (a megabyte is a million strings).
+    const out: string[] = [];
+    let i = 0;
+    while (i < s.length) {
+      if (n > 0 && out.length === n - 1) {
+        out.push(s.slice(i));
+        break;
+      }
+      const w = s.codePointAt(i)! > 0xffff ? 2 : 1;
+      out.push(s.slice(i, i + w));
+      i += w;
+      if ((out.length & 4095) === 0) chargeWork(4096);
+    }
+    return out;
   }
   const out: string[] = [];
   let i = 0;
@@ -124,6 +170,12 @@ export function goSplitN(s: string, sep: string, n: number): string[] {
 }
 
 function asciiMap(s: string, upper: boolean): string {
+  chargeWork(s.length >> 4);
+  return upper ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** asciiMap character by character (reference). */
+export function asciiMapSlow(s: string, upper: boolean): string {
   let out = '';
   for (const c of s) {
     const cp = c.charCodeAt(0);
@@ -135,6 +187,18 @@ function asciiMap(s: string, upper: boolean): string {
 
 /** cel-go's strings.quote: CEL-escaped, double-quoted. */
 export function quote(s: string): string {
+  chargeWork(s.length >> 4);
+  return (
+    '"' +
+    s.replace(/[\x07\b\f\n\r\t\v\\"]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (c) => QUOTE_ESCAPES[c] ?? '\ufffd') +
+    '"'
+  );
+}
+
+const QUOTE_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
+
+/** quote character by character (reference). */
+export function quoteSlow(s: string): string {
   let out = '"';
   for (const c of s) {
     switch (c) {
@@ -159,7 +223,16 @@ export function quote(s: string): string {
 function joinList(list: unknown[], sep: string): string {
   for (const e of list) if (typeof e !== 'string') fail(`join: invalid input: ${String(e)}`);
   chargeCost(list.length);
-  return list.join(sep);
+  // In chunks, so the deadline is checked while a huge list is joined.
+  const parts: string[] = [];
+  for (let i = 0; i < list.length; i += 4096) {
+    chargeWork(4096);
+    parts.push((list as string[]).slice(i, i + 4096).join(sep));
+  }
+  const out = parts.join(sep);
+  // The Kubernetes CostEstimator: twice a traversal of the result.
+  chargeTraversal(out, 2);
+  return out;
 }
 
 class StringsNamespace {}
@@ -171,6 +244,11 @@ export const STRING_OVERRIDES = ['indexOf', 'lastIndexOf', 'substring', 'split',
 export function installStrings(env: Environment): void {
   const f = (sig: string, h: (...a: never[]) => unknown) => env.registerFunction(sig, h as (...a: unknown[]) => unknown);
   f(`string.charAt${S}(int): string`, (s: string, i: bigint) => {
+    if (isBmp(s)) {
+      const n = num(i);
+      if (n < 0 || n > s.length) fail(`index out of range: ${i}`);
+      return n === s.length ? '' : s[n];
+    }
     const r = runes(s);
     const n = num(i);
     if (n < 0 || n > r.length) fail(`index out of range: ${i}`);
@@ -180,40 +258,54 @@ export function installStrings(env: Environment): void {
   f(`string.indexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => indexOfOffset(s, sub, o));
   f(`string.lastIndexOf${S}(string): int`, (s: string, sub: string) => lastIndexOf(s, sub));
   f(`string.lastIndexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => lastIndexOfOffset(s, sub, o));
-  f(`string.lowerAscii${S}(): string`, (s: string) => asciiMap(s, false));
-  f(`string.upperAscii${S}(): string`, (s: string) => asciiMap(s, true));
+  f(`string.lowerAscii${S}(): string`, (s: string) => (chargeTraversal(s), asciiMap(s, false)));
+  f(`string.upperAscii${S}(): string`, (s: string) => (chargeTraversal(s), asciiMap(s, true)));
   f(`string.replace${S}(string, string): string`, (s: string, a: string, b: string) => {
-    chargeCost(s.length / 10);
+    chargeTraversal(s, 2);
     return goReplace(s, a, b, -1);
   });
   f(`string.replace${S}(string, string, int): string`, (s: string, a: string, b: string, n: bigint) => {
-    chargeCost(s.length / 10);
+    chargeTraversal(s, 2);
     return goReplace(s, a, b, num(n));
   });
   f(`string.split${S}(string): list<string>`, (s: string, sep: string) => {
-    chargeCost(s.length / 10);
+    chargeTraversal(s, 2);
     return goSplitN(s, sep, -1);
   });
   f(`string.split${S}(string, int): list<string>`, (s: string, sep: string, n: bigint) => {
-    chargeCost(s.length / 10);
+    chargeTraversal(s, 2);
     return goSplitN(s, sep, num(n));
   });
   f(`string.substring${S}(int): string`, (s: string, start: bigint) => {
+    chargeTraversal(s);
+    if (isBmp(s)) {
+      const a = num(start);
+      if (a < 0 || a > s.length) fail(`index out of range: ${start}`);
+      return s.slice(a);
+    }
     const r = runes(s);
     const a = num(start);
     if (a < 0 || a > r.length) fail(`index out of range: ${start}`);
     return r.slice(a).join('');
   });
   f(`string.substring${S}(int, int): string`, (s: string, start: bigint, end: bigint) => {
-    const r = runes(s);
+    chargeTraversal(s);
     if (start > end) fail(`invalid substring range. start: ${start}, end: ${end}`);
+    if (isBmp(s)) {
+      const a = num(start);
+      const b = num(end);
+      if (a < 0 || a > s.length) fail(`index out of range: ${start}`);
+      if (b < 0 || b > s.length) fail(`index out of range: ${end}`);
+      return s.slice(a, b);
+    }
+    const r = runes(s);
     const a = num(start);
     const b = num(end);
     if (a < 0 || a > r.length) fail(`index out of range: ${start}`);
     if (b < 0 || b > r.length) fail(`index out of range: ${end}`);
     return r.slice(a, b).join('');
   });
-  f(`string.trim${S}(): string`, (s: string) => trimSpace(s));
+  f(`string.trim${S}(): string`, (s: string) => (chargeTraversal(s), trimSpace(s)));
   f(`list<string>.join${S}(): string`, (l: unknown[]) => joinList(l, ''));
   f(`list<string>.join${S}(string): string`, (l: unknown[], sep: string) => joinList(l, sep));
   f(`string.format${S}(list): string`, function (this: unknown, s: string, args: unknown[]) {
@@ -221,5 +313,5 @@ export function installStrings(env: Environment): void {
   });
   env.registerType('StringsNamespace', StringsNamespace);
   env.registerConstant('strings', 'StringsNamespace', new StringsNamespace());
-  f(`StringsNamespace.quote(string): string`, (_ns: unknown, s: string) => quote(s));
+  f(`StringsNamespace.quote(string): string`, (_ns: unknown, s: string) => (chargeTraversal(s), quote(s)));
 }
