@@ -190,7 +190,9 @@ function prepareAst(root: unknown): void {
         node.evaluate = wrapper;
       }
       // Big values took (or will take, when flattened) time to build: read the clock sooner.
-      if (typeof out === 'string' ? out.length > 4096 : Array.isArray(out) && out.length > 1024) chargeWork(typeof out === 'string' ? out.length >> 6 : out.length >> 2);
+      if (typeof out === 'string') {
+        if (out.length > 4096) chargeWork(out.length >> 6);
+      } else if (Array.isArray(out) && out.length > 1024) chargeWork(out.length >> 2);
       return check ? check(out) : out;
     };
     node.evaluate = wrapper;
