@@ -40,9 +40,12 @@ export interface YamlFile {
   layer: LayerFile;
 }
 
-/** Parses a file; with `previous` (the same file before an edit), unchanged documents are reused. */
+/**
+ * Parses a file; with `previous` (the same file before an edit), unchanged documents are reused and a
+ * one-line edit in a large document re-parses only its block. `previous` is consumed: do not use it after.
+ */
 export function parseYamlFile(text: string, previous?: YamlFile): YamlFile {
-  const layer = parseYamlDocuments(text, { previous: previous?.layer });
+  const layer = parseYamlDocuments(text, { previous: previous?.layer, consumePrevious: true });
   const prevDocs = new Map<YamlDocument['ast'], YamlDoc>();
   if (previous) for (const d of previous.docs) prevDocs.set(d.ast, d);
   const docs = layer.documents.map((d, index): YamlDoc => {

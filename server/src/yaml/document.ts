@@ -16,7 +16,9 @@ import { identifyObject, type ObjectIdentity } from './kind';
 import { LineIndex, endOfLine } from './lines';
 import { formatFieldPath, parseFieldPath, pathAtOffset, resolvePath, type PathAtOffset, type PathTarget } from './path';
 import { scalarSourceOffsets } from './scalar';
-import { splitYamlChunks } from './split';
+import { splitYamlChunks, type YamlChunk } from './split';
+import { diffTexts, type TextEdit } from './diff';
+import { setValueNormalizer, spliceDocument } from './splice';
 
 /** Which YAML flavour decides scalar types. */
 export type YamlVersion = '1.2' | '1.1';
@@ -35,6 +37,14 @@ export interface ParseYamlOptions {
    * string, `0755` is 755), for tools that read the files as plain YAML 1.2.
    */
   yamlVersion?: YamlVersion;
+  /**
+   * The caller drops `previous` after this call (the language service keeps only the latest parse):
+   * a one-line edit inside a large document may then update the previous AST in place and re-parse
+   * only the enclosing block (see splice.ts), instead of re-parsing the whole document.
+   */
+  consumePrevious?: boolean;
+  /** @internal smallest document spliced instead of re-parsed (tests use small documents). */
+  spliceMinChars?: number;
 }
 
 /** A YAML syntax error or warning, with absolute offsets into the file text. */
@@ -74,6 +84,15 @@ interface ParsedDocument {
   value?: { v: unknown; error?: string };
   identity?: ObjectIdentity;
   errors?: { severity: 'error' | 'warning'; code: string; message: string; start: number; end: number }[];
+  /** Known free of anchors, aliases and merge keys (splice.ts). */
+  plain?: boolean;
+  /** Its AST was updated in place for a later text (consumed by a splice): never reused. */
+  consumed?: boolean;
+}
+
+/** A chunk of a parsed file and its documents (positions let the next parse reuse chunks without hashing). */
+interface ParsedChunk extends YamlChunk {
+  parsed: ParsedDocument[];
 }
 
 /**
@@ -306,6 +325,8 @@ export class YamlFile {
     /** @internal chunk text -> parsed documents, for reuse by the next parse */
     readonly chunkCache: Map<string, ParsedDocument[]>,
     readonly yamlVersion: YamlVersion,
+    /** @internal the chunks in text order */
+    readonly chunks: ParsedChunk[] = [],
   ) {}
 
   /** Line starts of the text (built on first use). */
@@ -346,17 +367,93 @@ export class YamlFile {
  */
 export function parseYamlDocuments(text: string, opts: ParseYamlOptions = {}): YamlFile {
   const version = opts.yamlVersion ?? '1.1';
-  const reuse = opts.previous && opts.previous.yamlVersion === version ? opts.previous.chunkCache : undefined;
+  const previous = opts.previous && opts.previous.yamlVersion === version ? opts.previous : undefined;
+  if (previous?.chunks.length) {
+    const inc = parseIncrementally(text, previous, version, opts.consumePrevious ? (opts.spliceMinChars ?? SPLICE_MIN_CHARS) : Infinity);
+    if (inc) return inc;
+  }
+  const reuse = previous?.chunkCache;
   const cache = new Map<string, ParsedDocument[]>();
-  const documents: YamlDocument[] = [];
+  const chunks: ParsedChunk[] = [];
   for (const chunk of splitYamlChunks(text)) {
     let parsed = cache.get(chunk.text) ?? reuse?.get(chunk.text);
-    if (!parsed) parsed = parseChunk(chunk.text, version);
+    if (!parsed || parsed.some((p) => p.consumed)) parsed = parseChunk(chunk.text, version);
     cache.set(chunk.text, parsed);
-    for (const p of parsed) documents.push(new YamlDocument(p, chunk.start, documents.length));
+    chunks.push({ ...chunk, parsed });
   }
-  return new YamlFile(text, documents, cache, version);
+  return fileOf(text, chunks, cache, version);
 }
+
+function fileOf(text: string, chunks: ParsedChunk[], cache: Map<string, ParsedDocument[]>, version: YamlVersion): YamlFile {
+  const documents: YamlDocument[] = [];
+  for (const c of chunks) for (const p of c.parsed) documents.push(new YamlDocument(p, c.start, documents.length));
+  return new YamlFile(text, documents, cache, version, chunks);
+}
+
+/**
+ * The parse of `text` from the parse of an earlier version: the chunks before and after the edited
+ * region are reused by position (no re-split, no hashing), the region is re-split, and a one-line edit
+ * inside a document is spliced into its AST when the caller consumes `previous`. Undefined when the
+ * region holds `%` directives (their chunk merging is left to the full split).
+ */
+function parseIncrementally(text: string, previous: YamlFile, version: YamlVersion, spliceMin: number): YamlFile | undefined {
+  const old = previous.chunks;
+  const edit = diffTexts(previous.text, text) ?? { start: previous.text.length, oldEnd: previous.text.length, newEnd: text.length };
+  const delta = edit.newEnd - edit.oldEnd;
+  // First chunk the edit may touch: the one holding the character before it (an edit at a `---` line
+  // start may merge that chunk into the previous one).
+  let i0 = 0;
+  while (i0 + 1 < old.length && old[i0 + 1].start <= edit.start - 1) i0++;
+  // First chunk after the edit: its `---` line and everything after it are unchanged.
+  let i1 = i0 + 1;
+  while (i1 < old.length && old[i1].start <= edit.oldEnd) i1++;
+  const regionStart = old[i0].start;
+  const regionEnd = i1 < old.length ? old[i1].start + delta : text.length;
+  const region = text.slice(regionStart, regionEnd);
+  if (region.charCodeAt(0) === 37 || region.includes('\n%') || region.includes('\r%')) return undefined;
+  if (region === '' && old.length > 1) return undefined;
+  const sub = splitYamlChunks(region);
+  const cache = new Map<string, ParsedDocument[]>();
+  const chunks: ParsedChunk[] = [];
+  const keep = (c: ParsedChunk, shift: number) => {
+    const moved = shift === 0 ? c : { ...c, start: c.start + shift, end: c.end + shift };
+    cache.set(c.text, c.parsed);
+    chunks.push(moved);
+  };
+  for (let i = 0; i < i0; i++) keep(old[i], 0);
+  for (const s of sub) {
+    const chunk = { start: s.start + regionStart, end: s.end + regionStart, text: s.text };
+    let parsed: ParsedDocument[] | undefined;
+    if (sub.length === 1 && old[i0].text.length >= spliceMin && i1 - i0 === 1 && old[i0].parsed.length === 1 && !old[i0].parsed[0].consumed) {
+      const at = old[i0].start;
+      const rel: TextEdit = { start: edit.start - at, oldEnd: edit.oldEnd - at, newEnd: edit.newEnd - at };
+      parsed = spliceChunk(old[i0].parsed[0], chunk.text, rel, version, previous);
+    }
+    parsed ??= cache.get(chunk.text) ?? reusable(previous.chunkCache.get(chunk.text)) ?? parseChunk(chunk.text, version);
+    cache.set(chunk.text, parsed);
+    chunks.push({ ...chunk, parsed });
+  }
+  for (let i = i1; i < old.length; i++) keep(old[i], delta);
+  return fileOf(text, chunks, cache, version);
+}
+
+function reusable(p: ParsedDocument[] | undefined): ParsedDocument[] | undefined {
+  return p && !p.some((d) => d.consumed) ? p : undefined;
+}
+
+/** Splices a one-line edit into a document parsed alone in its chunk (see splice.ts). */
+function spliceChunk(prev: ParsedDocument, text: string, edit: TextEdit, version: YamlVersion, previous: YamlFile): ParsedDocument[] | undefined {
+  // Never for a parse shared by several identical chunks.
+  if (prev.start !== 0 || prev.end !== prev.chunkText.length) return undefined;
+  if (previous.chunks.filter((c) => c.parsed.includes(prev)).length !== 1) return undefined;
+  const r = spliceDocument(prev, text, edit, (piece) => composeIsolated(piece, version), MAX_YAML_DEPTH);
+  if (!r) return undefined;
+  prev.consumed = true;
+  return [{ chunkText: text, doc: r.doc, start: 0, end: text.length, version, value: r.value, plain: true }];
+}
+
+/** Documents shorter than this are simply re-parsed (that is already fast). */
+export const SPLICE_MIN_CHARS = 20_000;
 
 /**
  * Deepest collection nesting composed. The `yaml` composer recurses per level and overflows the stack
@@ -386,8 +483,17 @@ function maxCollectionDepth(tokens: CST.Token[]): number {
   return max;
 }
 
-function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
-  const options = {
+/** A piece of YAML parsed as one document, with its collection nesting depth (splice.ts). */
+function composeIsolated(text: string, version: YamlVersion): { doc: Document.Parsed; depth: number } | undefined {
+  const tokens = Array.from(new Parser().parse(text));
+  const depth = maxCollectionDepth(tokens);
+  if (depth > MAX_YAML_DEPTH) return undefined;
+  const docs = Array.from(new Composer(composeOptions(version)).compose(tokens));
+  return docs.length === 1 ? { doc: docs[0], depth } : undefined;
+}
+
+function composeOptions(version: YamlVersion) {
+  return {
     intAsBigInt: true,
     version,
     // go-yaml v2 has no sexagesimal numbers and gives timestamps to interface{} as strings.
@@ -396,6 +502,10 @@ function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
     // Reported (as warnings, see collectErrors); the last value wins, as in Kubernetes' decoder.
     uniqueKeys: true,
   };
+}
+
+function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
+  const options = composeOptions(version);
   // parseAllDocuments, in two steps so that the nesting depth is known before composing.
   const tokens = Array.from(new Parser().parse(text));
   if (maxCollectionDepth(tokens) > MAX_YAML_DEPTH) {
@@ -480,6 +590,8 @@ function toKubernetesValue(doc: Document.Parsed): { v: unknown; error?: string }
     return { v: null, error: e instanceof Error ? e.message : String(e) };
   }
 }
+
+setValueNormalizer(normalize);
 
 function normalize(v: unknown): unknown {
   if (typeof v === 'bigint') {

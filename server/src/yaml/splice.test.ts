@@ -1,0 +1,91 @@
+/**
+ * The incremental parse (chunk reuse by position, in-place splice of one-line edits into large
+ * documents) must give exactly what a fresh parse gives: values, errors, positions and every AST range.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isPair, isScalar, isSeq, isAlias } from 'yaml';
+import { parseYamlDocuments, type YamlFile } from './document';
+
+const CRDS = join(__dirname, '../../../../shared/realworld/crds');
+const CRD = readFileSync(join(CRDS, 'flux/kustomize.toolkit.fluxcd.io_kustomizations.yaml'), 'utf8');
+const SMALL = readFileSync(join(CRDS, 'crossplane/pkg.crossplane.io_configurations.yaml'), 'utf8');
+
+/** Everything observable of a parse, with absolute positions. */
+function snapshot(f: YamlFile): unknown {
+  return f.documents.map((d) => {
+    const nodes: unknown[] = [];
+    const stack: unknown[] = [d.contents];
+    while (stack.length) {
+      const n = stack.pop() as any;
+      if (!n) continue;
+      if (isPair(n)) {
+        stack.push(n.value, n.key);
+        continue;
+      }
+      const r = n.range ? n.range.map((x: number) => x + d.chunkOffset) : null;
+      if (isScalar(n)) nodes.push(['s', r, n.type, typeof n.value === 'bigint' ? `${n.value}n` : n.value]);
+      else if (isAlias(n)) nodes.push(['a', r, n.source]);
+      else if (isMap(n) || isSeq(n)) {
+        nodes.push([isMap(n) ? 'm' : 'q', r, !!n.flow, n.items.length]);
+        for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]);
+      }
+    }
+    return { start: d.start, end: d.end, value: d.value, errors: d.errors, kind: d.kind, range: d.ast.range, nodes };
+  });
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const CHARS = ['a', 'Z', '0', '7', ' ', ' ', ':', '-', '#', '"', "'", '[', ']', '{', ',', '|', '>', '&', '*', '!', '%', '?', '\t', 'true', 'null', '- x', 'k: v'];
+
+test('incremental parse = fresh parse over random one-line edits of a CRD (two documents)', () => {
+  const rand = rng(6);
+  const clean = SMALL + '---\nkind: X\n';
+  let text = clean;
+  let f = parseYamlDocuments(text);
+  void f.documents.map((d) => d.value);
+  let spliced = 0;
+  for (let i = 0; i < 160; i++) {
+    // Edits inside a line (where typing happens), sometimes a newline, a deletion, or back to the clean text.
+    const at = Math.floor(rand() * text.length);
+    const r = rand();
+    const del = r < 0.3 ? Math.floor(rand() * 4) : 0;
+    const ins = r < 0.03 ? '\n' : r < 0.6 ? CHARS[Math.floor(rand() * CHARS.length)] : '';
+    const next = i % 3 === 2 ? clean : text.slice(0, at) + ins + text.slice(at + (text.slice(at, at + del).includes('\n') ? 0 : del));
+    const before = f.documents.map((d) => d.ast);
+    const g = parseYamlDocuments(next, { previous: f, consumePrevious: true, spliceMinChars: 1000 });
+    void g.documents.map((d) => d.value);
+    if (g.documents.some((d) => !before.includes(d.ast) && d.ast.contents && before.some((b) => b.contents === d.ast.contents))) spliced++;
+    const fresh = parseYamlDocuments(next);
+    assert.deepEqual(snapshot(g), snapshot(fresh), `edit ${i} at ${at}: ${JSON.stringify(ins)} -${del}`);
+    text = next;
+    f = g;
+  }
+  // The test must exercise the splice, not only the fallback.
+  assert.ok(spliced > 20, `spliced ${spliced}`);
+});
+
+test('splice: typing in a description of a large document re-parses only its block', () => {
+  const at = CRD.indexOf('description: ', CRD.length / 2) + 'description: '.length;
+  const f = parseYamlDocuments(CRD);
+  const v1 = f.documents[0].value;
+  const next = CRD.slice(0, at) + 'New ' + CRD.slice(at);
+  const g = parseYamlDocuments(next, { previous: f, consumePrevious: true });
+  assert.equal(g.documents[0].ast.contents, f.documents[0].ast.contents, 'AST updated in place');
+  assert.notEqual(g.documents[0].ast, f.documents[0].ast, 'a new document object');
+  assert.deepEqual(g.documents[0].value, parseYamlDocuments(next).documents[0].value);
+  // The previous value is not modified (other caches hold it).
+  assert.deepEqual(v1, parseYamlDocuments(CRD).documents[0].value);
+  // Without consumePrevious the previous parse stays valid and nothing is spliced.
+  const h = parseYamlDocuments(CRD, { previous: g });
+  assert.notEqual(h.documents[0].ast.contents, g.documents[0].ast.contents);
+});

@@ -1,0 +1,239 @@
+/**
+ * Re-parsing only the edited part of a large YAML document. A one-line edit strictly inside a block
+ * collection is re-parsed as that collection alone (its text, at its column); when that parse is clean
+ * and consumes exactly the collection's text, the collection cannot parse differently in context (its
+ * extent is fixed by the unchanged lines around it), so the new node is spliced into the previous AST,
+ * the nodes after it are shifted, and the JSON value is rebuilt copy-on-write along the path only.
+ * Anything unusual (syntax errors or warnings, anchors, aliases, merge keys, tags, flow collections on
+ * the path, multi-line edits) gives up, and the caller parses the whole document as before.
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import type { TextEdit } from './diff';
+
+/** What a splice needs of the previous parse of the document (the document's chunk). */
+export interface SpliceSource {
+  chunkText: string;
+  doc: Document.Parsed;
+  /** The previous JSON value, when it was computed. */
+  value?: { v: unknown; error?: string };
+  /** Set once the AST was found free of anchors and aliases. */
+  plain?: boolean;
+}
+
+export interface SpliceResult {
+  chunkText: string;
+  doc: Document.Parsed;
+  value?: { v: unknown };
+}
+
+/** The isolated parse of a piece of text: its document and the deepest collection nesting in it. */
+export type ComposeIsolated = (text: string) => { doc: Document.Parsed; depth: number } | undefined;
+
+type Step = { parent: Node; index: number; key?: string };
+
+/**
+ * Splices `edit` (chunk-relative) into `src`; undefined when the edit cannot be handled locally.
+ * On success the previous AST has been updated in place and belongs to the result: `src` is consumed.
+ */
+export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdit, compose: ComposeIsolated, maxDepth: number): SpliceResult | undefined {
+  const doc = src.doc;
+  if (doc.errors.length || doc.warnings.length || src.value?.error || !doc.contents) return undefined;
+  const removed = src.chunkText.slice(edit.start, edit.oldEnd);
+  const inserted = newText.slice(edit.start, edit.newEnd);
+  if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) return undefined;
+  if (src.chunkText.charCodeAt(0) === 37 /* % */ || src.chunkText.includes('\n%')) return undefined;
+  if (!src.plain) {
+    if (!isPlain(doc.contents as Node)) return undefined;
+    src.plain = true;
+  }
+  // The path from the root to the deepest block collection holding the edit strictly inside.
+  const spine: Step[] = [];
+  let target: Node | undefined;
+  let node = doc.contents as Node;
+  for (;;) {
+    const r = node.range;
+    if (!r || !(r[0] < edit.start && edit.oldEnd < r[1])) break;
+    if ((isMap(node) || isSeq(node)) && !node.flow && !node.tag && !node.anchor) target = node;
+    // A flow or tagged collection is re-parsed as part of the block collection around it.
+    else if (isMap(node) || isSeq(node)) break;
+    const next = childHolding(node, edit);
+    if (!next) break;
+    spine.push(next.step);
+    node = next.node;
+  }
+  if (!target) return undefined;
+  const depthAt = spine.findIndex((s) => s.parent === target);
+  const targetSpine = depthAt < 0 ? spine : spine.slice(0, depthAt);
+  const [start, end] = target.range!;
+  const delta = edit.newEnd - edit.oldEnd;
+  const col = start - lineStart(src.chunkText, start);
+  const piece = ' '.repeat(col) + newText.slice(start, end + delta);
+  const iso = compose(piece);
+  if (!iso || iso.depth + targetSpine.length > maxDepth) return undefined;
+  const fresh = iso.doc.contents as Node | null;
+  const sameKind = fresh && ((isMap(target) && isMap(fresh)) || (isSeq(target) && isSeq(fresh)));
+  if (!sameKind || iso.doc.errors.length || iso.doc.warnings.length || (fresh as { flow?: boolean }).flow || fresh.tag || fresh.anchor) return undefined;
+  if (!fresh.range || fresh.range[0] !== col || fresh.range[1] !== piece.length || !isPlain(fresh)) return undefined;
+  let value: { v: unknown } | undefined;
+  if (src.value) {
+    const v = spliceValue(src.value.v, targetSpine, iso.doc);
+    if (v === NO_VALUE) return undefined;
+    value = { v };
+  }
+  // From here on the previous AST is changed in place.
+  shiftNode(fresh, start - col, -1);
+  const holder = targetSpine.length ? targetSpine[targetSpine.length - 1] : undefined;
+  if (holder) setChild(holder, fresh);
+  else (doc as { contents: unknown }).contents = fresh;
+  if (delta !== 0) {
+    shiftNode(doc.contents as Node, delta, end, fresh);
+    if (doc.range) for (let i = 0; i < 3; i++) if (doc.range[i] >= end) doc.range[i] += delta;
+  }
+  // A new Document object (the service tells documents apart by it) sharing the updated contents.
+  const copy = Object.create(Object.getPrototypeOf(doc), Object.getOwnPropertyDescriptors(doc)) as Document.Parsed;
+  return { chunkText: newText, doc: copy, value };
+}
+
+/** The child (pair value or sequence item) whose range holds the edit; keys end the walk. */
+function childHolding(node: Node, edit: TextEdit): { node: Node; step: Step } | undefined {
+  if (isMap(node)) {
+    for (let i = 0; i < node.items.length; i++) {
+      const p = node.items[i];
+      const k = p.key as Node | null;
+      if (k?.range && k.range[0] <= edit.oldEnd && edit.start <= k.range[2]) return undefined;
+      const v = p.value as Node | null;
+      if (v?.range && v.range[0] <= edit.start && edit.oldEnd <= v.range[2]) {
+        if (!isScalar(k) || k.value === '<<') return undefined;
+        return { node: v, step: { parent: node, index: i, key: k.value === null || k.value === undefined ? '' : String(k.value) } };
+      }
+    }
+    return undefined;
+  }
+  if (isSeq(node)) {
+    for (let i = 0; i < node.items.length; i++) {
+      const it = node.items[i] as Node | null;
+      if (isPair(it)) return undefined;
+      if (it?.range && it.range[0] <= edit.start && edit.oldEnd <= it.range[2]) return { node: it, step: { parent: node, index: i } };
+    }
+  }
+  return undefined;
+}
+
+function setChild(step: Step, child: Node): void {
+  if (isMap(step.parent)) step.parent.items[step.index].value = child;
+  else if (isSeq(step.parent)) step.parent.items[step.index] = child;
+}
+
+/** No anchors, aliases or merge keys anywhere below (iterative: documents may be deep). */
+function isPlain(root: Node): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (!n || typeof n !== 'object') continue;
+    if (isAlias(n)) return false;
+    if ((n as Node).anchor) return false;
+    if (isPair(n)) {
+      if (isScalar(n.key) && n.key.value === '<<') return false;
+      stack.push(n.key, n.value);
+    } else if (isMap(n) || isSeq(n)) for (const it of n.items) stack.push(it);
+  }
+  return true;
+}
+
+/**
+ * Adds `delta` to every range offset at or after `from` (all of them when `from` < 0), skipping the
+ * subtree `skip` (already placed).
+ */
+function shiftNode(root: Node, delta: number, from: number, skip?: Node): void {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const n = stack.pop() as Node | { key: unknown; value: unknown } | null;
+    if (!n || typeof n !== 'object' || n === skip) continue;
+    if (isPair(n)) {
+      stack.push(n.key, n.value);
+      continue;
+    }
+    const r = (n as Node).range;
+    if (r) {
+      // A subtree ending before the edit is untouched.
+      if (r[2] < from) continue;
+      if (r[0] >= from) r[0] += delta;
+      if (r[1] >= from) r[1] += delta;
+      if (r[2] >= from) r[2] += delta;
+    }
+    if (isMap(n) || isSeq(n)) for (const it of n.items) stack.push(it);
+  }
+}
+
+function lineStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0) {
+    const c = text.charCodeAt(i - 1);
+    if (c === 10 || c === 13) break;
+    i--;
+  }
+  return i;
+}
+
+const NO_VALUE = Symbol('no value');
+
+/** The previous value with the subtree at `spine` replaced by the isolated document's value (copy-on-write). */
+function spliceValue(root: unknown, spine: Step[], iso: Document.Parsed): unknown {
+  let fresh: unknown;
+  try {
+    fresh = normalizeValue(iso.toJS({ maxAliasCount: 100 }));
+  } catch {
+    return NO_VALUE;
+  }
+  if (!spine.length) return fresh;
+  const copyRoot = copyOf(root);
+  if (copyRoot === undefined) return NO_VALUE;
+  let cur = copyRoot as Record<string, unknown> | unknown[];
+  for (let i = 0; i < spine.length; i++) {
+    const s = spine[i];
+    const last = i === spine.length - 1;
+    if (s.key !== undefined) {
+      if (Array.isArray(cur) || !Object.prototype.hasOwnProperty.call(cur, s.key)) return NO_VALUE;
+      if (last) setKey(cur, s.key, fresh);
+      else {
+        const c = copyOf(cur[s.key]);
+        if (c === undefined) return NO_VALUE;
+        setKey(cur, s.key, c);
+        cur = c as Record<string, unknown> | unknown[];
+      }
+    } else {
+      if (!Array.isArray(cur) || s.index >= cur.length) return NO_VALUE;
+      if (last) cur[s.index] = fresh;
+      else {
+        const c = copyOf(cur[s.index]);
+        if (c === undefined) return NO_VALUE;
+        cur[s.index] = c;
+        cur = c as Record<string, unknown> | unknown[];
+      }
+    }
+  }
+  return copyRoot;
+}
+
+function copyOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.slice();
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) setKey(o, k, (v as Record<string, unknown>)[k]);
+    return o;
+  }
+  return undefined;
+}
+
+/** The value normalisation of the YAML layer (injected to keep one definition). */
+let normalizeValue: (v: unknown) => unknown = (v) => v;
+
+/** @internal document.ts registers its value normalisation. */
+export function setValueNormalizer(fn: (v: unknown) => unknown): void {
+  normalizeValue = fn;
+}
+
+function setKey(o: Record<string, unknown>, k: string, x: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+  else o[k] = x;
+}
