@@ -93,6 +93,8 @@ interface ParsedDocument {
 /** A chunk of a parsed file and its documents (positions let the next parse reuse chunks without hashing). */
 interface ParsedChunk extends YamlChunk {
   parsed: ParsedDocument[];
+  /** Known to hold no `%` directive line (its cuts can be kept when an edit stays inside a line). */
+  directiveFree?: boolean;
 }
 
 /**
@@ -379,7 +381,7 @@ export function parseYamlDocuments(text: string, opts: ParseYamlOptions = {}): Y
     let parsed = cache.get(chunk.text) ?? reuse?.get(chunk.text);
     if (!parsed || parsed.some((p) => p.consumed)) parsed = parseChunk(chunk.text, version);
     cache.set(chunk.text, parsed);
-    chunks.push({ ...chunk, parsed });
+    chunks.push({ ...chunk, parsed, directiveFree: chunk.text.charCodeAt(0) !== 37 && !chunk.text.includes('\n%') && !chunk.text.includes('\r%') });
   }
   return fileOf(text, chunks, cache, version);
 }
@@ -410,9 +412,15 @@ function parseIncrementally(text: string, previous: YamlFile, version: YamlVersi
   const regionStart = old[i0].start;
   const regionEnd = i1 < old.length ? old[i1].start + delta : text.length;
   const region = text.slice(regionStart, regionEnd);
-  if (region.charCodeAt(0) === 37 || region.includes('\n%') || region.includes('\r%')) return undefined;
-  if (region === '' && old.length > 1) return undefined;
-  const sub = splitYamlChunks(region);
+  let sub: YamlChunk[];
+  if (i1 - i0 === 1 && old[i0].directiveFree && sameChunkLines(previous.text, text, edit)) {
+    // Within one line that neither is nor becomes a `---` or `%` line: the cuts only move.
+    sub = [{ start: 0, end: region.length, text: region }];
+  } else {
+    if (region.charCodeAt(0) === 37 || region.includes('\n%') || region.includes('\r%')) return undefined;
+    if (region === '' && old.length > 1) return undefined;
+    sub = splitYamlChunks(region);
+  }
   const cache = new Map<string, ParsedDocument[]>();
   const chunks: ParsedChunk[] = [];
   const keep = (c: ParsedChunk, shift: number) => {
@@ -431,10 +439,29 @@ function parseIncrementally(text: string, previous: YamlFile, version: YamlVersi
     }
     parsed ??= cache.get(chunk.text) ?? reusable(previous.chunkCache.get(chunk.text)) ?? parseChunk(chunk.text, version);
     cache.set(chunk.text, parsed);
-    chunks.push({ ...chunk, parsed });
+    // Region chunks hold no directives (checked above, or the chunk had none and the edited line has none).
+    chunks.push({ ...chunk, parsed, directiveFree: true });
   }
   for (let i = i1; i < old.length; i++) keep(old[i], delta);
   return fileOf(text, chunks, cache, version);
+}
+
+/** True when the edit stays inside one line, and that line neither was nor is a marker or directive line. */
+function sameChunkLines(before: string, after: string, edit: TextEdit): boolean {
+  if (hasBreak(before, edit.start, edit.oldEnd) || hasBreak(after, edit.start, edit.newEnd)) return false;
+  let ls = edit.start;
+  while (ls > 0 && before.charCodeAt(ls - 1) !== 10 && before.charCodeAt(ls - 1) !== 13) ls--;
+  // The line start is the same in both texts (the edit begins at or after it).
+  const lineHead = (t: string) => t.charCodeAt(ls) === 37 || (t.charCodeAt(ls) === 45 && t.charCodeAt(ls + 1) === 45 && t.charCodeAt(ls + 2) === 45);
+  return !lineHead(before) && !lineHead(after);
+}
+
+function hasBreak(t: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 10 || c === 13) return true;
+  }
+  return false;
 }
 
 function reusable(p: ParsedDocument[] | undefined): ParsedDocument[] | undefined {

@@ -45,7 +45,7 @@ function rng(seed: number): () => number {
   };
 }
 
-const CHARS = ['a', 'Z', '0', '7', ' ', ' ', ':', '-', '#', '"', "'", '[', ']', '{', ',', '|', '>', '&', '*', '!', '%', '?', '\t', 'true', 'null', '- x', 'k: v'];
+const CHARS = ['---', '--- ', '%', '...', 'a', 'Z', '0', '7', ' ', ' ', ':', '-', '#', '"', "'", '[', ']', '{', ',', '|', '>', '&', '*', '!', '%', '?', '\t', 'true', 'null', '- x', 'k: v'];
 
 test('incremental parse = fresh parse over random one-line edits of a CRD (two documents)', () => {
   const rand = rng(6);
@@ -54,9 +54,11 @@ test('incremental parse = fresh parse over random one-line edits of a CRD (two d
   let f = parseYamlDocuments(text);
   void f.documents.map((d) => d.value);
   let spliced = 0;
-  for (let i = 0; i < 160; i++) {
+  for (let i = 0; i < 200; i++) {
     // Edits inside a line (where typing happens), sometimes a newline, a deletion, or back to the clean text.
-    const at = Math.floor(rand() * text.length);
+    let at = Math.floor(rand() * text.length);
+    // Line starts too: that is where `---`, `%` and `...` change the document structure.
+    if (rand() < 0.25) at = text.lastIndexOf('\n', at) + 1;
     const r = rand();
     const del = r < 0.3 ? Math.floor(rand() * 4) : 0;
     const ins = r < 0.03 ? '\n' : r < 0.6 ? CHARS[Math.floor(rand() * CHARS.length)] : '';

@@ -34,6 +34,7 @@ type Step = { parent: Node; index: number; key?: string };
 /**
  * Splices `edit` (chunk-relative) into `src`; undefined when the edit cannot be handled locally.
  * On success the previous AST has been updated in place and belongs to the result: `src` is consumed.
+ * The caller makes sure the document has no `%` directives (they would change how tags resolve).
  */
 export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdit, compose: ComposeIsolated, maxDepth: number): SpliceResult | undefined {
   const doc = src.doc;
@@ -41,7 +42,6 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   const removed = src.chunkText.slice(edit.start, edit.oldEnd);
   const inserted = newText.slice(edit.start, edit.newEnd);
   if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) return undefined;
-  if (src.chunkText.charCodeAt(0) === 37 /* % */ || src.chunkText.includes('\n%')) return undefined;
   if (!src.plain) {
     if (!isPlain(doc.contents as Node)) return undefined;
     src.plain = true;
