@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CEL_SKIPPED_MESSAGE, hasCelValidator, validateCustomResourceValue } from './custom-resource';
 import { errorMessage } from '../field';
+import { correlatedDeepEqual } from './schema-validator';
 import type { JSONSchemaProps } from '../schema/types';
 
 const rule = (extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', 'x-kubernetes-validations': [{ rule: 'self.size() > 1' }], ...extra });
@@ -28,4 +29,15 @@ test('the skipped-rules error needs a reachable rule, whether or not the object 
   assert.deepEqual(run({ properties: { a: rule(), b: enumB } }), ['b: Unsupported value: "y": supported values: "x"']);
   // And an untyped root runs no rule at all.
   assert.deepEqual(validateCustomResourceValue({ a: 'y' }, { properties: { a: rule() } }, { isResourceRoot: false }), []);
+});
+
+test('correlatedDeepEqual: undeclared keys never correlate (CorrelatedObject.Key needs a schema)', () => {
+  const root: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'integer' } } } } };
+  const obj = { apiVersion: 'v1', kind: 'K', metadata: { name: 'w' }, spec: { a: 1 } };
+  assert.equal(correlatedDeepEqual(obj, structuredClone(obj), root), false);
+  assert.equal(correlatedDeepEqual(obj.spec, { a: 1 }, root.properties!.spec), true);
+  assert.equal(correlatedDeepEqual(obj.spec, { a: 2 }, root.properties!.spec), false);
+  const pu: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  assert.equal(correlatedDeepEqual({ x: 1 }, { x: 1 }, pu), false);
+  assert.equal(correlatedDeepEqual({}, {}, pu), true);
 });

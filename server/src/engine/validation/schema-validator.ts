@@ -136,6 +136,15 @@ function corrIndex(corr: Correlation | undefined, data: unknown, i: number): Cor
   return match === undefined ? undefined : { old: match, schema: corr.schema.items as JSONSchemaProps };
 }
 
+/**
+ * CorrelatedObject.CachedDeepEqual for other ratcheting users (the CEL validator shares the correlated object):
+ * keys the schema does not declare (apiVersion, kind, metadata at a root that does not list them, unknown
+ * fields kept by x-kubernetes-preserve-unknown-fields) never correlate, so such a node is never "unchanged".
+ */
+export function correlatedDeepEqual(oldValue: unknown, newValue: unknown, schema: JSONSchemaProps): boolean {
+  return correlatedEqual(newValue, { old: oldValue, schema });
+}
+
 /** CorrelatedObject.CachedDeepEqual: is the value unchanged, correlating children through the schema? */
 function correlatedEqual(data: unknown, corr: Correlation): boolean {
   const old = corr.old;
