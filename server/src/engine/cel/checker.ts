@@ -45,15 +45,9 @@ const NAMESPACES = new Set(['optional', 'sets', 'lists', 'strings', 'format', 'i
 /** Type-check a parsed expression against declared variables. */
 export function checkExpression(ast: ASTNode, vars: Map<string, CelType>): CheckResult {
   const c = new Checker(vars);
-  const issues: CheckIssue[] = [];
-  let type: CelType = T.error;
-  try {
-    type = c.check(ast, new Map());
-  } catch (e) {
-    if (e instanceof CheckError) {
-      issues.push({ message: e.message, offset: e.offset ?? celGoOffset(e.node), range: { start: e.node.range.start, end: e.node.range.end } });
-    } else throw e;
-  }
+  const type = c.check(ast, new Map());
+  // cel-go's Errors.ToDisplayString sorts by location (stable), one ERROR block per issue.
+  const issues = c.issues.map((x, i) => [x, i] as const).sort((a, b) => a[0].offset - b[0].offset || a[1] - b[1]).map(([x]) => x);
   const programErrors: string[] = [];
   if (issues.length === 0) {
     validateLiterals(ast, c, issues, programErrors);
@@ -268,11 +262,20 @@ class Checker {
   /** Global type-parameter mapping across the expression (cel-go keeps one per check). */
   private m: Mapping = new Map();
   readonly types = new Map<ASTNode, CelType>();
+  /** Every error found: like cel-go, an erroneous sub-expression gets the error type and checking goes on. */
+  readonly issues: CheckIssue[] = [];
 
   constructor(private readonly vars: Map<string, CelType>) {}
 
   check(n: ASTNode, scope: Scope): CelType {
-    const t = this.checkInner(n, scope);
+    let t: CelType;
+    try {
+      t = this.checkInner(n, scope);
+    } catch (e) {
+      if (!(e instanceof CheckError)) throw e;
+      this.issues.push({ message: e.message, offset: e.offset ?? celGoOffset(e.node), range: { start: e.node.range.start, end: e.node.range.end } });
+      t = T.error;
+    }
     this.types.set(n, t);
     return t;
   }

@@ -97,3 +97,21 @@ test('timestamps and durations print as cel-go kinds; the rule prints as the int
   assert.match(errs[0], /Invalid value: \{"Rule":"self\.startsWith\('a'\)","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null\}: /);
   assert.match(errs[0], /found no matching overload for 'startsWith' applied to 'timestamp\.\(string\)'/);
 });
+
+test('every type error of a rule is reported, in source order, as cel-go does (oracle-checked)', () => {
+  const rule = 'self.q == 1 && self.r == 2\n && self.a == \'\'';
+  const errs = compile({ type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule }] });
+  assert.equal(errs.length, 1);
+  const detail = errs[0].slice(errs[0].indexOf('compilation failed: '));
+  assert.equal(
+    detail,
+    "compilation failed: ERROR: <input>:1:5: undefined field 'q'\n | self.q == 1 && self.r == 2\n | ....^\n" +
+      "ERROR: <input>:1:20: undefined field 'r'\n | self.q == 1 && self.r == 2\n | ...................^\n" +
+      "ERROR: <input>:2:12: found no matching overload for '_==_' applied to '(int, string)'\n |  && self.a == ''\n | ...........^",
+  );
+  // An erroneous operand has the error type: its parent operator reports nothing more; literal checks
+  // (the bad regex) run only on rules without type errors.
+  const one = compile({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: "self.c + 1 == 2 && self.b.matches(')')" }] });
+  assert.equal((one[0].match(/ERROR:/g) ?? []).length, 1);
+  assert.match(one[0], /undefined field 'c'/);
+});

@@ -90,3 +90,25 @@ test('resource roots expose only apiVersion, kind, metadata.name and generateNam
   const errs = validateCelRules(schema, { apiVersion: 'v1', kind: 'K', metadata: { name: 'y', namespace: 'n' } }, { isResourceRoot: true });
   assert.deepEqual(errs.map((e) => [e.field, e.detail]), [['', "failed rule: self.metadata.name.startsWith('x')"]]);
 });
+
+test('optionalOldSelf: messageExpression sees oldSelf as the plain value, unbound without an old object', () => {
+  const schema: JSONSchemaProps = {
+    type: 'object',
+    properties: { a: { type: 'integer' } },
+    'x-kubernetes-validations': [
+      { rule: 'oldSelf.hasValue() ? self.a >= oldSelf.value().a : self.a > 100', optionalOldSelf: true, messageExpression: "oldSelf == oldSelf ? 'bound' : 'x'" },
+      { rule: 'oldSelf.hasValue() ? self.a >= oldSelf.value().a : self.a > 100', optionalOldSelf: true, messageExpression: "oldSelf.hasValue() ? 'optional' : 'none'" },
+    ],
+  };
+  // On update, the plain oldSelf: it is bound, optional methods fail on it (the message falls back).
+  // (Answers checked against the API server's code through the test oracle.)
+  assert.deepEqual(run(schema, { a: 1 }, { a: 5 }), [
+    '<nil>: Invalid value: bound',
+    '<nil>: Invalid value: failed rule: oldSelf.hasValue() ? self.a >= oldSelf.value().a : self.a > 100',
+  ]);
+  // On create, oldSelf is not bound for the messageExpression: both fall back.
+  assert.deepEqual(run(schema, { a: 1 }), [
+    '<nil>: Invalid value: failed rule: oldSelf.hasValue() ? self.a >= oldSelf.value().a : self.a > 100',
+    '<nil>: Invalid value: failed rule: oldSelf.hasValue() ? self.a >= oldSelf.value().a : self.a > 100',
+  ]);
+});

@@ -15,6 +15,7 @@ import { IntegralFloat } from '../json/lossless';
 import { ADD_FN, EQUALS_FN, HAS_FN, k8sAdd, k8sEquals, k8sHas } from './listsemantics';
 import { OPT_ELEM_FN, OPT_MAP_FN } from './optionalsyntax';
 import { celEquals } from './lib/compare';
+import { correlatedDeepEqual } from '../validation/schema-validator';
 
 export interface CelValidationOptions {
   /** The value is a whole resource (self at the root exposes apiVersion, kind, metadata.name/generateName). */
@@ -166,7 +167,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 function cachedDeepEqual(c: Correlation | undefined): boolean {
   if (!c) return false;
-  c.eq ??= deepEqual(c.oldValue, c.newValue);
+  // CorrelatedObject.CachedDeepEqual: keys the schema does not declare never correlate (a root whose schema
+  // does not list apiVersion/kind/metadata is never unchanged, so its rules never ratchet).
+  c.eq ??= correlatedDeepEqual(c.oldValue, c.newValue, c.schema);
   return c.eq;
 }
 
@@ -313,7 +316,9 @@ function validateExpressions(
       st.stop = true;
       return;
     }
-    const activation: Record<string, unknown> = { self, oldSelf: oldSelf ?? null };
+    // Without an old value oldSelf is unbound (validationActivation.ResolveName), so a messageExpression
+    // of an optionalOldSelf rule that reads it fails and falls back to the message, as in the API server.
+    const activation: Record<string, unknown> = hasOld ? { self, oldSelf } : { self };
     const ruleActivation = optionalOld ? { self, oldSelf: hasOld ? Optional.of(oldSelf) : Optional.none() } : activation;
     // Stop as soon as the rule has spent more than the object's remaining budget: the API server
     // reports that case by the budget, whether or not the evaluation finished.
