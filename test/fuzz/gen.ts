@@ -85,11 +85,39 @@ const JUNK = [
   'type: object\n', 'properties:\n', 'default: {}\n', 'pattern: "("\n', 'x-kubernetes-preserve-unknown-fields: true\n', 'apiVersion: v1\n', 'kind: \n',
 ];
 
+/** Schema keywords and CR-ish keys, with values of every kind (most of them wrong somewhere). */
+const KEYWORDS = [
+  'type', 'format', 'default', 'enum', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'multipleOf', 'minLength', 'maxLength', 'minItems',
+  'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'required', 'items', 'properties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf',
+  'not', 'nullable', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations', '$ref', 'description', 'example', 'dependencies', 'served', 'storage',
+  'scope', 'name', 'kind', 'apiVersion', 'replicas', 'image', 'metadata', 'spec', 'status', 'labels', 'finalizers', 'conversion', 'subresources', 'scale',
+  'selectableFields', 'additionalPrinterColumns', 'jsonPath', 'messageExpression', 'rule', 'fieldPath', 'reason', 'optionalOldSelf',
+];
+const VALUES = [
+  'string', 'integer', 'number', 'object', 'array', 'boolean', 'null', 'true', 'false', '0', '-1', '1.5', '9223372036854775808', '""', '[]', '{}', '[a, b]',
+  '{a: 1}', 'int-or-string', 'date-time', 'atomic', 'map', 'set', 'granular', '[name]', '"^a$"', '"("', '{type: string}', '[{type: string}]',
+  '[{rule: "self.x > 0"}]', '[{rule: "self == oldSelf", optionalOldSelf: true}]', '{status: {}, scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}}',
+  '"#/definitions/x"', 'Namespaced', 'Cluster', 'v1', '{strategy: Webhook}', '[{jsonPath: .spec.x}]', '.spec.nope', "'1h'", '&x {}', '*x', '!!int "3"',
+];
+
 /** One random edit: [start, deleteCount, insertText] on `text`. */
 export function randomEdit(r: Rng, text: string): [number, number, string] {
   const len = text.length;
   const at = r.int(len + 1);
-  switch (r.int(8)) {
+  switch (r.int(10)) {
+    case 8:
+    case 9: {
+      // A keyword line at the indentation of the line here (a plausible, often wrong, schema edit),
+      // or the value of this line replaced.
+      const s = text.lastIndexOf('\n', at - 1) + 1;
+      const indent = /^[ -]*/.exec(text.slice(s, s + 200))![0].replace(/-/g, ' ');
+      const colon = text.indexOf(': ', s);
+      const eol = text.indexOf('\n', s);
+      const e = eol < 0 ? len : eol;
+      if (r.chance(0.5) && colon >= 0 && colon < e) return [colon + 2, e - colon - 2, r.pick(VALUES)];
+      return [s, 0, `${indent}${r.pick(KEYWORDS)}: ${r.pick(VALUES)}\n`];
+    }
     case 0: // insert junk
       return [at, 0, r.pick(JUNK)];
     case 1: // delete a few characters
@@ -342,4 +370,142 @@ export const REGEX_BLOWUPS = ['(a+)+$', '(a|aa)+$', '(.*a){20}', '(a*)*b', '^(([
 /** A YAML double-quoted scalar of any string. */
 export function yq(s: string): string {
   return JSON.stringify(s);
+}
+
+// ---------------------------------------------------------------- schema mutations
+
+type Json = unknown;
+
+/** A random JSON value (any kind), small. */
+export function randomJson(r: Rng, depth = 0): Json {
+  switch (r.int(depth > 2 ? 6 : 8)) {
+    case 0:
+      return null;
+    case 1:
+      return r.chance(0.5);
+    case 2:
+      return r.pick([0, 1, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, 0.1]);
+    case 3:
+      return r.pick(['', 'a', 'x-y', '1', 'true', '2024-01-01T00:00:00Z', '10Gi', '*', 'é']);
+    case 4:
+      return r.pick(['string', 'integer', 'number', 'boolean', 'object', 'array']);
+    case 5:
+      return r.pick(['set', 'map', 'atomic', 'granular', 'int-or-string', 'date-time', 'byte', 'uuid']);
+    case 6:
+      return Array.from({ length: r.int(3) }, () => randomJson(r, depth + 1));
+    default:
+      return Object.fromEntries(Array.from({ length: r.int(3) }, () => [r.pick(['a', 'name', 'type', 'x', 'key']), randomJson(r, depth + 1)]));
+  }
+}
+
+/** A value for a schema keyword: mostly of the right shape, sometimes not. */
+function keywordValue(r: Rng, kw: string): Json {
+  if (r.chance(0.15)) return randomJson(r);
+  switch (kw) {
+    case 'type':
+      return r.pick(['string', 'integer', 'number', 'boolean', 'object', 'array', '', 'null']);
+    case 'format':
+      return r.pick(['int32', 'int64', 'date-time', 'date', 'byte', 'uuid', 'hostname', 'ipv4', 'cidr', 'duration', 'quantity', 'email', 'nope']);
+    case 'pattern':
+      return r.chance(0.5) ? '^[a-z]+$' : regexPattern(r);
+    case 'enum':
+      return Array.from({ length: r.int(4) }, () => randomJson(r, 2));
+    case 'required':
+    case 'x-kubernetes-list-map-keys':
+      return Array.from({ length: r.int(3) }, () => r.pick(['name', 'a', 'key', 'port', '']));
+    case 'properties':
+      return Object.fromEntries(Array.from({ length: 1 + r.int(3) }, () => [r.pick(['name', 'a', 'key', 'port', 'x']), { type: r.pick(['string', 'integer', 'object']) }]));
+    case 'items':
+    case 'additionalProperties':
+    case 'not':
+      return r.chance(0.2) ? r.chance(0.5) : { type: r.pick(['string', 'integer', 'object', 'array']), ...(r.chance(0.3) ? { items: { type: 'string' } } : {}) };
+    case 'allOf':
+    case 'anyOf':
+    case 'oneOf':
+      return Array.from({ length: 1 + r.int(2) }, () => r.pick([{ required: ['a'] }, { type: 'string' }, { properties: { a: { minimum: 1 } } }, { pattern: 'x' }, {}]));
+    case 'x-kubernetes-validations':
+      return Array.from({ length: 1 + r.int(2) }, () => ({
+        rule: celExpr(r),
+        ...(r.chance(0.3) ? { message: 'm' } : {}),
+        ...(r.chance(0.2) ? { messageExpression: celExpr(r) } : {}),
+        ...(r.chance(0.2) ? { fieldPath: r.pick(['.a', '.spec', "['x']", 'bad']) } : {}),
+        ...(r.chance(0.1) ? { reason: r.pick(['FieldValueInvalid', 'Nope']) } : {}),
+        ...(r.chance(0.1) ? { optionalOldSelf: true } : {}),
+      }));
+    case 'x-kubernetes-list-type':
+      return r.pick(['atomic', 'set', 'map', 'nope']);
+    case 'x-kubernetes-map-type':
+      return r.pick(['atomic', 'granular', 'nope']);
+    case 'minimum':
+    case 'maximum':
+    case 'multipleOf':
+      return r.pick([0, 1, -5, 2.5, 1e20]);
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minProperties':
+    case 'maxProperties':
+      return r.pick([0, 1, 3, 100, -1]);
+    default:
+      return r.chance(0.6) ? r.chance(0.5) : randomJson(r);
+  }
+}
+
+const SCHEMA_KEYWORDS = [
+  'type', 'format', 'pattern', 'enum', 'required', 'properties', 'items', 'additionalProperties', 'not', 'allOf', 'anyOf', 'oneOf',
+  'x-kubernetes-validations', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'minimum', 'maximum',
+  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'uniqueItems',
+  'nullable', 'default', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', '$ref',
+  'description', 'example',
+];
+
+/** Every object node of a JSON value (iteratively), with a way to replace or delete it in its parent. */
+function objectNodes(root: Json): Array<{ node: Record<string, Json>; parent?: Record<string, Json> | Json[]; key?: string | number }> {
+  const out: Array<{ node: Record<string, Json>; parent?: Record<string, Json> | Json[]; key?: string | number }> = [];
+  const stack: Array<{ v: Json; parent?: Record<string, Json> | Json[]; key?: string | number }> = [{ v: root }];
+  while (stack.length) {
+    const { v, parent, key } = stack.pop()!;
+    if (Array.isArray(v)) v.forEach((x, i) => stack.push({ v: x, parent: v, key: i }));
+    else if (v && typeof v === 'object') {
+      out.push({ node: v as Record<string, Json>, parent, key });
+      for (const [k, x] of Object.entries(v)) stack.push({ v: x, parent: v as Record<string, Json>, key: k });
+    }
+  }
+  return out;
+}
+
+/**
+ * Mutates a CRD object in place, `n` times: a schema keyword set (right or wrong shape), a key deleted, a
+ * subtree copied elsewhere, or a value replaced by a random one; mostly inside the schemas.
+ */
+export function mutateCrdObject(r: Rng, crd: Json, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const all = objectNodes(crd);
+    if (!all.length) return;
+    const versions = (crd as { spec?: { versions?: Array<{ schema?: { openAPIV3Schema?: Json } }> } })?.spec?.versions;
+    const schemas = Array.isArray(versions) ? versions.map((v) => v?.schema?.openAPIV3Schema).filter((s) => s && typeof s === 'object') : [];
+    const pool = schemas.length && r.chance(0.85) ? objectNodes(r.pick(schemas)) : all;
+    const t = r.pick(pool);
+    const keys = Object.keys(t.node);
+    switch (r.int(5)) {
+      case 0:
+      case 1: {
+        const kw = r.pick(SCHEMA_KEYWORDS);
+        t.node[kw] = keywordValue(r, kw);
+        break;
+      }
+      case 2:
+        if (keys.length) delete t.node[r.pick(keys)];
+        break;
+      case 3: {
+        // A subtree copied under another node (recursion-ish shapes, duplicated rules).
+        const src = r.pick(pool).node;
+        if (keys.length) t.node[r.pick(keys)] = structuredClone(src);
+        break;
+      }
+      default:
+        if (keys.length) t.node[r.pick(keys)] = randomJson(r);
+    }
+  }
 }

@@ -9,10 +9,11 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 /** CPU budget per call (the issue's "no hang over 1 s"). */
 export const CALL_BUDGET_MS = 1000;
 /**
- * Wall-clock limit per call. The machine running the tests may be heavily loaded, so wall time is only a
- * backstop (a real hang); CRD_YAML_FUZZ_STRICT=1 applies the 1 s budget to wall time too.
+ * Wall-clock limit per call. The machine running the tests may be heavily loaded (8× wall/CPU seen with
+ * ~8 parallel jobs on 2 cores), so wall time is only a backstop for a real hang; CRD_YAML_FUZZ_STRICT=1
+ * applies the 1 s budget to wall time too.
  */
-export const WALL_LIMIT_MS = process.env.CRD_YAML_FUZZ_STRICT === '1' ? CALL_BUDGET_MS : 5 * CALL_BUDGET_MS;
+export const WALL_LIMIT_MS = process.env.CRD_YAML_FUZZ_STRICT === '1' ? CALL_BUDGET_MS : 15 * CALL_BUDGET_MS;
 
 /**
  * The `yaml` package warns through process.emitWarning for every complex mapping key it stringifies

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Position } from 'vscode-languageserver-types';
 import { LanguageService } from '../../server/src/service/languageService';
@@ -22,8 +22,10 @@ import {
   exampleFiles,
   iterations,
   mutate,
+  mutateCrdObject,
   pathologicalInputs,
   randomEdit,
+  randomJson,
   readText,
   realCrdFiles,
   REALWORLD,
@@ -38,7 +40,7 @@ import { heapMB, Probe, swallowedFailures } from './probe';
 const SEED = seed();
 const LONG = !!process.env.CRD_YAML_FUZZ_ITERATIONS;
 /** Per-test wall-clock cap of the default run (the machine may be loaded; the seed still reproduces). */
-const CAP_MS = LONG ? Infinity : 1500;
+const CAP_MS = LONG ? Infinity : 1200;
 
 /** Real CR samples whose CRD is small enough to check on every keystroke of a fuzz run. */
 const SAMPLE_PAIRS: Array<[string, string]> = [
@@ -370,4 +372,41 @@ test('heap stays bounded over many edits of the same documents', () => {
   // Caches are bounded by count; what they hold for two small documents is a few MB, not a leak per edit.
   if (h2 - h1 > 60) p.add('memory', `heap grew ${(h2 - h1).toFixed(1)} MB over ${n} edits of two documents`, `${file}, ${crd}`);
   finish(p, 'heap', n, t0);
+});
+
+test('semantic CRD mutations (schema keywords of right and wrong shapes): the CRD and its CRs are checked without internal errors', () => {
+  const r = new Rng(SEED ^ 0x5e3a);
+  const p = new Probe(SEED);
+  const s = new LanguageService();
+  const crs = EXAMPLES.filter((f) => /crontab-(?!crd)/.test(f)).map((f) => [f, EXAMPLES.find((x) => x.endsWith('crontab-crd.yaml'))!] as [string, string]);
+  const pairs = [...crs, ...SAMPLE_PAIRS];
+  const t0 = performance.now();
+  const n = iterations(40);
+  let done = 0;
+  for (let i = 0; i < n && performance.now() - t0 < CAP_MS; i++, done++) {
+    const [crFile, crdFile] = r.pick(pairs);
+    const crd = parseYaml(readText(crdFile)) as unknown;
+    mutateCrdObject(r, crd, 1 + r.int(5));
+    const crdText = stringifyYaml(crd, { lineWidth: 0 });
+    const crdTd = TextDocument.create('file:///fuzz/semantic-crd.yaml', 'yaml', i + 1, crdText);
+    exercise(p, r, s, crdTd, `mutated CRD from ${crdFile}`, 1);
+    // The CR: as written, or with a few values replaced by random ones.
+    let crText = readText(crFile);
+    if (r.chance(0.5)) {
+      const docs = parseAllDocuments(crText).map((d) => d.toJS() as unknown);
+      for (const d of docs) {
+        for (let k = r.int(4); k > 0; k--) {
+          const spec = (d as { spec?: Record<string, unknown> })?.spec;
+          if (spec && typeof spec === 'object') {
+            const keys = Object.keys(spec);
+            spec[keys.length && r.chance(0.7) ? r.pick(keys) : 'extra'] = randomJson(r);
+          }
+        }
+      }
+      crText = docs.map((d) => stringifyYaml(d, { lineWidth: 0 })).join('---\n');
+    }
+    const crTd = TextDocument.create('file:///fuzz/semantic-cr.yaml', 'yaml', i + 1, crText);
+    exercise(p, r, s, crTd, `CR ${crFile} against a mutated CRD:\n${short(crdText)}\nCR`, 1);
+  }
+  finish(p, 'semantic CRD mutations', done, t0);
 });
