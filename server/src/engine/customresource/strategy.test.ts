@@ -125,3 +125,16 @@ test('update: the old object is pruned and defaulted like the stored object befo
   const created = validateCustomResource(c, body).errors.map((e) => `${e.type} ${e.field}`).sort();
   assert.deepEqual(created, ['FieldValueInvalid ', 'FieldValueTooLong spec.name']);
 });
+
+test('update: root rules never ratchet (apiVersion/kind/metadata are not schema properties); spec rules do', () => {
+  const s = {
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n >= 2' }] } },
+    'x-kubernetes-validations': [{ rule: 'has(self.spec.n) && self.spec.n > 5' }],
+  };
+  const c = structuredClone(crd);
+  c.spec.versions = [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: s } }] as never;
+  const body = cr('example.com/v1', { spec: { n: 1 } });
+  const errs = validateCustomResource(c, body, { oldObject: structuredClone(body) }).errors.map(errorMessage);
+  assert.deepEqual(errs, ['<nil>: Invalid value: failed rule: has(self.spec.n) && self.spec.n > 5']);
+});
