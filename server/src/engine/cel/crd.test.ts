@@ -93,3 +93,14 @@ test('a compile error prints the rule as the internal ValidationRule struct (Go 
     ],
   );
 });
+
+test('rules on an untyped preserve-unknown-fields node: one InternalError (no CEL type information), not compiled', () => {
+  const errs = check({ type: 'object', properties: { a: { 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: 'true' }, { rule: 'self.x' }] } } });
+  assert.deepEqual(errs, [
+    [
+      'InternalError',
+      'spec.validation.openAPIV3Schema.properties[a].x-kubernetes-validations',
+      'spec.validation.openAPIV3Schema.properties[a].x-kubernetes-validations: Internal error: internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations',
+    ],
+  ]);
+});

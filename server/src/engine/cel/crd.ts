@@ -3,7 +3,7 @@
  * ValidateCustomResourceDefinitionOpenAPISchema's x-kubernetes-validations block, CELSchemaContext
  * cardinality and TotalCost).
  */
-import { FieldPath, forbidden, invalid, notSupported, required, type FieldError } from '../field';
+import { FieldPath, forbidden, internalError, invalid, notSupported, required, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { compileRules, internalValidationRule, validFieldPath } from './compile';
 import { additionalPropertiesSchema, itemsSchema, schemaDeclType } from './types';
@@ -162,6 +162,12 @@ function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], tot
   if (schemaErrors > 0 || opts.hasSchemaErrors?.(s)) return;
 
   const decl = schemaDeclType(s, ctx.isRoot || s['x-kubernetes-embedded-resource'] === true);
+  if (!decl) {
+    // CELSchemaContext.TypeInfo fails (an untyped x-kubernetes-preserve-unknown-fields node has no CEL type):
+    // one InternalError for the node's rules, nothing compiled or costed.
+    errs.push(internalError(vpath, 'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations'));
+    return;
+  }
   const results = compileRules(s, decl);
   results.forEach((cr, i) => {
     const r = vpath.index(i);
