@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { exampleFiles, iterations, randomEdit, readText, realCrdFiles, Rng, seed } from './gen';
+import { exampleFiles, iterations, randomEdit, readText, realCrdFiles, REALWORLD, Rng, seed } from './gen';
 import { FuzzServer, normDiagnostics } from './server';
 
 const SEED = seed();
@@ -132,11 +132,17 @@ async function freshDiagnostics(crdText: string, crText: string): Promise<Map<st
  * sent without waiting, requests in between; then the server must answer, publish the final version,
  * and agree with a fresh server.
  */
-async function storm(r: Rng, edits: number, label: string, opts: { requestEvery: number; crdEditShare: number }): Promise<{ ms: number; mem: { rss: number; peak: number } }> {
+async function storm(
+  r: Rng,
+  edits: number,
+  label: string,
+  opts: { requestEvery: number; crdEditShare: number; crdText?: string; crFiles?: string[] },
+): Promise<{ ms: number; mem: { rss: number; peak: number } }> {
   const s = await FuzzServer.start(null);
   try {
-    const crOriginal = readText(r.pick(CR_FILES));
-    const crd = new Editor(s, CRD_URI, CRD_TEXT);
+    const crOriginal = readText(r.pick(opts.crFiles ?? CR_FILES));
+    const crdOriginal = opts.crdText ?? CRD_TEXT;
+    const crd = new Editor(s, CRD_URI, crdOriginal);
     const cr = new Editor(s, CR_URI, crOriginal);
     await crd.open();
     await s.diagnosticsFor(CRD_URI, 1);
@@ -146,7 +152,7 @@ async function storm(r: Rng, edits: number, label: string, opts: { requestEvery:
     const requests: Array<{ what: string; p: Promise<unknown> }> = [];
     for (let i = 0; i < edits; i++) {
       const ed = r.chance(opts.crdEditShare) ? crd : cr;
-      void randomChange(r, ed, ed === crd ? CRD_TEXT : crOriginal);
+      void randomChange(r, ed, ed === crd ? crdOriginal : crOriginal);
       if (opts.requestEvery && i % opts.requestEvery === 0) requests.push({ what: `request after edit ${i}`, p: randomRequest(r, s, r.chance(0.5) ? cr : crd) });
     }
     // Still answering after the storm (and every request of the storm was answered).
@@ -182,6 +188,15 @@ test('server: random edit storms with requests in between; still answering, fina
     for (let round = process.env.CRD_YAML_FUZZ_ITERATIONS ? 0 : 1; round < 2; round++) {
       const { ms, mem } = await storm(r, edits, `storm ${round}`, { requestEvery: 10, crdEditShare: round === 1 ? 0.2 : 0 });
       console.log(`# storm ${round}: ${edits} edits + ${Math.ceil(edits / 10)} requests settled in ${ms.toFixed(0)} ms, server RSS ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`);
+    }
+    if (process.env.CRD_YAML_FUZZ_ITERATIONS) {
+      // Long run: a real CRD (flux GitRepository, 22 kB) and its sample CR.
+      const crd = join(REALWORLD, 'flux', 'source.toolkit.fluxcd.io_gitrepositories.yaml');
+      const cr = join(REALWORLD, '..', 'samples', 'flux', 'samples_source_v1_gitrepository.yaml');
+      if (existsSync(crd) && existsSync(cr)) {
+        const { ms, mem } = await storm(r, edits, 'real CRD storm', { requestEvery: 10, crdEditShare: 0.5, crdText: readText(crd), crFiles: [cr] });
+        console.log(`# real CRD storm: ${edits} edits settled in ${ms.toFixed(0)} ms, server RSS ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`);
+      }
     }
   } catch (e) {
     throw new Error(`reproduce with CRD_YAML_FUZZ_SEED=${SEED}: ${(e as Error).message}`);
