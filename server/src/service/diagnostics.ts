@@ -8,7 +8,7 @@ import { errorMessage, type FieldError, type PathSegment } from '../engine/field
 import { isObject } from '../engine/schema/types';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
-import { checkCr, checkCrd, peekCrd } from './engineCalls';
+import { cheapCrd, checkCr, checkCrd } from './engineCalls';
 import { v1PathsOfInternalCrdPath } from '../yaml';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import {
@@ -92,7 +92,8 @@ export function fileDiagnostics(ctx: ServiceContext, td: TextDocument, file: Yam
 /** Syntax findings plus the previous API server findings re-mapped; undefined when a full check is cheap. */
 function quickCrdDiagnostics(td: TextDocument, file: YamlFile, doc: YamlDoc): Diagnostic[] | undefined {
   const role = roleOf(doc.value);
-  if (role.role !== 'crd' || doc.syntax.some((s) => s.severity === 'error') || peekCrd(doc.text)) return undefined;
+  // Cached or derivable findings (an edit of descriptions only) are exact and cheap: no quick pass.
+  if (role.role !== 'crd' || doc.syntax.some((s) => s.severity === 'error') || cheapCrd(doc.text, role.crd)) return undefined;
   const out: Diagnostic[] = doc.syntax.map((s) =>
     diag({ start: td.positionAt(s.start), end: td.positionAt(Math.min(s.end, doc.end)) }, s.message, DiagnosticSeverity.Warning, 'YAMLSyntax'),
   );

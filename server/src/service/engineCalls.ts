@@ -10,6 +10,7 @@ import { compileSchemaValidations } from '../engine/cel/compile';
 import { validateCustomResource, type CustomResourceResult } from '../engine/customresource/strategy';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdVersions } from './kube';
+import { deriveCrdFindings } from './crdReuse';
 
 /** An engine answer, or why there is none. */
 export type Guarded<T> = { ok: true; value: T } | { ok: false; error: string; notImplemented: boolean };
@@ -54,12 +55,38 @@ export function peekCrd(text: string): CrdCheck | undefined {
   return crdChecks.get(text);
 }
 
+/** The last CRD values fully checked, for deriving the findings of their edits (crdReuse.ts). */
+const recentCrds: { crd: unknown; check: CrdCheck }[] = [];
+
+function rememberCrd(crd: unknown, check: CrdCheck): void {
+  recentCrds.unshift({ crd, check });
+  if (recentCrds.length > 4) recentCrds.pop();
+}
+
+/**
+ * The findings for a CRD text when they come cheap: cached, or derived from a recent check of an
+ * earlier version that differs only where findings cannot change (crdReuse.ts). Undefined otherwise.
+ */
+export function cheapCrd(text: string, crd: unknown): CrdCheck | undefined {
+  const hit = crdChecks.get(text);
+  if (hit) return hit;
+  for (const r of recentCrds) {
+    const derived = deriveCrdFindings(r.crd, r.check, crd);
+    if (derived) {
+      crdChecks.set(text, derived);
+      rememberCrd(crd, derived);
+      return derived;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The API server's findings on a CRD document: CRD validation (which includes the structural checks and
  * CEL compilation). While that entry point is unavailable, the structural and CEL checks run on their own.
  */
 export function checkCrd(text: string, crd: unknown): CrdCheck {
-  const hit = crdChecks.get(text);
+  const hit = cheapCrd(text, crd);
   if (hit) return hit;
   const failures: string[] = [];
   let errors: FieldError[] = [];
@@ -81,6 +108,7 @@ export function checkCrd(text: string, crd: unknown): CrdCheck {
   }
   const out = { errors, failures: [...new Set(failures)] };
   crdChecks.set(text, out);
+  rememberCrd(crd, out);
   return out;
 }
 
