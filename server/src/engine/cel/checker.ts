@@ -264,6 +264,8 @@ class Checker {
   readonly types = new Map<ASTNode, CelType>();
   /** Every error found: like cel-go, an erroneous sub-expression gets the error type and checking goes on. */
   readonly issues: CheckIssue[] = [];
+  /** Nodes a macro expansion creates take the macro call's location (has(a.b): the select sits at the '('). */
+  private readonly macroOffsets = new Map<ASTNode, number>();
 
   constructor(private readonly vars: Map<string, CelType>) {}
 
@@ -273,7 +275,7 @@ class Checker {
       t = this.checkInner(n, scope);
     } catch (e) {
       if (!(e instanceof CheckError)) throw e;
-      this.issues.push({ message: e.message, offset: e.offset ?? celGoOffset(e.node), range: { start: e.node.range.start, end: e.node.range.end } });
+      this.issues.push({ message: e.message, offset: e.offset ?? this.macroOffsets.get(e.node) ?? celGoOffset(e.node), range: { start: e.node.range.start, end: e.node.range.end } });
       t = T.error;
     }
     this.types.set(n, t);
@@ -428,7 +430,9 @@ class Checker {
     const [name, args] = n.args;
     if (name === 'has') {
       const a = args[0];
-      if (args.length !== 1 || a.op !== '.') throw new CheckError('invalid argument to has() macro', a ?? n, a ? a.range.start : undefined);
+      // The parser reports a bad argument at the argument's own location (the operator of a binary expression).
+      if (args.length !== 1 || a.op !== '.') throw new CheckError('invalid argument to has() macro', a ?? n, a ? celGoOffset(a) : undefined);
+      this.macroOffsets.set(a, celGoOffset(n));
       this.check(a, scope);
       return T.bool;
     }

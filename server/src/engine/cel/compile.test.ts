@@ -115,3 +115,11 @@ test('every type error of a rule is reported, in source order, as cel-go does (o
   assert.equal((one[0].match(/ERROR:/g) ?? []).length, 1);
   assert.match(one[0], /undefined field 'c'/);
 });
+
+test('has(): the expanded select sits at the macro call (the "("); a bad argument at its own operator', () => {
+  const node: JSONSchemaProps = { type: 'object', properties: { 'x-y': { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'has(self.kind) || !has(self.kind)' }, { rule: '!has(self.x-y)' }] };
+  const errs = compile({ type: 'object', properties: { n: node } });
+  assert.equal(errs.length, 2);
+  assert.match(errs[0], /ERROR: <input>:1:4: undefined field 'kind'[\s\S]*ERROR: <input>:1:23: undefined field 'kind'/);
+  assert.match(errs[1], /ERROR: <input>:1:12: invalid argument to has\(\) macro/);
+});
