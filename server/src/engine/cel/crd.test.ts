@@ -104,3 +104,14 @@ test('rules on an untyped preserve-unknown-fields node: one InternalError (no CE
     ],
   ]);
 });
+
+test('additionalProperties: false still makes the object a map of unbounded cardinality for cost', () => {
+  const node = (ap: unknown): JSONSchemaProps => ({
+    type: 'object',
+    ...(ap === undefined ? {} : { additionalProperties: ap as never }),
+    properties: { s: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z-]*$')" }] } },
+  });
+  const costErrs = (ap: unknown) => check({ type: 'object', properties: { m: node(ap) } }).filter(([t]) => t === 'FieldValueForbidden').length;
+  assert.equal(costErrs(undefined), 0);
+  assert.ok(costErrs(false) > 0);
+});

@@ -41,7 +41,8 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
 function extractMaxElements(s: JSONSchemaProps): number | undefined {
   switch (s.type) {
     case 'object':
-      if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
+      // Any additionalProperties (false included: a non-nil JSONSchemaPropsOrBool) makes the object a map.
+      if (s.additionalProperties !== undefined && s.additionalProperties !== null) {
         return typeof s.maxProperties === 'number' ? Math.max(0, s.maxProperties) : undefined;
       }
       return 1;
