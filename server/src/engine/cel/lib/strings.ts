@@ -53,47 +53,79 @@ export function trimSpaceRunes(s: string): string {
   return r.slice(i, j).join('');
 }
 
+/** Runes in s (Go's utf8.RuneCountInString on the UTF-8 form of a JS string: a lone surrogate counts once). */
+function runeCount(s: string): number {
+  chargeWork(s.length >> 6);
+  if (!/[\uD800-\uDFFF]/.test(s)) return s.length;
+  return s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
+
+/** UTF-16 offset of rune index r (r <= runeCount(s)). */
+function unitOffset(s: string, r: number): number {
+  if (isBmp(s)) return r;
+  let u = 0;
+  for (let i = 0; i < r; i++) u += isPairAt(s, u) ? 2 : 1;
+  return u;
+}
+
+/** Rune index of UTF-16 offset u (on a rune boundary). */
+function runeOffset(s: string, u: number): number {
+  return runeCount(s.slice(0, u));
+}
+
+function isPairAt(s: string, u: number): boolean {
+  const c = s.charCodeAt(u);
+  if (c < 0xd800 || c > 0xdbff) return false;
+  const d = s.charCodeAt(u + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
+}
+
+/** A UTF-16 match at u of sub covers whole runes of str (does not start or end inside a surrogate pair). */
+function onRuneBoundaries(str: string, u: number, len: number): boolean {
+  const inside = (i: number) => i > 0 && i < str.length && isPairAt(str, i - 1);
+  return !inside(u) && !inside(u + len);
+}
+
 function indexOfOffset(str: string, sub: string, offset: bigint): bigint {
   const off = num(offset);
   if (off < 0) fail(`index out of range: ${off}`);
-  if (isBmp(str) && isBmp(sub)) {
-    if (sub === '') return off > str.length ? BigInt(str.length) : offset;
-    if (off >= str.length) return -1n;
-    return BigInt(str.indexOf(sub, off));
+  const n = runeCount(str);
+  if (sub === '') return off > n ? BigInt(n) : offset;
+  if (off >= n) return -1n;
+  // Native search on UTF-16 (linear), skipping matches that split a surrogate pair: the same answer as
+  // comparing rune by rune, which is O(n*m) in JavaScript.
+  let u = unitOffset(str, off);
+  for (;;) {
+    const j = str.indexOf(sub, u);
+    if (j < 0) return -1n;
+    if (onRuneBoundaries(str, j, sub.length)) return BigInt(runeOffset(str, j));
+    u = j + 1;
   }
-  const r = runes(str);
-  if (sub === '') return off > r.length ? BigInt(r.length) : offset;
-  const sr = runes(sub);
-  if (off >= r.length) return -1n;
-  for (let i = off; i < r.length - (sr.length - 1); i++) {
-    let ok = true;
-    for (let j = 0; j < sr.length; j++) if (r[i + j] !== sr[j]) { ok = false; break; }
-    if (ok) return BigInt(i);
-  }
-  return -1n;
 }
 
 function lastIndexOfOffset(str: string, sub: string, offset: bigint): bigint {
   let off = num(offset);
   if (off < 0) fail(`index out of range: ${off}`);
-  const r = runes(str);
-  if (sub === '') return off > r.length ? BigInt(r.length) : offset;
-  const sr = runes(sub);
-  if (off >= r.length) return -1n;
-  if (off > r.length - sr.length) off = r.length - sr.length;
-  for (let i = off; i >= 0; i--) {
-    let ok = true;
-    for (let j = 0; j < sr.length; j++) if (r[i + j] !== sr[j]) { ok = false; break; }
-    if (ok) return BigInt(i);
+  const n = runeCount(str);
+  if (sub === '') return off > n ? BigInt(n) : offset;
+  const m = runeCount(sub);
+  if (off >= n) return -1n;
+  if (off > n - m) off = n - m;
+  if (off < 0) return -1n;
+  let u = unitOffset(str, off);
+  for (;;) {
+    const j = str.lastIndexOf(sub, u);
+    if (j < 0) return -1n;
+    if (onRuneBoundaries(str, j, sub.length)) return BigInt(runeOffset(str, j));
+    if (j === 0) return -1n;
+    u = j - 1;
   }
-  return -1n;
 }
 
 function lastIndexOf(str: string, sub: string): bigint {
-  const r = runes(str);
-  if (sub === '') return BigInt(r.length);
+  if (sub === '') return BigInt(runeCount(str));
   if (Buffer.byteLength(str) < Buffer.byteLength(sub)) return -1n;
-  return lastIndexOfOffset(str, sub, BigInt(r.length - 1));
+  return lastIndexOfOffset(str, sub, BigInt(runeCount(str) - 1));
 }
 
 /** Go's strings.Replace(s, old, new, n) (n < 0: all), with Go's empty-`old` behaviour (insert between runes). */
@@ -254,10 +286,10 @@ export function installStrings(env: Environment): void {
     if (n < 0 || n > r.length) fail(`index out of range: ${i}`);
     return n === r.length ? '' : r[n];
   });
-  f(`string.indexOf${S}(string): int`, (s: string, sub: string) => indexOfOffset(s, sub, 0n));
-  f(`string.indexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => indexOfOffset(s, sub, o));
-  f(`string.lastIndexOf${S}(string): int`, (s: string, sub: string) => lastIndexOf(s, sub));
-  f(`string.lastIndexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => lastIndexOfOffset(s, sub, o));
+  f(`string.indexOf${S}(string): int`, (s: string, sub: string) => (chargeTraversal(s), indexOfOffset(s, sub, 0n)));
+  f(`string.indexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => (chargeTraversal(s), indexOfOffset(s, sub, o)));
+  f(`string.lastIndexOf${S}(string): int`, (s: string, sub: string) => (chargeTraversal(s), lastIndexOf(s, sub)));
+  f(`string.lastIndexOf${S}(string, int): int`, (s: string, sub: string, o: bigint) => (chargeTraversal(s), lastIndexOfOffset(s, sub, o)));
   f(`string.lowerAscii${S}(): string`, (s: string) => (chargeTraversal(s), asciiMap(s, false)));
   f(`string.upperAscii${S}(): string`, (s: string) => (chargeTraversal(s), asciiMap(s, true)));
   f(`string.replace${S}(string, string): string`, (s: string, a: string, b: string) => {
