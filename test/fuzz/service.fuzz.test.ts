@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -40,7 +40,7 @@ import { heapMB, Probe, swallowedFailures } from './probe';
 const SEED = seed();
 const LONG = !!process.env.CRD_YAML_FUZZ_ITERATIONS;
 /** Per-test wall-clock cap of the default run (the machine may be loaded; the seed still reproduces). */
-const CAP_MS = LONG ? Infinity : 1200;
+const CAP_MS = LONG ? Infinity : 1000;
 
 /** Real CR samples whose CRD is small enough to check on every keystroke of a fuzz run. */
 const SAMPLE_PAIRS: Array<[string, string]> = [
@@ -195,7 +195,8 @@ test('pathological YAML: 10k nesting levels, 10 MB scalars, many documents, alia
     };
     const w0 = performance.now();
     const td = TextDocument.create(`file:///fuzz/${encodeURIComponent(name)}.yaml`, 'yaml', 1, text);
-    exercise(p, r, s, td, name, 1, floorMs);
+    // (positional features on texts over 1 MB only in the long run: each costs a pass over the text)
+    exercise(p, r, s, td, name, text.length > 1e6 && !LONG ? 0 : 1, floorMs);
     // An edit at the end of a huge document (the incremental path) is within budget too.
     TextDocument.update(td, [{ range: { start: td.positionAt(text.length), end: td.positionAt(text.length) }, text: '\n#' }], 2);
     p.call('diagnostics after edit', () => name, () => s.diagnostics(td), floorMs);
@@ -363,7 +364,7 @@ test('heap stays bounded over many edits of the same documents', () => {
     }
   };
   const t0 = performance.now();
-  const n = iterations(60);
+  const n = iterations(45);
   round(Math.ceil(n / 3));
   const h1 = heapMB();
   round(n);
@@ -409,4 +410,32 @@ test('semantic CRD mutations (schema keywords of right and wrong shapes): the CR
     exercise(p, r, s, crTd, `CR ${crFile} against a mutated CRD:\n${short(crdText)}\nCR`, 1);
   }
   finish(p, 'semantic CRD mutations', done, t0);
+});
+
+// Known service issue (reported to the language-service owner): engineCalls.ts caches CRD checks in an
+// LRU of 200 entries keyed by the document's full text, so every keystroke in a large CRD keeps one more
+// copy of it alive (2.9 MB per keystroke on argo-workflows' cronworkflows CRD, ~560 MB at the LRU's
+// cap). Long run only (it re-checks a large CRD per keystroke); `todo` until the cache is keyed by a
+// digest or bounded by size, then it must pass.
+test('heap per keystroke in a large CRD stays well under the size of its text', { skip: !LONG, todo: 'service: CRD-check cache keyed by full text' }, () => {
+  const files = realCrdFiles(400_000).filter((f) => statSync(f).size > 200_000);
+  if (!files.length) return;
+  const file = files[0];
+  const text = readText(file);
+  const s = new LanguageService();
+  const td = TextDocument.create('file:///fuzz/large-crd.yaml', 'yaml', 1, text);
+  s.update(td);
+  s.diagnostics(td);
+  const n = 30;
+  const h0 = heapMB();
+  for (let i = 0; i < n; i++) {
+    // A keystroke inside a description near the middle (a realistic edit).
+    const at = text.indexOf('description: ', (text.length >> 1) + i * 500) + 13;
+    TextDocument.update(td, [{ range: { start: td.positionAt(at), end: td.positionAt(at) }, text: 'x' }], td.version + 1);
+    s.update(td);
+    s.diagnostics(td);
+  }
+  const perKeystroke = ((heapMB() - h0) * 2 ** 20) / n;
+  console.log(`# large CRD ${file}: ${(perKeystroke / 1024).toFixed(0)} kB heap per keystroke (text ${(text.length / 1024).toFixed(0)} kB)`);
+  assert.ok(perKeystroke < text.length / 4, `${(perKeystroke / 1024).toFixed(0)} kB retained per keystroke in a ${(text.length / 1024).toFixed(0)} kB CRD`);
 });
