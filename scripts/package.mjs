@@ -1,8 +1,10 @@
 // Builds the minified bundles and packs the extension into <name>-<version>.vsix with @vscode/vsce.
 // The bundles carry every runtime dependency, so the package has no node_modules (--no-dependencies);
-// .vscodeignore whitelists what ships. Prints the content list and fails above the 2 MB budget.
+// .vscodeignore whitelists what ships. vsce prints the content list; this fails on missing or stray files
+// and above the 2 MB budget.
 // usage: node scripts/package.mjs [--out FILE]
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +37,16 @@ run(process.execPath, [
   '--out',
   out,
 ]);
-run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies', '--tree']);
+// What ships: the bundles, the grammar, the manifest, README and its images; never node_modules.
+const { listFiles, PackageManager } = createRequire(import.meta.url)('@vscode/vsce');
+const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
+const must = ['package.json', 'dist/extension.js', 'dist/server.js', 'images/icon.png', 'README.md'];
+const missing = must.filter((f) => !files.includes(f));
+const stray = files.filter((f) => f.includes('node_modules/') || f.endsWith('.map') || f.endsWith('.ts'));
+if (missing.length || stray.length) {
+  console.error(`package: missing ${JSON.stringify(missing)}, unexpected ${JSON.stringify(stray)}`);
+  process.exit(1);
+}
 const size = statSync(out).size;
 console.log(`package: ${out} ${(size / 1024).toFixed(0)} kB in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 if (size > MAX_BYTES) {
