@@ -37,7 +37,8 @@ function validateValue(dpath: FieldPath, value: unknown, raw: unknown): FieldErr
 function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceRoot: boolean): FieldError[] {
   if (!isObject(raw)) return [];
   const schema = raw as JSONSchemaProps;
-  let errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, oldObject: cloneJSON(value) });
+  // celValidator.Validate(..., default, default, ...) without WithRatcheting: oldSelf is bound, nothing ratchets.
+  let errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, oldObject: cloneJSON(value), ratcheting: false });
   if (errs.length === 0) errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot });
   return errs.filter((e) => (e.severity ?? 'error') === 'error').map((e) => under(dpath, e));
 }

@@ -317,3 +317,20 @@ test('metadata: a wrongly typed label does not hide the name; ownerReferences ar
   const owners = validateCustomResourceDefinition(crd((c) => (c.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' }])));
   assert.deepEqual(pairs(owners), ['FieldValueRequired metadata.ownerReferences[0].uid']);
 });
+
+test('CEL on defaults does not ratchet: a failing child rule is reported beside a compile error of its parent', () => {
+  const errs = validateCustomResourceDefinition(
+    crd((c) => {
+      c.spec.versions[0].schema.openAPIV3Schema.properties.spec = {
+        type: 'object',
+        properties: { port: { type: 'object', properties: { kind: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'has(self.kind)' }] } },
+        default: { port: {} },
+        'x-kubernetes-validations': [{ rule: 'has(self.nope)' }],
+      };
+    }),
+  );
+  assert.deepEqual(pairs(errs), [
+    'FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].default',
+    'FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].default.port',
+  ]);
+});
