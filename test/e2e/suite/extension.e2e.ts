@@ -267,3 +267,22 @@ test('the preview command opens the pruned and defaulted object', async () => {
     'the preview is shown in an editor',
   );
 });
+
+test('a setting takes effect: crdYaml.unknownKinds "hint" reports an object no CRD defines', async () => {
+  const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: other.example.org/v1\nkind: Thing\nmetadata:\n  name: x\n' });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const config = () => vscode.workspace.getConfiguration('crdYaml');
+  // Default "ignore": nothing is reported (give the server time to have answered).
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(show(ours(doc.uri)), show([]));
+  await config().update('unknownKinds', 'hint', vscode.ConfigurationTarget.Workspace);
+  try {
+    const ds = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'UnknownKind'), 'the UnknownKind hint');
+    const d = find(ds, 'UnknownKind', 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"');
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
+    assert.equal(d.range.start.line, 1);
+  } finally {
+    await config().update('unknownKinds', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+  await diagnostics(doc.uri, (x) => x.length === 0, 'no hint after the setting is reset');
+});
