@@ -62,13 +62,20 @@ export function formatIssue(src: string, offset: number, message: string): strin
 
 const MAX_RECURSION_DEPTH = 250;
 
-function depth(n: ASTNode): number {
-  const kids = children(n);
-  if (kids.length === 0) return 0;
-  let d = 0;
-  // Iterative over left-deep chains to avoid JS stack issues on long rules.
-  for (const k of kids) d = Math.max(d, depth(k));
-  return d + 1;
+/**
+ * Whether the AST nests more than `max` operations deep. Iterative: the parser builds long chains
+ * (`1 + 1 + ...`, `a && b && ...`) without recursing, and a recursive walk of a 20,000-term chain
+ * overflowed the stack (reported as an internal error instead of cel-go's recursion-limit error).
+ */
+function deeperThan(root: ASTNode, max: number): boolean {
+  const stack: Array<[ASTNode, number]> = [[root, 0]];
+  while (stack.length) {
+    const [n, d] = stack.pop()!;
+    const kids = children(n);
+    if (kids.length && d + 1 > max) return true;
+    for (const k of kids) stack.push([k, d + 1]);
+  }
+  return false;
 }
 
 export type ParseOutcome = { ok: true; ast: ASTNode } | { ok: false; message: string; offset: number; range: { start: number; end: number } };
@@ -90,7 +97,7 @@ export function parseExpression(src: string): ParseOutcome {
     else message = `Syntax error: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`;
     return { ok: false, message, offset: range.start, range };
   }
-  if (depth(ast) > MAX_RECURSION_DEPTH) {
+  if (deeperThan(ast, MAX_RECURSION_DEPTH)) {
     return { ok: false, message: 'max recursion depth exceeded', offset: 0, range: { start: 0, end: src.length } };
   }
   return { ok: true, ast };
