@@ -58,7 +58,7 @@ export function swallowedFailures(diags: Diagnostic[]): Diagnostic[] {
     if (d.code === 'YAMLSyntax') return false;
     if (d.code === 'EngineUnavailable') return true;
     if (d.code === 'InternalError') return !/nested too deeply/.test(String(d.message));
-    return /crd-yaml internal error|is not a function|Cannot read properties|Maximum call stack|undefined is not|is not iterable/.test(String(d.message));
+    return /crd-yaml internal error|internal error validating|CEL evaluation failed|is not a function|Cannot read properties|Maximum call stack|undefined is not|is not iterable/.test(String(d.message));
   });
 }
 
