@@ -30,8 +30,8 @@ try {
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
 
   const vscodeExecutablePath = await downloadAndUnzipVSCode(process.env.VSCODE_VERSION ?? 'stable');
-  const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(vscodeExecutablePath);
-  const inst = spawnSync(cli, [...cliArgs, '--extensions-dir', extDir, '--install-extension', VSIX], {
+  const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(vscodeExecutablePath, { reuseMachineInstall: true }); // our own dirs below
+  const inst = spawnSync(cli, [...cliArgs, `--extensions-dir=${extDir}`, '--install-extension', VSIX], {
     encoding: 'utf8',
     stdio: 'inherit',
     shell: process.platform === 'win32',
@@ -46,7 +46,7 @@ try {
     // The installed copy of the .vsix is the extension under test.
     extensionDevelopmentPath: join(extDir, folder),
     extensionTestsPath: suite,
-    launchArgs: [workspace, '--user-data-dir', userData, '--extensions-dir', extDir, '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+    launchArgs: [workspace, `--user-data-dir=${userData}`, `--extensions-dir=${extDir}`],
     extensionTestsEnv: { CRD_YAML_E2E_RESULT: join(tmp, 'result.json') },
   });
 } catch (e) {
