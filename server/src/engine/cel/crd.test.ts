@@ -115,3 +115,22 @@ test('additionalProperties: false still makes the object a map of unbounded card
   assert.equal(costErrs(undefined), 0);
   assert.ok(costErrs(false) > 0);
 });
+
+test('inside a rule scope a failed TypeInfo is inherited: typed children of an untyped node with rules fail too', () => {
+  const errs = check({
+    type: 'object',
+    properties: {
+      a: {
+        'x-kubernetes-preserve-unknown-fields': true,
+        'x-kubernetes-validations': [{ rule: 'true' }],
+        properties: { in: { type: 'object', 'x-kubernetes-validations': [{ rule: 'true' }] } },
+      },
+      // Outside any rule scope the typed child converts its own schema and compiles.
+      b: { 'x-kubernetes-preserve-unknown-fields': true, properties: { in: { type: 'object', 'x-kubernetes-validations': [{ rule: 'true' }] } } },
+    },
+  });
+  assert.deepEqual(
+    errs.map(([t, f]) => `${t} ${f}`),
+    ['InternalError spec.validation.openAPIV3Schema.properties[a].properties[in].x-kubernetes-validations', 'InternalError spec.validation.openAPIV3Schema.properties[a].x-kubernetes-validations'],
+  );
+});

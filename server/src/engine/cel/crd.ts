@@ -82,6 +82,10 @@ interface Ctx {
   /** undefined = unbounded */
   cardinality: number | undefined;
   uncorrelatable?: FieldPath;
+  /** A node at or above has rules (CELSchemaContext.withinValidationRuleScope). */
+  inRuleScope?: boolean;
+  /** The parent's TypeInfo failed inside the rule scope: children inherit the failure. */
+  parentTypeInfoFailed?: boolean;
 }
 
 /**
@@ -113,25 +117,32 @@ function walk(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], total: TotalCost
     const m = extractMaxElements(s);
     return m === undefined ? undefined : mul(ctx.cardinality, m);
   };
+  // CELSchemaContext.TypeInfo: inside a rule scope a node takes its type from its parent's (inheriting a
+  // failure), else converts its own schema; no CEL type for it (untyped preserve-unknown-fields) is a failure.
+  const ownRules = s['x-kubernetes-validations'];
+  const inRuleScope = ctx.inRuleScope === true || (Array.isArray(ownRules) && ownRules.length > 0);
+  const typeInfoFailed =
+    inRuleScope && (ctx.parentTypeInfoFailed === true || schemaDeclType(s, ctx.isRoot || s['x-kubernetes-embedded-resource'] === true) === undefined);
+  const scope = { inRuleScope, parentTypeInfoFailed: typeInfoFailed };
   const ap = additionalPropertiesSchema(s);
-  if (ap) walk(ap, { path: ctx.path.child('additionalProperties'), isRoot: false, cardinality: childCard(), uncorrelatable: ctx.uncorrelatable }, errs, total, opts);
+  if (ap) walk(ap, { path: ctx.path.child('additionalProperties'), isRoot: false, cardinality: childCard(), uncorrelatable: ctx.uncorrelatable, ...scope }, errs, total, opts);
   if (s.properties && typeof s.properties === 'object') {
     const mt = s['x-kubernetes-map-type'];
     const correlatable = mt === undefined || mt === 'granular' || mt === 'atomic';
     for (const k of Object.keys(s.properties).sort()) {
       const unc = ctx.uncorrelatable ?? (correlatable ? undefined : ctx.path);
-      walk(s.properties[k], { path: ctx.path.child('properties').key(k), isRoot: false, cardinality: childCard(), uncorrelatable: unc }, errs, total, opts);
+      walk(s.properties[k], { path: ctx.path.child('properties').key(k), isRoot: false, cardinality: childCard(), uncorrelatable: unc, ...scope }, errs, total, opts);
     }
   }
   const items = itemsSchema(s);
   if (items) {
     const unc = ctx.uncorrelatable ?? (s['x-kubernetes-list-type'] !== 'map' ? ctx.path : undefined);
-    walk(items, { path: ctx.path.child('items'), isRoot: false, cardinality: childCard(), uncorrelatable: unc }, errs, total, opts);
+    walk(items, { path: ctx.path.child('items'), isRoot: false, cardinality: childCard(), uncorrelatable: unc, ...scope }, errs, total, opts);
   }
-  validateNodeRules(s, ctx, errs, total, opts);
+  validateNodeRules(s, ctx, errs, total, opts, typeInfoFailed);
 }
 
-function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], total: TotalCost, opts: CrdCelOptions): void {
+function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], total: TotalCost, opts: CrdCelOptions, typeInfoFailed: boolean): void {
   const rules = s['x-kubernetes-validations'];
   if (!Array.isArray(rules) || rules.length === 0) return;
   const vpath = ctx.path.child('x-kubernetes-validations');
@@ -163,7 +174,7 @@ function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], tot
   if (schemaErrors > 0 || opts.hasSchemaErrors?.(s)) return;
 
   const decl = schemaDeclType(s, ctx.isRoot || s['x-kubernetes-embedded-resource'] === true);
-  if (!decl) {
+  if (typeInfoFailed || !decl) {
     // CELSchemaContext.TypeInfo fails (an untyped x-kubernetes-preserve-unknown-fields node has no CEL type):
     // one InternalError for the node's rules, nothing compiled or costed.
     errs.push(internalError(vpath, 'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations'));
