@@ -17,6 +17,7 @@ import type {
   Range,
 } from 'vscode-languageserver-types';
 import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crdIndex';
+import { lightCrds } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type ServiceContext, type ServiceSettings } from './context';
 import { fileDiagnostics } from './diagnostics';
 import { roleOf } from './kube';
@@ -86,6 +87,9 @@ export class LanguageService {
   /** Indexes (or re-indexes) a workspace file that is not open; `undefined` text removes it. */
   indexDiskFile(uri: string, text: string | undefined): string[] {
     if (text === undefined) return this.index.remove(uri, 'disk');
+    // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
+    const light = lightCrds(uri, text);
+    if (light) return this.index.set(uri, light, 'disk');
     const f = parseYamlFile(text);
     return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), 'disk');
   }

@@ -1,0 +1,135 @@
+/**
+ * Indexing CRD files on disk without parsing their schemas. A workspace may hold tens of megabytes of
+ * CRDs (140 real ones are 34 MB) while the user has a few CRs open: parsing every schema at start-up
+ * takes seconds per megabyte and keeps hundreds of megabytes of values alive. The index only needs each
+ * CRD's names, so each document is parsed with its `spec.versions` (and v1beta1 `spec.validation`)
+ * block left out, and the full value is parsed the first time something asks for it.
+ *
+ * Exactness: the cut is made on lines by indentation only where YAML block structure makes it safe, and
+ * the shortened text must parse without any error and give a CRD with a group and kind; anything else
+ * (flow style, directives, several documents in a chunk, ...) returns undefined and the caller parses
+ * the file fully as before.
+ */
+import { parseYamlDocuments, splitYamlChunks } from '../yaml';
+import { extractCrds, type IndexedCrd } from './crdIndex';
+
+/** Keys of `spec` whose blocks hold the schemas (the bulk of a CRD). */
+const HEAVY_SPEC_KEYS = new Set(['versions', 'validation']);
+
+/** The CRDs of a file with lazily parsed values, or undefined when the light path does not apply. */
+export function lightCrds(uri: string, text: string): IndexedCrd[] | undefined {
+  if (/^%/m.test(text)) return undefined;
+  const out: IndexedCrd[] = [];
+  let line = 0;
+  let at = 0;
+  let docIndex = 0;
+  for (const chunk of splitYamlChunks(text)) {
+    line += countLines(text, at, chunk.start);
+    at = chunk.start;
+    const short = withoutHeavySpecBlocks(chunk.text);
+    if (short === undefined) return undefined;
+    const docs = parseYamlDocuments(short).documents;
+    if (docs.length === 0) continue; // comments only
+    if (docs.length !== 1 || docs[0].errors.length) return undefined;
+    const index = docIndex++;
+    const value = docs[0].value;
+    const found = extractCrds(uri, [{ index, text: chunk.text, value, startLine: line }]);
+    if (found.length === 0) {
+      if ((value as { kind?: unknown } | null)?.kind === 'CustomResourceDefinition') return undefined;
+      continue;
+    }
+    const crd = found[0];
+    const chunkText = chunk.text;
+    let full: Record<string, unknown> | undefined;
+    Object.defineProperty(crd, 'crd', {
+      enumerable: true,
+      configurable: true,
+      get(): Record<string, unknown> {
+        if (!full) {
+          const v = parseYamlDocuments(chunkText).documents[0]?.value;
+          const again = extractCrds(uri, [{ index, text: chunkText, value: v, startLine: crd.startLine }])[0];
+          // The light names are those of the full value (the cut never touches them); the value wins regardless.
+          full = again?.crd ?? (value as Record<string, unknown>);
+        }
+        return full;
+      },
+    });
+    out.push(crd);
+  }
+  return out;
+}
+
+function countLines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function indentOf(l: string): number {
+  let i = 0;
+  while (i < l.length && l.charCodeAt(i) === 32) i++;
+  return i;
+}
+
+/**
+ * The chunk without the lines of its `spec.versions` / `spec.validation` blocks (block style only).
+ * Undefined when the structure is not the plain block layout this relies on.
+ */
+export function withoutHeavySpecBlocks(chunk: string): string | undefined {
+  if (/\r(?!\n)/.test(chunk)) return undefined;
+  let out = '';
+  let pos = 0;
+  let inSpec = false;
+  let specIndent = -1;
+  while (pos < chunk.length) {
+    let nl = chunk.indexOf('\n', pos);
+    if (nl < 0) nl = chunk.length;
+    const l = chunk.slice(pos, nl);
+    const next = Math.min(chunk.length, nl + 1);
+    const content = l.trim();
+    if (content === '' || content.startsWith('#')) {
+      out += chunk.slice(pos, next);
+      pos = next;
+      continue;
+    }
+    if (/^ *\t/.test(l)) return undefined;
+    const ind = indentOf(l);
+    if (ind === 0) {
+      inSpec = /^spec:\s*(#.*)?$/.test(l);
+      if (/^spec:/.test(l) && !inSpec) return undefined; // flow or inline spec
+      specIndent = -1;
+    } else if (inSpec) {
+      if (specIndent < 0) specIndent = ind;
+      const m = ind === specIndent ? /^ *([A-Za-z]+):(\s|$)/.exec(l) : null;
+      if (m && HEAVY_SPEC_KEYS.has(m[1])) {
+        // The value must be a block (nothing after the colon but a comment).
+        if (!/^ *[A-Za-z]+:\s*(#.*)?$/.test(l)) return undefined;
+        pos = blockEnd(chunk, next, specIndent);
+        continue;
+      }
+    }
+    out += chunk.slice(pos, next);
+    pos = next;
+  }
+  return out;
+}
+
+/**
+ * Where the block under a key at indent `n` ends (from `from`, the line after the key): at the first line
+ * with content indented `n` or less, except a `- ` item at exactly `n` (a sequence may sit at its key's
+ * indent). Blank and comment lines do not end it. Native regex search: the block may be megabytes.
+ */
+function blockEnd(chunk: string, from: number, n: number): number {
+  const re = new RegExp(`(?:^|\\n)( {0,${n}})(?=[^ \\n#])`, 'g');
+  re.lastIndex = from === 0 ? 0 : from - 1;
+  for (;;) {
+    const m = re.exec(chunk);
+    if (!m) return chunk.length;
+    const lineStart = m.index + (chunk[m.index] === '\n' ? 1 : 0);
+    const ind = m[1].length;
+    const c = chunk.charCodeAt(lineStart + ind);
+    const after = chunk.charCodeAt(lineStart + ind + 1);
+    if (ind === n && c === 45 /* - */ && (Number.isNaN(after) || after === 32 || after === 10 || after === 13)) continue;
+    return lineStart;
+  }
+}
