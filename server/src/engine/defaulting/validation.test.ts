@@ -17,7 +17,7 @@ function check(schema: Record<string, unknown>, validateValue?: (p: FieldPath, v
 
 test('defaults must be pruned', () => {
   const { msgs } = check({ type: 'object', properties: { spec: { type: 'object', default: { a: 1, b: 2 }, properties: { a: { type: 'integer' } } } } });
-  assert.deepEqual(msgs, ['spec.validation.openAPIV3Schema.properties[spec].default: Invalid value: map[a:1 b:2]: must not have unknown fields']);
+  assert.deepEqual(msgs, ['spec.validation.openAPIV3Schema.properties[spec].default: Invalid value: {"a":1,"b":2}: must not have unknown fields']);
 });
 
 test('each default is validated against its own schema node, raw node passed along', () => {
