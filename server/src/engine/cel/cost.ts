@@ -289,10 +289,14 @@ class Coster {
       case 'bytes':
         if (!tgt && args.length === 1) {
           const at = this.typeOf(args[0]);
-          if ((fn === 'string' && at?.kind === 'bytes') || (fn === 'bytes' && at?.kind === 'string')) {
+          const dyn = at?.kind === 'dyn';
+          if ((fn === 'string' && at?.kind === 'bytes') || (fn === 'bytes' && at?.kind === 'string') || dyn) {
             const sz = sizeOf(args[0]);
             this.sizes.set(n, fn === 'bytes' ? { min: sz.min, max: mulN(sz.max, 4) } : { min: Math.floor(sz.min / 4), max: sz.max });
-            return E.add(E.factor(sz, STRING_TRAVERSAL), argSum);
+            // A dyn argument keeps every overload: cel-go unions their costs (the others are fixed 1) and
+            // takes the result size from the only one that has it (bytes_to_string / string_to_bytes).
+            const cost = E.factor(sz, STRING_TRAVERSAL);
+            return E.add(dyn ? E.union(E.fixed(1), cost) : cost, argSum);
           }
         }
         break;

@@ -134,3 +134,11 @@ test('inside a rule scope a failed TypeInfo is inherited: typed children of an u
     ['InternalError spec.validation.openAPIV3Schema.properties[a].properties[in].x-kubernetes-validations', 'InternalError spec.validation.openAPIV3Schema.properties[a].x-kubernetes-validations'],
   );
 });
+
+test("string(dyn) keeps bytes_to_string's result size, so concatenating it is bounded (no cost error)", () => {
+  const ios = (messageExpression: string): JSONSchemaProps => ({
+    type: 'object',
+    properties: { v: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: 'true', messageExpression }] } },
+  });
+  assert.deepEqual(check(ios("'bad: ' + string(self)")), []);
+});
