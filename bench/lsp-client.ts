@@ -23,6 +23,8 @@ export class LspClient {
   readonly diagnostics = new Map<string, Diagnostics>();
   /** Answers for server->client requests by method (e.g. workspace/configuration). */
   readonly handlers = new Map<string, (params: Json) => Json>();
+  /** Handlers of server notifications (other than diagnostics), by method. */
+  readonly notificationHandlers = new Map<string, (params: Json) => void>();
   stderr = '';
 
   constructor(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
@@ -69,6 +71,7 @@ export class LspClient {
       this.send({ jsonrpc: '2.0', id: msg.id, result: h ? h(msg.params) : null });
       return;
     }
+    if (msg.method && msg.method !== 'textDocument/publishDiagnostics') this.notificationHandlers.get(msg.method)?.(msg.params);
     if (msg.method === 'textDocument/publishDiagnostics') {
       const d: Diagnostics = { ...msg.params, at: now };
       this.diagnostics.set(d.uri, d);

@@ -163,7 +163,10 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       for (const file of files) {
         const text = await readCandidate(file);
         const uri = pathToFileURL(file).toString();
-        if (text !== undefined && !documents.get(uri)) service.indexDiskFile(uri, text);
+        if (text !== undefined && !documents.get(uri)) {
+          // Open CRs get their findings as soon as their CRD is indexed, not at the end of the scan.
+          for (const dep of service.dependents(service.indexDiskFile(uri, text))) scheduler.schedule(dep, false);
+        }
         await new Promise((r) => setImmediate(r));
       }
     } catch (e) {

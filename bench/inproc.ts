@@ -1,0 +1,48 @@
+/**
+ * In-process keystroke profile of the language service (no LSP transport): the same edits as the bench
+ * scenarios, timing update + quick diagnostics per keystroke. Run with `node --cpu-prof` to see where
+ * the time goes.
+ *
+ *   node --import tsx bench/inproc.ts [a|c] [edits]
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LanguageService } from '../server/src/service/languageService';
+import { CRONTAB_CRD, cronTabs } from './fixtures';
+
+const scenario = process.argv[2] ?? 'a';
+const edits = Number(process.argv[3] ?? '40');
+const svc = new LanguageService();
+let text: string;
+let offset: number;
+let alt: [string, string];
+if (scenario === 'a') {
+  const crd = TextDocument.create('file:///crd.yaml', 'yaml', 1, CRONTAB_CRD);
+  svc.update(crd);
+  text = cronTabs(300);
+  offset = text.indexOf('replicas: 1', Math.floor(text.length / 2)) + 'replicas: '.length;
+  alt = ['1', '7'];
+} else {
+  text = fs.readFileSync(path.resolve(__dirname, '..', '..', 'shared', 'realworld', 'crds', 'argo-workflows', 'argoproj.io_cronworkflows.yaml'), 'utf8');
+  offset = text.indexOf('description: ', Math.floor(text.length / 2)) + 'description: '.length;
+  alt = [text[offset], text[offset] === 'X' ? 'Y' : 'X'];
+}
+let td = TextDocument.create('file:///f.yaml', 'yaml', 1, text);
+let t0 = performance.now();
+svc.update(td);
+let first = svc.diagnostics(td);
+console.log(`open: ${(performance.now() - t0).toFixed(1)} ms, ${first.length} diagnostics`);
+const times: number[] = [];
+for (let i = 0; i < edits; i++) {
+  const [a, b] = i % 2 === 0 ? alt : [alt[1], alt[0]];
+  const pos = td.positionAt(offset);
+  td = TextDocument.update(td, [{ range: { start: pos, end: { line: pos.line, character: pos.character + a.length } }, text: b }], td.version + 1);
+  t0 = performance.now();
+  svc.update(td);
+  const q = svc.quickDiagnostics(td);
+  times.push(performance.now() - t0);
+  if (process.env.FULL && q.pending) svc.diagnostics(td);
+}
+times.sort((x, y) => x - y);
+console.log(`keystroke: median ${times[Math.floor(times.length / 2)].toFixed(2)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(2)} ms`);
