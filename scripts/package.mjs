@@ -32,7 +32,6 @@ run(process.execPath, [
   'package',
   '--no-dependencies',
   '--allow-missing-repository',
-  '--skip-license',
   '--no-rewrite-relative-links',
   '--out',
   out,
