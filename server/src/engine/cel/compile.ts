@@ -205,7 +205,9 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
       out.messageExpressionMaxCost = estimateCost(m.ast!, declType, m.typeOf!);
     }
   }
-  if (typeof rule.fieldPath === 'string' && rule.fieldPath !== '') {
+  // compileRule returns on a messageExpression error before normalizing the fieldPath: such a rule's
+  // failures are reported at the node itself.
+  if (typeof rule.fieldPath === 'string' && rule.fieldPath !== '' && !out.messageExpressionError) {
     const fp = validFieldPath(rule.fieldPath, node);
     if (fp.path) out.normalizedFieldPath = fp.path;
   }
