@@ -17,6 +17,7 @@ import { LanguageService } from '../../server/src/service/languageService';
 import {
   applyEdit,
   CEL_BLOWUPS,
+  CEL_LONG_BLOWUPS,
   celExpr,
   crdWithSchema,
   exampleFiles,
@@ -195,8 +196,11 @@ test('pathological YAML: 10k nesting levels, 10 MB scalars, many documents, alia
     };
     const w0 = performance.now();
     const td = TextDocument.create(`file:///fuzz/${encodeURIComponent(name)}.yaml`, 'yaml', 1, text);
-    // (positional features on texts over 1 MB only in the long run: each costs a pass over the text)
-    exercise(p, r, s, td, name, text.length > 1e6 && !LONG ? 0 : 1, floorMs);
+    // (other features on texts over 1 MB only in the long run: each costs a pass over the text)
+    if (text.length > 1e6 && !LONG) {
+      p.call('update', () => name, () => s.update(td), floorMs);
+      p.call('diagnostics', () => name, () => s.diagnostics(td), floorMs);
+    } else exercise(p, r, s, td, name, 1, floorMs);
     // An edit at the end of a huge document (the incremental path) is within budget too.
     TextDocument.update(td, [{ range: { start: td.positionAt(text.length), end: td.positionAt(text.length) }, text: '\n#' }], 2);
     p.call('diagnostics after edit', () => name, () => s.diagnostics(td), floorMs);
@@ -279,12 +283,16 @@ test('random and blow-up CEL rules: the CRD check and the CR check stay within b
   const t0 = performance.now();
   const n = iterations(60);
   let done = 0;
-  const blowups = [...CEL_BLOWUPS];
-  for (let i = 0; i < n && (performance.now() - t0 < CAP_MS || blowups.length); i++, done++) {
+  const blowups = [...CEL_BLOWUPS, ...(LONG ? CEL_LONG_BLOWUPS : [])];
+  const nBlowups = blowups.length;
+  // Every blow-up runs; then `n` random rule sets (time-capped in the default run, from the first one).
+  let tRandom = Infinity;
+  for (let i = 0; i < nBlowups + n && (blowups.length || performance.now() - tRandom < CAP_MS); i++, done++) {
+    if (!blowups.length && tRandom === Infinity) tRandom = performance.now();
     const rules = blowups.length ? [blowups.shift()!] : Array.from({ length: 1 + r.int(4) }, () => celExpr(r));
     const crdTd = TextDocument.create('file:///fuzz/cel-crd.yaml', 'yaml', i + 1, celCrd(rules));
     // (blow-ups: the checks and the rule hovers only; positional features are for the random rules)
-    const positions = i < CEL_BLOWUPS.length ? 0 : 1;
+    const positions = i < nBlowups ? 0 : 1;
     exercise(p, r, s, crdTd, `CEL rules ${JSON.stringify(rules).slice(0, 1500)}`, positions);
     // Hover on each rule's text (the rule hover shows types and cost estimates).
     const text = crdTd.getText();
@@ -310,7 +318,9 @@ test('random and catastrophic regex patterns: CRD check and CR validation stay l
   // Linear-time matching still costs length × pattern size: 50 kB against a 2,000-state pattern is
   // ~0.2 s per match here, so one field gets the long value (the long run tries 100 kB).
   const attack = ['a'.repeat(30) + '!', 'a'.repeat(LONG ? 100_000 : 50_000) + '!', 'x'.repeat(50_000), '', 'aaaa', ' '.repeat(10_000) + 'x'];
-  for (let i = 0; i < n && (performance.now() - t0 < CAP_MS || blowups.length); i++, done++) {
+  let tRandom = Infinity;
+  for (let i = 0; i < REGEX_BLOWUPS.length + n && (blowups.length || performance.now() - tRandom < CAP_MS); i++, done++) {
+    if (!blowups.length && tRandom === Infinity) tRandom = performance.now();
     const pat = blowups.length ? blowups.shift()! : regexPattern(r);
     const crd = crdWithSchema(`type: object
 properties:
