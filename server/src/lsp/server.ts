@@ -72,7 +72,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       // (skipped if another edit is queued by then).
       const { diagnostics, pending } = urgent ? service.quickDiagnostics(doc) : { diagnostics: service.diagnostics(doc), pending: false };
       void connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
-      if (pending) scheduler.schedule(uri, false);
+      if (pending) fullPassWhenIdle(uri);
       const ms = performance.now() - t0;
       if (ms > 200) log(`checked ${uri} in ${ms.toFixed(0)} ms`);
       if (changed.length) {
@@ -82,6 +82,27 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     } catch (e) {
       log(`diagnostics failed for ${uri}: ${(e as Error).stack ?? e}`);
     }
+  });
+
+  /**
+   * The full check of a large CRD (a second or more for the largest) starts once the user has paused
+   * typing, so that it does not hold up the next keystrokes; a newer edit drops the waiting pass.
+   */
+  const idleTimers = new Map<string, NodeJS.Timeout>();
+  const FULL_PASS_IDLE_MS = 300;
+  function fullPassWhenIdle(uri: string): void {
+    clearTimeout(idleTimers.get(uri));
+    idleTimers.set(
+      uri,
+      setTimeout(() => {
+        idleTimers.delete(uri);
+        scheduler.schedule(uri, false);
+      }, FULL_PASS_IDLE_MS),
+    );
+  }
+  documents.onDidChangeContent((e) => {
+    clearTimeout(idleTimers.get(e.document.uri));
+    idleTimers.delete(e.document.uri);
   });
 
   const guarded =
