@@ -48,7 +48,13 @@ export interface CrdCheck {
   failures: string[];
 }
 
-const crdChecks = new Lru<CrdCheck>(200);
+const smallCrdChecks = new Lru<CrdCheck>(200);
+/** Large CRD texts (each version of a 3 MB CRD being typed in is a new key): only the last few. */
+const largeCrdChecks = new Lru<CrdCheck>(6);
+const crdChecks = {
+  get: (text: string) => (text.length >= 100_000 ? largeCrdChecks : smallCrdChecks).get(text),
+  set: (text: string, v: CrdCheck) => (text.length >= 100_000 ? largeCrdChecks : smallCrdChecks).set(text, v),
+};
 
 /** The cached findings for a CRD text, without computing them. */
 export function peekCrd(text: string): CrdCheck | undefined {

@@ -46,14 +46,21 @@ export function isCrdObject(v: unknown): v is Record<string, unknown> {
 
 let nextId = 1;
 const idByText = new Map<string, number>();
+let idChars = 0;
 
 function idFor(text: string): number {
   let id = idByText.get(text);
   if (id === undefined) {
     id = nextId++;
     idByText.set(text, id);
-    // Bounded: ids only need to be stable while a text is in use.
-    if (idByText.size > 20000) idByText.delete(idByText.keys().next().value as string);
+    idChars += text.length;
+    // Bounded (count and characters: each keystroke in a 3 MB CRD is a new text): ids only need to be
+    // stable while a text is in use.
+    while (idByText.size > 1 && (idByText.size > 20000 || idChars > 48_000_000)) {
+      const oldest = idByText.keys().next().value as string;
+      idByText.delete(oldest);
+      idChars -= oldest.length;
+    }
   }
   return id;
 }
