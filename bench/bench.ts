@@ -24,6 +24,8 @@ const argVal = (name: string, dflt: string) => {
 };
 const EDITS = Number(argVal('--edits', '40'));
 const ONLY = new Set(argVal('--only', 'a,b,c,d,cel').split(','));
+/** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
+const SERVER = argVal('--server', '');
 
 interface ServerSpec {
   name: string;
@@ -50,11 +52,14 @@ function yamlLanguageServerCopy(): string {
   return path.join(dst, 'bin', 'yaml-language-server');
 }
 
-const servers = (schemaMap: Record<string, string[]>): ServerSpec[] => [
+const servers = (schemaMap: Record<string, string[]>): ServerSpec[] => allServers(schemaMap).filter((s) => !SERVER || s.name === SERVER);
+
+const allServers = (schemaMap: Record<string, string[]>): ServerSpec[] => [
   {
     name: 'crd-yaml',
     command: process.execPath,
-    args: [path.join(ROOT, 'dist', 'server.js'), '--stdio'],
+    // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server under the bench.
+    args: [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.join(ROOT, 'dist', 'server.js'), '--stdio'],
     settings: () => ({ crdYaml: { diagnosticsDelayMs: 0, unknownKinds: 'off' } }),
   },
   {
@@ -245,6 +250,32 @@ async function scenarioC() {
     try {
       const r = await editLoop(c, file, text, at, text[at], text[at] === 'X' ? 'Y' : 'X');
       report({ scenario: '(c) edit 2.9 MB argo CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; yaml parse floor ${fmt(floor)} ms` });
+    } finally {
+      await c.shutdown();
+    }
+  }
+  // The same CRD, typing in a property name (a schema change: findings cannot be derived, a full check
+  // follows once typing pauses; the time to it is reported too).
+  const key = text.indexOf('properties:\n', Math.floor(text.length / 2));
+  const keyLine = text.indexOf('\n', key + 'properties:\n'.length - 1) + 1;
+  const keyAt = keyLine + (/^ */.exec(text.slice(keyLine))?.[0].length ?? 0) + 1;
+  for (const spec of servers({})) {
+    const c = await start(spec, ws);
+    try {
+      const r = await editLoop(c, file, text, keyAt, text[keyAt], text[keyAt] === 'x' ? 'y' : 'x');
+      let extra = `diags ${r.firstCount}->${r.lastCount}`;
+      if (spec.name === 'crd-yaml') {
+        // The loop ends on the original text (its findings are cached): one more keystroke, then the pause.
+        const uri = pathToFileURL(file).href;
+        const pos = positionAt(text, keyAt);
+        const t0 = performance.now();
+        const quick = c.nextDiagnostics(uri, t0, 60000);
+        c.notify('textDocument/didChange', { textDocument: { uri, version: EDITS + 7 }, contentChanges: [{ range: { start: pos, end: pos }, text: 'z' }] });
+        const q = await quick;
+        const full = await c.nextDiagnostics(uri, q.at + 0.001, 60000).catch(() => undefined);
+        extra += `; after a last keystroke (${fmt(q.at - t0)} ms) and a pause, the full re-check is published ${full ? fmt(full.at - t0) : 'n/a'} ms after it`;
+      }
+      report({ scenario: '(c2) argo CRD, typing in a key', server: spec.name, median: r.median, p95: r.p95, extra });
     } finally {
       await c.shutdown();
     }
