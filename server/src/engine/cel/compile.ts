@@ -11,6 +11,7 @@ import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type 
 import { estimateCost } from './cost';
 import { rewriteListSemantics } from './listsemantics';
 import { desugarOptionalLiterals } from './optionalsyntax';
+import { dotInSyntaxIssues } from './dotin';
 
 export const PER_CALL_LIMIT = 1000000;
 
@@ -133,7 +134,12 @@ export function compileExpressionAgainst(
       }
     }
   }
-  if (!p.ok) return { usesOldSelf: false, error: formatIssue(src, p.offset, p.message), range: p.range };
+  if (!p.ok) {
+    // `x.in`: cel-go's ANTLR recovery reports several errors the cel-js parser does not.
+    const dotIn = dotInSyntaxIssues(src, (t) => parseExpression(t).ok);
+    if (dotIn) return { usesOldSelf: false, error: dotIn.map((i) => formatIssue(src, i.offset, i.message)).join('\n'), range: p.range };
+    return { usesOldSelf: false, error: formatIssue(src, p.offset, p.message), range: p.range };
+  }
   const r = checkExpression(p.ast, vars);
   if (r.issues.length) return { usesOldSelf: r.usesOldSelf, error: issuesString(text, r.issues), range: text === src ? r.issues[0].range : undefined };
   let runtimeSource: string | undefined;
