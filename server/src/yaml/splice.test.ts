@@ -54,7 +54,7 @@ test('incremental parse = fresh parse over random one-line edits of a CRD (two d
   let f = parseYamlDocuments(text);
   void f.documents.map((d) => d.value);
   let spliced = 0;
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 150; i++) {
     // Edits inside a line (where typing happens), sometimes a newline, a deletion, or back to the clean text.
     let at = Math.floor(rand() * text.length);
     // Line starts too: that is where `---`, `%` and `...` change the document structure.
