@@ -143,7 +143,7 @@ async function editLoop(c: LspClient, file: string, text: string, offset: number
     lastDiags = await wait;
     if (i >= warmup) times.push(lastDiags.at - t0);
   }
-  return { ...stats(times), firstCount: firstDiags.diagnostics.length, lastCount: lastDiags.diagnostics.length };
+  return { ...stats(times), firstCount: firstDiags.diagnostics.length, lastCount: lastDiags.diagnostics.length, rss: c.peakRssMB() };
 }
 
 function parseFloor(text: string): number {
@@ -190,7 +190,7 @@ async function scenarioA() {
     const c = await start(spec, ws);
     try {
       const r = await editLoop(c, crsFile, text, offset, '1', '7', spec.name === 'crd-yaml' ? [crdFile] : []);
-      report({ scenario: '(a) 300 CronTab CRs, one file', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; yaml parse floor ${fmt(floor)} ms; ${(text.length / 1024).toFixed(0)} KB` });
+      report({ scenario: '(a) 300 CronTab CRs, one file', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB; yaml parse floor ${fmt(floor)} ms; ${(text.length / 1024).toFixed(0)} KB` });
     } finally {
       await c.shutdown();
     }
@@ -229,7 +229,7 @@ async function scenarioB() {
     const c = await start(spec, ws);
     try {
       const r = await editLoop(c, crFile, text, offset, '3', '4', spec.name === 'crd-yaml' ? [crdFile] : []);
-      report({ scenario: '(b) CR vs largest prometheus CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}` });
+      report({ scenario: '(b) CR vs largest prometheus CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB` });
     } finally {
       await c.shutdown();
     }
@@ -249,7 +249,7 @@ async function scenarioC() {
     const c = await start(spec, ws);
     try {
       const r = await editLoop(c, file, text, at, text[at], text[at] === 'X' ? 'Y' : 'X');
-      report({ scenario: '(c) edit 2.9 MB argo CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; yaml parse floor ${fmt(floor)} ms` });
+      report({ scenario: '(c) edit 2.9 MB argo CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB; yaml parse floor ${fmt(floor)} ms` });
     } finally {
       await c.shutdown();
     }
@@ -263,7 +263,7 @@ async function scenarioC() {
     const c = await start(spec, ws);
     try {
       const r = await editLoop(c, file, text, keyAt, text[keyAt], text[keyAt] === 'x' ? 'y' : 'x');
-      let extra = `diags ${r.firstCount}->${r.lastCount}`;
+      let extra = `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB`;
       if (spec.name === 'crd-yaml') {
         // The loop ends on the original text (its findings are cached): one more keystroke, then the pause.
         const uri = pathToFileURL(file).href;
