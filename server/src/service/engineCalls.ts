@@ -55,6 +55,11 @@ const crdChecks = {
   get: (text: string) => (text.length >= 100_000 ? largeCrdChecks : smallCrdChecks).get(text),
   set: (text: string, v: CrdCheck) => (text.length >= 100_000 ? largeCrdChecks : smallCrdChecks).set(text, v),
 };
+/**
+ * The same findings by the parsed value (one per text per parse): looking up a 3 MB text costs a
+ * comparison with every cached text of the same length (V8 hashes long strings by length only).
+ */
+const crdChecksByValue = new WeakMap<object, { text: string; check: CrdCheck }>();
 
 /** The cached findings for a CRD text, without computing them. */
 export function peekCrd(text: string): CrdCheck | undefined {
@@ -64,7 +69,8 @@ export function peekCrd(text: string): CrdCheck | undefined {
 /** The last CRD values fully checked, for deriving the findings of their edits (crdReuse.ts). */
 const recentCrds: { crd: unknown; check: CrdCheck }[] = [];
 
-function rememberCrd(crd: unknown, check: CrdCheck): void {
+function rememberCrd(text: string, crd: unknown, check: CrdCheck): void {
+  if (typeof crd === 'object' && crd !== null) crdChecksByValue.set(crd, { text, check });
   recentCrds.unshift({ crd, check });
   if (recentCrds.length > 4) recentCrds.pop();
 }
@@ -74,13 +80,16 @@ function rememberCrd(crd: unknown, check: CrdCheck): void {
  * earlier version that differs only where findings cannot change (crdReuse.ts). Undefined otherwise.
  */
 export function cheapCrd(text: string, crd: unknown): CrdCheck | undefined {
+  // Same value and same text object: immediate (the text of an unchanged document is reused as is).
+  const byValue = typeof crd === 'object' && crd !== null ? crdChecksByValue.get(crd) : undefined;
+  if (byValue && byValue.text === text) return byValue.check;
   const hit = crdChecks.get(text);
   if (hit) return hit;
   for (const r of recentCrds) {
     const derived = deriveCrdFindings(r.crd, r.check, crd);
     if (derived) {
       crdChecks.set(text, derived);
-      rememberCrd(crd, derived);
+      rememberCrd(text, crd, derived);
       return derived;
     }
   }
@@ -114,7 +123,7 @@ export function checkCrd(text: string, crd: unknown): CrdCheck {
   }
   const out = { errors, failures: [...new Set(failures)] };
   crdChecks.set(text, out);
-  rememberCrd(crd, out);
+  rememberCrd(text, crd, out);
   return out;
 }
 

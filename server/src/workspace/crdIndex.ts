@@ -48,6 +48,21 @@ let nextId = 1;
 const idByText = new Map<string, number>();
 let idChars = 0;
 
+const idByValue = new WeakMap<object, { text: string; id: number }>();
+
+/**
+ * The id of a CRD text, found by its parsed value first: a lookup of a 3 MB text compares it with every
+ * text of the same length (V8 hashes long strings by length only), while the text of an unchanged
+ * document is the same string object (=== is immediate).
+ */
+function idOf(text: string, value: object): number {
+  const hit = idByValue.get(value);
+  if (hit && hit.text === text) return hit.id;
+  const id = idFor(text);
+  idByValue.set(value, { text, id });
+  return id;
+}
+
 function idFor(text: string): number {
   let id = idByText.get(text);
   if (id === undefined) {
@@ -85,7 +100,7 @@ export function extractCrds(uri: string, docs: SourceDocument[]): IndexedCrd[] {
       group: spec.group,
       kind: names.kind,
       plural: typeof names.plural === 'string' ? names.plural : '',
-      id: idFor(d.text),
+      id: idOf(d.text, v),
     });
   }
   return out;

@@ -16,7 +16,7 @@ export interface SpliceSource {
   doc: Document.Parsed;
   /** The previous JSON value, when it was computed. */
   value?: { v: unknown; error?: string };
-  /** Set once the AST was found free of anchors and aliases. */
+  /** Whether the AST is free of anchors, aliases and merge keys (set by the first splice attempt). */
   plain?: boolean;
 }
 
@@ -42,9 +42,11 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   const removed = src.chunkText.slice(edit.start, edit.oldEnd);
   const inserted = newText.slice(edit.start, edit.newEnd);
   if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) return undefined;
-  if (!src.plain) {
-    if (!isPlain(doc.contents as Node)) return undefined;
-    src.plain = true;
+  // Walked once per parse of the document: a document with anchors is never spliced.
+  if (src.plain === false) return undefined;
+  if (src.plain === undefined) {
+    src.plain = isPlain(doc.contents as Node);
+    if (!src.plain) return undefined;
   }
   // The path from the root to the deepest block collection holding the edit strictly inside.
   const spine: Step[] = [];
