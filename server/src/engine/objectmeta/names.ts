@@ -16,65 +16,90 @@ const labelKey = new RegExp('^' + LABEL_KEY_FMT + '$');
 const labelValue = new RegExp('^' + LABEL_VALUE_FMT + '$');
 
 const byteLen = (s: string) => Buffer.byteLength(s, 'utf8');
-const maxLenError = (n: number) => `must be no more than ${n} bytes`;
 
-/** content.RegexError */
+/**
+ * The DNS name checks exist twice in apimachinery with one difference, the unit in the length message:
+ * pkg/api/validate/content says "bytes", pkg/util/validation says "characters" (both count UTF-8 bytes).
+ * One implementation serves both; callers pick the package they mirror.
+ */
+export interface DNSNameChecks {
+  maxLenError(n: number): string;
+  isDNS1123Label(value: string): string[];
+  isDNS1123Subdomain(value: string): string[];
+  isDNS1035Label(value: string): string[];
+}
+
+/** content.RegexError (the same in util/validation) */
 export function regexError(msg: string, re: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${re}')`;
 }
 
-/** IsDNS1123Label */
-export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLen(value) > 63) errs.push(maxLenError(63));
-  if (!dns1123Label.test(value)) {
-    if (dns1123Subdomain.test(value)) errs.push('must not contain dots');
-    else
-      errs.push(
-        regexError(
-          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-          DNS1123_LABEL_FMT,
-          'my-name',
-          '123-abc',
-        ),
-      );
-  }
-  return errs;
+function dnsNameChecks(unit: 'bytes' | 'characters'): DNSNameChecks {
+  const maxLenError = (n: number) => `must be no more than ${n} ${unit}`;
+  return {
+    maxLenError,
+    isDNS1123Label(value: string): string[] {
+      const errs: string[] = [];
+      if (byteLen(value) > 63) errs.push(maxLenError(63));
+      if (!dns1123Label.test(value)) {
+        if (dns1123Subdomain.test(value)) errs.push('must not contain dots');
+        else
+          errs.push(
+            regexError(
+              "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+              DNS1123_LABEL_FMT,
+              'my-name',
+              '123-abc',
+            ),
+          );
+      }
+      return errs;
+    },
+    isDNS1123Subdomain(value: string): string[] {
+      const errs: string[] = [];
+      if (byteLen(value) > 253) errs.push(maxLenError(253));
+      if (!dns1123Subdomain.test(value)) {
+        errs.push(
+          regexError(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+            DNS1123_SUBDOMAIN_FMT,
+            'example.com',
+          ),
+        );
+      }
+      return errs;
+    },
+    isDNS1035Label(value: string): string[] {
+      const errs: string[] = [];
+      if (byteLen(value) > 63) errs.push(maxLenError(63));
+      if (!dns1035Label.test(value)) {
+        errs.push(
+          regexError(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+            DNS1035_LABEL_FMT,
+            'my-name',
+            'abc-123',
+          ),
+        );
+      }
+      return errs;
+    },
+  };
 }
 
-/** IsDNS1123Subdomain */
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLen(value) > 253) errs.push(maxLenError(253));
-  if (!dns1123Subdomain.test(value)) {
-    errs.push(
-      regexError(
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-        DNS1123_SUBDOMAIN_FMT,
-        'example.com',
-      ),
-    );
-  }
-  return errs;
-}
+/** The pkg/api/validate/content checks ("bytes"). */
+export const contentChecks = dnsNameChecks('bytes');
+/** The pkg/util/validation checks ("characters"). */
+export const utilValidationChecks = dnsNameChecks('characters');
 
-/** IsDNS1035Label */
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLen(value) > 63) errs.push(maxLenError(63));
-  if (!dns1035Label.test(value)) {
-    errs.push(
-      regexError(
-        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
-        DNS1035_LABEL_FMT,
-        'my-name',
-        'abc-123',
-      ),
-    );
-  }
-  return errs;
-}
+const maxLenError = contentChecks.maxLenError;
+/** content.IsDNS1123Label */
+export const isDNS1123Label = contentChecks.isDNS1123Label;
+/** content.IsDNS1123Subdomain */
+export const isDNS1123Subdomain = contentChecks.isDNS1123Subdomain;
+/** content.IsDNS1035Label */
+export const isDNS1035Label = contentChecks.isDNS1035Label;
 
 const LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
