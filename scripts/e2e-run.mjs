@@ -1,13 +1,14 @@
 // npm run test:e2e — the extension in real editors:
-//   1. scripts/e2e-setup.sh (code-server, Chromium, Neovim; cached after the first run),
+//   1. scripts/e2e-setup.sh (code-server, Chromium, Neovim, Emacs; cached after the first run),
 //   2. scripts/package.mjs (the .vsix that ships), installed into code-server with its CLI,
 //   3. the extension tests (test/e2e/suite) inside code-server's extension host,
 //   4. the browser smoke test (Explorer, squiggle, Problems, command palette, screenshot),
-//   5. Neovim headless as a second LSP client (test/lsp/neovim.test.ts).
+//   5. Neovim headless as a second LSP client (test/lsp/neovim.test.ts),
+//   6. Emacs + eglot headless as a third, configured as the README says (test/lsp/emacs.test.ts).
 // Ends with "e2e: N passed, N failed, N skipped" and exits 1 on any failure.
 // Options: --no-setup, --no-package (reuse the .vsix), --keep (keep the temp dir),
 //          --update-screenshot (write docs/screenshot.png; default .work/e2e/screenshot.png),
-//          --only=ext|smoke|nvim (one part, when iterating).
+//          --only=ext|smoke|nvim|emacs (one part, when iterating).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,17 +105,16 @@ try {
   await cs.stop();
 }
 
-if (part('nvim'))
-  phase('neovim (second LSP client)', () => {
+/** Runs one headless-editor LSP test file (skipped when the editor is not installed). */
+function editorTest(title, name, bin, file) {
+  phase(title, () => {
     const t = Date.now();
-    const name = 'neovim: diagnostics of an invalid CR arrive over stdio';
-    const hasNvim = spawnSync('nvim', ['--version']).status === 0;
-    if (!hasNvim) {
-      console.log('skip - nvim is not installed (scripts/e2e-setup.sh installs Debian neovim)');
-      results.push({ name, ok: true, skipped: 'nvim not installed', ms: 0 });
+    if (spawnSync(bin, ['--version']).status !== 0) {
+      console.log(`skip - ${bin} is not installed (scripts/e2e-setup.sh installs it from Debian)`);
+      results.push({ name, ok: true, skipped: `${bin} not installed`, ms: 0 });
       return;
     }
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'test/lsp/neovim.test.ts'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], { cwd: ROOT, encoding: 'utf8' });
     const out = `${r.stdout}${r.stderr}`;
     const skipped = /^# skip [1-9]/m.test(out);
     const ok = r.status === 0;
@@ -122,6 +122,10 @@ if (part('nvim'))
     console.log(`${ok ? 'ok' : 'not ok'} - ${name}${skipped ? ' # SKIP' : ''}`);
     results.push({ name, ok, skipped: skipped ? 'skipped by the test' : undefined, ms: Date.now() - t });
   });
+}
+
+if (part('nvim')) editorTest('neovim (second LSP client)', 'neovim: diagnostics of an invalid CR arrive over stdio', 'nvim', 'test/lsp/neovim.test.ts');
+if (part('emacs')) editorTest('emacs + eglot (third LSP client)', 'emacs: eglot with the README config gets the diagnostics of an invalid CR', 'emacs', 'test/lsp/emacs.test.ts');
 
 const failed = results.filter((r) => !r.ok);
 const skipped = results.filter((r) => r.ok && r.skipped);

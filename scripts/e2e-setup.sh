@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the editor tests need, from Debian packages and the npm registry only, pinned:
 # code-server 4.100.3 (VS Code 1.100.3 on node 20) into .work/e2e/cs (cached: a stamp file skips the
-# install next time), Debian chromium (driven by playwright-core, a devDependency) and neovim.
+# install next time), Debian chromium (driven by playwright-core, a devDependency), neovim and emacs + eglot.
 # usage: scripts/e2e-setup.sh [DIR]   (default .work/e2e/cs; root or passwordless apt needed once)
 # Adapted from shared/editor-harness/setup-codeserver.sh; pitfalls handled there: root installs need
 # --ignore-scripts, kerberos needs libkrb5-dev, @vscode/ripgrep downloads from GitHub unless bin/rg
@@ -14,7 +14,7 @@ STAMP=$R/.installed-code-server-$CODE_SERVER_VERSION
 t0=$(date +%s)
 export DEBIAN_FRONTEND=noninteractive npm_config_yes=true npm_config_update_notifier=false
 
-DEB="chromium ripgrep neovim libkrb5-dev build-essential python3 curl"
+DEB="chromium ripgrep neovim emacs-nox elpa-eglot elpa-yaml-mode libkrb5-dev build-essential python3 curl"
 missing=""
 for p in $DEB; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
