@@ -95,12 +95,17 @@ export function runCase(c: ConformanceCase, ctx: RunContext): CaseResult {
 
 /** FORMAT.md: same set of (type, field) pairs, and each given detail is a substring of that pair's message. */
 export function errorsMatch(expected: ExpectedError[], actual: FieldError[]): boolean {
+  return reportedErrorsMatch(expected, actual.map((e) => ({ type: e.type, field: e.field, message: errorMessage(e) })));
+}
+
+/** errorsMatch on errors already printed (`message` is the full `field: body` text), e.g. the Go oracle's. */
+export function reportedErrorsMatch(expected: ExpectedError[], actual: { type: string; field: string; message: string }[]): boolean {
   const key = (t: string, f: string) => `${t}\u0000${f}`;
   const actualByKey = new Map<string, string[]>();
   for (const e of actual) {
     const k = key(e.type, e.field);
     const list = actualByKey.get(k) ?? [];
-    list.push(errorMessage(e));
+    list.push(e.message);
     actualByKey.set(k, list);
   }
   const expectedKeys = new Set(expected.map((e) => key(e.type, e.field)));

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseJSONLossless } from '../../server/src/engine/json/lossless';
-import { deepEqual, type ConformanceCase, type ExpectedError } from '../conformance/runner';
+import { deepEqual, reportedErrorsMatch, type ConformanceCase, type ExpectedError } from '../conformance/runner';
 
 export const ORACLE_DIR = __dirname;
 export const ORACLE_BIN = path.join(ORACLE_DIR, 'bin', process.platform === 'win32' ? 'oracle.exe' : 'oracle');
@@ -79,23 +79,7 @@ export function runOracleOnLines(lines: string[], sharedDir: string, bin = ORACL
  * the same set of (type, field) pairs, and each expected detail a substring of a message of its pair.
  */
 export function oracleErrorsMatch(expected: ExpectedError[], actual: OracleError[]): boolean {
-  const key = (t: string, f: string) => `${t}\u0000${f}`;
-  const actualByKey = new Map<string, string[]>();
-  for (const e of actual) {
-    const k = key(e.type, e.field);
-    const list = actualByKey.get(k) ?? [];
-    list.push(e.detail);
-    actualByKey.set(k, list);
-  }
-  const expectedKeys = new Set(expected.map((e) => key(e.type, e.field)));
-  if (expectedKeys.size !== actualByKey.size) return false;
-  for (const k of expectedKeys) if (!actualByKey.has(k)) return false;
-  for (const e of expected) {
-    if (!e.detail) continue;
-    const msgs = actualByKey.get(key(e.type, e.field))!;
-    if (!msgs.some((m) => m.includes(e.detail!))) return false;
-  }
-  return true;
+  return reportedErrorsMatch(expected, actual.map((e) => ({ type: e.type, field: e.field, message: e.detail })));
 }
 
 /** Whether the oracle's answer agrees with the case's expectation (runner.ts runCase semantics). */
