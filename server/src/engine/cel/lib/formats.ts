@@ -6,6 +6,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Optional } from '@marcbachmann/cel-js';
 import { parseURL } from './urls';
 import { parseRFC3339 } from './time';
+import { utilValidationChecks } from '../../objectmeta/names';
 
 const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
@@ -23,26 +24,8 @@ function full(re: string): RegExp {
   return new RegExp(`^(?:${re})$`);
 }
 
-function dns1123Label(v: string): string[] {
-  const errs: string[] = [];
-  if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!full(DNS1123_LABEL).test(v)) errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL, 'my-name', '123-abc'));
-  return errs;
-}
-
-function dns1123Subdomain(v: string): string[] {
-  const errs: string[] = [];
-  if (v.length > 253) errs.push('must be no more than 253 characters');
-  if (!full(DNS1123_SUBDOMAIN).test(v)) errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN, 'example.com'));
-  return errs;
-}
-
-function dns1035Label(v: string): string[] {
-  const errs: string[] = [];
-  if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!full(DNS1035_LABEL).test(v)) errs.push(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL, 'my-name', 'abc-123'));
-  return errs;
-}
+// The DNS checks of apimachinery's util/validation (which format.go calls), shared with CRD validation.
+const { isDNS1123Label: dns1123Label, isDNS1123Subdomain: dns1123Subdomain, isDNS1035Label: dns1035Label } = utilValidationChecks;
 
 function qualifiedName(v: string): string[] {
   const errs: string[] = [];
