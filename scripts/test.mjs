@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
+// test/apiserver/ starts real kube-apiservers: its own tier (npm run test:apiserver, .ci/run).
+const apiserverTier = args.includes('--apiserver');
+if (apiserverTier) args.splice(args.indexOf('--apiserver'), 1);
 const fileArgs = args.filter((a) => a.endsWith('.test.ts'));
 const flags = args.filter((a) => !a.endsWith('.test.ts'));
 const skip = new Set(['node_modules', 'dist', '.git', '.work', 'oracle-bin']);
@@ -20,7 +23,9 @@ function walk(dir, out) {
   return out;
 }
 
-const files = fileArgs.length ? fileArgs : ['server', 'client', 'test'].flatMap((d) => walk(d, [])).sort();
+const all = ['server', 'client', 'test'].flatMap((d) => walk(d, [])).sort();
+const inTier = (f) => f.split(/[\\/]/).includes('apiserver');
+const files = fileArgs.length ? fileArgs : all.filter((f) => inTier(f) === apiserverTier);
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], {
   stdio: 'inherit',
 });
