@@ -10,6 +10,7 @@ import { newStructural } from '../schema/structural';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
 import { validateOpenAPI } from '../validation/validation';
+import { RegexBudget } from '../regex/re2';
 import { cloneJSON } from './json';
 
 /** Moves a value error (path relative to the value) under `dpath` (which ends in `.default`). */
@@ -25,9 +26,9 @@ export function isNotImplemented(e: unknown): boolean {
 }
 
 /** apiservervalidation.ValidateCustomResource on a default: OpenAPI value validation only. */
-function validateValue(dpath: FieldPath, value: unknown, raw: unknown): FieldError[] {
+function validateValue(dpath: FieldPath, value: unknown, raw: unknown, budget: RegexBudget): FieldError[] {
   if (!isObject(raw)) return [];
-  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps).map((e) => under(dpath, e));
+  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps, undefined, { budget }).map((e) => under(dpath, e));
 }
 
 /**
@@ -49,10 +50,12 @@ function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceR
  */
 export function validateSchemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults = true): FieldError[] {
   const s = newStructural(schema).structural;
+  // All defaults of one schema share one pattern work budget (a CRD may hold thousands of defaults).
+  const budget = new RegexBudget();
   return validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults }, {
     validateObjectMeta: (p, obj, node, isResourceRoot) =>
       validateEmbeddedResources(p ?? FieldPath.root(), cloneJSON(obj), isObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
-    validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw),
+    validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw, budget),
     validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot),
   });
 }

@@ -15,7 +15,9 @@ export type ErrorType =
   | 'FieldValueTooMany'
   | 'FieldValueTypeInvalid'
   | 'FieldValueNotFound'
-  | 'InternalError';
+  | 'InternalError'
+  /** crd-yaml's own, never the API server's: a bound (work, size) stopped a check; see notChecked. */
+  | 'NotChecked';
 
 /** Marker for "no bad value printed" (Go's field.OmitValueType). */
 export const OMIT_VALUE: unique symbol = Symbol('omitValue');
@@ -64,6 +66,7 @@ const TYPE_STRING: Record<ErrorType, string> = {
   FieldValueTypeInvalid: 'Invalid value',
   FieldValueNotFound: 'Not found',
   InternalError: 'Internal error',
+  NotChecked: 'Not checked',
 };
 
 /** The error type as Go's ErrorType.String() prints it. */
@@ -135,6 +138,7 @@ export function errorBody(e: FieldError): string {
     case 'FieldValueForbidden':
     case 'FieldValueTooLong':
     case 'InternalError':
+    case 'NotChecked':
       s = TYPE_STRING[e.type];
       break;
     default:
@@ -185,6 +189,14 @@ export const typeInvalid = (p: FieldPath | string | null, v: unknown, detail = '
 export const notFound = (p: FieldPath | string | null, v: unknown) => make('FieldValueNotFound', p, v, '');
 /** field.InternalError */
 export const internalError = (p: FieldPath | string | null, detail: string) => make('InternalError', p, OMIT_VALUE, detail);
+
+/**
+ * A check that a bound cut short (`spec.x: Not checked: pattern too expensive for a value of N
+ * characters`): an information, never an error, so that the user knows the value was not checked and why.
+ */
+export function notChecked(p: FieldPath | string | null, detail: string): FieldError {
+  return { ...make('NotChecked', p, OMIT_VALUE, detail), severity: 'information' };
+}
 
 /** Sort errors for determinism: by field, then type, then detail. */
 export function sortErrors(errs: FieldError[]): FieldError[] {

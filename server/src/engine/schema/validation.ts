@@ -3,7 +3,7 @@
  * structural schema, on the structural model.
  */
 import { errorMessage, FieldPath, forbidden, invalid, required, type FieldError } from '../field';
-import { compileRE2 } from '../regex/re2';
+import { compilePattern } from '../regex/re2';
 import { validateStructuralCompleteness } from './complete';
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './model';
 import { propertyOf } from './model';
@@ -120,8 +120,9 @@ function validateValueValidation(v: ValueValidation | undefined, skipAnyOf: bool
   (v.oneOf ?? []).forEach((n, i) => errs.push(...validateNestedValueValidation(n, false, lvl, fldPath.child('oneOf').index(i))));
   errs.push(...validateNestedValueValidation(v.not, false, lvl, fldPath.child('not')));
   if (v.pattern.length > 0) {
-    const re = compileRE2(v.pattern);
-    if (!re.ok) errs.push(invalid(fldPath.child('pattern'), v.pattern, `must be a valid regular expression, but isn't: ${re.error}`));
+    // A pattern too large to compile here is not judged (values are then not matched, and say so).
+    const re = compilePattern(v.pattern);
+    if (re.kind === 'invalid') errs.push(invalid(fldPath.child('pattern'), v.pattern, `must be a valid regular expression, but isn't: ${re.error}`));
   }
   return errs;
 }

@@ -11,7 +11,7 @@
  * on every keystroke only walks the value.
  */
 import type { PathSegment } from '../field';
-import { compileRE2 } from '../regex/re2';
+import { compilePattern, matchPattern, RegexBudget } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
 import { effectiveFormat, formatChecker } from './formats';
 import {
@@ -33,6 +33,42 @@ import { IntegralFloat } from '../json/lossless';
 export interface Result {
   errors: OpenAPIError[];
   matchCount: number;
+}
+
+/**
+ * A check a bound cut short (a pattern too large to compile or too expensive to match here): not an
+ * error, and the value counts as passing it (a false error is worse than a missed one).
+ */
+export interface NotChecked {
+  /** The kube-openapi path string, as in OpenAPIError.name. */
+  name: string;
+  segments?: PathSegment[];
+  detail: string;
+}
+
+/**
+ * The state of one validateAgainstSchema call: the pattern work budget of the object, and the checks
+ * bounds cut short. The compiled validators are shared closures, so the call in progress is held here
+ * (validation is synchronous and not re-entered).
+ */
+interface Run {
+  budget: RegexBudget;
+  notChecked: NotChecked[];
+}
+let run: Run | null = null;
+
+function currentRun(): Run {
+  run ??= { budget: new RegexBudget(), notChecked: [] };
+  return run;
+}
+
+function noteNotChecked(path: ValuePath | null, detail: string): void {
+  currentRun().notChecked.push({ name: nameOf(path), segments: segsOf(path), detail });
+}
+
+/** How many checks were cut short so far in this run (junctors compare before and after a branch). */
+function notCheckedCount(): number {
+  return run ? run.notChecked.length : 0;
 }
 
 /**
@@ -99,8 +135,23 @@ export function schemaValidator(schema: JSONSchemaProps): Validate {
  * every sub-value that is unchanged from its correlated old value are ratcheted away, as the
  * RatchetingSchemaValidator of CRDValidationRatcheting does.
  */
-export function validateAgainstSchema(schema: JSONSchemaProps, data: unknown, old?: { value: unknown }): Result {
-  return schemaValidator(schema)(data, null, old ? { old: old.value, schema } : undefined);
+export function validateAgainstSchema(
+  schema: JSONSchemaProps,
+  data: unknown,
+  old?: { value: unknown },
+  opts: { budget?: RegexBudget } = {},
+): Result & { notChecked: NotChecked[] } {
+  const outer = run;
+  run = { budget: opts.budget ?? new RegexBudget(), notChecked: [] };
+  try {
+    const r = schemaValidator(schema)(data, null, old ? { old: old.value, schema } : undefined);
+    // Branches of anyOf/oneOf/allOf may meet the same value and pattern more than once.
+    const seen = new Set<string>();
+    const notChecked = run.notChecked.filter((n) => !seen.has(n.name + '\0' + n.detail) && !!seen.add(n.name + '\0' + n.detail));
+    return { ...r, notChecked };
+  } finally {
+    run = outer;
+  }
 }
 
 /** CorrelatedObject.Key: the old value of a field, when both have it and the schema knows the field. */
@@ -275,6 +326,10 @@ function compile(s: JSONSchemaProps): Validate {
 
 const noPatterns = (): boolean => false;
 
+function patternTooLarge(size: number): string {
+  return `pattern too large to check here (a program of about ${size} instructions)`;
+}
+
 function merge(into: Result, other: Result | undefined): void {
   if (!other) return;
   for (const e of other.errors) into.errors.push(e);
@@ -378,7 +433,7 @@ function compileString(s: JSONSchemaProps): ((data: string, path: ValuePath | nu
   const minLength = num(s.minLength);
   const pattern = typeof s.pattern === 'string' && s.pattern !== '' ? s.pattern : undefined;
   if (maxLength === undefined && minLength === undefined && pattern === undefined) return undefined;
-  const re = pattern !== undefined ? compileRE2(pattern) : undefined;
+  const re = pattern !== undefined ? compilePattern(pattern) : undefined;
   return (data, path) => {
     const name = nameOf(path);
     if (maxLength !== undefined || minLength !== undefined) {
@@ -391,10 +446,16 @@ function compileString(s: JSONSchemaProps): ((data: string, path: ValuePath | nu
       }
     }
     if (re) {
-      if (!re.ok) {
+      if (re.kind === 'invalid') {
         return { code: 'Pattern', name, segments: segsOf(path), value: data, message: `${name} in body should match '${pattern}, but pattern is invalid: ${re.error}'` };
       }
-      if (!re.re.matcher(data).find()) return { code: 'Pattern', name, segments: segsOf(path), value: data, message: `${name} in body should match '${pattern}'` };
+      if (re.kind === 'tooLarge') {
+        noteNotChecked(path, patternTooLarge(re.size));
+        return undefined;
+      }
+      const m = matchPattern(re, data, currentRun().budget);
+      if (m === undefined) noteNotChecked(path, `pattern too expensive for a value of ${data.length} characters`);
+      else if (!m) return { code: 'Pattern', name, segments: segsOf(path), value: data, message: `${name} in body should match '${pattern}'` };
     }
     return undefined;
   };
@@ -575,12 +636,18 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
   const maxP = num(s.maxProperties);
   const patternProps = isSchema(s.patternProperties) ? Object.entries(s.patternProperties as Record<string, unknown>).filter(([, v]) => isSchema(v)) : [];
   const hasProp = (k: string) => props !== undefined && Object.prototype.hasOwnProperty.call(props, k) && isSchema(props[k]);
-  const matchingPatterns = (key: string) =>
-    patternProps.filter(([p]) => {
-      const c = compileRE2(p);
-      return c.ok && c.re.matcher(key).find();
-    });
   return (val, path, corr) => {
+    const matchingPatterns = (key: string) =>
+      patternProps.filter(([p]) => {
+        const c = compilePattern(p);
+        if (c.kind === 'invalid') return false;
+        const m = c.kind === 'ok' ? matchPattern(c, key, currentRun().budget) : undefined;
+        if (m === undefined) {
+          const detail = c.kind === 'tooLarge' ? patternTooLarge(c.size) : `pattern too expensive for a key of ${key.length} characters`;
+          noteNotChecked(new ValuePath(path, { kind: 'key', key }, 'dot'), `patternProperties: ${detail}`);
+        }
+        return m === true;
+      });
     const res: Result = { errors: [], matchCount: 0 };
     const name = nameOf(path);
     const keys = Object.keys(val);
@@ -673,6 +740,7 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
       let best: Result | undefined;
       let firstSuccess: Result | undefined;
       let validated = 0;
+      const before = notCheckedCount();
       for (const sch of oneOf) {
         const r = schemaValidator(sch)(data, path, corr, true);
         if (r.errors.length === 0) {
@@ -683,6 +751,8 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
         }
         if (validated === 0 && (!best || r.matchCount > best.matchCount)) best = r;
       }
+      // A branch that passed only because a bound cut a check may not really pass: no verdict on "more than one".
+      if (validated > 1 && notCheckedCount() > before) validated = 1;
       if (validated !== 1) {
         const more = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
         main.errors.push(plainError(`${q} must validate one and only one schema (oneOf). ${more}`));
@@ -699,8 +769,10 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
       if (validated !== allOf.length) main.errors.push(plainError(`${q} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
     }
     if (not) {
+      const before = notCheckedCount();
       const r = schemaValidator(not)(data, path, corr, true);
-      if (r.errors.length === 0) main.errors.push(plainError(`${q} must not validate the schema (not)`));
+      // Passing `not` only because a bound cut a check is no evidence against the value.
+      if (r.errors.length === 0 && notCheckedCount() === before) main.errors.push(plainError(`${q} must not validate the schema (not)`));
     }
     if (deps && kind === 'map') {
       const obj = data as Record<string, unknown>;
