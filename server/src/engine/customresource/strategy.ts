@@ -19,12 +19,18 @@ import { parseGroupVersion } from '../objectmeta/names';
 import { isGoMap } from '../validation/go-values';
 import { finalizerWarnings, validateRootObjectMeta, validateRootObjectMetaUpdate, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
 import { compareKubeAwareVersionStrings } from './versions';
+import { partialObjectSchema, withoutPatchDirectives } from './partial';
 
 export interface CustomResourceOptions {
   /** The CRD version to use; by default the one named by the object's apiVersion. */
   version?: string;
   /** Present for an update. */
   oldObject?: unknown;
+  /**
+   * The object is partial (a kustomize patch, an object a template fills in): only the checks whose
+   * answer cannot change when the rest is added (partial.ts). Strategic merge patch directives are ignored.
+   */
+  partial?: boolean;
 }
 
 export interface CustomResourceResult {
@@ -125,6 +131,11 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     res.errors.push(invalid(null, typeof obj === 'string' ? obj : '', 'the custom resource is not an object'));
     return;
   }
+  if (opts.partial) {
+    // `$patch: delete` removes the object: nothing of it is stored.
+    if (obj.$patch === 'delete') return;
+    obj = withoutPatchDirectives(obj) as Record<string, unknown>;
+  }
   const apiVersion = str(obj.apiVersion);
   const versionName = opts.version ?? parseGroupVersion(apiVersion).version;
   let versions = Array.isArray(spec.versions) ? spec.versions.filter(isGoMap) : [];
@@ -148,7 +159,8 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     res.warnings.push({ ...invalid(apiVersionPath, apiVersion, text), severity: 'warning' });
   }
 
-  const schema = schemaForVersion(spec, version);
+  const fullSchema = schemaForVersion(spec, version);
+  const schema = fullSchema && opts.partial ? partialObjectSchema(fullSchema) : fullSchema;
   const subresources = subresourcesForVersion(spec, version);
   const statusEnabled = isGoMap(subresources?.status);
   const scale = isGoMap(subresources?.scale) ? (subresources!.scale as ScaleSubresource) : undefined;
@@ -192,11 +204,13 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   if (schema) {
     errs.push(...validateEmbeddedResources(FieldPath.root(), work, schema, false));
     errs.push(...validateListTypes(work, schema, old));
+    // What is missing from a partial object may be supplied by the rest.
+    if (opts.partial) for (let i = errs.length - 1; i >= 0; i--) if (errs[i].type === 'FieldValueRequired') errs.splice(i, 1);
     if (hasCelValidator(schema, true)) {
       if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
       else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old }));
     }
   }
-  res.errors.push(...errs);
+  res.errors.push(...(opts.partial ? errs.filter((e) => e.type !== 'FieldValueRequired') : errs));
   res.warnings.push(...finalizerWarnings(work, old));
 }
