@@ -134,7 +134,8 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   if (opts.partial) {
     // `$patch: delete` removes the object: nothing of it is stored.
     if (obj.$patch === 'delete') return;
-    obj = withoutPatchDirectives(obj) as Record<string, unknown>;
+    obj = withoutPatchDirectives(obj);
+    if (!isGoMap(obj)) return;
   }
   const apiVersion = str(obj.apiVersion);
   const versionName = opts.version ?? parseGroupVersion(apiVersion).version;

@@ -1,0 +1,92 @@
+/**
+ * The cluster client against a real kube-apiserver: every kubeconfig authentication it supports
+ * (client certificate, bearer token, token file, exec plugin), TLS verification, the CRD list and one
+ * object by discovery.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openCluster } from '../../server/src/cluster';
+import { skipWithoutKapi, startApiServer, type ApiServer } from './kapi';
+
+const skip = skipWithoutKapi();
+const dir = mkdtempSync(join(tmpdir(), 'crd-yaml-cluster-kapi-'));
+let s: ApiServer | undefined;
+
+const widgetCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['size'], properties: { size: { type: 'integer', maximum: 10 }, mode: { type: 'string', enum: ['fast', 'slow'] } } } } } },
+      },
+    ],
+  },
+};
+
+/** A kubeconfig for the test server with the given cluster and user fields. */
+function kubeconfig(name: string, cluster: Record<string, unknown>, user: Record<string, unknown>): string {
+  const p = join(dir, name);
+  writeFileSync(p, JSON.stringify({ apiVersion: 'v1', kind: 'Config', 'current-context': 'k', contexts: [{ name: 'k', context: { cluster: 'c', user: 'u' } }], clusters: [{ name: 'c', cluster: { server: s!.url, ...cluster } }], users: [{ name: 'u', user }] }));
+  return p;
+}
+
+before(async () => {
+  if (skip) return;
+  // A static token file: any authenticated user may do anything (--authorization-mode=AlwaysAllow).
+  writeFileSync(join(dir, 'tokens.csv'), 'static-token,alice,1001,"system:authenticated"\nexec-token,bob,1002,"system:authenticated"\n');
+  s = await startApiServer({ flags: [`--token-auth-file=${join(dir, 'tokens.csv')}`] });
+  await s.createCrds([widgetCrd]);
+  const r = await s.request('POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+});
+
+after(() => {
+  s?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('client certificate (the server\'s own kubeconfig): CRDs listed, an object read by discovery', { skip }, async () => {
+  const client = await openCluster({ kubeconfig: s!.kubeconfig, allowExec: false });
+  const { crds, truncated } = await client.listCustomResourceDefinitions();
+  assert.equal(truncated, undefined);
+  assert.deepEqual(crds.map((c) => (c.metadata as { name: string }).name), ['widgets.example.com']);
+  const obj = await client.getObject({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w1' });
+  assert.deepEqual((obj?.spec as object) ?? null, { size: 3 });
+  assert.equal(await client.getObject({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'nope' }), undefined);
+  const ns = await client.getObject({ apiVersion: 'v1', kind: 'Namespace', name: 'default' });
+  assert.equal((ns?.metadata as { name: string }).name, 'default');
+});
+
+test('bearer token, token file, and TLS verification against the cluster CA', { skip }, async () => {
+  const ca = readFileSync(s!.ca).toString('base64');
+  const token = await openCluster({ kubeconfig: kubeconfig('token.json', { 'certificate-authority-data': ca }, { token: 'static-token' }), allowExec: false });
+  assert.equal((await token.listCustomResourceDefinitions()).crds.length, 1);
+  writeFileSync(join(dir, 'token.txt'), 'static-token\n');
+  const file = await openCluster({ kubeconfig: kubeconfig('tokenfile.json', { 'certificate-authority': s!.ca }, { tokenFile: 'token.txt' }), allowExec: false });
+  assert.equal((await file.listCustomResourceDefinitions()).crds.length, 1);
+  const bad = await openCluster({ kubeconfig: kubeconfig('bad.json', { 'certificate-authority-data': ca }, { token: 'wrong' }), allowExec: false });
+  await assert.rejects(bad.listCustomResourceDefinitions(), /401 Unauthorized/);
+  const noCa = await openCluster({ kubeconfig: kubeconfig('noca.json', {}, { token: 'static-token' }), allowExec: false });
+  await assert.rejects(noCa.listCustomResourceDefinitions(), /certificate of https:\/\/127\.0\.0\.1:\d+ was not accepted/);
+  const insecure = await openCluster({ kubeconfig: kubeconfig('insecure.json', { 'insecure-skip-tls-verify': true }, { token: 'static-token' }), allowExec: false });
+  assert.equal((await insecure.listCustomResourceDefinitions()).crds.length, 1);
+});
+
+test('exec credential plugin', { skip }, async () => {
+  const plugin = join(dir, 'plugin.js');
+  writeFileSync(plugin, `const i = JSON.parse(process.env.KUBERNETES_EXEC_INFO); process.stdout.write(JSON.stringify({ apiVersion: i.apiVersion, kind: 'ExecCredential', status: { token: 'exec-token' } }));`);
+  const exec = { apiVersion: 'client.authentication.k8s.io/v1beta1', command: process.execPath, args: [plugin] };
+  const client = await openCluster({ kubeconfig: kubeconfig('exec.json', { 'certificate-authority': s!.ca }, { exec }), allowExec: true });
+  assert.equal((await client.listCustomResourceDefinitions()).crds.length, 1);
+});
