@@ -1,6 +1,6 @@
 /**
  * npm run bench: keystroke-to-diagnostics of crd-yaml's server (dist/server.js) beside
- * yaml-language-server 2.0.0 (its fixed 200 ms validation debounce patched to 0 in a private copy),
+ * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
  *   npm run bench [-- --edits N] [-- --only a,b,c,d,cel]
@@ -43,7 +43,7 @@ function yamlLanguageServerCopy(): string {
     fs.mkdirSync(path.dirname(dst), { recursive: true });
     fs.cpSync(src, dst, { recursive: true });
     const text = fs.readFileSync(settingsFile, 'utf8');
-    if (!text.includes('this.validationDelayMs = 200;')) throw new Error('yaml-language-server: validationDelayMs not found; pin 2.0.0');
+    if (!text.includes('this.validationDelayMs = 200;')) throw new Error('yaml-language-server: validationDelayMs not found; pin 1.25.0');
     fs.writeFileSync(settingsFile, text.replace('this.validationDelayMs = 200;', 'this.validationDelayMs = 0;'));
     // Resolve its dependencies from the project's node_modules.
     const nm = path.join(dst, 'node_modules');

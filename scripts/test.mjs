@@ -26,6 +26,12 @@ function walk(dir, out) {
 const all = ['server', 'client', 'test'].flatMap((d) => walk(d, [])).sort();
 const inTier = (f) => f.split(/[\\/]/).includes('apiserver');
 const files = fileArgs.length ? fileArgs : all.filter((f) => inTier(f) === apiserverTier);
+if (!fileArgs.length && !apiserverTier) {
+  // The Go oracle tier needs its binary; build it first, with a progress line, rather than inside a test.
+  const b = spawnSync(process.execPath, ['--import', 'tsx', 'test/oracle/build.ts'], { stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+console.error(`npm test: ${files.length} test files`);
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], {
   stdio: 'inherit',
 });
