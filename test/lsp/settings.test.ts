@@ -13,7 +13,7 @@ test('settings from initializationOptions and didChangeConfiguration: unknownKin
   const uri = 'file:///settings/deploy.yaml';
   const hinted = server.diagnostics(uri, (d) => d.length > 0);
   const t0 = Date.now();
-  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'apiVersion: apps/v1\nkind: Deployment\n' } });
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'apiVersion: other.example.org/v1\nkind: Thing\n' } });
   const d = await hinted;
   assert.ok(Date.now() - t0 >= 280, 'the configured delay is honoured');
   assert.equal(d[0].code, 'UnknownKind');

@@ -60,7 +60,15 @@ test('unserved and unknown versions, deprecated versions and wrong kinds', () =>
 test('kinds no CRD defines: silent by default, a hint when configured', () => {
   const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  bogus: 1\n';
   checkDiagnostics(serviceWithCrd(), deployment, []);
-  checkDiagnostics(serviceWithCrd({ unknownKinds: 'hint' }), deployment, [{ text: 'Deployment', code: 'UnknownKind', severity: 'information' }]);
+  const hint = serviceWithCrd({ unknownKinds: 'hint' });
+  checkDiagnostics(hint, 'apiVersion: other.example.org/v1\nkind: Thing\n', [
+    { text: 'Thing', code: 'UnknownKind', severity: 'information', message: 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"' },
+  ]);
+  // Kubernetes' own kinds (from the API server's discovery) are never hinted; mistakes in them are.
+  for (const builtin of [deployment, 'apiVersion: v1\nkind: Service\n', 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n', 'apiVersion: v1\nkind: List\n']) checkDiagnostics(hint, builtin, []);
+  checkDiagnostics(hint, 'apiVersion: apps/v1\nkind: Deploymnet\n', [{ text: 'Deploymnet', code: 'UnknownKind', message: 'apps/v1 has no kind "Deploymnet" (Kubernetes built-in group apps)' }]);
+  checkDiagnostics(hint, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'UnknownKind', message: 'extensions/v1beta1 has no kind Ingress: it is served as networking.k8s.io/v1' }]);
+  checkDiagnostics(hint, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'UnknownKind', message: 'Deployment is not served in apps/v1beta1 by Kubernetes 1.37: use apps/v1' }]);
 });
 
 test('multi-document files: each document checked on its own, syntax errors stay local', () => {

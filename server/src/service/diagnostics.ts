@@ -8,6 +8,7 @@ import { errorMessage, type FieldError, type PathSegment } from '../engine/field
 import { isObject } from '../engine/schema/types';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
+import { unknownKindHint } from './unknownKind';
 import { cheapCrd, checkCr, checkCrd } from './engineCalls';
 import { v1PathsOfInternalCrdPath } from '../yaml';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
@@ -163,14 +164,8 @@ function crDiagnostics(
       d.relatedInformation = sameGroup.map((c) => ({ location: crdLocation(c, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }]), message: `${c.group} defines kind ${c.kind} (${c.name})` }));
       out.push(d);
     } else if (ctx.settings.unknownKinds === 'hint') {
-      out.push(
-        diag(
-          rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'),
-          `no CustomResourceDefinition known for kind "${role.kind}" in version "${role.apiVersion}"`,
-          DiagnosticSeverity.Information,
-          'UnknownKind',
-        ),
-      );
+      const hint = unknownKindHint(role.group, role.version, role.kind, role.apiVersion);
+      if (hint) out.push(diag(rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'), hint, DiagnosticSeverity.Information, 'UnknownKind'));
     }
     return out;
   }

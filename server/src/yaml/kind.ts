@@ -1,6 +1,7 @@
 /**
  * What a document is, in Kubernetes terms, from its `apiVersion` and `kind`.
  */
+import { builtinGroups } from '../engine/discovery/builtin';
 
 /**
  * `crd`: a CustomResourceDefinition; `cr`: any other object with a string apiVersion and kind (a custom
@@ -27,32 +28,7 @@ export interface ObjectIdentity {
 }
 
 /** The API groups that are built into the API server (objects of these groups are not custom resources). */
-export const BUILTIN_API_GROUPS: ReadonlySet<string> = new Set([
-  '',
-  'admissionregistration.k8s.io',
-  'apiextensions.k8s.io',
-  'apiregistration.k8s.io',
-  'apps',
-  'authentication.k8s.io',
-  'authorization.k8s.io',
-  'autoscaling',
-  'batch',
-  'certificates.k8s.io',
-  'coordination.k8s.io',
-  'discovery.k8s.io',
-  'events.k8s.io',
-  'extensions',
-  'flowcontrol.apiserver.k8s.io',
-  'internal.apiserver.k8s.io',
-  'networking.k8s.io',
-  'node.k8s.io',
-  'policy',
-  'rbac.authorization.k8s.io',
-  'resource.k8s.io',
-  'scheduling.k8s.io',
-  'storage.k8s.io',
-  'storagemigration.k8s.io',
-]);
+export const BUILTIN_API_GROUPS: ReadonlySet<string> = builtinGroups();
 
 /** Split `group/version` (`v1` alone is the core group), as schema.ParseGroupVersion does. */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {

@@ -1,0 +1,20 @@
+/**
+ * What to say about an object whose kind no known CRD defines (`crdYaml.unknownKinds: hint`): nothing
+ * for Kubernetes' built-in kinds; for a built-in group, the version or kind that does not exist there;
+ * otherwise that no CRD is known for it.
+ */
+import { builtinKind, builtinKindsNamed, builtinVersions, isBuiltinGroup } from '../engine/discovery/builtin';
+
+/** The hint for an object with this apiVersion/kind and no CRD, or undefined for a built-in kind. */
+export function unknownKindHint(group: string, version: string, kind: string, apiVersion: string): string | undefined {
+  if (builtinKind(group, version, kind)) return undefined;
+  const gv = (k: { group: string; version: string }) => (k.group ? `${k.group}/${k.version}` : k.version);
+  if (isBuiltinGroup(group)) {
+    const served = builtinVersions(group, kind);
+    if (served.length) return `${kind} is not served in ${apiVersion} by Kubernetes ${served[0].served.at(-1)}: use ${served.map(gv).join(' or ')}`;
+    const moved = builtinKindsNamed(kind);
+    if (moved.length) return `${apiVersion} has no kind ${kind}: it is served as ${[...new Set(moved.map(gv))].join(' or ')}`;
+    return `${apiVersion} has no kind "${kind}" (Kubernetes built-in group ${group || 'core'})`;
+  }
+  return `no CustomResourceDefinition known for kind "${kind}" in version "${apiVersion}"`;
+}
