@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PatchFiles, isKustomizationFile, kustomizationPatches } from './kustomize';
+
+const K = [
+  'apiVersion: kustomize.config.k8s.io/v1beta1',
+  'kind: Kustomization',
+  'resources: [../../base, widget.yaml]',
+  'patches:',
+  '- path: replicas.yaml',
+  '  target: {kind: Widget}',
+  '- patch: |-',
+  '    - op: replace',
+  '      path: /spec/size',
+  '      value: 3',
+  'patchesStrategicMerge:',
+  '- old-style.yaml',
+  '- |-',
+  '  apiVersion: example.com/v1',
+  '  kind: Widget',
+  'patchesJson6902:',
+  '- target: {group: example.com, version: v1, kind: Widget, name: w}',
+  '  path: ops.yaml',
+  '- path: https://example.com/remote.yaml',
+].join('\n');
+
+test('the patch files a kustomization names: inline patches and resources are not patch files', () => {
+  assert.deepEqual(kustomizationPatches(K, '/repo/overlays/prod/kustomization.yaml'), {
+    partial: ['/repo/overlays/prod/replicas.yaml', '/repo/overlays/prod/old-style.yaml'],
+    json6902: ['/repo/overlays/prod/ops.yaml'],
+  });
+  assert.deepEqual(kustomizationPatches('patches: [', '/k/kustomization.yaml'), { partial: [], json6902: [] });
+  assert.equal(isKustomizationFile('/a/Kustomization'), true);
+  assert.equal(isKustomizationFile('/a/kustomization.yml'), true);
+  assert.equal(isKustomizationFile('/a/my-kustomization.yaml'), false);
+});
+
+test('roles across kustomizations, updated and forgotten', () => {
+  const p = new PatchFiles();
+  assert.equal(p.set('/repo/overlays/prod/kustomization.yaml', K), true);
+  assert.equal(p.set('/repo/overlays/prod/kustomization.yaml', K), false, 'same roles: nothing to re-check');
+  assert.equal(p.roleOf('/repo/overlays/prod/replicas.yaml'), 'partial');
+  assert.equal(p.roleOf('/repo/overlays/prod/ops.yaml'), 'json6902');
+  assert.equal(p.roleOf('/repo/overlays/prod/widget.yaml'), undefined);
+  assert.equal(p.set('/repo/overlays/prod/kustomization.yaml', undefined), true);
+  assert.equal(p.roleOf('/repo/overlays/prod/replicas.yaml'), undefined);
+});
