@@ -65,7 +65,7 @@ test('kinds no CRD defines: silent by default, a hint when configured', () => {
     { text: 'Thing', code: 'UnknownKind', severity: 'information', message: 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"' },
   ]);
   // Kubernetes' own kinds (from the API server's discovery) are never hinted; mistakes in them are.
-  for (const builtin of [deployment, 'apiVersion: v1\nkind: Service\n', 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n', 'apiVersion: v1\nkind: List\n']) checkDiagnostics(hint, builtin, []);
+  for (const builtin of [deployment, 'apiVersion: v1\nkind: Service\n', 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n', 'apiVersion: v1\nkind: List\n', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n']) checkDiagnostics(hint, builtin, []);
   checkDiagnostics(hint, 'apiVersion: apps/v1\nkind: Deploymnet\n', [{ text: 'Deploymnet', code: 'UnknownKind', message: 'apps/v1 has no kind "Deploymnet" (Kubernetes built-in group apps)' }]);
   checkDiagnostics(hint, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'UnknownKind', message: 'extensions/v1beta1 has no kind Ingress: it is served as networking.k8s.io/v1' }]);
   checkDiagnostics(hint, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'UnknownKind', message: 'Deployment is not served in apps/v1beta1 by Kubernetes 1.37: use apps/v1' }]);

@@ -5,9 +5,15 @@
  */
 import { builtinKind, builtinKindsNamed, builtinVersions, isBuiltinGroup } from '../engine/discovery/builtin';
 
+/**
+ * Files of client tools that look like objects but are never sent to a server: kustomizations and
+ * components, kpt and KRM function configs, kubeconfig files (`v1 Config`).
+ */
+const CLIENT_SIDE_GROUPS = new Set(['kustomize.config.k8s.io', 'config.kubernetes.io', 'kpt.dev', 'fn.kpt.dev']);
+
 /** The hint for an object with this apiVersion/kind and no CRD, or undefined for a built-in kind. */
 export function unknownKindHint(group: string, version: string, kind: string, apiVersion: string): string | undefined {
-  if (builtinKind(group, version, kind)) return undefined;
+  if (builtinKind(group, version, kind) || CLIENT_SIDE_GROUPS.has(group) || (apiVersion === 'v1' && kind === 'Config')) return undefined;
   const gv = (k: { group: string; version: string }) => (k.group ? `${k.group}/${k.version}` : k.version);
   if (isBuiltinGroup(group)) {
     const served = builtinVersions(group, kind);
