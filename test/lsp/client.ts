@@ -21,8 +21,11 @@ export interface TestServer {
   proc: ChildProcess;
   /** Resolves with the next diagnostics for a URI that satisfy the predicate. */
   diagnostics(uri: string, pred?: (d: Diagnostic[], version?: number) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
-  /** Resolves with the next notification of a method that satisfies the predicate. */
-  notification<T>(method: string, pred?: (p: T) => boolean, timeoutMs?: number): Promise<T>;
+  /**
+   * Resolves with the next notification of a method that satisfies the predicate; for a status, the latest
+   * one already received counts unless `fresh` (only notifications sent after this call).
+   */
+  notification<T>(method: string, pred?: (p: T) => boolean, timeoutMs?: number, fresh?: boolean): Promise<T>;
   stop(): Promise<void>;
   stderr(): string;
 }
@@ -83,10 +86,10 @@ export async function startServer(workspace: string | null, initializationOption
     diagnostics(uri, pred = () => true, timeoutMs = 10000) {
       return wait<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && pred(p.diagnostics, p.version), timeoutMs).then((p) => p.diagnostics);
     },
-    notification<T>(method: string, pred: (p: T) => boolean = () => true, timeoutMs = 10000) {
+    notification<T>(method: string, pred: (p: T) => boolean = () => true, timeoutMs = 10000, fresh = false) {
       // Status notifications are state: the latest one counts even if it came before the call.
       const last = lastOf.get(method) as T | undefined;
-      if (last !== undefined && pred(last)) return Promise.resolve(last);
+      if (!fresh && last !== undefined && pred(last)) return Promise.resolve(last);
       return wait<T>(method, pred, timeoutMs);
     },
     async stop() {

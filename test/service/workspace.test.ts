@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrdIndex, extractCrds } from '../../server/src/workspace/crdIndex';
-import { DEFAULT_SCAN_SETTINGS, globToRegExp, isIndexedPath, listIndexedFiles, readCandidate } from '../../server/src/workspace/scan';
+import { DEFAULT_SCAN_SETTINGS, globToRegExp, isIndexedPath, listIndexedFiles, readCandidate, ReadableRoots } from '../../server/src/workspace/scan';
 import { WIDGET_CRD } from './helpers';
 
 test('globs: ** spans folders, * stays in one, braces list alternatives', () => {
@@ -39,8 +39,8 @@ test('the scan lists matching files outside excluded folders; only files mention
     assert.deepEqual(files, ['app.yml', 'crds/sub/w.yaml']);
     const only = await listIndexedFiles([ws], { crdPaths: ['crds/**/*.yaml'], exclude: [] });
     assert.deepEqual(only.map((f) => f.slice(ws.length + 1)), ['crds/sub/w.yaml']);
-    assert.equal(await readCandidate(join(ws, 'app.yml')), undefined);
-    assert.equal(await readCandidate(join(ws, 'crds', 'sub', 'w.yaml')), WIDGET_CRD);
+    assert.equal(await readCandidate(join(ws, 'app.yml'), new ReadableRoots([ws])), undefined);
+    assert.equal(await readCandidate(join(ws, 'crds', 'sub', 'w.yaml'), new ReadableRoots([ws])), WIDGET_CRD);
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }

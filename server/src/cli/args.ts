@@ -14,6 +14,8 @@ export interface CliArgs {
   quiet: boolean;
   /** Read scalars as plain YAML 1.2 core instead of as Kubernetes does (YAML 1.1, go-yaml v2). */
   yaml12: boolean;
+  /** Follow symbolic links met while searching directories. */
+  followSymlinks: boolean;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -38,6 +40,10 @@ Options:
   --crd PATH         Also load CRDs from PATH (file or directory; repeatable). Their own
                      problems are not reported.
   -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
+  --follow-symlinks  Follow symbolic links met while searching directories (each real file is
+                     still read once, each real directory searched once). By default a search
+                     stays inside the directories named: links to directories are not entered
+                     and links to files outside them are not read.
   --yaml-1.2         Read scalars as YAML 1.2 core. By default they are read as kubectl and
                      the API server read them (YAML 1.1: yes/no/on/off are booleans, 0755 is
                      octal).
@@ -52,7 +58,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false };
+  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, followSymlinks: false };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -78,6 +84,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--crd') args.crdPaths.push(value());
     else if (a === '-q' || a === '--quiet') args.quiet = true;
     else if (a === '--yaml-1.2') args.yaml12 = true;
+    else if (a === '--follow-symlinks') args.followSymlinks = true;
     else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else if (command === undefined) command = a;
     else rest.push(a);

@@ -16,79 +16,119 @@ export interface CollectResult {
   files: InputFile[];
   /** One line each, e.g. `examples/x.yaml: no such file or directory`. */
   inputErrors: string[];
+  /** Symbolic links met in directories and not followed (`--follow-symlinks` follows them), as shown. */
+  skippedLinks: string[];
+}
+
+export interface CollectOptions {
+  /**
+   * Follow symbolic links met while searching directories (links the user names are always followed).
+   * Each real directory is then searched once and each real file read once, wherever links lead.
+   */
+  followSymlinks?: boolean;
 }
 
 const YAML_EXT = /\.ya?ml$/i;
 /** Directories never worth searching. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
+const MAX_DEPTH = 64;
 
 /**
  * Collect YAML files: a named file is read whatever its extension; a directory is searched
  * recursively for *.yaml and *.yml (hidden directories and node_modules skipped), in sorted order;
  * `-` is the standard input.
+ *
+ * Bounded against hostile trees: every file is read at most once (by real path, however many names
+ * lead to it); without `followSymlinks` a search never leaves the directories named (links to
+ * directories are not entered, links to files outside the named directories are not read); with it,
+ * each real directory is searched once, so link cycles (`a -> .`) end.
  */
-export function collectYamlFiles(paths: string[], cwd: string = process.cwd()): CollectResult {
+export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), opts: CollectOptions = {}): CollectResult {
   const files: InputFile[] = [];
   const inputErrors: string[] = [];
-  const seen = new Set<string>();
+  const skippedLinks: string[] = [];
+  const read = new Set<string>();
+  const searched = new Set<string>();
+  // The named directories, by real path: without followSymlinks, a linked file is read only inside them.
+  const roots: string[] = [];
+  const named: { p: string; real: string; dir: boolean }[] = [];
   for (const p of paths) {
+    if (p === '-') {
+      named.push({ p, real: '', dir: false });
+      continue;
+    }
+    try {
+      const real = fs.realpathSync(path.resolve(cwd, p));
+      const dir = fs.statSync(real).isDirectory();
+      if (dir) roots.push(real);
+      named.push({ p, real, dir });
+    } catch (e) {
+      inputErrors.push(`${p}: ${describeFsError(e)}`);
+    }
+  }
+  const inRoots = (real: string) => roots.some((r) => real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+
+  for (const { p, real, dir } of named) {
     if (p === '-') {
       readStdin(files, inputErrors);
       continue;
     }
-    const real = path.resolve(cwd, p);
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(real);
-    } catch (e) {
-      inputErrors.push(`${p}: ${describeFsError(e)}`);
+    if (!dir) {
+      readInto(real, p, files, inputErrors, read);
       continue;
     }
-    if (st.isDirectory()) {
-      const found: string[] = [];
-      walk(real, p, found, inputErrors, 0);
-      if (found.length === 0) inputErrors.push(`${p}: no .yaml or .yml files found in this directory`);
-      for (const f of found) readInto(path.resolve(cwd, f), f, files, inputErrors, seen);
-    } else {
-      readInto(real, p, files, inputErrors, seen);
-    }
-  }
-  return { files, inputErrors };
-}
+    // Named twice, or inside a directory already searched: its files are in already.
+    if (searched.has(real)) continue;
+    const found: { real: string; shown: string }[] = [];
+    walk(real, p, 0);
+    if (found.length === 0) inputErrors.push(`${p}: no .yaml or .yml files found in this directory`);
+    for (const f of found) readInto(f.real, f.shown, files, inputErrors, read);
 
-/** Walk `dir` (a real path); `shown` is how the user named it, used for the paths collected. */
-function walk(dir: string, shown: string, out: string[], errors: string[], depth: number): void {
-  if (depth > 64) return;
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    errors.push(`${shown}: ${describeFsError(e)}`);
-    return;
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const ent of entries) {
-    const full = path.join(dir, ent.name);
-    let isDir = ent.isDirectory();
-    let isFile = ent.isFile();
-    if (ent.isSymbolicLink()) {
+    /** Walk `dirReal` (a real path); `shown` is how the user reaches it, used for the paths collected. */
+    function walk(dirReal: string, shown: string, depth: number): void {
+      if (depth > MAX_DEPTH || searched.has(dirReal)) return;
+      searched.add(dirReal);
+      let entries: fs.Dirent[];
       try {
-        const st = fs.statSync(full);
-        isDir = st.isDirectory();
-        isFile = st.isFile();
-      } catch {
-        continue; // a dangling link is not an input the user named
+        entries = fs.readdirSync(dirReal, { withFileTypes: true });
+      } catch (e) {
+        inputErrors.push(`${shown}: ${describeFsError(e)}`);
+        return;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const ent of entries) {
+        const full = path.join(dirReal, ent.name);
+        const shownChild = path.join(shown, ent.name);
+        if (ent.isSymbolicLink()) {
+          let target: string;
+          let isDir: boolean;
+          try {
+            target = fs.realpathSync(full);
+            isDir = fs.statSync(target).isDirectory();
+          } catch {
+            continue; // a dangling link (or a loop) is not an input the user named
+          }
+          if (isDir) {
+            if (SKIP_DIRS.has(ent.name) || ent.name.startsWith('.')) continue;
+            if (opts.followSymlinks) walk(target, shownChild, depth + 1);
+            else skippedLinks.push(shownChild);
+          } else if (YAML_EXT.test(ent.name)) {
+            if (opts.followSymlinks || inRoots(target)) found.push({ real: target, shown: shownChild });
+            else skippedLinks.push(shownChild);
+          }
+        } else if (ent.isDirectory()) {
+          if (!SKIP_DIRS.has(ent.name) && !ent.name.startsWith('.')) walk(full, shownChild, depth + 1);
+        } else if (ent.isFile() && YAML_EXT.test(ent.name)) found.push({ real: full, shown: shownChild });
       }
     }
-    if (isDir) {
-      if (!SKIP_DIRS.has(ent.name) && !ent.name.startsWith('.')) walk(full, path.join(shown, ent.name), out, errors, depth + 1);
-    } else if (isFile && YAML_EXT.test(ent.name)) out.push(path.join(shown, ent.name));
   }
+  return { files, inputErrors, skippedLinks };
 }
 
-function readInto(real: string, file: string, files: InputFile[], errors: string[], seen: Set<string>): void {
-  if (seen.has(real)) return;
-  seen.add(real);
+/** Reads a file once: a real path already read (through another name or link) is skipped. */
+function readInto(real: string, file: string, files: InputFile[], errors: string[], read: Set<string>): void {
+  if (read.has(real)) return;
+  read.add(real);
   let buf: Buffer;
   try {
     buf = fs.readFileSync(real);

@@ -46,14 +46,20 @@ function run(argv: string[], io: CliIO): number {
     io.stdout(`crd-yaml ${pkg.version}\n`);
     return EXIT_OK;
   }
-  const { files, inputErrors } = collectYamlFiles(args.paths, io.cwd);
+  const collectOpts = { followSymlinks: args.followSymlinks };
+  const { files, inputErrors, skippedLinks } = collectYamlFiles(args.paths, io.cwd, collectOpts);
   let crdFiles: InputFile[] = [];
   if (args.crdPaths.length) {
-    const c = collectYamlFiles(args.crdPaths, io.cwd);
+    const c = collectYamlFiles(args.crdPaths, io.cwd, collectOpts);
     crdFiles = c.files;
     inputErrors.push(...c.inputErrors);
+    skippedLinks.push(...c.skippedLinks);
   }
   for (const e of inputErrors) io.stderr(`crd-yaml: ${e}\n`);
+  if (skippedLinks.length && !args.quiet) {
+    const n = skippedLinks.length;
+    io.stderr(`crd-yaml: ${n} symbolic ${n === 1 ? 'link' : 'links'} not followed (${skippedLinks.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}); --follow-symlinks follows them\n`);
+  }
   const yamlVersion = args.yaml12 ? '1.2' : '1.1';
 
   if (args.command === 'preview') {

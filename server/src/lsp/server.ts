@@ -17,7 +17,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../service/languageService';
-import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, readCandidate } from '../workspace/scan';
+import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
 import { PreviewRequest, StatusNotification } from './protocol';
 import { DiagnosticsScheduler } from './scheduler';
 import type { QueuedEdits } from './queuedEdits';
@@ -54,6 +54,8 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   const service = new LanguageService();
   let settings = DEFAULTS;
   let folders: string[] = [];
+  /** The one check before any read: inside a workspace folder (or a configured CRD source), links resolved. */
+  const readable = new ReadableRoots();
   let pullConfiguration = false;
   let indexing = false;
 
@@ -125,6 +127,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       const p = uriToPath(params.rootUri);
       if (p) folders = [p];
     }
+    readable.set(folders);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -182,7 +185,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       const keep = new Set(files.map((f) => pathToFileURL(f).toString()));
       for (const uri of service.index.diskSources()) if (!keep.has(uri)) service.indexDiskFile(uri, undefined);
       for (const file of files) {
-        const text = await readCandidate(file);
+        const text = await readCandidate(file, readable);
         const uri = pathToFileURL(file).toString();
         if (text !== undefined && !documents.get(uri)) {
           // Open CRs get their findings as soon as their CRD is indexed, not at the end of the scan.
@@ -207,18 +210,23 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     return undefined;
   }
 
-  connection.onDidChangeWatchedFiles(async (p) => {
-    for (const ch of p.changes) {
+  // File events are applied one batch after the other, in the order they came (each awaits reads).
+  let fileEvents: Promise<void> = Promise.resolve();
+  connection.onDidChangeWatchedFiles((p) => {
+    fileEvents = fileEvents.then(() => applyFileChanges(p.changes)).catch((e) => log(`file change failed: ${(e as Error).message}`));
+  });
+  async function applyFileChanges(changes: { uri: string; type: FileChangeType }[]): Promise<void> {
+    for (const ch of changes) {
       if (documents.get(ch.uri)) continue; // the open document is what counts
       const file = uriToPath(ch.uri);
       const rel = file && relPath(file);
       if (!file || rel === undefined || !isIndexedPath(rel, settings)) continue;
-      const text = ch.type === FileChangeType.Deleted ? undefined : await readCandidate(file);
+      const text = ch.type === FileChangeType.Deleted ? undefined : await readCandidate(file, readable);
       const changed = service.indexDiskFile(ch.uri, text);
       for (const dep of service.dependents(changed)) scheduler.schedule(dep, false);
       if (changed.length) sendStatus();
     }
-  });
+  }
 
   documents.onDidChangeContent((e) => scheduler.schedule(e.document.uri, true));
   documents.onDidClose(async (e) => {
@@ -230,7 +238,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     const file = uriToPath(uri);
     const rel = file && relPath(file);
     if (file && rel !== undefined && isIndexedPath(rel, settings)) {
-      const text = await readCandidate(file);
+      const text = await readCandidate(file, readable);
       if (text !== undefined && !documents.get(uri)) changed = [...changed, ...service.indexDiskFile(uri, text)];
     }
     for (const dep of service.dependents(changed)) scheduler.schedule(dep, false);

@@ -1,9 +1,12 @@
 /**
  * Finding the workspace's YAML files that may hold CRDs: a walk of the workspace folders filtered by
- * the `crdYaml.crdPaths` and `crdYaml.exclude` globs. Only this module reads the disk for the index.
+ * the `crdYaml.crdPaths` and `crdYaml.exclude` globs. Only this module reads the disk for the index, and
+ * only inside the ReadableRoots: symbolic links are never followed by the walk, and a file reached by
+ * name is read only when its real path is inside a root.
  */
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { compileRE2 } from '../engine/regex/re2';
 
 export interface ScanSettings {
   /** Globs (relative to a workspace folder, or absolute) of files to index. */
@@ -21,8 +24,17 @@ export const DEFAULT_SCAN_SETTINGS: ScanSettings = {
 const MAX_FILES = 20000;
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
-/** Converts a glob (`**`, `*`, `?`, `{a,b}`) to an anchored regular expression over `/`-separated paths. */
-export function globToRegExp(glob: string): RegExp {
+/** A compiled glob. */
+export interface Glob {
+  test(path: string): boolean;
+}
+
+/**
+ * Converts a glob (`**`, `*`, `?`, `{a,b}`) to an anchored regular expression over `/`-separated paths,
+ * matched by RE2: globs come from workspace settings (a cloned repository's), and a chain of `**`
+ * segments as a backtracking RegExp takes exponential time on a deep path.
+ */
+export function globToRegExp(glob: string): Glob {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
@@ -46,7 +58,8 @@ export function globToRegExp(glob: string): RegExp {
       } else re += '\\{';
     } else re += escape(c);
   }
-  return new RegExp('^' + re + '$');
+  const c = compileRE2('^' + re + '$');
+  return c.ok ? { test: (p: string) => c.re.test(p) } : { test: () => false };
 }
 
 function escape(s: string): string {
@@ -90,14 +103,69 @@ export async function listIndexedFiles(folders: string[], settings: ScanSettings
   return [...new Set(out)];
 }
 
-/** Reads a file if it is small enough to index and may hold a CRD (a cheap text check first). */
-export async function readCandidate(file: string): Promise<string | undefined> {
+/**
+ * Which files the server may read: those whose real path (every symbolic link resolved) lies inside one
+ * of the roots, the workspace folders and configured CRD sources. Every read of the server goes through
+ * `readCandidate`, which asks this first, so that a link in the workspace to a file elsewhere (closing
+ * that document, a file-change event for it) never reads outside.
+ */
+export class ReadableRoots {
+  private roots: string[] = [];
+  private real: Promise<string[]> = Promise.resolve([]);
+
+  constructor(roots: string[] = []) {
+    this.set(roots);
+  }
+
+  /** Replaces the roots (absolute paths; resolved to real paths once). */
+  set(roots: string[]): void {
+    this.roots = [...roots];
+    this.real = Promise.all(this.roots.map((r) => fs.realpath(r).catch(() => path.resolve(r))));
+  }
+
+  /** Adds roots (e.g. a configured CRD source outside the workspace). */
+  add(...roots: string[]): void {
+    this.set([...this.roots, ...roots]);
+  }
+
+  /** The real path of `file` when it lies inside a root; undefined otherwise (or when it does not exist). */
+  async resolve(file: string): Promise<string | undefined> {
+    let real: string;
+    try {
+      real = await fs.realpath(file);
+    } catch {
+      return undefined;
+    }
+    const roots = await this.real;
+    return roots.some((r) => isInside(real, r)) ? real : undefined;
+  }
+}
+
+function isInside(file: string, root: string): boolean {
+  const rel = path.relative(root, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Opening the resolved path must not follow a link swapped in since (no such flag on Windows). */
+const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
+
+/**
+ * Reads a file if it may be read (inside the roots, symlinks resolved), is small enough to index and may
+ * hold a CRD (a cheap text check first).
+ */
+export async function readCandidate(file: string, roots: ReadableRoots): Promise<string | undefined> {
+  const real = await roots.resolve(file);
+  if (real === undefined) return undefined;
+  let h: import('node:fs/promises').FileHandle | undefined;
   try {
-    const st = await fs.stat(file);
+    h = await fs.open(real, fsConstants.O_RDONLY | NOFOLLOW);
+    const st = await h.stat();
     if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
-    const text = await fs.readFile(file, 'utf8');
+    const text = await h.readFile('utf8');
     return text.includes('CustomResourceDefinition') ? text : undefined;
   } catch {
     return undefined;
+  } finally {
+    await h?.close().catch(() => undefined);
   }
 }

@@ -1,0 +1,126 @@
+/**
+ * The CLI's directory search under hostile trees: link cycles, a link to `/`, links leaving the named
+ * directory. Bounds are asserted by counting filesystem calls (reads, directory listings), not by time.
+ */
+import { test, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import type * as FS from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { collectYamlFiles } from '../../server/src/cli/files';
+import { runCli } from '../../server/src/cli/main';
+
+// The module object itself (an `import * as` namespace only has getters, which cannot be mocked).
+const fs = createRequire(__filename)('node:fs') as typeof FS;
+
+const CR = 'apiVersion: nowhere.example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n';
+
+/**
+ * inside/ holds x.yaml, sub/y.yaml, two self-links (a -> ., b -> .), a link to `/`, a link to a folder
+ * outside (out -> ../outside), a link to a file outside and a link to a file inside.
+ */
+function hostileTree(): { root: string; inside: string } {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-links-')));
+  const inside = path.join(root, 'inside');
+  fs.mkdirSync(path.join(inside, 'sub'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'outside'));
+  fs.writeFileSync(path.join(inside, 'x.yaml'), CR);
+  fs.writeFileSync(path.join(inside, 'sub', 'y.yaml'), CR);
+  fs.writeFileSync(path.join(root, 'outside', 'secret.yaml'), CR);
+  fs.symlinkSync('.', path.join(inside, 'a'));
+  fs.symlinkSync('.', path.join(inside, 'b'));
+  fs.symlinkSync('/', path.join(inside, 'root'));
+  fs.symlinkSync('../outside', path.join(inside, 'out'));
+  fs.symlinkSync('../outside/secret.yaml', path.join(inside, 'leak.yaml'));
+  fs.symlinkSync('sub/y.yaml', path.join(inside, 'again.yaml'));
+  return { root, inside };
+}
+
+/** Counts readFileSync and readdirSync calls by path while fn runs. */
+function counting<T>(fn: () => T): { result: T; reads: Map<string, number>; listings: Map<string, number> } {
+  const reads = new Map<string, number>();
+  const listings = new Map<string, number>();
+  const origRead = fs.readFileSync;
+  const origDir = fs.readdirSync;
+  const r = mock.method(fs, 'readFileSync', (...a: Parameters<typeof fs.readFileSync>) => {
+    reads.set(String(a[0]), (reads.get(String(a[0])) ?? 0) + 1);
+    return origRead(...a);
+  });
+  const d = mock.method(fs, 'readdirSync', (...a: Parameters<typeof fs.readdirSync>) => {
+    listings.set(String(a[0]), (listings.get(String(a[0])) ?? 0) + 1);
+    return (origDir as (...x: unknown[]) => unknown)(...a);
+  });
+  try {
+    return { result: fn(), reads, listings };
+  } finally {
+    r.mock.restore();
+    d.mock.restore();
+  }
+}
+
+test('by default a search stays inside the named folder: two self-links and a link to / end at once, each file read once', () => {
+  const { root, inside } = hostileTree();
+  try {
+    const { result, reads, listings } = counting(() => collectYamlFiles(['inside'], root));
+    assert.deepEqual(result.files.map((f) => f.path).sort(), ['inside/again.yaml', 'inside/x.yaml'].sort());
+    // again.yaml is a link to sub/y.yaml: one read, under the first name met (sorted: again.yaml first).
+    assert.ok(!result.files.some((f) => f.path.includes('sub')), 'sub/y.yaml was read through again.yaml already');
+    assert.deepEqual([...reads.values()], [1, 1]);
+    assert.deepEqual([...reads.keys()].sort(), [path.join(inside, 'sub', 'y.yaml'), path.join(inside, 'x.yaml')].sort());
+    // Listed: inside/ and inside/sub/ only, once each (not /, not the outside folder).
+    assert.deepEqual([...listings.keys()].sort(), [inside, path.join(inside, 'sub')].sort());
+    assert.deepEqual([...listings.values()], [1, 1]);
+    assert.deepEqual(result.skippedLinks.sort(), ['inside/a', 'inside/b', 'inside/leak.yaml', 'inside/out', 'inside/root'].sort());
+    assert.deepEqual(result.inputErrors, []);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('--follow-symlinks: links are followed, each real folder searched once and each real file read once', () => {
+  const { root, inside } = hostileTree();
+  fs.unlinkSync(path.join(inside, 'root')); // following a link to / would search the whole machine
+  try {
+    const { result, reads, listings } = counting(() => collectYamlFiles(['inside'], root, { followSymlinks: true }));
+    assert.deepEqual(result.files.map((f) => f.path).sort(), ['inside/again.yaml', 'inside/leak.yaml', 'inside/x.yaml']);
+    assert.ok([...reads.values()].every((n) => n === 1));
+    assert.equal(reads.size, 3);
+    assert.deepEqual([...listings.keys()].sort(), [inside, path.join(inside, 'sub'), path.join(root, 'outside')].sort());
+    assert.ok([...listings.values()].every((n) => n === 1));
+    assert.deepEqual(result.skippedLinks, []);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a folder named twice, or inside another named folder, is searched once; a named link is followed', () => {
+  const { root, inside } = hostileTree();
+  try {
+    const { result, listings } = counting(() => collectYamlFiles(['inside', 'inside/sub', 'inside/out', 'inside'], root));
+    assert.ok([...listings.values()].every((n) => n === 1));
+    // inside/out is named: the user asked for it, so the outside folder is a root and its file is read,
+    // once: through inside/leak.yaml, met first (a link into a named folder).
+    const paths = result.files.map((f) => f.path);
+    assert.ok(paths.includes(path.join('inside', 'leak.yaml')), paths.join());
+    assert.ok(!paths.includes(path.join('inside', 'out', 'secret.yaml')), paths.join());
+    assert.equal(new Set(result.files.map((f) => f.path)).size, result.files.length);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('crd-yaml check on the hostile folder: finishes, says which links it did not follow', () => {
+  const { root } = hostileTree();
+  try {
+    let out = '';
+    let err = '';
+    const code = runCli(['check', 'inside'], { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: root });
+    assert.equal(code, 0, err);
+    assert.match(err, /crd-yaml: 5 symbolic links not followed \(inside\/a, inside\/b, inside\/leak\.yaml, \.\.\.\); --follow-symlinks follows them/);
+    assert.match(err, /2 files, 2 documents/);
+    assert.equal(out.split('\n').filter((l) => l.includes('no CustomResourceDefinition')).length, 2);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
