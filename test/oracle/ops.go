@@ -38,6 +38,8 @@ func runOp(c *testCase) (answer, error) {
 		return opValidateWithSchema(c)
 	case "crd":
 		return opCRD(c)
+	case "crd-v1":
+		return opCRDToV1(c)
 	case "cel-compile":
 		return opCELCompile(c)
 	case "cel-eval":

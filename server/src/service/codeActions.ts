@@ -6,6 +6,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
+import { inferType } from '../engine/schema/infer';
 import { isObject, type JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
 import { yamlScalar } from './completion';
@@ -226,25 +227,6 @@ function replaceWithEmpty(td: TextDocument, doc: YamlDoc, pair: Pair<unknown, un
   const text = td.getText();
   if (text[end - 1] === '\n') end--;
   return { range: { start: td.positionAt(k[0]), end: td.positionAt(end) }, newText: '{}' };
-}
-
-/** The type a schema node without `type` most likely has, from its other keywords. */
-export function inferType(s: JSONSchemaProps): { type: string; inferred: boolean } {
-  if (isObject(s.properties) || isObject(s.additionalProperties) || s.additionalProperties === true) return { type: 'object', inferred: true };
-  if (s.items !== undefined) return { type: 'array', inferred: true };
-  const sample = Array.isArray(s.enum) && s.enum.length ? s.enum[0] : s.default;
-  if (sample !== undefined && sample !== null) {
-    if (typeof sample === 'string') return { type: 'string', inferred: true };
-    if (typeof sample === 'boolean') return { type: 'boolean', inferred: true };
-    if (typeof sample === 'number') return { type: Number.isInteger(sample) ? 'integer' : 'number', inferred: true };
-    if (Array.isArray(sample)) return { type: 'array', inferred: true };
-    return { type: 'object', inferred: true };
-  }
-  if (s.pattern !== undefined || s.maxLength !== undefined || s.minLength !== undefined || s.format === 'date-time') return { type: 'string', inferred: true };
-  if (s.minimum !== undefined || s.maximum !== undefined || s.multipleOf !== undefined) return { type: 'integer', inferred: true };
-  if (s.maxItems !== undefined || s.minItems !== undefined) return { type: 'array', inferred: true };
-  if (s.maxProperties !== undefined || s.required !== undefined) return { type: 'object', inferred: true };
-  return { type: 'object', inferred: false };
 }
 
 function requiredValue(ctx: ServiceContext, doc: YamlDoc, segs: ReturnType<typeof parseFieldPath>): string {

@@ -519,7 +519,8 @@ function composeIsolated(text: string, version: YamlVersion): { doc: Document.Pa
   return docs.length === 1 ? { doc: docs[0], depth } : undefined;
 }
 
-function composeOptions(version: YamlVersion) {
+/** The `yaml` package options that read scalars as Kubernetes does (see ParseYamlOptions.yamlVersion). */
+export function composeOptions(version: YamlVersion) {
   return {
     intAsBigInt: true,
     version,

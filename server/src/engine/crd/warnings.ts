@@ -35,10 +35,10 @@ function warning(p: FieldPath, detail: string): FieldError {
   return { type: 'FieldValueInvalid', field: p.toString(), detail, severity: 'warning', segments: p.segments() };
 }
 
-type Visit = (s: JSONSchemaProps, p: FieldPath) => void;
+export type Visit = (s: JSONSchemaProps, p: FieldPath) => void;
 
-/** SchemaHas's traversal, with paths. */
-function visitSchema(s: unknown, p: FieldPath, visit: Visit): void {
+/** SchemaHas's traversal, with paths: every schema node below (and including) `s`. */
+export function visitSchema(s: unknown, p: FieldPath, visit: Visit): void {
   if (!isObject(s)) return;
   const node = s as JSONSchemaProps;
   visit(node, p);

@@ -175,6 +175,28 @@ export function validateObjectMetaUpdate(meta: Record<string, unknown>, oldMeta:
   return errs;
 }
 
+/** metav1validation.ValidateLabels: qualified-name keys, label values. */
+export function validateLabels(labels: Record<string, unknown>, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [k, v] of Object.entries(labels)) {
+    for (const msg of isQualifiedName(k)) errs.push(invalid(fldPath, k, msg));
+    for (const msg of isValidLabelValue(str(v))) errs.push(invalid(fldPath, str(v), msg));
+  }
+  return errs;
+}
+
+/** apivalidation.ValidateAnnotations: qualified-name keys (lower-cased), 256 KiB in total. */
+export function validateAnnotations(annotations: Record<string, unknown>, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  let total = 0;
+  for (const [k, v] of Object.entries(annotations)) {
+    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(fldPath, k, msg));
+    total += utf8Length(k) + utf8Length(str(v));
+  }
+  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(fldPath, '', TOTAL_ANNOTATION_SIZE_LIMIT));
+  return errs;
+}
+
 /** The checks shared by create and update: generation, labels, annotations, owner references, finalizers. */
 function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldPath, withFinalizers = true): FieldError[] {
   const errs: FieldError[] = [];
@@ -182,18 +204,8 @@ function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldP
   if (typeof generation === 'number' && generation < 0) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
   if (typeof generation === 'bigint' && generation < 0n) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
 
-  const labels = isGoMap(meta.labels) ? meta.labels : {};
-  for (const [k, v] of Object.entries(labels)) {
-    for (const msg of isQualifiedName(k)) errs.push(invalid(fldPath.child('labels'), k, msg));
-    for (const msg of isValidLabelValue(str(v))) errs.push(invalid(fldPath.child('labels'), str(v), msg));
-  }
-  const annotations = isGoMap(meta.annotations) ? meta.annotations : {};
-  let total = 0;
-  for (const [k, v] of Object.entries(annotations)) {
-    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(fldPath.child('annotations'), k, msg));
-    total += utf8Length(k) + utf8Length(str(v));
-  }
-  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(fldPath.child('annotations'), '', TOTAL_ANNOTATION_SIZE_LIMIT));
+  errs.push(...validateLabels(isGoMap(meta.labels) ? meta.labels : {}, fldPath.child('labels')));
+  errs.push(...validateAnnotations(isGoMap(meta.annotations) ? meta.annotations : {}, fldPath.child('annotations')));
 
   const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
   let firstController = '';
