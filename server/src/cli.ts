@@ -12,9 +12,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const code = runCli(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-  cwd: process.cwd(),
+void Promise.resolve(
+  runCli(process.argv.slice(2), {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    cwd: process.cwd(),
+  }),
+).then((code) => {
+  process.exitCode = code;
 });
-process.exitCode = code;

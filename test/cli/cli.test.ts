@@ -14,6 +14,8 @@ function cli(argv: string[], cwd = ROOT): { code: number; out: string; err: stri
   let out = '';
   let err = '';
   const code = runCli(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd });
+  // Only `convert` (a webhook call) answers with a promise; it has its own tests.
+  if (typeof code !== 'number') throw new Error(`${argv[0]} answered asynchronously`);
   return { code, out, err };
 }
 

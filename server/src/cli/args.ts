@@ -5,7 +5,7 @@
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'yaml';
 
 export interface CliArgs {
-  command: 'check' | 'preview' | 'help' | 'version';
+  command: 'check' | 'preview' | 'migrate' | 'convert' | 'help' | 'version';
   paths: string[];
   /** Extra places to load CRDs from (their own findings are not reported). */
   crdPaths: string[];
@@ -16,6 +16,12 @@ export interface CliArgs {
   yaml12: boolean;
   /** Follow symbolic links met while searching directories. */
   followSymlinks: boolean;
+  /** migrate: rewrite the files in place. */
+  write: boolean;
+  /** convert: the webhook URL, the target version, a PEM file of CAs to trust. */
+  webhook?: string;
+  to?: string;
+  caBundle?: string;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -33,10 +39,19 @@ Commands:
                      (matched by API group and kind).
   preview PATHS...   Print each custom resource as the API server would store it (after pruning
                      and defaulting), with what was pruned and defaulted.
+  migrate PATHS...   Upgrade apiextensions.k8s.io/v1beta1 CRDs to v1: the API server's own
+                     conversion plus the edits v1 requires (structural types, schema
+                     extensions), each listed as a note on stderr. Prints the v1 CRDs, or
+                     with --write rewrites the files in place, keeping comments.
+  convert --webhook URL --to VERSION PATHS...
+                     Send the custom resources in PATHS to a conversion webhook you run, in a
+                     ConversionReview as the API server would (its CRD from PATHS or --crd),
+                     apply the API server's checks to the answer, and validate the converted
+                     objects against the target version's schema. Prints the converted objects.
 
 Options:
   -f, --format FMT   check: text (default), json or sarif (SARIF 2.1.0)
-                     preview: yaml (default) or json
+                     preview, convert: yaml (default) or json
   --crd PATH         Also load CRDs from PATH (file or directory; repeatable). Their own
                      problems are not reported.
   -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
@@ -44,6 +59,11 @@ Options:
                      still read once, each real directory searched once). By default a search
                      stays inside the directories named: links to directories are not entered
                      and links to files outside them are not read.
+  -w, --write        migrate: rewrite the files instead of printing the v1 CRDs.
+  --webhook URL      convert: the webhook (http or https) to send the ConversionReview to.
+  --to VERSION       convert: the version to convert to (v1, or group/v1).
+  --ca-bundle FILE   convert: PEM certificates to trust for an https webhook (default: the
+                     CRD's spec.conversion.webhook.clientConfig.caBundle, else the system's).
   --yaml-1.2         Read scalars as YAML 1.2 core. By default they are read as kubectl and
                      the API server read them (YAML 1.1: yes/no/on/off are booleans, 0755 is
                      octal).
@@ -58,7 +78,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, followSymlinks: false };
+  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, followSymlinks: false, write: false };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -85,17 +105,30 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '-q' || a === '--quiet') args.quiet = true;
     else if (a === '--yaml-1.2') args.yaml12 = true;
     else if (a === '--follow-symlinks') args.followSymlinks = true;
+    else if (a === '-w' || a === '--write') args.write = true;
+    else if (a === '--webhook') args.webhook = value();
+    else if (a === '--to') args.to = value();
+    else if (a === '--ca-bundle') args.caBundle = value();
     else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else if (command === undefined) command = a;
     else rest.push(a);
   }
-  if (command === undefined) throw new UsageError('missing command (check or preview)');
+  if (command === undefined) throw new UsageError('missing command (check, preview, migrate or convert)');
   if (command === 'help') return { ...args, command: 'help' };
-  if (command !== 'check' && command !== 'preview') throw new UsageError(`unknown command "${command}" (expected check or preview)`);
+  if (command !== 'check' && command !== 'preview' && command !== 'migrate' && command !== 'convert') {
+    throw new UsageError(`unknown command "${command}" (expected check, preview, migrate or convert)`);
+  }
   args.command = command;
   args.paths = rest;
   if (args.paths.length === 0) throw new UsageError(`${command}: no paths given`);
-  const allowed: OutputFormat[] = command === 'check' ? ['text', 'json', 'sarif'] : ['yaml', 'json'];
+  if (args.write && command !== 'migrate') throw new UsageError(`${command}: --write is for migrate`);
+  if (args.write && args.paths.includes('-')) throw new UsageError('migrate: --write cannot rewrite the standard input');
+  for (const [flag, v] of [['--webhook', args.webhook], ['--to', args.to], ['--ca-bundle', args.caBundle]] as const) {
+    if (v !== undefined && command !== 'convert') throw new UsageError(`${command}: ${flag} is for convert`);
+  }
+  if (command === 'convert' && !args.webhook) throw new UsageError('convert: --webhook URL is required');
+  if (command === 'convert' && !args.to) throw new UsageError('convert: --to VERSION is required');
+  const allowed: OutputFormat[] = command === 'check' ? ['text', 'json', 'sarif'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
   const fmt = (formatGiven ?? allowed[0]) as OutputFormat;
   if (!allowed.includes(fmt)) throw new UsageError(`${command}: unknown format "${formatGiven}" (expected ${allowed.join(', ')})`);
   args.format = fmt;

@@ -4,7 +4,11 @@
  */
 import { checkFiles } from './check';
 import { parseArgs, UsageError, USAGE } from './args';
-import { collectYamlFiles, type InputFile } from './files';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { collectYamlFiles, describeFsError, type InputFile } from './files';
+import { convertFiles } from './convert';
+import { migrateFiles } from './migrate';
 import { formatJson, formatSarif, formatText, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -21,11 +25,12 @@ export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
-/** Run the CLI; returns the exit code. Never throws: every failure becomes one line on stderr. */
-export function runCli(argv: string[], io: CliIO): number {
-  try {
-    return run(argv, io);
-  } catch (e) {
+/**
+ * Run the CLI; returns the exit code (a promise for `convert`, which calls a webhook). Never throws:
+ * every failure becomes one line on stderr.
+ */
+export function runCli(argv: string[], io: CliIO): number | Promise<number> {
+  const failed = (e: unknown): number => {
     if (e instanceof UsageError) {
       io.stderr(`crd-yaml: ${e.message}\nRun 'crd-yaml --help' for usage.\n`);
       return EXIT_USAGE;
@@ -33,10 +38,16 @@ export function runCli(argv: string[], io: CliIO): number {
     const msg = e instanceof Error ? e.message : String(e);
     io.stderr(`crd-yaml: internal error: ${msg.split('\n')[0]}\n`);
     return EXIT_USAGE;
+  };
+  try {
+    const code = run(argv, io);
+    return typeof code === 'number' ? code : code.catch(failed);
+  } catch (e) {
+    return failed(e);
   }
 }
 
-function run(argv: string[], io: CliIO): number {
+function run(argv: string[], io: CliIO): number | Promise<number> {
   const args = parseArgs(argv);
   if (args.command === 'help') {
     io.stdout(USAGE);
@@ -61,6 +72,41 @@ function run(argv: string[], io: CliIO): number {
     io.stderr(`crd-yaml: ${n} symbolic ${n === 1 ? 'link' : 'links'} not followed (${skippedLinks.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}); --follow-symlinks follows them\n`);
   }
   const yamlVersion = args.yaml12 ? '1.2' : '1.1';
+
+  if (args.command === 'migrate') {
+    const r = migrateFiles(files, { write: args.write, cwd: io.cwd, yamlVersion });
+    io.stdout(r.stdout);
+    for (const l of r.lines) io.stderr(l + '\n');
+    if (r.migrated === 0) {
+      if (files.length) io.stderr(`crd-yaml: no apiextensions.k8s.io/v1beta1 CustomResourceDefinition in ${args.paths.join(', ')}\n`);
+      return EXIT_USAGE;
+    }
+    if (inputErrors.length || r.writeErrors) return EXIT_USAGE;
+    return r.manual > 0 ? EXIT_FINDINGS : EXIT_OK;
+  }
+
+  if (args.command === 'convert') {
+    let ca: string | undefined;
+    if (args.caBundle !== undefined) {
+      try {
+        ca = fs.readFileSync(path.resolve(io.cwd, args.caBundle), 'utf8');
+      } catch (e) {
+        io.stderr(`crd-yaml: ${args.caBundle}: ${describeFsError(e)}\n`);
+        return EXIT_USAGE;
+      }
+    }
+    const format = args.format === 'json' ? 'json' : 'yaml';
+    return convertFiles(files, { webhook: args.webhook!, to: args.to!, crdFiles, yamlVersion, ca, format }).then((r) => {
+      io.stdout(r.stdout);
+      for (const l of r.lines) io.stderr(l + '\n');
+      if (r.objects === 0) {
+        if (files.length) io.stderr(`crd-yaml: no custom resources to convert in ${args.paths.join(', ')}\n`);
+        return EXIT_USAGE;
+      }
+      if (inputErrors.length) return EXIT_USAGE;
+      return r.errors > 0 ? EXIT_FINDINGS : EXIT_OK;
+    });
+  }
 
   if (args.command === 'preview') {
     const entries = previewFiles(files, { crdFiles, yamlVersion });

@@ -4,6 +4,7 @@
  * errors it would return.
  */
 import { stringify } from 'yaml';
+import { stringifyJSONLossless } from '../engine/json/lossless';
 import { errorMessage } from '../engine/field';
 import { validateCustomResource, type CustomResourceResult } from '../engine/customresource/strategy';
 import { BUILTIN_API_GROUPS } from '../yaml';
@@ -111,19 +112,7 @@ export function formatPreviewJson(entries: PreviewEntry[]): string {
 
 /** JSON.stringify that prints bigints as JSON numbers. */
 export function stringifyJson(v: unknown): string {
-  const marks: string[] = [];
-  const text = JSON.stringify(
-    v,
-    (_k, x) => {
-      if (typeof x === 'bigint') {
-        marks.push(x.toString());
-        return `\u0000bigint${marks.length - 1}\u0000`;
-      }
-      return x;
-    },
-    2,
-  );
-  return text.replace(/"\\u0000bigint(\d+)\\u0000"/g, (_m, i: string) => marks[Number(i)]);
+  return stringifyJSONLossless(v, 2);
 }
 
 function inlineValue(v: unknown): string {

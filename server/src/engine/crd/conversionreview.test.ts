@@ -30,10 +30,14 @@ function answer(objects: any[], tamper: (r: any) => void = () => {}): any {
   return review;
 }
 
-const check = (objects: any[], review: any, version: 'v1' | 'v1beta1' = 'v1') => checkConversionReviewResponse(sent(objects, version), review, JSON.stringify(review));
+const check = (objects: any[], review: any, version: 'v1' | 'v1beta1' = 'v1') => {
+  const out = checkConversionReviewResponse(sent(objects, version), review, JSON.stringify(review));
+  return { ...out, errors: out.errors.map((e) => e.message), indexes: out.errors.map((e) => e.index) };
+};
 
 test('the review version is the first of the CRD\'s conversionReviewVersions the API server knows', () => {
   const r = conversionReviewRequest(['v2', 'v1beta1', 'v1'], [cr('a')], 'example.com/v1', 'u');
+  if (r.error !== undefined) assert.fail(r.error);
   assert.equal(r.reviewVersion, 'v1beta1');
   assert.deepEqual(r.review, { kind: 'ConversionReview', apiVersion: 'apiextensions.k8s.io/v1beta1', request: { uid: 'u', desiredAPIVersion: 'example.com/v1', objects: [cr('a')] } });
   assert.deepEqual(conversionReviewRequest(['v2'], [], 'x/v1', 'u'), { error: 'no supported conversion review versions' });
@@ -66,6 +70,7 @@ test('the API server\'s messages for a wrong response', () => {
   assert.deepEqual(msg(two, (r) => (r.response.convertedObjects[1].metadata.namespace = 'other')), [
     'conversion webhook for example.com/v1beta1, Kind=CronTabList returned invalid converted object at index 1: must have the same namespace: default != other',
   ]);
+  assert.deepEqual(check(two, answer(two, (r) => (r.response.convertedObjects[1].metadata.uid = 'x'))).indexes, [1]);
   assert.deepEqual(msg(two, (r) => r.response.convertedObjects.pop()), ['conversion webhook for example.com/v1beta1, Kind=CronTabList returned 1 objects, expected 2']);
   assert.deepEqual(msg(one, (r) => (r.response.convertedObjects[0].apiVersion = 'example.com/v1beta1')), [
     'conversion webhook for example.com/v1beta1, Kind=CronTab returned invalid object at index 0: invalid groupVersion (expected example.com/v1, received example.com/v1beta1)',

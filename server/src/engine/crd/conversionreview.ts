@@ -12,6 +12,13 @@ import { errorMessage, FieldPath, type FieldError } from '../field';
 import { cloneJSON } from './json';
 import { goQuote } from '../validation/kube-openapi-errors';
 
+/** One of the API server's messages about a webhook's answer. */
+export interface ConversionReviewError {
+  message: string;
+  /** The object (index in the objects sent) the message is about, when it is about one. */
+  index?: number;
+}
+
 /** The ConversionReview versions the API server speaks, in its order of preference per the CRD's list. */
 export type ConversionReviewVersion = 'v1' | 'v1beta1';
 
@@ -25,10 +32,11 @@ export interface ConversionReviewOutcome {
   /** The converted objects (metadata restored), in request order; absent when the response as a whole is rejected. */
   objects?: unknown[];
   /**
-   * The API server's error messages. It stops at the first; here every object is checked, each message
-   * being what the server would say if that object were the first wrong one.
+   * The API server's error messages, with the index (in the objects sent) of the object a message is
+   * about. The server stops at the first; here every object is checked, each message being what the
+   * server would say if that object were the first wrong one.
    */
-  errors: string[];
+  errors: ConversionReviewError[];
 }
 
 /** schema.GroupVersionKind.String(): `group/version, Kind=kind` (`/v1, Kind=X` for the core group). */
@@ -108,7 +116,7 @@ function missingTypeMeta(o: Record<string, unknown>, body: string): string | und
  */
 export function checkConversionReviewResponse(sent: SentConversionReview, response: unknown, body: string): ConversionReviewOutcome {
   const gvk = formatGroupVersionKind(sent.inApiVersion, sent.inKind);
-  const failed = (msg: string): ConversionReviewOutcome => ({ errors: [`conversion webhook for ${gvk} failed: ${msg}`] });
+  const failed = (msg: string): ConversionReviewOutcome => ({ errors: [{ message: `conversion webhook for ${gvk} failed: ${msg}` }] });
   if (!isJSONObject(response)) return failed(`the response is not a JSON object: ${oneLine(body)}`);
   const missing = missingTypeMeta(response, oneLine(body));
   if (missing) return failed(missing);
@@ -129,42 +137,43 @@ export function checkConversionReviewResponse(sent: SentConversionReview, respon
   }
   const converted = Array.isArray(r.convertedObjects) ? r.convertedObjects : [];
   if (converted.length !== sent.objects.length) {
-    return { errors: [`conversion webhook for ${gvk} returned ${converted.length} objects, expected ${sent.objects.length}`] };
+    return { errors: [{ message: `conversion webhook for ${gvk} returned ${converted.length} objects, expected ${sent.objects.length}` }] };
   }
 
-  const errors: string[] = [];
+  const allErrors: ConversionReviewError[] = [];
   const objects: unknown[] = [];
   const desiredGV = groupVersionString(sent.desiredAPIVersion);
   converted.forEach((out, i) => {
+    const fail = (message: string) => allErrors.push({ message, index: i });
     const original = isJSONObject(sent.objects[i]) ? (sent.objects[i] as Record<string, unknown>) : {};
     const invalidObject = (msg: string) =>
       sent.isList ? `conversion webhook for ${gvk} returned invalid converted object at index ${i}: ${msg}` : `conversion webhook for ${gvk} returned invalid object at index 0: ${msg}`;
     if (!isJSONObject(out)) {
-      errors.push(sent.isList ? invalidObject(`json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`) : `json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`);
+      fail(sent.isList ? invalidObject(`json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`) : `json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`);
       return;
     }
     const missingMeta = missingTypeMeta(out, JSON.stringify(out));
     if (missingMeta) {
-      errors.push(sent.isList ? invalidObject(missingMeta) : missingMeta);
+      fail(sent.isList ? invalidObject(missingMeta) : missingMeta);
       return;
     }
     const gotGV = groupVersionString(str(out.apiVersion));
     if (gotGV !== desiredGV) {
-      errors.push(invalidObject(`invalid groupVersion (expected ${desiredGV}, received ${gotGV})`));
+      fail(invalidObject(`invalid groupVersion (expected ${desiredGV}, received ${gotGV})`));
       return;
     }
     if (str(out.kind) !== str(original.kind)) {
-      errors.push(invalidObject(`invalid kind (expected ${str(original.kind)}, received ${str(out.kind)})`));
+      fail(invalidObject(`invalid kind (expected ${str(original.kind)}, received ${str(out.kind)})`));
       return;
     }
     const mismatch = validateConvertedObject(original, out);
     if (mismatch) {
-      errors.push(sent.isList ? invalidObject(mismatch) : `conversion webhook for ${gvk} returned invalid object: ${mismatch}`);
+      fail(sent.isList ? invalidObject(mismatch) : `conversion webhook for ${gvk} returned invalid object: ${mismatch}`);
       return;
     }
     const restored = restoreObjectMeta(original, out);
     if ('error' in restored) {
-      errors.push(
+      fail(
         sent.isList
           ? `conversion webhook for ${gvk} returned invalid metadata in object at index ${i}: ${restored.error}`
           : `conversion webhook for ${gvk} returned invalid metadata: ${restored.error}`,
@@ -173,7 +182,7 @@ export function checkConversionReviewResponse(sent: SentConversionReview, respon
     }
     objects.push(restored.object);
   });
-  return errors.length ? { errors } : { objects, errors };
+  return allErrors.length ? { errors: allErrors } : { objects, errors: allErrors };
 }
 
 function metaString(o: Record<string, unknown>, field: string): string {

@@ -54,6 +54,7 @@ export function migrateToV1(doc: unknown): V1Migration | undefined {
   });
 
   // Structural schemas: every node needs a type.
+  const typed: MigrationNote[] = [];
   for (let round = 0; round < MAX_INFERENCE_ROUNDS; round++) {
     const more: DocumentEdit[] = [];
     versions.forEach((_, i) => {
@@ -67,7 +68,7 @@ export function migrateToV1(doc: unknown): V1Migration | undefined {
         const shown = e.field.slice(0, -'.type'.length);
         if (isIntOrStringAnyOf(node.anyOf)) {
           more.push({ op: 'set', path: [...at, 'x-kubernetes-int-or-string'], value: true, first: true });
-          notes.push({ path: shown, kind: 'required', message: 'x-kubernetes-int-or-string: true added (anyOf integer or string); v1 schemas must be structural' });
+          typed.push({ path: shown, kind: 'required', message: 'x-kubernetes-int-or-string: true added (anyOf integer or string); v1 schemas must be structural' });
           continue;
         }
         const t = inferType(node);
@@ -75,10 +76,10 @@ export function migrateToV1(doc: unknown): V1Migration | undefined {
         if (t.inferred || atRoot) {
           more.push({ op: 'set', path: [...at, 'type'], value: t.type, first: true });
           const why = t.inferred ? `inferred from ${t.from}` : 'the root of a schema is always an object';
-          notes.push({ path: shown, kind: 'required', message: `type: ${t.type} added (${why}); v1 schemas must be structural` });
+          typed.push({ path: shown, kind: 'required', message: `type: ${t.type} added (${why}); v1 schemas must be structural` });
         } else {
           more.push({ op: 'set', path: [...at, PRESERVE], value: true, first: true });
-          notes.push({
+          typed.push({
             path: shown,
             kind: 'required',
             message: `${PRESERVE}: true added: nothing in the schema says what type it has, so it keeps accepting any value; v1 schemas must be structural`,
@@ -89,6 +90,8 @@ export function migrateToV1(doc: unknown): V1Migration | undefined {
     if (more.length === 0) break;
     step(more);
   }
+  // Outer nodes first.
+  notes.push(...typed.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0)));
 
   // preserveUnknownFields: v1 rejects true; the schema extension at the root keeps unknown top-level fields.
   const preserve = spec?.preserveUnknownFields === true;

@@ -36,8 +36,8 @@ export function isV1beta1CustomResourceDefinition(doc: unknown): doc is Record<s
 
 /** Fields the internal -> v1 conversion copies from the top level of the spec into every version. */
 const HOISTED: readonly { top: string; perVersion: string }[] = [
-  { top: 'subresources', perVersion: 'subresources' },
   { top: 'validation', perVersion: 'schema' },
+  { top: 'subresources', perVersion: 'subresources' },
   { top: 'additionalPrinterColumns', perVersion: 'additionalPrinterColumns' },
   { top: 'selectableFields', perVersion: 'selectableFields' },
 ];
@@ -99,7 +99,7 @@ export function convertV1beta1ToV1(doc: Record<string, unknown>): V1beta1Convers
       edits.push({ op: i === 0 ? 'move' : 'copy', from: ['spec', top], path: ['spec', 'versions', i, perVersion] });
     }
     if (versions.length === 0) edits.push({ op: 'remove', path: ['spec', top] });
-    note(`spec.versions[*].${perVersion}`, `spec.${top} moved into ${versions.length === 1 ? 'the version' : 'every version'} (v1 has no top-level ${top})`);
+    note(versions.length === 1 ? `spec.versions[0].${perVersion}` : `spec.versions[*].${perVersion}`, `spec.${top} moved into ${versions.length === 1 ? 'the version' : 'every version'} (v1 has no top-level ${top})`);
   }
 
   // Convert_apiextensions_CustomResourceConversion_To_v1: the webhook settings move under conversion.webhook.

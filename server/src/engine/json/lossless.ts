@@ -105,3 +105,18 @@ export function parseJSONLossless(text: string, opts: LosslessOptions = {}): unk
   if (i !== text.length) fail('trailing characters');
   return v;
 }
+
+/** JSON.stringify that also writes bigint values (as their digits), e.g. int64 fields beyond ±2^53. */
+export function stringifyJSONLossless(v: unknown, indent?: number): string {
+  const marks: string[] = [];
+  const text = JSON.stringify(
+    v,
+    (_k, x) => {
+      if (typeof x !== 'bigint') return x;
+      marks.push(x.toString());
+      return `\u0000bigint${marks.length - 1}\u0000`;
+    },
+    indent,
+  );
+  return text.replace(/"\\u0000bigint(\d+)\\u0000"/g, (_m, i: string) => marks[Number(i)]);
+}
