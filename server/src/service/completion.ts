@@ -4,7 +4,9 @@
  * extensions and their values; inside CEL rule strings, `self.` field names, functions and macros.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range } from 'vscode-languageserver-types';
+import { CompletionItemKind, CompletionItemTag, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range } from 'vscode-languageserver-types';
+import { byVersionPriority } from '../engine/crd/versionpriority';
+import { defaultDeprecationWarning } from '../engine/customresource/strategy';
 import type { PathSegment } from '../engine/field';
 import { isObject, type JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
@@ -69,11 +71,20 @@ function rootCompletion(ctx: ServiceContext, cc: CursorContext, head: { apiVersi
       const out = new Map<string, CompletionItem>();
       for (const c of crds) {
         if (head.kind && head.kind !== c.kind) continue;
-        for (const v of crdVersions(c.crd)) {
-          if (!v.served) continue;
+        // In kubectl's order of preference, the storage and deprecated versions marked.
+        const served = byVersionPriority(crdVersions(c.crd).filter((v) => v.served));
+        served.forEach((v, i) => {
           const av = `${c.group}/${v.name}`;
-          out.set(av, { label: av, kind: CompletionItemKind.Module, detail: `${c.kind}${v.deprecated ? ' (deprecated)' : ''}`, textEdit: { range: replace, newText: av } });
-        }
+          const marks = [i === 0 ? 'preferred' : '', v.storage ? 'storage version' : '', v.deprecated ? 'deprecated' : ''].filter(Boolean);
+          out.set(av, {
+            label: av,
+            kind: CompletionItemKind.Module,
+            detail: `${c.kind}${marks.length ? ` (${marks.join(', ')})` : ''}`,
+            sortText: String(i).padStart(3, '0'),
+            ...(v.deprecated ? { tags: [CompletionItemTag.Deprecated], documentation: v.deprecationWarning ?? defaultDeprecationWarning(v.name, isObject(c.crd.spec) ? c.crd.spec : {}) } : {}),
+            textEdit: { range: replace, newText: av },
+          });
+        });
       }
       if (!head.kind || head.kind === 'CustomResourceDefinition') out.set('apiextensions.k8s.io/v1', { label: 'apiextensions.k8s.io/v1', kind: CompletionItemKind.Module, detail: 'CustomResourceDefinition', textEdit: { range: replace, newText: 'apiextensions.k8s.io/v1' } });
       return [...out.values()];

@@ -6,11 +6,14 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import { isObject, type JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
+import type { IndexedCrd } from '../workspace/crdIndex';
+import { byVersionPriority, preferredVersion } from '../engine/crd/versionpriority';
+import { defaultDeprecationWarning } from '../engine/customresource/strategy';
 import { compileRules, PER_CALL_LIMIT, selfTypeString } from '../engine/cel/compile';
 import { schemaDeclType } from '../engine/cel/types';
 import { guard } from './engineCalls';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
-import { celTypeName, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
+import { celTypeName, crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
 import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
 
 /** The hover at a position, or null. */
@@ -26,6 +29,9 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
   let md: string | undefined;
   if (role.role === 'cr') {
     const res = resolveCr(ctx.index, role);
+    if (res && at.segments.length === 1 && at.segments[0].kind === 'field' && at.segments[0].name === 'apiVersion') {
+      return { contents: { kind: MarkupKind.Markdown, value: versionsHover(res.crd, role.version) }, range };
+    }
     if (!res?.version?.schema) return null;
     const s = schemaAtPath(res.version.schema, at.segments);
     if (!s) {
@@ -43,6 +49,23 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
   }
   if (!md) return null;
   return { contents: { kind: MarkupKind.Markdown, value: md }, range };
+}
+
+/** A CRD's versions in kubectl's order of preference, the storage, deprecated and unserved ones marked. */
+function versionsHover(crd: IndexedCrd, current: string): string {
+  const versions = byVersionPriority(crdVersions(crd.crd));
+  const preferred = preferredVersion(versions);
+  const spec = isObject(crd.crd.spec) ? crd.crd.spec : {};
+  const lines = versions.map((v) => {
+    const marks = [
+      v === preferred ? 'preferred' : '',
+      v.storage ? 'storage version' : '',
+      v.served ? '' : 'not served',
+      v.deprecated ? `deprecated: ${v.deprecationWarning ?? defaultDeprecationWarning(v.name, spec)}` : '',
+    ].filter(Boolean);
+    return `- \`${v.name}\`${marks.length ? `: ${marks.join('; ')}` : ''}${v.name === current ? ' (this object)' : ''}`;
+  });
+  return [`**${crd.kind}** versions (${crd.name}), in the order kubectl prefers them:`, '', ...lines].join('\n');
 }
 
 function crdHover(crd: unknown, path: string[], onKey: boolean): string | undefined {

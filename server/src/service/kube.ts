@@ -2,6 +2,7 @@
  * Kubernetes notions the service needs on top of the index: what a document is (CRD, CR, other), which
  * CRD version a CR names, and the schema node at a CR path (for hover, completion, definition).
  */
+import { crdVersionSchemas, type CrdVersionSchema } from '../engine/crd/storageversion';
 import type { PathSegment } from '../engine/field';
 import { isObject, type JSONSchemaProps } from '../engine/schema/types';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
@@ -25,36 +26,12 @@ export function roleOf(value: unknown): DocumentRole {
   return { role: 'other' };
 }
 
-export interface CrdVersion {
-  name: string;
-  served: boolean;
-  storage: boolean;
-  deprecated: boolean;
-  deprecationWarning?: string;
-  schema?: JSONSchemaProps;
-  /** Index in spec.versions (for locating its schema in the CRD text). */
-  index: number;
-}
+/** A version of a CRD (v1 shape). */
+export type CrdVersion = CrdVersionSchema;
 
 /** The versions of a CRD (v1 shape). */
 export function crdVersions(crd: Record<string, unknown>): CrdVersion[] {
-  const spec = isObject(crd.spec) ? crd.spec : {};
-  const versions = Array.isArray(spec.versions) ? spec.versions : [];
-  const out: CrdVersion[] = [];
-  versions.forEach((v, index) => {
-    if (!isObject(v) || typeof v.name !== 'string') return;
-    const schema = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? (v.schema.openAPIV3Schema as JSONSchemaProps) : undefined;
-    out.push({
-      name: v.name,
-      served: v.served === true,
-      storage: v.storage === true,
-      deprecated: v.deprecated === true,
-      deprecationWarning: typeof v.deprecationWarning === 'string' ? v.deprecationWarning : undefined,
-      schema,
-      index,
-    });
-  });
-  return out;
+  return crdVersionSchemas(crd);
 }
 
 /** The CRD and version a CR document resolves to. */

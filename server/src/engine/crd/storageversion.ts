@@ -14,12 +14,15 @@ import type { Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
 import { cloneJSON, isJSONObject, setOwn } from './json';
 
-/** One version of a v1 CRD as this module reads it. */
+/** One version of a v1 CRD, as written. */
 export interface CrdVersionSchema {
   name: string;
+  /** Index in spec.versions (for locating the version in the CRD text). */
   index: number;
   served: boolean;
   storage: boolean;
+  deprecated: boolean;
+  deprecationWarning?: string;
   schema?: JSONSchemaProps;
 }
 
@@ -38,14 +41,22 @@ export interface VersionFieldLoss {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-/** The versions of a v1 CRD (JSON), with their schemas; empty for anything else. */
+/** The named versions of a v1 CRD (JSON), with their schemas; empty for anything else. */
 export function crdVersionSchemas(crd: unknown): CrdVersionSchema[] {
   if (!isJSONObject(crd) || !isJSONObject(crd.spec) || !Array.isArray(crd.spec.versions)) return [];
   const out: CrdVersionSchema[] = [];
   crd.spec.versions.forEach((v, index) => {
-    if (!isJSONObject(v)) return;
+    if (!isJSONObject(v) || typeof v.name !== 'string') return;
     const s = isJSONObject(v.schema) && isJSONObject(v.schema.openAPIV3Schema) ? (v.schema.openAPIV3Schema as JSONSchemaProps) : undefined;
-    out.push({ name: str(v.name), index, served: v.served === true, storage: v.storage === true, ...(s ? { schema: s } : {}) });
+    out.push({
+      name: v.name,
+      index,
+      served: v.served === true,
+      storage: v.storage === true,
+      deprecated: v.deprecated === true,
+      deprecationWarning: typeof v.deprecationWarning === 'string' ? v.deprecationWarning : undefined,
+      schema: s,
+    });
   });
   return out;
 }
