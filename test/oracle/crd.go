@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	sigsjson "sigs.k8s.io/json"
@@ -148,6 +150,8 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 		if s != nil {
 			defaulting.Default(u.Object, s)
 		}
+		// handlers/create.go and update.go: exact duplicate owner references are dropped.
+		dedupOwnerReferences(u)
 		// rest.BeforeCreate/BeforeUpdate: the request namespace fills an empty one; cluster-scoped clears it.
 		if namespaced {
 			if u.GetNamespace() == "" {
@@ -166,7 +170,13 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 		// handlers/create.go and Store.Create: system fields, generated name, then rest.BeforeCreate.
 		rest.FillObjectMetaSystemFields(u)
 		if u.GetName() == "" && u.GetGenerateName() != "" {
-			u.SetName(u.GetGenerateName() + "x2k8s")
+			// names.SimpleNameGenerator: the base cut to 58 characters, then 5 random ones (fixed here,
+			// as the engine's).
+			base := u.GetGenerateName()
+			if len(base) > 58 {
+				base = base[:58]
+			}
+			u.SetName(base + "abcde")
 		}
 		strategy.PrepareForCreate(ctx, u)
 		return errorsAnswer(rest.ValidateCreate(ctx, u, strategy)), nil
@@ -244,4 +254,33 @@ func derefAnswer(a *answer) answer {
 		return answer{}
 	}
 	return *a
+}
+
+// dedupOwnerReferences is handlers.dedupOwnerReferencesAndAddWarning (unexported there, warning left
+// out): an owner reference semantically equal to an earlier one with the same uid is dropped.
+func dedupOwnerReferences(u *unstructured.Unstructured) {
+	refs := u.GetOwnerReferences()
+	var result []metav1.OwnerReference
+	seen := map[types.UID]bool{}
+	duplicates := false
+	for _, ref := range refs {
+		has := false
+		if seen[ref.UID] {
+			for _, r := range result {
+				if apiequality.Semantic.DeepEqual(r, ref) {
+					has = true
+					break
+				}
+			}
+		}
+		if has {
+			duplicates = true
+			continue
+		}
+		seen[ref.UID] = true
+		result = append(result, ref)
+	}
+	if duplicates {
+		u.SetOwnerReferences(result)
+	}
 }

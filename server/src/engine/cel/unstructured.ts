@@ -4,6 +4,7 @@
  * bytes/timestamps/durations, objects Maps keyed by escaped property names (null fields absent).
  */
 import { IntegralFloat } from '../json/lossless';
+import { goKind } from '../validation/go-values';
 import type { JSONSchemaProps } from '../schema/types';
 import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './types';
 import { parseGoDuration, durationFromNanos } from './values';
@@ -13,6 +14,51 @@ import { parseRFC3339 } from './lib/time';
 export const UNORDERED_LIST = Symbol.for('crd-yaml.cel.unorderedList');
 /** The x-kubernetes-list-map-keys of a list-type map value. */
 export const MAP_KEYS = Symbol.for('crd-yaml.cel.mapListKeys');
+
+/** Go's %T of a decoded JSON value. */
+function goTypeName(v: unknown): string {
+  switch (goKind(v)) {
+    case 'int':
+      return 'int64';
+    case 'float':
+      return 'float64';
+    case 'string':
+      return 'string';
+    case 'bool':
+      return 'bool';
+    case 'slice':
+      return '[]interface {}';
+    case 'map':
+      return 'map[string]interface {}';
+    default:
+      return '<nil>';
+  }
+}
+
+const invalidDataClasses = new Map<string, new () => object>();
+
+/**
+ * A value UnstructuredToVal cannot convert (cel-go's types.NewErr): an instance of a class cel-js does
+ * not know, named by the error, so the first access to it (reading the variable, selecting the field)
+ * fails with `Unsupported type: <message>`, as the error value fails in cel-go. See invalidDataMessage.
+ */
+function invalidData(message: string): object {
+  let C = invalidDataClasses.get(message);
+  if (!C) {
+    C = class {};
+    Object.defineProperty(C, 'name', { value: INVALID_DATA_PREFIX + message });
+    invalidDataClasses.set(message, C);
+  }
+  return new C();
+}
+
+const INVALID_DATA_PREFIX = '\u0000celdata:';
+
+/** The conversion error of an evaluation error caused by reading an invalidData value, if it is one. */
+export function invalidDataMessage(error: string): string | undefined {
+  const i = error.indexOf(INVALID_DATA_PREFIX);
+  return i < 0 ? undefined : error.slice(i + INVALID_DATA_PREFIX.length);
+}
 
 function toNumber(v: unknown): number | undefined {
   if (v instanceof IntegralFloat) return v.value;
@@ -93,18 +139,22 @@ export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown 
 
 function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
   if (!s || typeof s !== 'object') return untypedToCel(v);
-  if (s['x-kubernetes-int-or-string'] === true) return typeof v === 'string' ? v : toInt(v);
+  const kind = goKind(v);
+  if (s['x-kubernetes-int-or-string'] === true) {
+    if (kind === 'string') return v;
+    return kind === 'int' ? toInt(v) : invalidData('invalid data, expected XIntOrString value to be either a string or integer');
+  }
   switch (s.type) {
     case 'integer':
-      return toInt(v);
+      return kind === 'int' ? toInt(v) : invalidData(`invalid data, expected int, got ${goTypeName(v)}`);
     case 'number': {
-      const n = toNumber(v);
-      return n === undefined ? untypedToCel(v) : n;
+      const n = kind === 'int' || kind === 'float' ? toNumber(v) : undefined;
+      return n === undefined ? invalidData(`invalid data, expected float, got ${goTypeName(v)}`) : n;
     }
     case 'boolean':
-      return v;
+      return kind === 'bool' ? v : invalidData(`invalid data, expected bool, got ${goTypeName(v)}`);
     case 'string': {
-      if (typeof v !== 'string') return untypedToCel(v);
+      if (typeof v !== 'string') return invalidData(`invalid data, expected string, got ${goTypeName(v)}`);
       switch (s.format) {
         case 'byte': {
           if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v)) return v;
@@ -122,7 +172,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
       return v;
     }
     case 'array': {
-      if (!Array.isArray(v)) return untypedToCel(v);
+      if (!Array.isArray(v)) return invalidData('invalid data, expected an array for the provided schema with type=array');
       const items = itemsSchema(s);
       const embedded = items?.['x-kubernetes-embedded-resource'] === true;
       const out = v.map((x) => toCelValue(x, items && embedded ? withTypeAndObjectMetaMemo(items) : items));
@@ -136,7 +186,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
       return out;
     }
     case 'object': {
-      if (typeof v !== 'object' || Array.isArray(v)) return untypedToCel(v);
+      if (kind !== 'map') return invalidData('invalid data, expected a map for the provided schema with type=object');
       const o = v as Record<string, unknown>;
       const m = new Map<string, unknown>();
       const ap = additionalPropertiesSchema(s);

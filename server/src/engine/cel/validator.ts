@@ -10,12 +10,13 @@ import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { additionalPropertiesSchema, itemsSchema, schemaDeclType, type DeclType } from './types';
 import { compileRules, type CompiledRule } from './compile';
 import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, PER_CALL_LIMIT, type CelProgram } from './environment';
-import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
+import { invalidDataMessage, toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
 import { IntegralFloat } from '../json/lossless';
 import { ADD_FN, EQUALS_FN, HAS_FN, k8sAdd, k8sEquals, k8sHas } from './listsemantics';
 import { OPT_ELEM_FN, OPT_MAP_FN } from './optionalsyntax';
 import { celEquals } from './lib/compare';
 import { correlatedDeepEqual } from '../validation/schema-validator';
+import { makeMapList, type MapList } from '../listtype/maplist';
 
 export interface CelValidationOptions {
   /** The value is a whole resource (self at the root exposes apiVersion, kind, metadata.name/generateName). */
@@ -154,17 +155,6 @@ interface Correlation {
   eq?: boolean;
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === 'number' || typeof a === 'bigint' || typeof b === 'number' || typeof b === 'bigint') return Number(a) === Number(b) && typeof a === typeof b;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a?.valueOf?.() === b?.valueOf?.() && a !== undefined && b !== undefined && typeof a === 'object';
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => deepEqual(x, (b as unknown[])[i]));
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
 function cachedDeepEqual(c: Correlation | undefined): boolean {
   if (!c) return false;
   // CorrelatedObject.CachedDeepEqual: keys the schema does not declare never correlate (a root whose schema
@@ -207,16 +197,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** makeMapList: the old item correlating with a new item of a list-type=map list (by keys), or set (by value). */
-function correlateOldItem(schema: JSONSchemaProps, oldList: unknown[] | undefined, item: unknown): unknown {
+/** makeMapList: the old item correlating with a new item of a list-type=map list (by its keys). */
+function correlateOldItem(schema: JSONSchemaProps, oldList: unknown[] | undefined, item: unknown, lists: Map<unknown[], MapList>): unknown {
   if (!oldList) return undefined;
-  const lt = schema['x-kubernetes-list-type'];
-  if (lt === 'map') {
-    const keys = Array.isArray(schema['x-kubernetes-list-map-keys']) ? schema['x-kubernetes-list-map-keys'] : [];
-    if (!isPlainObject(item) || keys.length === 0) return undefined;
-    return oldList.find((o) => isPlainObject(o) && keys.every((k) => deepEqual(o[k], item[k]) || (o[k] === undefined && item[k] === undefined)));
-  }
-  return undefined;
+  let m = lists.get(oldList);
+  if (!m) lists.set(oldList, (m = makeMapList(schema, oldList)));
+  return m.get(item);
 }
 
 function mapIsCorrelatable(s: JSONSchemaProps): boolean {
@@ -245,6 +231,8 @@ function evaluate(st: State, path: FieldPath, rule: ValidationRule, expression: 
 
 /** cel-go's wording of runtime errors cel-js words differently. */
 function runtimeMessage(msg: string): string {
+  const data = invalidDataMessage(msg);
+  if (data !== undefined) return data;
   let m: RegExpExecArray | null;
   if ((m = /^no such key: index out of bounds, index (-?\d+)/.exec(msg))) return `index out of bounds: ${m[1]}`;
   if ((m = /^index '(-?\d+)' out of range in list size/.exec(msg))) return `index out of bounds: ${m[1]}`;
@@ -408,8 +396,9 @@ function validateNode(
     const items = itemsSchema(node);
     if (!items || !hasRules(items)) return;
     const oldList = Array.isArray(oldObj) ? oldObj : undefined;
+    const lists = new Map<unknown[], MapList>();
     obj.forEach((item, i) => {
-      const oldItem = correlateOldItem(node, oldList, item);
+      const oldItem = correlateOldItem(node, oldList, item, lists);
       validateNode(items, items['x-kubernetes-embedded-resource'] === true, path.index(i), item, oldItem, ratchetIndex(ratchet, i, items, oldItem), st, errs);
     });
     return;

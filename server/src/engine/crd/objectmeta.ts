@@ -1,12 +1,4 @@
 /**
- * The CRD's metadata name rule. ObjectMeta itself is validated by engine/objectmeta; the name function
- * here keeps util/validation's wording ("characters"), which genericvalidation.NameIsDNSSubdomain uses.
+ * The CRD's metadata name rule: genericvalidation.NameIsDNSSubdomain, the one of engine/objectmeta.
  */
-import { isDNS1123Subdomain } from './content';
-
-/** genericvalidation.NameIsDNSSubdomain */
-export function nameIsDNSSubdomain(name: string, prefix: boolean): string[] {
-  // maskTrailingDash: a generateName may end in '-' since a suffix follows.
-  if (prefix && name.length > 1 && name.endsWith('-')) name = name.slice(0, -2) + 'a';
-  return isDNS1123Subdomain(name);
-}
+export { nameIsDNSSubdomain } from '../objectmeta/names';

@@ -20,6 +20,7 @@ import { isGoMap } from '../validation/go-values';
 import { finalizerWarnings, validateRootObjectMeta, validateRootObjectMetaUpdate, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
 import { compareKubeAwareVersionStrings } from './versions';
 import { partialObjectSchema, withoutPatchDirectives } from './partial';
+import { dedupOwnerReferences } from './handlers';
 
 export interface CustomResourceOptions {
   /** The CRD version to use; by default the one named by the object's apiVersion. */
@@ -175,6 +176,9 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     return;
   }
   let work = decoded.object;
+  // The handler drops exact duplicate owner references (with a warning) before the strategy runs.
+  const dedup = dedupOwnerReferences(work);
+  if (dedup) res.warnings.push(dedup);
   res.pruned.push(...decoded.pruned);
   res.defaulted.push(...decoded.defaulted);
 
@@ -184,6 +188,8 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   if (isUpdate && isGoMap(opts.oldObject)) {
     const o = decodeCustomResource(opts.oldObject, schema, spec.preserveUnknownFields !== true);
     old = o.error ? opts.oldObject : o.object;
+    // It was written through the same handler, so it holds no duplicate owner references.
+    if (!o.error) dedupOwnerReferences(old);
   }
 
   // PrepareForCreate / PrepareForUpdate: status belongs to the /status subresource.

@@ -5,7 +5,7 @@
 import { invalid, FieldPath, type FieldError } from '../field';
 import { isGoMap, goKind, asInt64, asFloat64, formatGoFloat } from '../validation/go-values';
 import { decodeObjectMeta, validateObjectMeta, validateObjectMetaUpdate } from '../objectmeta/objectmeta';
-import { isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
+import { isPathSegmentName, isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
 
 export interface GroupVersionKind {
   group: string;
@@ -42,8 +42,12 @@ export function validateRootObjectMeta(obj: Record<string, unknown>, namespaceSc
 }
 
 /**
- * ValidateObjectMetaUpdate at the resource root, for an update applied as a patch of the old object:
- * missing name, namespace and resourceVersion come from the old object (as kubectl apply does).
+ * The ObjectMeta checks of a custom resource update: rest.ValidateUpdate's common fields (the create
+ * checks with path-segment names, then ValidateObjectMetaAccessorUpdate) and the strategy's
+ * ValidateObjectMetaUpdate, duplicates dropped. The update is applied as a patch of the stored object
+ * (as kubectl apply does), so what the body leaves out comes from it: name, namespace, uid,
+ * resourceVersion; and rest.BeforeUpdate keeps generation, creationTimestamp, deletionTimestamp and
+ * deletionGracePeriodSeconds of the stored object.
  */
 export function validateRootObjectMetaUpdate(obj: Record<string, unknown>, old: Record<string, unknown>, namespaceScoped: boolean): FieldError[] {
   const d = decodeObjectMeta(obj.metadata);
@@ -52,7 +56,15 @@ export function validateRootObjectMetaUpdate(obj: Record<string, unknown>, old: 
   if (o.error !== undefined) return [];
   const meta = { ...d.meta! };
   const oldMeta = { ...o.meta! };
-  for (const f of ['name', 'namespace', 'uid']) if (meta[f] === undefined && oldMeta[f] !== undefined) meta[f] = oldMeta[f];
+  for (const f of ['name', 'namespace', 'uid', 'resourceVersion']) if (meta[f] === undefined && oldMeta[f] !== undefined) meta[f] = oldMeta[f];
+  // The stored object has a resourceVersion; a request without one gets it from the stored object.
+  oldMeta.resourceVersion ??= '1';
+  meta.resourceVersion ??= oldMeta.resourceVersion;
+  if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
+  else delete meta.generation;
+  if (oldMeta.creationTimestamp !== undefined) meta.creationTimestamp = oldMeta.creationTimestamp;
+  if (oldMeta.deletionTimestamp !== undefined) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
   if (namespaceScoped) {
     if (meta.namespace === undefined) meta.namespace = 'default';
     if (oldMeta.namespace === undefined) oldMeta.namespace = 'default';
@@ -60,7 +72,19 @@ export function validateRootObjectMetaUpdate(obj: Record<string, unknown>, old: 
     delete meta.namespace;
     delete oldMeta.namespace;
   }
-  return validateObjectMetaUpdate(meta, oldMeta, FieldPath.root('metadata'));
+  const path = FieldPath.root('metadata');
+  return dedupeErrors([...validateObjectMeta(meta, namespaceScoped, isPathSegmentName, path), ...validateObjectMetaUpdate(meta, oldMeta, path)]);
+}
+
+/** The same error reported by two of the API server's passes once. */
+function dedupeErrors(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const k = `${e.type}\u0000${e.field}\u0000${e.detail}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 export interface ScaleSubresource {

@@ -157,14 +157,14 @@ function maskTrailingDash(name: string): string {
   return name.length > 1 && name.endsWith('-') ? name.slice(0, -2) + 'a' : name;
 }
 
-/** NameIsDNSSubdomain: the name check of custom resources. */
+/** api/validation NameIsDNSSubdomain (util/validation wording): the name check of custom resources and CRDs. */
 export function nameIsDNSSubdomain(name: string, prefix: boolean): string[] {
-  return isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+  return utilValidationChecks.isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 }
 
-/** ValidateNamespaceName = NameIsDNSLabel */
+/** ValidateNamespaceName = api/validation NameIsDNSLabel (util/validation wording). */
 export function validateNamespaceName(name: string, prefix: boolean): string[] {
-  return isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+  return utilValidationChecks.isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 }
 
 /** schema.ParseGroupVersion: the error, if any. */

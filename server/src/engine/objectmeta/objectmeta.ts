@@ -2,8 +2,8 @@
  * metav1.ObjectMeta as the API server decodes and validates it: decoding the `metadata` JSON into the
  * Go struct (type errors, unknown fields dropped), and ValidateObjectMetaAccessor's checks.
  */
-import { forbidden, invalid, required, tooLong, FieldPath, type FieldError } from '../field';
-import { goKind, isGoMap, plainValue, utf8Length } from '../validation/go-values';
+import { forbidden, invalid, required, tooLong, FieldPath, GoStruct, type FieldError } from '../field';
+import { asInt64, goDeepEqual, goKind, isGoMap, plainValue, utf8Length } from '../validation/go-values';
 import { isQualifiedName, isValidLabelValue, parseGroupVersion, validateNamespaceName } from './names';
 
 type FieldKind = 'string' | 'int64' | 'time' | 'stringMap' | 'stringList' | 'ownerRefs' | 'managedFields';
@@ -160,16 +160,29 @@ export function validateObjectMeta(meta: Record<string, unknown>, requiresNamesp
 }
 
 /**
- * ValidateObjectMetaAccessorUpdate, for an update that patches the live object (so resourceVersion,
- * which the server requires, is the live one): immutable name and namespace, and the common checks.
+ * ValidateObjectMetaAccessorUpdate: no finalizers added while the old object is being deleted, a
+ * resourceVersion, generation not decremented, name, namespace, uid and the deletion and creation
+ * fields immutable, then labels, annotations and owner references (finalizer names are checked by the
+ * create-style ValidateObjectMetaAccessor that rest.ValidateUpdate also runs).
  */
 export function validateObjectMetaUpdate(meta: Record<string, unknown>, oldMeta: Record<string, unknown>, fldPath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  const newGen = typeof meta.generation === 'number' ? meta.generation : 0;
-  const oldGen = typeof oldMeta.generation === 'number' ? oldMeta.generation : 0;
+  if (oldMeta.deletionTimestamp !== undefined && oldMeta.deletionTimestamp !== null) {
+    const before = new Set(stringList(oldMeta.finalizers));
+    const extra = [...new Set(stringList(meta.finalizers))].filter((f) => !before.has(f)).sort();
+    if (extra.length > 0) {
+      errs.push(forbidden(fldPath.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${extra.map((f) => JSON.stringify(f)).join(', ')}}`));
+    }
+  }
+  if (str(meta.resourceVersion).length === 0) errs.push(invalid(fldPath.child('resourceVersion'), '', 'must be specified for an update'));
+  const newGen = int64(meta.generation);
+  const oldGen = int64(oldMeta.generation);
   if (newGen < oldGen) errs.push(invalid(fldPath.child('generation'), newGen, 'must not be decremented'));
-  for (const f of ['name', 'namespace', 'uid'] as const) {
-    if (str(meta[f]) !== str(oldMeta[f])) errs.push(invalid(fldPath.child(f), str(meta[f]), 'field is immutable'));
+  for (const f of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp'] as const) {
+    if (str(meta[f]) !== str(oldMeta[f])) errs.push(invalid(fldPath.child(f), meta[f] ?? '', 'field is immutable'));
+  }
+  if (!goDeepEqual(meta.deletionGracePeriodSeconds ?? null, oldMeta.deletionGracePeriodSeconds ?? null)) {
+    errs.push(invalid(fldPath.child('deletionGracePeriodSeconds'), meta.deletionGracePeriodSeconds ?? null, 'field is immutable'));
   }
   errs.push(...validateObjectMetaCommon(meta, fldPath, false));
   return errs;
@@ -197,6 +210,21 @@ export function validateAnnotations(annotations: Record<string, unknown>, fldPat
   return errs;
 }
 
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const int64 = (v: unknown): bigint => (goKind(v) === 'int' ? asInt64(v) : 0n);
+
+/** A metav1.OwnerReference as json.Marshal prints it: fields in declaration order, the bools omitted when unset. */
+function ownerReferenceStruct(ref: Record<string, unknown>): GoStruct {
+  const fields: [string, unknown][] = [
+    ['apiVersion', str(ref.apiVersion)],
+    ['kind', str(ref.kind)],
+    ['name', str(ref.name)],
+    ['uid', str(ref.uid)],
+  ];
+  for (const b of ['controller', 'blockOwnerDeletion']) if (typeof ref[b] === 'boolean') fields.push([b, ref[b]]);
+  return new GoStruct(fields);
+}
+
 /** The checks shared by create and update: generation, labels, annotations, owner references, finalizers. */
 function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldPath, withFinalizers = true): FieldError[] {
   const errs: FieldError[] = [];
@@ -220,7 +248,7 @@ function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldP
     if (str(ref.name).length === 0) errs.push(required(p.child('name'), 'must not be empty'));
     if (str(ref.uid).length === 0) errs.push(required(p.child('uid'), 'must not be empty'));
     if (gv.group === '' && gv.version === 'v1' && ref.kind === 'Event') {
-      errs.push(invalid(p, ref, `/v1, Kind=Event is disallowed from being an owner`));
+      errs.push(invalid(p, ownerReferenceStruct(ref), `/v1, Kind=Event is disallowed from being an owner`));
     }
     if (ref.controller === true) {
       const cur = `${str(ref.kind)}/${str(ref.name)}`;
@@ -228,7 +256,7 @@ function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldP
         errs.push(
           invalid(
             fldPath.child('ownerReferences'),
-            refs,
+            refs.map((x) => ownerReferenceStruct(isGoMap(x) ? x : {})),
             `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`,
           ),
         );

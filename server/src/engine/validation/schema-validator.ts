@@ -28,6 +28,7 @@ import {
 } from './go-values';
 import { goQuote, invalidTypeError, plainError, type OpenAPIError } from './kube-openapi-errors';
 import { IntegralFloat } from '../json/lossless';
+import { makeMapList, type MapList } from '../listtype/maplist';
 
 /** A kube-openapi Result: errors plus the MatchCount used to pick the best failing anyOf/oneOf branch. */
 export interface Result {
@@ -168,23 +169,23 @@ function corrKey(corr: Correlation | undefined, data: unknown, field: string, pa
   return { old: old[field], schema: sub };
 }
 
-/** CorrelatedObject.Index: only list-type map items correlate, by their keys. */
+/** CorrelatedObject.Index: only list-type map items correlate, by their keys (MakeMapList). */
 function corrIndex(corr: Correlation | undefined, data: unknown, i: number): Correlation | undefined {
   if (!corr || corr.schema['x-kubernetes-list-type'] !== 'map' || !isSchema(corr.schema.items)) return undefined;
   if (!Array.isArray(corr.old) || !Array.isArray(data) || i >= data.length) return undefined;
-  const keys = Array.isArray(corr.schema['x-kubernetes-list-map-keys']) ? corr.schema['x-kubernetes-list-map-keys'].filter((k): k is string => typeof k === 'string') : [];
-  const el = data[i];
-  if (!isGoMapValue(el)) return undefined;
-  const match = corr.old.find(
-    (o) =>
-      isGoMapValue(o) &&
-      keys.every((k) => {
-        const a = Object.prototype.hasOwnProperty.call(el, k);
-        const b = Object.prototype.hasOwnProperty.call(o, k);
-        return a === b && (!a || goDeepEqual(el[k], o[k]));
-      }),
-  );
+  const match = oldMapList(corr.schema, corr.old).get(data[i]);
   return match === undefined ? undefined : { old: match, schema: corr.schema.items as JSONSchemaProps };
+}
+
+const mapLists = new WeakMap<unknown[], WeakMap<JSONSchemaProps, MapList>>();
+
+/** The old list's MapList, built once per (old list, schema) as the correlated object caches it. */
+function oldMapList(schema: JSONSchemaProps, old: unknown[]): MapList {
+  let bySchema = mapLists.get(old);
+  if (!bySchema) mapLists.set(old, (bySchema = new WeakMap()));
+  let m = bySchema.get(schema);
+  if (!m) bySchema.set(schema, (m = makeMapList(schema, old)));
+  return m;
 }
 
 /**
