@@ -12,6 +12,7 @@ import { defaultCustomResource } from '../../server/src/engine/defaulting/algori
 import { validateCustomResourceValue } from '../../server/src/engine/validation/custom-resource';
 import { validateCustomResource } from '../../server/src/engine/customresource/strategy';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
+import { validateCustomResourceDefinitionUpdate } from '../../server/src/engine/crd/update';
 import { compileSchemaValidations } from '../../server/src/engine/cel/compile';
 import { evaluateConformanceExpression } from '../../server/src/engine/cel/conformance';
 import type { ConformanceCase, RunContext } from './runner';
@@ -60,6 +61,7 @@ export function runOp(c: ConformanceCase, ctx: RunContext): OpOutput {
         }),
       };
     case 'crd':
+      if (c.oldCrd !== undefined) return { errors: validateCustomResourceDefinitionUpdate(crd, c.oldCrd) };
       return { errors: validateCustomResourceDefinition(crd) };
     case 'cel-compile':
       return { errors: compileSchemaValidations(c.schema as JSONSchemaProps) };

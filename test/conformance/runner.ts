@@ -21,6 +21,8 @@ export interface ConformanceCase {
   schema?: unknown;
   crd?: unknown;
   crdFile?: string;
+  /** Extension (test/oracle/README.md): the stored CRD of a `crd` update. */
+  oldCrd?: unknown;
   version?: string;
   object?: unknown;
   oldObject?: unknown;

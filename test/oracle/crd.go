@@ -51,9 +51,56 @@ func opCRD(c *testCase) (answer, error) {
 	}
 	ctx := genericapirequest.NewContext()
 	strategy := customresourcedefinition.NewStrategy(nil)
+	if len(c.OldCRD) > 0 {
+		return opCRDUpdate(c, internal)
+	}
 	rest.FillObjectMetaSystemFields(internal)
 	strategy.PrepareForCreate(ctx, internal)
 	return errorsAnswer(rest.ValidateCreate(ctx, internal, strategy)), nil
+}
+
+// opCRDUpdate is a v1 update of the stored `oldCrd` (FORMAT.md extension, see README): the stored
+// object is decoded, defaulted and converted like the new one and keeps the status the case gives it
+// (status.storedVersions, the Established condition); a stored CRD without stored versions stands for
+// one created from that object (PrepareForCreate: its storage version). Then rest.BeforeUpdate's steps
+// (resourceVersion, generation, uid and creationTimestamp from the stored object), the strategy's
+// PrepareForUpdate (status from the stored object plus the new storage version) and rest.ValidateUpdate.
+func opCRDUpdate(c *testCase, internal *apiextensions.CustomResourceDefinition) (answer, error) {
+	oldV1, err := decodeCRD(c.OldCRD)
+	if err != nil {
+		return answer{}, err
+	}
+	old := &apiextensions.CustomResourceDefinition{}
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(oldV1, old, nil); err != nil {
+		return answer{}, fmt.Errorf("converting old CRD: %v", err)
+	}
+	ctx := genericapirequest.NewContext()
+	strategy := customresourcedefinition.NewStrategy(nil)
+	rest.FillObjectMetaSystemFields(old)
+	if len(old.Status.StoredVersions) == 0 {
+		for _, v := range old.Spec.Versions {
+			if v.Storage {
+				old.Status.StoredVersions = []string{v.Name}
+				break
+			}
+		}
+	}
+	if old.ResourceVersion == "" {
+		old.ResourceVersion = "1"
+	}
+	if internal.ResourceVersion == "" {
+		internal.ResourceVersion = old.ResourceVersion
+	}
+	if internal.Name == "" {
+		internal.Name = old.Name
+	}
+	internal.Generation = old.Generation
+	strategy.PrepareForUpdate(ctx, internal, old)
+	if internal.UID == "" {
+		internal.UID = old.UID
+	}
+	internal.CreationTimestamp = old.CreationTimestamp
+	return errorsAnswer(rest.ValidateUpdate(ctx, internal, old, strategy)), nil
 }
 
 // opValidateCustomResource is a CR create (or, with oldObject, an update) on a server serving the

@@ -31,6 +31,7 @@ type testCase struct {
 	Schema         json.RawMessage            `json:"schema"`
 	CRD            json.RawMessage            `json:"crd"`
 	CRDFile        string                     `json:"crdFile"`
+	OldCRD         json.RawMessage            `json:"oldCrd"`
 	Version        string                     `json:"version"`
 	Object         json.RawMessage            `json:"object"`
 	OldObject      json.RawMessage            `json:"oldObject"`

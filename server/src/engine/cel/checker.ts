@@ -42,9 +42,9 @@ type Mapping = Map<string, CelType>;
 
 const NAMESPACES = new Set(['optional', 'sets', 'lists', 'strings', 'format', 'ip', 'math']);
 
-/** Type-check a parsed expression against declared variables. */
-export function checkExpression(ast: ASTNode, vars: Map<string, CelType>): CheckResult {
-  const c = new Checker(vars);
+/** Type-check a parsed expression against declared variables (storedExpressions: the stored-expressions environment). */
+export function checkExpression(ast: ASTNode, vars: Map<string, CelType>, opts: { storedExpressions?: boolean } = {}): CheckResult {
+  const c = new Checker(vars, overloadTable(opts.storedExpressions === true));
   const type = c.check(ast, new Map());
   // cel-go's Errors.ToDisplayString sorts by location (stable), one ERROR block per issue.
   const issues = c.issues.map((x, i) => [x, i] as const).sort((a, b) => a[0].offset - b[0].offset || a[1] - b[1]).map(([x]) => x);
@@ -267,7 +267,10 @@ class Checker {
   /** Nodes a macro expansion creates take the macro call's location (has(a.b): the select sits at the '('). */
   private readonly macroOffsets = new Map<ASTNode, number>();
 
-  constructor(private readonly vars: Map<string, CelType>) {}
+  constructor(
+    private readonly vars: Map<string, CelType>,
+    private readonly table: Map<string, Overload[]>,
+  ) {}
 
   check(n: ASTNode, scope: Scope): CelType {
     let t: CelType;
@@ -437,8 +440,7 @@ class Checker {
       return T.bool;
     }
     const argTypes = args.map((a) => this.check(a, scope));
-    const table = overloadTable();
-    if (!table.has(name)) throw new CheckError(`undeclared reference to '${name}' (in container '')`, n);
+    if (!this.table.has(name)) throw new CheckError(`undeclared reference to '${name}' (in container '')`, n);
     return this.resolveCall(n, name, argTypes, false);
   }
 
@@ -448,7 +450,7 @@ class Checker {
     if (recv.op === 'id' && NAMESPACES.has(recv.args) && !scope.has(recv.args) && !this.vars.has(recv.args)) {
       const full = `${recv.args}.${name}`;
       const argTypes = args.map((a) => this.check(a, scope));
-      if (!overloadTable().has(full)) throw new CheckError(`undeclared reference to '${recv.args}' (in container '')`, recv);
+      if (!this.table.has(full)) throw new CheckError(`undeclared reference to '${recv.args}' (in container '')`, recv);
       return this.resolveCall(n, full, argTypes, false);
     }
     if (['all', 'exists', 'exists_one', 'existsOne', 'map', 'filter', 'transformList', 'transformMap', 'transformMapEntry', 'optMap', 'optFlatMap', 'sortBy'].includes(name) && args.length >= 2 && args[0].op === 'id') {
@@ -456,7 +458,7 @@ class Checker {
     }
     const rt = this.check(recv, scope);
     const argTypes = args.map((a) => this.check(a, scope));
-    if (!overloadTable().has(name)) throw new CheckError(`undeclared reference to '${name}' (in container '')`, n);
+    if (!this.table.has(name)) throw new CheckError(`undeclared reference to '${name}' (in container '')`, n);
     return this.resolveCall(n, name, [rt, ...argTypes], true);
   }
 
@@ -536,7 +538,7 @@ class Checker {
   }
 
   private resolveCall(n: ASTNode, name: string, argTypes: CelType[], member: boolean): CelType {
-    const overloads = (overloadTable().get(name) ?? []).filter((o) => o.member === member && o.params.length === argTypes.length);
+    const overloads = (this.table.get(name) ?? []).filter((o) => o.member === member && o.params.length === argTypes.length);
     let result: CelType | undefined;
     let matched: Mapping | undefined;
     for (const o of overloads) {

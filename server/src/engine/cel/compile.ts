@@ -120,6 +120,7 @@ function ruleVars(selfType: CelType, optionalOldSelf: boolean): Map<string, CelT
 export function compileExpressionAgainst(
   src: string,
   vars: Map<string, CelType>,
+  opts: { storedExpressions?: boolean } = {},
 ): { ast?: ASTNode; type?: CelType; usesOldSelf: boolean; error?: string; programError?: string; range?: { start: number; end: number }; runtimeSource?: string; typeOf?: (n: ASTNode) => CelType | undefined } {
   let text = src;
   let p = parseExpression(src);
@@ -140,7 +141,7 @@ export function compileExpressionAgainst(
     if (dotIn) return { usesOldSelf: false, error: dotIn.map((i) => formatIssue(src, i.offset, i.message)).join('\n'), range: p.range };
     return { usesOldSelf: false, error: formatIssue(src, p.offset, p.message), range: p.range };
   }
-  const r = checkExpression(p.ast, vars);
+  const r = checkExpression(p.ast, vars, opts);
   if (r.issues.length) return { usesOldSelf: r.usesOldSelf, error: issuesString(text, r.issues), range: text === src ? r.issues[0].range : undefined };
   let runtimeSource: string | undefined;
   try {
@@ -152,10 +153,23 @@ export function compileExpressionAgainst(
 }
 
 /**
+ * Which expressions compile in the StoredExpressions environment (cel.Compile's envLoader): all of them
+ * when serving custom resources, those the stored CRD already had on a CRD update; the others (a CRD
+ * create, rules new in an update) in the NewExpressions environment.
+ */
+export interface ExpressionEnvironments {
+  storedRule?(rule: string): boolean;
+  storedMessageExpression?(expr: string): boolean;
+}
+
+/** Every expression in the StoredExpressions environment (the custom resource handler's). */
+export const STORED_EXPRESSIONS: ExpressionEnvironments = { storedRule: () => true, storedMessageExpression: () => true };
+
+/**
  * Compile all rules of one schema node (Compile + compileRule). declType is the node's CEL type
  * (SchemaDeclType of the node); cardinality the node's MaxCardinality fallback.
  */
-export function compileRules(node: JSONSchemaProps, declType: DeclType | undefined): CompiledRule[] {
+export function compileRules(node: JSONSchemaProps, declType: DeclType | undefined, envs: ExpressionEnvironments = {}): CompiledRule[] {
   const rules = Array.isArray(node['x-kubernetes-validations']) ? node['x-kubernetes-validations'] : [];
   if (rules.length === 0) return [];
   if (!declType) {
@@ -170,15 +184,15 @@ export function compileRules(node: JSONSchemaProps, declType: DeclType | undefin
   }
   const named = assignTypeName(declType, 'selfType0');
   const card = maxCardinality(declType.minSerializedSize);
-  return rules.map((rule) => compileRule(node, rule ?? ({} as ValidationRule), named, card));
+  return rules.map((rule) => compileRule(node, rule ?? ({} as ValidationRule), named, card, envs));
 }
 
-function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: DeclType, card: number): CompiledRule {
+function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: DeclType, card: number, envs: ExpressionEnvironments): CompiledRule {
   const out: CompiledRule = { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageExpressionMaxCost: 0 };
   const src = typeof rule.rule === 'string' ? rule.rule : '';
   if (src.trim().length === 0) return out;
   const vars = ruleVars(declType.cel, rule.optionalOldSelf === true);
-  const c = compileExpressionAgainst(src, vars);
+  const c = compileExpressionAgainst(src, vars, { storedExpressions: envs.storedRule?.(src) === true });
   if (c.error !== undefined) {
     out.error = { type: 'Invalid', detail: `compilation failed: ${c.error}`, range: c.range };
     return out;
@@ -198,7 +212,7 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
   out.maxCardinality = card;
   const me = typeof rule.messageExpression === 'string' ? rule.messageExpression : '';
   if (me !== '') {
-    const m = compileExpressionAgainst(me, vars);
+    const m = compileExpressionAgainst(me, vars, { storedExpressions: envs.storedMessageExpression?.(me) === true });
     if (m.error !== undefined) {
       out.messageExpressionError = { detail: `messageExpression compilation failed: ${m.error}`, range: m.range };
     } else if (m.type!.kind !== 'string') {

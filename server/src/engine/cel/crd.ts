@@ -21,6 +21,11 @@ export interface CrdCelOptions {
    * compiled (the API server skips CEL there, its errors would not be actionable).
    */
   hasSchemaErrors?: (node: JSONSchemaProps) => boolean;
+  /** An update of a version whose schema is unchanged: the per-expression cost limit is not enforced. */
+  suppressPerExpressionCost?: boolean;
+  /** On an update, the rules and messageExpressions the stored CRD has: they compile in the stored-expressions environment. */
+  preexistingRules?: ReadonlySet<string>;
+  preexistingMessageExpressions?: ReadonlySet<string>;
 }
 
 function hasNewlines(s: string): boolean {
@@ -180,12 +185,15 @@ function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], tot
     errs.push(internalError(vpath, 'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations'));
     return;
   }
-  const results = compileRules(s, decl);
+  const results = compileRules(s, decl, {
+    storedRule: (r) => opts.preexistingRules?.has(r) === true,
+    storedMessageExpression: (m) => opts.preexistingMessageExpressions?.has(m) === true,
+  });
   results.forEach((cr, i) => {
     const r = vpath.index(i);
     const rule = rules[i] as ValidationRule;
     const cost = ctx.cardinality !== undefined ? mul(cr.maxCost, ctx.cardinality) : mul(cr.maxCost, cr.maxCardinality);
-    if (cost > STATIC_ESTIMATED_COST_LIMIT) errs.push(forbidden(r.child('rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
+    if (!opts.suppressPerExpressionCost && cost > STATIC_ESTIMATED_COST_LIMIT) errs.push(forbidden(r.child('rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
     total.observe(r.child('rule'), cost);
     if (cr.error) {
       const e = cr.error.type === 'Required' ? required(r.child('rule'), cr.error.detail) : invalid(r.child('rule'), internalValidationRule(rule), cr.error.detail);
@@ -199,7 +207,7 @@ function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], tot
       errs.push(e);
     } else if (cr.messageExpressionAst) {
       const mcost = cr.messageExpressionMaxCost;
-      if (mcost > STATIC_ESTIMATED_COST_LIMIT) {
+      if (!opts.suppressPerExpressionCost && mcost > STATIC_ESTIMATED_COST_LIMIT) {
         errs.push(forbidden(r.child('messageExpression'), costErrorMessage('estimated messageExpression cost', mcost, STATIC_ESTIMATED_COST_LIMIT)));
       }
       total.observe(r.child('messageExpression'), mcost);

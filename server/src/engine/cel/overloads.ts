@@ -208,9 +208,27 @@ function splitTop(s: string): string[] {
 }
 
 let table: Map<string, Overload[]> | undefined;
+let storedTable: Map<string, Overload[]> | undefined;
 
-/** All overloads by function name (global and member forms together). */
-export function overloadTable(): Map<string, Overload[]> {
+/** What the StoredExpressions environment of a 1.37 server adds to the NewExpressions one. */
+const STORED_ONLY = ['list<A>.includes(A): bool'];
+
+/**
+ * All overloads by function name (global and member forms together): of the NewExpressions environment
+ * (rules a CRD create or update introduces), or with `stored` of the StoredExpressions one (rules the
+ * stored CRD already had, which an update keeps compiling there).
+ */
+export function overloadTable(stored = false): Map<string, Overload[]> {
+  if (stored) {
+    if (!storedTable) {
+      storedTable = new Map([...overloadTable()].map(([k, v]) => [k, [...v]]));
+      for (const s of STORED_ONLY) {
+        const o = parseOverload(s);
+        storedTable.set(o.name, [...(storedTable.get(o.name) ?? []), o]);
+      }
+    }
+    return storedTable;
+  }
   if (table) return table;
   table = new Map();
   for (const s of specs()) {

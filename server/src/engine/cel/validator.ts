@@ -8,7 +8,7 @@ import { Optional } from '@marcbachmann/cel-js';
 import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { additionalPropertiesSchema, itemsSchema, schemaDeclType, type DeclType } from './types';
-import { compileRules, type CompiledRule } from './compile';
+import { compileRules, STORED_EXPRESSIONS, type CompiledRule } from './compile';
 import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, PER_CALL_LIMIT, type CelProgram } from './environment';
 import { invalidDataMessage, toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
 import { IntegralFloat } from '../json/lossless';
@@ -108,7 +108,7 @@ function programsFor(node: JSONSchemaProps, isResourceRoot: boolean): NodeProgra
   let p = m.get(k);
   if (!p) {
     const decl: DeclType | undefined = schemaDeclType(node, isResourceRoot);
-    const compiled = compileRules(node, decl);
+    const compiled = compileRules(node, decl, STORED_EXPRESSIONS);
     p = {
       unexposed: decl === undefined,
       rules: compiled.map((c) => {

@@ -12,6 +12,7 @@ import { isObject, type JSONSchemaProps, type ValidationRule } from '../schema/t
 import { isNotImplemented, validateSchemaDefaults } from './defaults';
 import { validFieldPath } from './fieldpath';
 import type { CustomResourceValidation } from './types';
+import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -109,6 +110,7 @@ interface StandardValidator {
   allowDefaults: boolean;
   disallowDefaultsReason: string;
   insideResourceMeta: boolean;
+  requireValidPropertyType: boolean;
 }
 
 function withForbiddenDefaults(v: StandardValidator, reason: string): StandardValidator {
@@ -125,7 +127,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 function validateStandard(v: StandardValidator, s: JSONSchemaProps, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const type = str(s.type);
-  if (type.length > 0 && !OPENAPI_V3_TYPES.includes(type)) errs.push(notSupported(p.child('type'), type, OPENAPI_V3_TYPES));
+  if (v.requireValidPropertyType && type.length > 0 && !OPENAPI_V3_TYPES.includes(type)) errs.push(notSupported(p.child('type'), type, OPENAPI_V3_TYPES));
   if (s.default !== undefined && !v.allowDefaults) {
     let detail = 'must not be set';
     if (v.disallowDefaultsReason.length > 0) detail += ' ' + v.disallowDefaultsReason;
@@ -235,6 +237,7 @@ function validateOpenAPISchema(
   isRoot: boolean,
   celReachable: boolean,
   gated: Gate,
+  opts: CRDValidationOptions = CREATE_OPTIONS,
 ): WalkResult {
   const errors: FieldError[] = [];
   if (!s) return { errors };
@@ -250,7 +253,7 @@ function validateOpenAPISchema(
     }
     let sub = ssv;
     if (ssv.insideResourceMeta) sub = withForbiddenDefaults(ssv, 'inside additionalProperties applying to object metadata');
-    errors.push(...validateOpenAPISchema(obj(ap), p.child('additionalProperties'), sub, false, celReachable, gated).errors);
+    errors.push(...validateOpenAPISchema(obj(ap), p.child('additionalProperties'), sub, false, celReachable, gated, opts).errors);
   }
 
   if (hasEntries(s.properties)) {
@@ -260,31 +263,31 @@ function validateOpenAPISchema(
         sub = { ...sub, insideResourceMeta: true };
         if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${name}`);
       }
-      errors.push(...validateOpenAPISchema(obj(prop) ?? {}, p.child('properties').key(name), sub, false, celReachable, gated).errors);
+      errors.push(...validateOpenAPISchema(obj(prop) ?? {}, p.child('properties').key(name), sub, false, celReachable, gated, opts).errors);
     }
   }
 
-  errors.push(...validateOpenAPISchema(obj(s.not), p.child('not'), ssv, false, false, gated).errors);
-  list(s.allOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('allOf').index(i), ssv, false, false, gated).errors));
-  list(s.oneOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('oneOf').index(i), ssv, false, false, gated).errors));
-  list(s.anyOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('anyOf').index(i), ssv, false, false, gated).errors));
+  errors.push(...validateOpenAPISchema(obj(s.not), p.child('not'), ssv, false, false, gated, opts).errors);
+  list(s.allOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('allOf').index(i), ssv, false, false, gated, opts).errors));
+  list(s.oneOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('oneOf').index(i), ssv, false, false, gated, opts).errors));
+  list(s.anyOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('anyOf').index(i), ssv, false, false, gated, opts).errors));
   for (const [name, d] of Object.entries(map(s.definitions))) {
-    errors.push(...validateOpenAPISchema(obj(d) ?? {}, p.child('definitions').key(name), ssv, false, false, gated).errors);
+    errors.push(...validateOpenAPISchema(obj(d) ?? {}, p.child('definitions').key(name), ssv, false, false, gated, opts).errors);
   }
 
   const items = s.items;
   if (items !== undefined) {
     const sub = ssv;
     if (Array.isArray(items)) {
-      items.forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('items').index(i), sub, false, celReachable, gated).errors));
+      items.forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('items').index(i), sub, false, celReachable, gated, opts).errors));
     } else {
-      errors.push(...validateOpenAPISchema(obj(items), p.child('items'), sub, false, celReachable, gated).errors);
+      errors.push(...validateOpenAPISchema(obj(items), p.child('items'), sub, false, celReachable, gated, opts).errors);
     }
   }
 
   if (isObject(s.dependencies)) {
     for (const [name, d] of Object.entries(s.dependencies)) {
-      if (isObject(d)) errors.push(...validateOpenAPISchema(d as JSONSchemaProps, p.child('dependencies').key(name), ssv, false, false, gated).errors);
+      if (isObject(d)) errors.push(...validateOpenAPISchema(d as JSONSchemaProps, p.child('dependencies').key(name), ssv, false, false, gated, opts).errors);
     }
   }
 
@@ -306,7 +309,7 @@ function validateOpenAPISchema(
   if (listType !== undefined && type !== 'array') {
     if (type.length === 0) errors.push(required(p.child('type'), 'must be array if x-kubernetes-list-type is specified'));
     else errors.push(invalid(p.child('type'), type, 'must be array if x-kubernetes-list-type is specified'));
-  } else if (listType === 'set' && itemSchema) {
+  } else if (opts.requireAtomicSetType && listType === 'set' && itemSchema) {
     const it = str(itemSchema.type);
     if (it === 'array') {
       const ilt = itemSchema['x-kubernetes-list-type'];
@@ -356,7 +359,7 @@ function validateOpenAPISchema(
     }
   }
 
-  errors.push(...validateMapListKeysMapSet(s, p));
+  if (opts.requireMapListKeysMapSetValidation) errors.push(...validateMapListKeysMapSet(s, p));
   errors.push(...validateRules(s, p));
 
   // CEL rules of this node are compiled only when the subtree has no schema errors.
@@ -430,6 +433,7 @@ export function validateCustomResourceDefinitionValidation(
   validation: CustomResourceValidation | undefined,
   statusSubresourceEnabled: boolean,
   fldPath: FieldPath,
+  opts: CRDValidationOptions & { suppressPerExpressionCost?: boolean } = CREATE_OPTIONS,
 ): FieldError[] {
   const allErrs: FieldError[] = [];
   const schema = validation?.openAPIV3Schema;
@@ -450,19 +454,27 @@ export function validateCustomResourceDefinitionValidation(
     const structuralErrs = guarded(schemaPath, () => validateStructuralSchema(schema, schemaPath)) ?? [];
     if (structuralErrs.length > 0) allErrs.push(...structuralErrs);
     else {
-      const defaultErrs = guarded(schemaPath, () => validateSchemaDefaults(schema, schemaPath, true)) ?? [];
+      const defaultErrs = guarded(schemaPath, () => validateSchemaDefaults(schema, schemaPath, opts.requirePrunedDefaults)) ?? [];
       if (defaultErrs.length > 0) allErrs.push(...defaultErrs);
       else celAllowed = true;
     }
   }
 
   const gated: Gate = { paths: new Set(), nodes: new Set() };
-  const rootSsv: StandardValidator = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false };
-  const { errors } = validateOpenAPISchema(schema, schemaPath, rootSsv, true, true, gated);
+  const rootSsv: StandardValidator = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false, requireValidPropertyType: opts.requireValidPropertyType };
+  const { errors } = validateOpenAPISchema(schema, schemaPath, rootSsv, true, true, gated, opts);
   allErrs.push(...errors);
 
   if (celAllowed) {
-    const celErrs = guarded(schemaPath, () => validateCrdCelRules(schema, schemaPath, { hasSchemaErrors: (n) => gated.nodes.has(n) })) ?? [];
+    const celErrs =
+      guarded(schemaPath, () =>
+        validateCrdCelRules(schema, schemaPath, {
+          hasSchemaErrors: (n) => gated.nodes.has(n),
+          suppressPerExpressionCost: opts.suppressPerExpressionCost,
+          preexistingRules: opts.preexistingRules,
+          preexistingMessageExpressions: opts.preexistingMessageExpressions,
+        }),
+      ) ?? [];
     for (const e of celErrs) {
       const node = celNodeOf(e.field);
       if (node !== undefined && gated.paths.has(node)) continue;

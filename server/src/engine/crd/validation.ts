@@ -17,6 +17,7 @@ import { nameIsDNSSubdomain } from './objectmeta';
 import { schemaHas, validateCustomResourceDefinitionValidation } from './schema';
 import type { CRDNames, CRDSpec, CRDVersion, ColumnDefinition, CustomResourceConversion, CustomResourceDefinition, SelectableField, Subresources } from './types';
 import { createWarnings } from './warnings';
+import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 import { validateWebhookService, validateWebhookURL } from './webhook';
 
 const PRINTER_COLUMN_DATATYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -40,8 +41,12 @@ export function validateCustomResourceDefinition(crd: unknown): FieldError[] {
   return all;
 }
 
-/** ValidateCustomResourceDefinition on the internal object. */
-export function validateInternal(obj: CustomResourceDefinition): FieldError[] {
+/**
+ * ValidateCustomResourceDefinition on the internal object; with an old object and update options, the
+ * checks validateCustomResourceDefinitionUpdate shares with it (engine/crd/update.ts adds the rest).
+ */
+export function validateInternal(obj: CustomResourceDefinition, update?: { old: CustomResourceDefinition; opts: CRDValidationOptions }): FieldError[] {
+  const opts = update?.opts ?? CREATE_OPTIONS;
   const spec = obj.spec;
   const nameFn = (name: string, prefix: boolean): string[] => {
     const ret = nameIsDNSSubdomain(name, prefix);
@@ -49,6 +54,13 @@ export function validateInternal(obj: CustomResourceDefinition): FieldError[] {
     return ret;
   };
   const errs: FieldError[] = [];
+  if (update) {
+    errs.push(...validateSpec(spec, FieldPath.root('spec'), opts));
+    errs.push(...validateStoredVersions(obj.status.storedVersions, spec.versions, FieldPath.root('status', 'storedVersions')));
+    errs.push(...validateAPIApproval(obj, update.old));
+    if (spec.preserveUnknownFields === true && update.old.spec.preserveUnknownFields !== true) errs.push(preserveUnknownFieldsError());
+    return errs;
+  }
   // BeforeCreate generates a name from generateName (up to 58 characters plus 5 random ones) before
   // validation; a fixed suffix stands in for the random one.
   const metadata: Record<string, unknown> = { ...obj.metadata.decoded };
@@ -56,14 +68,22 @@ export function validateInternal(obj: CustomResourceDefinition): FieldError[] {
     metadata.name = obj.metadata.generateName.slice(0, 58) + 'xxxxx';
   }
   errs.push(...validateObjectMeta(metadata, false, nameFn, FieldPath.root('metadata')));
-  errs.push(...validateSpec(spec, FieldPath.root('spec')));
+  errs.push(...validateSpec(spec, FieldPath.root('spec'), opts));
   // status.acceptedNames is empty on create: nothing to validate.
   errs.push(...validateStoredVersions(obj.status.storedVersions, spec.versions, FieldPath.root('status', 'storedVersions')));
   errs.push(...validateAPIApproval(obj));
-  if (spec.preserveUnknownFields === true) {
-    errs.push(invalid(FieldPath.root('spec', 'preserveUnknownFields'), true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
-  }
+  if (spec.preserveUnknownFields === true) errs.push(preserveUnknownFieldsError());
   return errs;
+}
+
+/** validatePreserveUnknownFields: true may not be set (unless the stored CRD has it). */
+function preserveUnknownFieldsError(): FieldError {
+  return invalid(FieldPath.root('spec', 'preserveUnknownFields'), true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead');
+}
+
+/** suppressExpressionCostForUnchangedSchema */
+function suppressFor(opts: CRDValidationOptions, version: string): CRDValidationOptions & { suppressPerExpressionCost?: boolean } {
+  return opts.versionsWithUnchangedSchemas.has(version) ? { ...opts, suppressPerExpressionCost: true } : opts;
 }
 
 function hasStatusEnabled(s: Subresources | undefined): boolean {
@@ -82,8 +102,8 @@ function specSchemas(spec: CRDSpec): JSONSchemaProps[] {
   return out;
 }
 
-/** validateCustomResourceDefinitionSpec with the create options. */
-function validateSpec(spec: CRDSpec, fldPath: FieldPath): FieldError[] {
+/** validateCustomResourceDefinitionSpec */
+function validateSpec(spec: CRDSpec, fldPath: FieldPath, opts: CRDValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   const group = fldPath.child('group');
   if (spec.group.length === 0) errs.push(required(group, ''));
@@ -95,10 +115,14 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath): FieldError[] {
 
   errs.push(...validateEnumStrings(fldPath.child('scope'), spec.scope, ['Cluster', 'Namespaced'], true));
 
-  // requireOpenAPISchema: every version needs a schema unless there is a top-level one.
+  // requireOpenAPISchema: every version needs a schema unless there is a top-level one; else (an update
+  // of a CRD that had versions without one) every served version, when fields are pruned.
   if (!spec.validation?.openAPIV3Schema) {
     spec.versions.forEach((v, i) => {
-      if (!v.schema?.openAPIV3Schema) errs.push(required(fldPath.child('versions').index(i).child('schema').child('openAPIV3Schema'), ''));
+      if (v.schema?.openAPIV3Schema) return;
+      const p = fldPath.child('versions').index(i).child('schema').child('openAPIV3Schema');
+      if (opts.requireOpenAPISchema) errs.push(required(p, ''));
+      else if (spec.preserveUnknownFields !== true && v.served) errs.push(required(p, 'because otherwise all fields are pruned'));
     });
   }
   const hasDefaults = specSchemas(spec).some((s) => schemaHas(s, (x) => x.default !== undefined));
@@ -116,7 +140,7 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath): FieldError[] {
     const vp = fldPath.child('versions').index(i);
     const e = isDNS1035Label(version.name);
     if (e.length > 0) errs.push(invalid(vp.child('name'), version.name, e.join(',')));
-    errs.push(...validateVersion(version, vp, hasStatusEnabled(getSubresourcesForVersion(spec, version.name))));
+    errs.push(...validateVersion(version, vp, hasStatusEnabled(getSubresourcesForVersion(spec, version.name)), suppressFor(opts, version.name)));
   });
   // The v1 conversion hoists identical per-version fields and clears the copies, so the "mutually
   // exclusive" and "may not all be set to identical values" checks cannot fire on a v1 create.
@@ -138,7 +162,7 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath): FieldError[] {
   errs.push(...validateNames(spec.names, names));
 
   const anyStatus = hasStatusEnabled(spec.subresources) || spec.versions.some((v) => hasStatusEnabled(v.subresources));
-  errs.push(...validateCustomResourceDefinitionValidation(spec.validation, anyStatus, fldPath.child('validation')));
+  errs.push(...validateCustomResourceDefinitionValidation(spec.validation, anyStatus, fldPath.child('validation'), suppressFor(opts, spec.version)));
   errs.push(...validateSubresources(spec.subresources, fldPath.child('subresources')));
   spec.additionalPrinterColumns.forEach((c, i) => errs.push(...validateColumn(c, fldPath.child('additionalPrinterColumns').index(i))));
 
@@ -148,14 +172,14 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath): FieldError[] {
       const schema = spec.validation.openAPIV3Schema;
       const err = schema ? newStructural(schema).error : undefined;
       if (err !== undefined) errs.push(invalid(fldPath.child('schema.openAPIV3Schema'), '', err));
-      errs.push(...validateSelectableFields(spec.selectableFields, schema, fldPath.child('selectableFields')));
+      errs.push(...validateSelectableFields(spec.selectableFields, schema, fldPath.child('selectableFields'), opts.allowTooManySelectableFields.has('')));
     }
   }
 
   if (spec.conversion && spec.conversion.strategy !== 'None' && spec.preserveUnknownFields === true) {
     errs.push(invalid(fldPath.child('conversion').child('strategy'), spec.conversion.strategy, 'must be None if spec.preserveUnknownFields is true'));
   }
-  errs.push(...validateConversion(spec.conversion, fldPath.child('conversion')));
+  errs.push(...validateConversion(spec.conversion, fldPath.child('conversion'), opts));
   return errs;
 }
 
@@ -171,12 +195,12 @@ function validateEnumStrings(p: FieldPath, value: string, accepted: string[], is
 }
 
 /** validateCustomResourceDefinitionVersion */
-function validateVersion(version: CRDVersion, fldPath: FieldPath, statusEnabled: boolean): FieldError[] {
+function validateVersion(version: CRDVersion, fldPath: FieldPath, statusEnabled: boolean, opts: CRDValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   for (const e of validateDeprecationWarning(version.deprecated, version.deprecationWarning)) {
     errs.push(invalid(fldPath.child('deprecationWarning'), version.deprecationWarning ?? null, e));
   }
-  errs.push(...validateCustomResourceDefinitionValidation(version.schema, statusEnabled, fldPath.child('schema')));
+  errs.push(...validateCustomResourceDefinitionValidation(version.schema, statusEnabled, fldPath.child('schema'), opts));
   errs.push(...validateSubresources(version.subresources, fldPath.child('subresources')));
   version.additionalPrinterColumns.forEach((c, i) => errs.push(...validateColumn(c, fldPath.child('additionalPrinterColumns').index(i))));
   if (version.selectableFields.length > 0) {
@@ -186,7 +210,7 @@ function validateVersion(version: CRDVersion, fldPath: FieldPath, statusEnabled:
     } else {
       const err = newStructural(schema).error;
       if (err !== undefined) errs.push(invalid(fldPath.child('schema.openAPIV3Schema'), '', err));
-      errs.push(...validateSelectableFields(version.selectableFields, schema, fldPath.child('selectableFields')));
+      errs.push(...validateSelectableFields(version.selectableFields, schema, fldPath.child('selectableFields'), opts.allowTooManySelectableFields.has(version.name)));
     }
   }
   return errs;
@@ -291,8 +315,8 @@ export function validateSubresources(sub: Subresources | undefined, fldPath: Fie
   return errs;
 }
 
-/** ValidateCustomResourceSelectableFields (create: no allowance for too many). */
-export function validateSelectableFields(fields: SelectableField[], schema: JSONSchemaProps | undefined, fldPath: FieldPath): FieldError[] {
+/** ValidateCustomResourceSelectableFields; allowTooMany: an update that leaves too many unchanged. */
+export function validateSelectableFields(fields: SelectableField[], schema: JSONSchemaProps | undefined, fldPath: FieldPath, allowTooMany = false): FieldError[] {
   const errs: FieldError[] = [];
   const unique = new Set<string>();
   fields.forEach((f, i) => {
@@ -317,12 +341,12 @@ export function validateSelectableFields(fields: SelectableField[], schema: JSON
     if (unique.has(key)) errs.push(duplicate(jp, f.jsonPath));
     else unique.add(key);
   });
-  if (unique.size > MAX_SELECTABLE_FIELDS) errs.push(tooMany(fldPath, unique.size, MAX_SELECTABLE_FIELDS));
+  if (unique.size > MAX_SELECTABLE_FIELDS && !allowTooMany) errs.push(tooMany(fldPath, unique.size, MAX_SELECTABLE_FIELDS));
   return errs;
 }
 
-/** validateCustomResourceConversion with requireRecognizedConversionReviewVersion (create). */
-function validateConversion(conversion: CustomResourceConversion | undefined, fldPath: FieldPath): FieldError[] {
+/** validateCustomResourceConversion */
+function validateConversion(conversion: CustomResourceConversion | undefined, fldPath: FieldPath, opts: CRDValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   if (!conversion) return errs;
   errs.push(...validateEnumStrings(fldPath.child('strategy'), conversion.strategy, ['None', 'Webhook'], true));
@@ -336,7 +360,7 @@ function validateConversion(conversion: CustomResourceConversion | undefined, fl
     // is reported as service.namespace Required and vice versa. The API server does so, so we do too.
     else if (cc.service) errs.push(...validateWebhookService(ccPath.child('service'), cc.service.name, cc.service.namespace, cc.service.path, cc.service.port));
     // caBundle is not checked on create (allowInvalidCABundle: the CRD is not established yet).
-    errs.push(...validateConversionReviewVersions(conversion.conversionReviewVersions, fldPath.child('conversionReviewVersions')));
+    errs.push(...validateConversionReviewVersions(conversion.conversionReviewVersions, fldPath.child('conversionReviewVersions'), opts.requireRecognizedConversionReviewVersion));
   } else {
     if (conversion.webhookClientConfig) errs.push(forbidden(fldPath.child('webhookClientConfig'), 'should not be set when strategy is not set to Webhook'));
     if (conversion.conversionReviewVersions.length > 0) {
@@ -348,8 +372,8 @@ function validateConversion(conversion: CustomResourceConversion | undefined, fl
 
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
-/** validateConversionReviewVersions with requireRecognizedVersion. */
-function validateConversionReviewVersions(versions: string[], fldPath: FieldPath): FieldError[] {
+/** validateConversionReviewVersions */
+function validateConversionReviewVersions(versions: string[], fldPath: FieldPath, requireRecognizedVersion: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (versions.length < 1) return [required(fldPath, '')];
   const seen = new Set<string>();
@@ -363,7 +387,7 @@ function validateConversionReviewVersions(versions: string[], fldPath: FieldPath
     for (const e of isDNS1035Label(v)) errs.push(invalid(fldPath.index(i), v, e));
     if (ACCEPTED_REVIEW_VERSIONS.includes(v)) hasAccepted = true;
   });
-  if (!hasAccepted) errs.push(invalid(fldPath, versions, `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
+  if (requireRecognizedVersion && !hasAccepted) errs.push(invalid(fldPath, versions, `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
   return errs;
 }
 
@@ -395,9 +419,19 @@ export function isProtectedCommunityGroup(group: string): boolean {
   return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
 }
 
-/** validateAPIApproval on create (no old object). */
-function validateAPIApproval(crd: CustomResourceDefinition): FieldError[] {
+/** apihelpers.GetAPIApprovalState, without the reason. */
+function apiApprovalState(annotations: Record<string, string>): 'missing' | 'bypassed' | 'approved' | 'invalid' {
+  const annotation = annotations[API_APPROVAL_ANNOTATION] ?? '';
+  if (annotation.length === 0) return 'missing';
+  if (annotation.startsWith('unapproved')) return 'bypassed';
+  const u = goURLParseRequestURI(annotation);
+  return u.url && u.url.host.length > 0 && u.url.scheme.length > 0 ? 'approved' : 'invalid';
+}
+
+/** validateAPIApproval: on an update an unchanged approval state is never an error. */
+function validateAPIApproval(crd: CustomResourceDefinition, old?: CustomResourceDefinition): FieldError[] {
   if (!isProtectedCommunityGroup(crd.spec.group)) return [];
+  if (old && apiApprovalState(old.metadata.annotations) === apiApprovalState(crd.metadata.annotations)) return [];
   const p = FieldPath.root('metadata', 'annotations').key(API_APPROVAL_ANNOTATION);
   const annotation = crd.metadata.annotations[API_APPROVAL_ANNOTATION] ?? '';
   if (annotation.length === 0) {

@@ -4,8 +4,8 @@
  */
 import { invalid, FieldPath, type FieldError } from '../field';
 import { isGoMap, goKind, asInt64, asFloat64, formatGoFloat } from '../validation/go-values';
-import { decodeObjectMeta, validateObjectMeta, validateObjectMetaUpdate } from '../objectmeta/objectmeta';
-import { isPathSegmentName, isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
+import { decodeObjectMeta, validateObjectMeta, validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
+import { isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
 
 export interface GroupVersionKind {
   group: string;
@@ -41,50 +41,9 @@ export function validateRootObjectMeta(obj: Record<string, unknown>, namespaceSc
   return validateObjectMeta(meta, namespaceScoped, nameIsDNSSubdomain, FieldPath.root('metadata'));
 }
 
-/**
- * The ObjectMeta checks of a custom resource update: rest.ValidateUpdate's common fields (the create
- * checks with path-segment names, then ValidateObjectMetaAccessorUpdate) and the strategy's
- * ValidateObjectMetaUpdate, duplicates dropped. The update is applied as a patch of the stored object
- * (as kubectl apply does), so what the body leaves out comes from it: name, namespace, uid,
- * resourceVersion; and rest.BeforeUpdate keeps generation, creationTimestamp, deletionTimestamp and
- * deletionGracePeriodSeconds of the stored object.
- */
+/** The ObjectMeta checks of a custom resource update (objectmeta validateUpdatedObjectMeta at the root). */
 export function validateRootObjectMetaUpdate(obj: Record<string, unknown>, old: Record<string, unknown>, namespaceScoped: boolean): FieldError[] {
-  const d = decodeObjectMeta(obj.metadata);
-  if (d.error !== undefined) return [invalid(FieldPath.root('metadata'), obj.metadata, d.error)];
-  const o = decodeObjectMeta(old.metadata);
-  if (o.error !== undefined) return [];
-  const meta = { ...d.meta! };
-  const oldMeta = { ...o.meta! };
-  for (const f of ['name', 'namespace', 'uid', 'resourceVersion']) if (meta[f] === undefined && oldMeta[f] !== undefined) meta[f] = oldMeta[f];
-  // The stored object has a resourceVersion; a request without one gets it from the stored object.
-  oldMeta.resourceVersion ??= '1';
-  meta.resourceVersion ??= oldMeta.resourceVersion;
-  if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
-  else delete meta.generation;
-  if (oldMeta.creationTimestamp !== undefined) meta.creationTimestamp = oldMeta.creationTimestamp;
-  if (oldMeta.deletionTimestamp !== undefined) meta.deletionTimestamp = oldMeta.deletionTimestamp;
-  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
-  if (namespaceScoped) {
-    if (meta.namespace === undefined) meta.namespace = 'default';
-    if (oldMeta.namespace === undefined) oldMeta.namespace = 'default';
-  } else {
-    delete meta.namespace;
-    delete oldMeta.namespace;
-  }
-  const path = FieldPath.root('metadata');
-  return dedupeErrors([...validateObjectMeta(meta, namespaceScoped, isPathSegmentName, path), ...validateObjectMetaUpdate(meta, oldMeta, path)]);
-}
-
-/** The same error reported by two of the API server's passes once. */
-function dedupeErrors(errs: FieldError[]): FieldError[] {
-  const seen = new Set<string>();
-  return errs.filter((e) => {
-    const k = `${e.type}\u0000${e.field}\u0000${e.detail}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+  return validateUpdatedObjectMeta(obj.metadata, old.metadata, namespaceScoped, FieldPath.root('metadata'));
 }
 
 export interface ScaleSubresource {

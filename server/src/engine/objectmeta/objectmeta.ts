@@ -4,7 +4,7 @@
  */
 import { forbidden, invalid, required, tooLong, FieldPath, GoStruct, type FieldError } from '../field';
 import { asInt64, goDeepEqual, goKind, isGoMap, plainValue, utf8Length } from '../validation/go-values';
-import { isQualifiedName, isValidLabelValue, parseGroupVersion, validateNamespaceName } from './names';
+import { isPathSegmentName, isQualifiedName, isValidLabelValue, parseGroupVersion, validateNamespaceName } from './names';
 
 type FieldKind = 'string' | 'int64' | 'time' | 'stringMap' | 'stringList' | 'ownerRefs' | 'managedFields';
 
@@ -271,4 +271,49 @@ function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldP
     errs.push(invalid(fldPath.child('finalizers'), finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
   return errs;
+}
+
+/**
+ * The ObjectMeta checks of an update (a custom resource or a CRD): rest.ValidateUpdate's common fields (the create
+ * checks with path-segment names, then ValidateObjectMetaAccessorUpdate) and the strategy's
+ * ValidateObjectMetaUpdate, duplicates dropped. The update is applied as a patch of the stored object
+ * (as kubectl apply does), so what the body leaves out comes from it: name, namespace, uid,
+ * resourceVersion; and rest.BeforeUpdate keeps generation, creationTimestamp, deletionTimestamp and
+ * deletionGracePeriodSeconds of the stored object.
+ */
+export function validateUpdatedObjectMeta(metadata: unknown, oldMetadata: unknown, namespaceScoped: boolean, path: FieldPath): FieldError[] {
+  const d = decodeObjectMeta(metadata);
+  if (d.error !== undefined) return [invalid(path, metadata, d.error)];
+  const o = decodeObjectMeta(oldMetadata);
+  if (o.error !== undefined) return [];
+  const meta = { ...d.meta! };
+  const oldMeta = { ...o.meta! };
+  for (const f of ['name', 'namespace', 'uid', 'resourceVersion']) if (meta[f] === undefined && oldMeta[f] !== undefined) meta[f] = oldMeta[f];
+  // The stored object has a resourceVersion; a request without one gets it from the stored object.
+  oldMeta.resourceVersion ??= '1';
+  meta.resourceVersion ??= oldMeta.resourceVersion;
+  if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
+  else delete meta.generation;
+  if (oldMeta.creationTimestamp !== undefined) meta.creationTimestamp = oldMeta.creationTimestamp;
+  if (oldMeta.deletionTimestamp !== undefined) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  if (namespaceScoped) {
+    if (meta.namespace === undefined) meta.namespace = 'default';
+    if (oldMeta.namespace === undefined) oldMeta.namespace = 'default';
+  } else {
+    delete meta.namespace;
+    delete oldMeta.namespace;
+  }
+  return dedupeErrors([...validateObjectMeta(meta, namespaceScoped, isPathSegmentName, path), ...validateObjectMetaUpdate(meta, oldMeta, path)]);
+}
+
+/** The same error reported by two of the API server's passes once. */
+function dedupeErrors(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const k = `${e.type}\u0000${e.field}\u0000${e.detail}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
