@@ -253,6 +253,13 @@ func opValidateCustomResource(c *testCase) (answer, error) {
 		u.SetUID(old.GetUID())
 	}
 	u.SetCreationTimestamp(old.GetCreationTimestamp())
+	// rest.BeforeUpdate: an update never removes or changes the deletion timestamp or grace period.
+	if ts := old.GetDeletionTimestamp(); ts != nil && !ts.IsZero() {
+		u.SetDeletionTimestamp(ts)
+	}
+	if gp := old.GetDeletionGracePeriodSeconds(); gp != nil && u.GetDeletionGracePeriodSeconds() == nil {
+		u.SetDeletionGracePeriodSeconds(gp)
+	}
 	return errorsAnswer(rest.ValidateUpdate(ctx, u, old, strategy)), nil
 }
 

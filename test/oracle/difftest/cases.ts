@@ -4,6 +4,7 @@
 import type { JSONSchemaProps } from '../../../server/src/engine/schema/types';
 import { genSchema, genValid, mutate, structuredCloneJson } from './generate';
 import type { Random } from './random';
+import { genCustomResourceDefinitionUpdate, genCustomResourceUpdate } from './updates';
 
 export type GenCase = Record<string, unknown> & { id: string; op: string };
 
@@ -71,6 +72,9 @@ export function genCase(r: Random, n: number): GenCase {
     [1, 'crd'],
     [1.5, 'validate-crd'],
     [1, 'cel-compile'],
+    // Updates (with the oldObject cases above, about 40% of all cases).
+    [2.5, 'validate-update'],
+    [2, 'crd-update'],
   ] as const);
   const id = `difftest/${op}-${n}`;
   switch (op) {
@@ -113,6 +117,10 @@ export function genCase(r: Random, n: number): GenCase {
       if (r.chance(0.25)) c.oldObject = obj;
       return c;
     }
+    case 'validate-update':
+      return genCustomResourceUpdate(r, id);
+    case 'crd-update':
+      return genCustomResourceDefinitionUpdate(r, id);
     default: {
       // The root of a cel-compile schema is a resource root (as in a CRD), where kind/apiVersion/
       // metadata are fixed by the API server: leave them out rather than generate invalid CRDs.

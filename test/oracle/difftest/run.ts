@@ -185,7 +185,7 @@ async function main(argv: string[]): Promise<number> {
   for (let n = 0; n < args.cases; ) {
     const batch: Record<string, unknown>[] = [];
     for (; n < args.cases && batch.length < 200; n++) batch.push(genCase(r, n));
-    await runBatch(batch, (c) => `random ${c.op}${c.crd && c.op === 'validate' ? '+crd' : ''}`, true);
+    await runBatch(batch, (c) => `random ${c.op}${c.crd && c.op === 'validate' ? '+crd' : ''}${c.oldObject !== undefined || c.oldCrd !== undefined ? ' update' : ''}`, true);
     if (n % 1000 === 0) console.error(`... ${n}/${args.cases}`);
   }
   oracle.close();

@@ -16,7 +16,7 @@ export function mayRemove(field: string, p: (string | number)[]): boolean {
   const last = p[p.length - 1];
   const inRule = p.length >= 3 && p[p.length - 3] === 'x-kubernetes-validations';
   if (inRule && last === 'rule') return false;
-  if (field === 'crd') return p.length > 5 && p[0] === 'spec' && p[1] === 'versions' && p[3] === 'schema' && p[4] === 'openAPIV3Schema';
+  if (field === 'crd' || field === 'oldCrd') return p.length > 5 && p[0] === 'spec' && p[1] === 'versions' && p[3] === 'schema' && p[4] === 'openAPIV3Schema';
   if ((field === 'object' || field === 'oldObject') && p.length === 1 && ['apiVersion', 'kind', 'metadata'].includes(String(last))) return false;
   return true;
 }
@@ -28,7 +28,7 @@ export function* reductions(c: Record<string, Json>): Generator<Record<string, J
     delete d.oldObject;
     yield d;
   }
-  for (const field of ['object', 'oldObject', 'schema', 'crd']) {
+  for (const field of ['object', 'oldObject', 'schema', 'crd', 'oldCrd']) {
     if (!(field in c)) continue;
     const paths: (string | number)[][] = [];
     const walk = (v: Json, p: (string | number)[]) => {

@@ -91,6 +91,11 @@ interface Ctx {
   inRuleScope?: boolean;
   /** The parent's TypeInfo failed inside the rule scope: children inherit the failure. */
   parentTypeInfoFailed?: boolean;
+  /**
+   * Items or additionalProperties of a node whose CEL type has no element type (a string with items):
+   * the accessor hands out type info without a DeclType, and cel.Compile fails.
+   */
+  noElemType?: boolean;
 }
 
 /**
@@ -130,7 +135,8 @@ function walk(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], total: TotalCost
     inRuleScope && (ctx.parentTypeInfoFailed === true || schemaDeclType(s, ctx.isRoot || s['x-kubernetes-embedded-resource'] === true) === undefined);
   const scope = { inRuleScope, parentTypeInfoFailed: typeInfoFailed };
   const ap = additionalPropertiesSchema(s);
-  if (ap) walk(ap, { path: ctx.path.child('additionalProperties'), isRoot: false, cardinality: childCard(), uncorrelatable: ctx.uncorrelatable, ...scope }, errs, total, opts);
+  const apNoElem = inRuleScope && !typeInfoFailed && s.type !== 'object';
+  if (ap) walk(ap, { path: ctx.path.child('additionalProperties'), isRoot: false, cardinality: childCard(), uncorrelatable: ctx.uncorrelatable, ...scope, noElemType: apNoElem }, errs, total, opts);
   if (s.properties && typeof s.properties === 'object') {
     const mt = s['x-kubernetes-map-type'];
     const correlatable = mt === undefined || mt === 'granular' || mt === 'atomic';
@@ -142,7 +148,8 @@ function walk(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], total: TotalCost
   const items = itemsSchema(s);
   if (items) {
     const unc = ctx.uncorrelatable ?? (s['x-kubernetes-list-type'] !== 'map' ? ctx.path : undefined);
-    walk(items, { path: ctx.path.child('items'), isRoot: false, cardinality: childCard(), uncorrelatable: unc, ...scope }, errs, total, opts);
+    const itemsNoElem = inRuleScope && !typeInfoFailed && s.type !== 'array';
+    walk(items, { path: ctx.path.child('items'), isRoot: false, cardinality: childCard(), uncorrelatable: unc, ...scope, noElemType: itemsNoElem }, errs, total, opts);
   }
   validateNodeRules(s, ctx, errs, total, opts, typeInfoFailed);
 }
@@ -178,6 +185,10 @@ function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], tot
   });
   if (schemaErrors > 0 || opts.hasSchemaErrors?.(s)) return;
 
+  if (ctx.noElemType && !typeInfoFailed) {
+    errs.push(internalError(vpath, 'failed to convert to declType for CEL validation rules'));
+    return;
+  }
   const decl = schemaDeclType(s, ctx.isRoot || s['x-kubernetes-embedded-resource'] === true);
   if (typeInfoFailed || !decl) {
     // CELSchemaContext.TypeInfo fails (an untyped x-kubernetes-preserve-unknown-fields node has no CEL type):

@@ -9,7 +9,9 @@
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { CelType } from './types';
-import { UNORDERED_LIST, MAP_KEYS } from './unstructured';
+import { UNORDERED_LIST, MAP_KEYS, RAW_OBJECT, type RawObject } from './unstructured';
+import { escapeName } from './types';
+import { goDeepEqual } from '../validation/go-values';
 import { children } from './checker';
 
 export const EQUALS_FN = '__k8sEquals';
@@ -71,7 +73,9 @@ export function rewriteListSemantics(src: string, ast: ASTNode, typeOf: (n: ASTN
       const tb = typeOf(b);
       // Also opaque-vs-null comparisons (`format.x().validate(s) == null`): legal in cel-go (legacy nullability), rejected by cel-js.
       const opaqueNull = (ta?.kind === 'opaque' && tb?.kind === 'null_type') || (tb?.kind === 'opaque' && ta?.kind === 'null_type');
-      const need = n.op === '+' ? ta?.kind === 'list' && !!ta.listType : involvesUnordered(ta) || involvesUnordered(tb) || opaqueNull;
+      // Objects and maps from the schema compare as unstructuredMap.Equal does (nulls and unknown fields count).
+      const objects = ta?.kind === 'object' || tb?.kind === 'object' || ta?.kind === 'map' || tb?.kind === 'map';
+      const need = n.op === '+' ? ta?.kind === 'list' && !!ta.listType : involvesUnordered(ta) || involvesUnordered(tb) || opaqueNull || objects;
       if (need) {
         changed = true;
         const call = `${n.op === '+' ? ADD_FN : EQUALS_FN}(${text(a)}, ${text(b)})`;
@@ -133,6 +137,9 @@ export function k8sEquals(a: unknown, b: unknown, base: Eq): boolean {
     return a.every((x, i) => eq(x, b[i]));
   }
   if (a instanceof Map && b instanceof Map) {
+    const ra = (a as unknown as Record<symbol, RawObject | undefined>)[RAW_OBJECT];
+    const rb = (b as unknown as Record<symbol, RawObject | undefined>)[RAW_OBJECT];
+    if (ra && rb) return unstructuredMapEquals(a, ra, b, rb, eq);
     if (a.size !== b.size) return false;
     for (const [k, v] of a) {
       if (!b.has(k)) return false;
@@ -141,6 +148,26 @@ export function k8sEquals(a: unknown, b: unknown, base: Eq): boolean {
     return true;
   }
   return base(a, b);
+}
+
+/**
+ * unstructuredMap.Equal: sizes of the JSON objects (null and unknown fields included), known fields by
+ * their CEL values (absent or null on both sides is equal), unknown fields deep-equal only when the
+ * other object has them too.
+ */
+function unstructuredMapEquals(a: Map<unknown, unknown>, ra: RawObject, b: Map<unknown, unknown>, rb: RawObject, eq: Eq): boolean {
+  const keys = Object.keys(ra.value);
+  if (keys.length !== Object.keys(rb.value).length) return false;
+  for (const k of keys) {
+    if (ra.known(k)) {
+      const mk = escapeName(k) ?? k;
+      const va = ra.value[k] === null ? undefined : a.get(mk);
+      const vb = Object.prototype.hasOwnProperty.call(rb.value, k) && rb.value[k] !== null ? b.get(mk) : undefined;
+      if ((va === undefined) !== (vb === undefined)) return false;
+      if (va !== undefined && !eq(va, vb)) return false;
+    } else if (Object.prototype.hasOwnProperty.call(rb.value, k) && !goDeepEqual(ra.value[k], rb.value[k])) return false;
+  }
+  return true;
 }
 
 /** `+` with Kubernetes list-type semantics on the left operand. */

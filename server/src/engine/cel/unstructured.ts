@@ -14,6 +14,15 @@ import { parseRFC3339 } from './lib/time';
 export const UNORDERED_LIST = Symbol.for('crd-yaml.cel.unorderedList');
 /** The x-kubernetes-list-map-keys of a list-type map value. */
 export const MAP_KEYS = Symbol.for('crd-yaml.cel.mapListKeys');
+/** On an object's Map: the JSON object it came from and which keys its schema knows (unstructuredMap). */
+export const RAW_OBJECT = Symbol.for('crd-yaml.cel.rawObject');
+
+/** What unstructuredMap.Equal needs besides the converted fields. */
+export interface RawObject {
+  value: Record<string, unknown>;
+  /** propSchema(key) found: a property, or any key of a map with additionalProperties. */
+  known(key: string): boolean;
+}
 
 /** Go's %T of a decoded JSON value. */
 function goTypeName(v: unknown): string {
@@ -193,6 +202,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
       if (ap) {
         const emb = ap['x-kubernetes-embedded-resource'] === true;
         for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMetaMemo(ap) : ap));
+        (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: () => true };
         return m;
       }
       const props = s.properties ?? {};
@@ -209,6 +219,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
         m.set(esc ?? k, cv);
         if (BARE_KEYWORDS.has(k)) m.set(k, cv);
       }
+      (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: (k) => Object.prototype.hasOwnProperty.call(props, k) };
       return m;
     }
   }

@@ -14,9 +14,11 @@ import { RegexBudget } from '../regex/re2';
 import { cloneJSON } from './json';
 
 /** Moves a value error (path relative to the value) under `dpath` (which ends in `.default`). */
-function under(dpath: FieldPath, e: FieldError): FieldError {
+function under(dpath: FieldPath, e: FieldError, openAPI = false): FieldError {
   const base = dpath.toString();
-  const field = e.field === '' ? base : e.field.startsWith('[') ? base + e.field : `${base}.${e.field}`;
+  // kubeOpenAPIResultToFieldErrors appends the error's name with Child(), so an item of an array
+  // default prints as `default.[0]`; field.Path errors (CEL, list types) index as `default[0]`.
+  const field = e.field === '' ? base : e.field.startsWith('[') && !openAPI ? base + e.field : `${base}.${e.field}`;
   return { ...e, field, segments: [...dpath.segments(), ...(e.segments ?? [])] };
 }
 
@@ -28,7 +30,7 @@ export function isNotImplemented(e: unknown): boolean {
 /** apiservervalidation.ValidateCustomResource on a default: OpenAPI value validation only. */
 function validateValue(dpath: FieldPath, value: unknown, raw: unknown, budget: RegexBudget): FieldError[] {
   if (!isObject(raw)) return [];
-  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps, undefined, { budget }).map((e) => under(dpath, e));
+  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps, undefined, { budget }).map((e) => under(dpath, e, true));
 }
 
 /**
