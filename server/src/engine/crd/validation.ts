@@ -18,6 +18,7 @@ import { schemaHas, validateCustomResourceDefinitionValidation } from './schema'
 import type { CRDNames, CRDSpec, CRDVersion, ColumnDefinition, CustomResourceConversion, CustomResourceDefinition, SelectableField, Subresources } from './types';
 import { createWarnings } from './warnings';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
+import { internalVersionStruct } from './gostruct';
 import { validateWebhookService, validateWebhookURL } from './webhook';
 
 const PRINTER_COLUMN_DATATYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -144,8 +145,8 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath, opts: CRDValidationOpti
   });
   // The v1 conversion hoists identical per-version fields and clears the copies, so the "mutually
   // exclusive" and "may not all be set to identical values" checks cannot fire on a v1 create.
-  if (!uniqueNames) errs.push(invalid(fldPath.child('versions'), spec.versions.map(versionValue), 'must contain unique version names'));
-  if (storageFlagCount !== 1) errs.push(invalid(fldPath.child('versions'), spec.versions.map(versionValue), 'must have exactly one version marked as storage version'));
+  if (!uniqueNames) errs.push(invalid(fldPath.child('versions'), spec.versions.map(internalVersionStruct), 'must contain unique version names'));
+  if (storageFlagCount !== 1) errs.push(invalid(fldPath.child('versions'), spec.versions.map(internalVersionStruct), 'must have exactly one version marked as storage version'));
   if (spec.version.length !== 0) {
     const e = isDNS1035Label(spec.version);
     if (e.length > 0) errs.push(invalid(fldPath.child('version'), spec.version, e.join(',')));
@@ -183,10 +184,6 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath, opts: CRDValidationOpti
   return errs;
 }
 
-/** What Go prints for a version in `%v` of spec.versions (only used in messages). */
-function versionValue(v: CRDVersion): string {
-  return v.name;
-}
 
 function validateEnumStrings(p: FieldPath, value: string, accepted: string[], isRequired: boolean): FieldError[] {
   if (value === '') return isRequired ? [required(p, '')] : [];
