@@ -9,6 +9,7 @@ import type { JSONSchemaProps } from '../schema/types';
 import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './types';
 import { parseGoDuration, durationFromNanos } from './values';
 import { parseRFC3339 } from './lib/time';
+import { invalidData } from './lib/errors';
 
 /** Marks list values of list-type set/map: equality ignores order (k8s unstructuredList). */
 export const UNORDERED_LIST = Symbol.for('crd-yaml.cel.unorderedList');
@@ -44,30 +45,7 @@ function goTypeName(v: unknown): string {
   }
 }
 
-const invalidDataClasses = new Map<string, new () => object>();
-
-/**
- * A value UnstructuredToVal cannot convert (cel-go's types.NewErr): an instance of a class cel-js does
- * not know, named by the error, so the first access to it (reading the variable, selecting the field)
- * fails with `Unsupported type: <message>`, as the error value fails in cel-go. See invalidDataMessage.
- */
-function invalidData(message: string): object {
-  let C = invalidDataClasses.get(message);
-  if (!C) {
-    C = class {};
-    Object.defineProperty(C, 'name', { value: INVALID_DATA_PREFIX + message });
-    invalidDataClasses.set(message, C);
-  }
-  return new C();
-}
-
-const INVALID_DATA_PREFIX = '\u0000celdata:';
-
-/** The conversion error of an evaluation error caused by reading an invalidData value, if it is one. */
-export function invalidDataMessage(error: string): string | undefined {
-  const i = error.indexOf(INVALID_DATA_PREFIX);
-  return i < 0 ? undefined : error.slice(i + INVALID_DATA_PREFIX.length);
-}
+export { invalidDataMessage } from './lib/errors';
 
 function toNumber(v: unknown): number | undefined {
   if (v instanceof IntegralFloat) return v.value;
@@ -105,6 +83,8 @@ function parseDate(s: string): Date | undefined {
   if (!m) return undefined;
   return parseRFC3339(`${s}T00:00:00Z`);
 }
+
+const isObjectSchema = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Conversions of the current withConversionCache scope: (raw object, schema) → CEL value. */
 let scope: WeakMap<object, Map<unknown, unknown>> | undefined;
@@ -198,7 +178,8 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
       if (kind !== 'map') return invalidData('invalid data, expected a map for the provided schema with type=object');
       const o = v as Record<string, unknown>;
       const m = new Map<string, unknown>();
-      const ap = additionalPropertiesSchema(s);
+      // Properties win over additionalProperties (a schema the API server rejects, but defaults are still checked).
+      const ap = isObjectSchema(s.properties) ? undefined : additionalPropertiesSchema(s);
       if (ap) {
         const emb = ap['x-kubernetes-embedded-resource'] === true;
         for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMetaMemo(ap) : ap));

@@ -5,7 +5,7 @@
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { Optional } from '@marcbachmann/cel-js';
 import { kindOf } from './convert';
-import { fail } from './errors';
+import { fail, invalidDataOf } from './errors';
 
 function numeric(v: unknown): number | bigint | undefined {
   if (typeof v === 'bigint' || typeof v === 'number') return v;
@@ -44,6 +44,8 @@ export function cmpString(a: string, b: string): number {
 
 /** Orders two values of a comparable CEL type; throws "no such overload" for others. */
 export function celCompare(a: unknown, b: unknown): number {
+  const bad = invalidDataOf(a) ?? invalidDataOf(b);
+  if (bad !== undefined) fail(bad);
   const na = numeric(a);
   const nb = numeric(b);
   if (na !== undefined && nb !== undefined) return cmpNum(na, nb);
@@ -83,6 +85,8 @@ function mapGet(m: unknown, k: unknown): { found: boolean; value?: unknown } {
 
 /** CEL heterogeneous equality (cel-go runtime semantics). */
 export function celEquals(a: unknown, b: unknown): boolean {
+  const bad = invalidDataOf(a) ?? invalidDataOf(b);
+  if (bad !== undefined) fail(bad);
   if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
   const na = numeric(a);
   const nb = numeric(b);
