@@ -2,10 +2,10 @@
  * Command-line arguments of crd-yaml. Hand-written (no dependency): two commands, a few options.
  */
 
-export type OutputFormat = 'text' | 'json' | 'sarif' | 'yaml';
+export type OutputFormat = 'text' | 'json' | 'sarif' | 'yaml' | 'junit';
 
 export interface CliArgs {
-  command: 'check' | 'preview' | 'migrate' | 'convert' | 'help' | 'version';
+  command: 'check' | 'preview' | 'migrate' | 'convert' | 'test' | 'help' | 'version';
   paths: string[];
   /** Extra places to load CRDs from (their own findings are not reported). */
   crdPaths: string[];
@@ -43,6 +43,10 @@ Commands:
                      conversion plus the edits v1 requires (structural types, schema
                      extensions), each listed as a note on stderr. Prints the v1 CRDs, or
                      with --write rewrites the files in place, keeping comments.
+  test PATHS...      Run the CRD rule test files (*.crdtest.yaml) under PATHS: each case's
+                     object (and oldObject, for an update) through the API server's checks
+                     against the file's CRD. Prints PASS or FAIL per case, the differences of
+                     failures, and "N passed, M failed"; exit code 1 when a case failed.
   convert --webhook URL --to VERSION PATHS...
                      Send the custom resources in PATHS to a conversion webhook you run, in a
                      ConversionReview as the API server would (its CRD from PATHS or --crd),
@@ -51,9 +55,10 @@ Commands:
 
 Options:
   -f, --format FMT   check: text (default), json or sarif (SARIF 2.1.0)
+                     test: text (default) or junit (JUnit XML)
                      preview, convert: yaml (default) or json
   --crd PATH         Also load CRDs from PATH (file or directory; repeatable). Their own
-                     problems are not reported.
+                     problems are not reported. For test: where \`crd: group/Kind\` is looked up.
   -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
   --follow-symlinks  Follow symbolic links met while searching directories (each real file is
                      still read once, each real directory searched once). By default a search
@@ -113,10 +118,10 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (command === undefined) command = a;
     else rest.push(a);
   }
-  if (command === undefined) throw new UsageError('missing command (check, preview, migrate or convert)');
+  if (command === undefined) throw new UsageError('missing command (check, preview, test, migrate or convert)');
   if (command === 'help') return { ...args, command: 'help' };
-  if (command !== 'check' && command !== 'preview' && command !== 'migrate' && command !== 'convert') {
-    throw new UsageError(`unknown command "${command}" (expected check, preview, migrate or convert)`);
+  if (command !== 'check' && command !== 'preview' && command !== 'migrate' && command !== 'convert' && command !== 'test') {
+    throw new UsageError(`unknown command "${command}" (expected check, preview, test, migrate or convert)`);
   }
   args.command = command;
   args.paths = rest;
@@ -128,7 +133,8 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   if (command === 'convert' && !args.webhook) throw new UsageError('convert: --webhook URL is required');
   if (command === 'convert' && !args.to) throw new UsageError('convert: --to VERSION is required');
-  const allowed: OutputFormat[] = command === 'check' ? ['text', 'json', 'sarif'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
+  const allowed: OutputFormat[] =
+    command === 'check' ? ['text', 'json', 'sarif'] : command === 'test' ? ['text', 'junit'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
   const fmt = (formatGiven ?? allowed[0]) as OutputFormat;
   if (!allowed.includes(fmt)) throw new UsageError(`${command}: unknown format "${formatGiven}" (expected ${allowed.join(', ')})`);
   args.format = fmt;

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { collectYamlFiles, describeFsError, type InputFile } from './files';
 import { convertFiles } from './convert';
 import { migrateFiles } from './migrate';
+import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { formatJson, formatSarif, formatText, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -72,6 +73,23 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
     io.stderr(`crd-yaml: ${n} symbolic ${n === 1 ? 'link' : 'links'} not followed (${skippedLinks.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}); --follow-symlinks follows them\n`);
   }
   const yamlVersion = args.yaml12 ? '1.2' : '1.1';
+
+  if (args.command === 'test') {
+    // Named files are test files whatever their name; in folders, *.crdtest.yaml. The other YAML files
+    // there are where `crd: group/Kind` is looked up, with --crd.
+    const named = new Set(args.paths.map((p) => path.resolve(io.cwd, p)));
+    const tests = files.filter((f) => isTestFile(f.path) || named.has(path.resolve(io.cwd, f.path)));
+    const others = files.filter((f) => !tests.includes(f));
+    if (tests.length === 0) {
+      io.stderr(`crd-yaml: no *.crdtest.yaml files in ${args.paths.join(', ')}\n`);
+      return EXIT_USAGE;
+    }
+    const r = runTestFiles(tests, { crdFiles: [...crdFiles, ...others], cwd: io.cwd });
+    for (const p of r.fileProblems) io.stderr(`crd-yaml: ${p}\n`);
+    io.stdout(args.format === 'junit' ? formatTestJunit(r) : formatTestText(r));
+    if (inputErrors.length) return EXIT_USAGE;
+    return r.cases.some((c) => !c.outcome.passed) || r.fileProblems.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+  }
 
   if (args.command === 'migrate') {
     const r = migrateFiles(files, { write: args.write, cwd: io.cwd, yamlVersion });

@@ -1,0 +1,189 @@
+/**
+ * Baselines (IO): the object a custom resource or CRD updates, i.e. the same object (group, kind,
+ * namespace, name) at a git revision or in a cluster. A finding that applies only on update (a
+ * transition rule, a ratcheted error, a CRD change) is computed against it.
+ *
+ * - `crdYaml.baseline` / `--base REF` / `--base-cluster`: `git:HEAD` (default), `git:<ref>`, `cluster`, `none`.
+ * - git: the file at the same path in the revision, read without running git (git.ts), so it is safe in an
+ *   untrusted workspace. An object moved to another file has no baseline there (it is checked as new).
+ * - A CRD from git has no status. What stands in (see storedStatusStandIn): the versions the file's own
+ *   status.storedVersions lists, plus its storage version (the CRD was applied, so objects are stored in
+ *   it), and an Established condition. A version that was storage only in an older revision is not known:
+ *   the cluster baseline has the real list.
+ * - cluster: the object as the kubeconfig's current context has it (read-only, cluster/ client).
+ */
+import * as path from 'node:path';
+import { parseYamlDocuments, identifyObject } from '../yaml';
+import { GitError, GitRepository } from './git';
+import type { ClusterClient } from '../cluster';
+
+export { GitError, GitRepository, findRepository } from './git';
+
+export type BaselineSetting = { kind: 'git'; ref: string } | { kind: 'cluster' } | { kind: 'none' };
+
+/** `git:HEAD`, `git:<ref>`, `cluster` or `none` (anything else is an error saying so). */
+export function parseBaselineSetting(v: string | undefined): BaselineSetting | { error: string } {
+  const s = (v ?? 'git:HEAD').trim();
+  if (s === 'none') return { kind: 'none' };
+  if (s === 'cluster') return { kind: 'cluster' };
+  if (s.startsWith('git:') && s.length > 4) return { kind: 'git', ref: s.slice(4) };
+  return { error: `baseline "${s}" is not git:<ref>, cluster or none` };
+}
+
+/** The same object: group, kind, namespace (missing and `default` alike) and name. */
+export interface BaselineKey {
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** The key of a manifest object, when it has apiVersion, kind and a name. */
+export function baselineKey(obj: unknown): BaselineKey | undefined {
+  const id = identifyObject(obj);
+  if ((id.kind !== 'crd' && id.kind !== 'cr') || !id.name || id.objectKind === undefined) return undefined;
+  return { group: id.group ?? '', kind: id.objectKind, namespace: !id.namespace || id.namespace === 'default' ? '' : id.namespace, name: id.name };
+}
+
+const sameKey = (a: BaselineKey, b: BaselineKey) => a.group === b.group && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+
+/** One baseline object and where it came from, for people (`HEAD`, `origin/main`, `the cluster`). */
+export interface Baseline {
+  object: Record<string, unknown>;
+  label: string;
+}
+
+/** Baselines of the objects of one file, in document order (undefined: new, or not comparable). */
+export interface FileBaselines {
+  baselines: (Baseline | undefined)[];
+  /** Why there are none (a bad revision, an unreadable repository, the cluster not answering). */
+  problem?: string;
+}
+
+/** Where baselines come from. */
+export interface BaselineSource {
+  readonly label: string;
+  forFile(file: string, objects: unknown[]): Promise<FileBaselines>;
+  close(): void;
+}
+
+/**
+ * The status a CRD read from git stands in with (a CRD applied from that revision): status.storedVersions
+ * as the file has them plus the storage version, and Established.
+ */
+export function storedStatusStandIn(crd: Record<string, unknown>): Record<string, unknown> {
+  const spec = (crd.spec ?? {}) as Record<string, unknown>;
+  const status = crd.status && typeof crd.status === 'object' ? (crd.status as Record<string, unknown>) : {};
+  const stored = new Set(Array.isArray(status.storedVersions) ? status.storedVersions.filter((v): v is string => typeof v === 'string') : []);
+  const versions = Array.isArray(spec.versions) ? (spec.versions as Record<string, unknown>[]) : [];
+  for (const v of versions) if (v && v.storage === true && typeof v.name === 'string') stored.add(v.name);
+  if (versions.length === 0 && typeof spec.version === 'string') stored.add(spec.version);
+  return { ...crd, status: { ...status, storedVersions: [...stored], conditions: [{ type: 'Established', status: 'True' }] } };
+}
+
+/** Matches the objects of a file with the baseline file's objects by key. */
+function match(objects: unknown[], baseObjects: unknown[], label: string, crdStatus: (o: Record<string, unknown>) => Record<string, unknown>): (Baseline | undefined)[] {
+  const keyed = baseObjects.map((o) => ({ o, k: baselineKey(o) })).filter((x) => x.k);
+  return objects.map((o) => {
+    const k = baselineKey(o);
+    const hit = k ? keyed.find((x) => sameKey(x.k!, k)) : undefined;
+    if (!hit) return undefined;
+    const obj = hit.o as Record<string, unknown>;
+    return { object: identifyObject(obj).kind === 'crd' ? crdStatus(obj) : obj, label };
+  });
+}
+
+/** Baselines from a git revision, read from the repository that holds each file. */
+export class GitBaselineSource implements BaselineSource {
+  private readonly repos = new Map<string, GitRepository | null>();
+  readonly label: string;
+
+  /** stopAt: the outermost folder searched for a repository (the workspace root). */
+  constructor(
+    readonly ref: string,
+    private readonly stopAt?: string,
+  ) {
+    this.label = ref;
+  }
+
+  private repoFor(file: string): GitRepository | undefined {
+    const dir = path.dirname(path.resolve(file));
+    let r = this.repos.get(dir);
+    if (r === undefined) {
+      try {
+        r = GitRepository.open(dir, this.stopAt) ?? null;
+      } catch {
+        r = null;
+      }
+      this.repos.set(dir, r);
+    }
+    return r ?? undefined;
+  }
+
+  /** The file's text at the revision: undefined when it did not exist there. Throws GitError. */
+  textAt(file: string): { text: string | undefined; commit: string } | undefined {
+    const repo = this.repoFor(file);
+    if (!repo) return undefined;
+    const commit = repo.resolveCommit(this.ref);
+    const rel = path.relative(repo.layout.workTree, path.resolve(file)).split(path.sep).join('/');
+    if (rel.startsWith('..')) return undefined;
+    const blob = repo.readFile(commit, rel);
+    return { text: blob?.toString('utf8'), commit };
+  }
+
+  async forFile(file: string, objects: unknown[]): Promise<FileBaselines> {
+    try {
+      const at = this.textAt(file);
+      if (!at) return { baselines: objects.map(() => undefined), problem: `${file} is not in a git repository` };
+      if (at.text === undefined) return { baselines: objects.map(() => undefined) };
+      const base = parseYamlDocuments(at.text).documents.map((d) => d.value);
+      return { baselines: match(objects, base, this.label, storedStatusStandIn) };
+    } catch (e) {
+      return { baselines: objects.map(() => undefined), problem: e instanceof GitError ? e.message : `reading ${this.ref}: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  close(): void {
+    for (const r of this.repos.values()) r?.close();
+    this.repos.clear();
+  }
+}
+
+/** Baselines from a cluster: each object fetched by its key (read-only). */
+export class ClusterBaselineSource implements BaselineSource {
+  readonly label: string;
+  private readonly cache = new Map<string, Promise<Record<string, unknown> | undefined>>();
+
+  constructor(private readonly client: ClusterClient) {
+    this.label = `the cluster (context ${client.conn.context})`;
+  }
+
+  async forFile(_file: string, objects: unknown[]): Promise<FileBaselines> {
+    let problem: string | undefined;
+    const baselines = await Promise.all(
+      objects.map(async (o) => {
+        const k = baselineKey(o);
+        const apiVersion = (o as Record<string, unknown> | undefined)?.apiVersion;
+        if (!k || typeof apiVersion !== 'string') return undefined;
+        const id = `${apiVersion}/${k.kind}/${k.namespace}/${k.name}`;
+        let p = this.cache.get(id);
+        if (!p) {
+          p = this.client.getObject({ apiVersion, kind: k.kind, name: k.name, ...(k.namespace ? { namespace: k.namespace } : {}) });
+          this.cache.set(id, p);
+        }
+        try {
+          const obj = await p;
+          return obj ? { object: obj, label: this.label } : undefined;
+        } catch (e) {
+          problem ??= e instanceof Error ? e.message : String(e);
+          return undefined;
+        }
+      }),
+    );
+    return { baselines, problem };
+  }
+
+  close(): void {
+    this.cache.clear();
+  }
+}
