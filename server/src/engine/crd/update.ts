@@ -17,7 +17,7 @@ import { validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
 import { convertToInternal } from './conversion';
 import { decodeCustomResourceDefinition } from './decode';
 import { semanticDeepEqual } from './json';
-import { validateInternal } from './validation';
+import { validateCustomResourceDefinition, validateInternal } from './validation';
 import { schemaHas } from './schema';
 import type { CRDValidationOptions } from './options';
 import type { CRDSpec, CustomResourceDefinition } from './types';
@@ -206,3 +206,32 @@ function newWarnings(obj: CustomResourceDefinition, old: CustomResourceDefinitio
   return createWarnings(obj.spec).filter((w) => !before.has(key(w)));
 }
 
+
+/** An update's errors set against the same object's create. */
+export interface UpdateCheck {
+  /** The update's errors and warnings; `onlyOnUpdate`: the object as a create would not have it. */
+  errors: (FieldError & { onlyOnUpdate?: boolean })[];
+  /** Errors a create of the object would have that the update does not (unchanged since the stored object). */
+  relaxed: FieldError[];
+}
+
+const errorKey = (e: FieldError) => `${e.type}\u0000${e.field}\u0000${e.detail}\u0000${e.severity ?? 'error'}`;
+
+/** Compares an update's errors with a create's: which apply only on update, which the update relaxes. */
+export function compareWithCreate(update: FieldError[], create: FieldError[]): UpdateCheck {
+  const created = new Set(create.map(errorKey));
+  const updated = new Set(update.map(errorKey));
+  return {
+    errors: update.map((e) => (created.has(errorKey(e)) ? e : { ...e, onlyOnUpdate: true })),
+    relaxed: create.filter((e) => (e.severity ?? 'error') === 'error' && !updated.has(errorKey(e))),
+  };
+}
+
+/**
+ * A CRD update checked against the stored CRD, set against a create of the same CRD: the errors only
+ * an update has (a stored version removed, an immutable field) and the create errors the stored CRD
+ * exempts it from (rules it already broke).
+ */
+export function checkCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unknown): UpdateCheck {
+  return compareWithCreate(validateCustomResourceDefinitionUpdate(crd, oldCrd), validateCustomResourceDefinition(crd));
+}
