@@ -9,7 +9,7 @@
  * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
  * available as a JSON value and as an AST.
  */
-import { Composer, Parser, YAMLParseError, isMap, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
+import { Composer, Parser, YAMLParseError, YAMLWarning, isMap, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
@@ -18,7 +18,10 @@ import { formatFieldPath, parseFieldPath, pathAtOffset, resolvePath, type PathAt
 import { scalarSourceOffsets } from './scalar';
 import { splitYamlChunks, type YamlChunk } from './split';
 import { diffTexts, type TextEdit } from './diff';
-import { setValueNormalizer, spliceDocument } from './splice';
+import { spliceDocument } from './splice';
+import { decodeDocument, type DecodeWork } from './decode';
+import { streamProblems } from './stream';
+import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, RETAINED_SHARE, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound } from './budget';
 
 /** Which YAML flavour decides scalar types. */
 export type YamlVersion = '1.2' | '1.1';
@@ -47,16 +50,9 @@ export interface ParseYamlOptions {
   spliceMinChars?: number;
 }
 
-/** A YAML syntax error or warning, with absolute offsets into the file text. */
-export interface YamlSyntaxError {
-  severity: 'error' | 'warning';
-  /** The `yaml` package's error code (`BAD_INDENT`, `DUPLICATE_KEY`, ...). */
-  code: string;
-  /** The message without position decorations. */
-  message: string;
-  start: number;
-  end: number;
-}
+/** A YAML syntax error or warning, with absolute offsets into the file text (see problem.ts). */
+export type { YamlSyntaxError } from './problem';
+import type { YamlSyntaxError } from './problem';
 
 /** An absolute range in the file text, the answer to "where is this field path". */
 export interface PathRange {
@@ -81,13 +77,26 @@ interface ParsedDocument {
   readonly start: number;
   readonly end: number;
   readonly version: YamlVersion;
-  value?: { v: unknown; error?: string };
+  value?: DocumentValue;
   identity?: ObjectIdentity;
-  errors?: { severity: 'error' | 'warning'; code: string; message: string; start: number; end: number }[];
+  errors?: YamlSyntaxError[];
   /** Known free of anchors, aliases and merge keys (splice.ts). */
   plain?: boolean;
   /** Its AST was updated in place for a later text (consumed by a splice): never reused. */
   consumed?: boolean;
+  /** Estimated memory of parsing its chunk (budget.ts), charged to the file's budget while kept. */
+  cost?: number;
+  /** Not parsed because the file's memory budget was spent: never reused. */
+  cut?: boolean;
+}
+
+/** A document's JSON value and what decoding it found (problems: chunk-relative offsets). */
+interface DocumentValue {
+  v: unknown;
+  /** Set when no value could be made at all (the document is nested too deeply). */
+  error?: string;
+  problems?: YamlSyntaxError[];
+  work?: DecodeWork;
 }
 
 /** A chunk of a parsed file and its documents (positions let the next parse reuse chunks without hashing). */
@@ -145,9 +154,15 @@ export class YamlDocument {
     return this.valueResult().v;
   }
 
-  /** A problem turning the AST into a value (e.g. too many aliases), if any; also in `errors`. */
+  /** The first error that keeps kubectl from reading the document (e.g. excessive aliasing), if any; also in `errors`. */
   get valueError(): string | undefined {
-    return this.valueResult().error;
+    const v = this.valueResult();
+    return v.error ?? v.problems?.find((p) => p.severity === 'error')?.message;
+  }
+
+  /** The work decoding the value took (go-yaml's decode operations, nodes walked, key lookups). */
+  get decodeWork(): DecodeWork {
+    return this.valueResult().work ?? { decodeCount: 0, aliasCount: 0, nodesVisited: 0, keyLookups: 0 };
   }
 
   /** What the document is (CRD, custom resource, other, empty) and its apiVersion/kind/name. */
@@ -311,8 +326,8 @@ export class YamlDocument {
     return r ? { start: r[0] + this.chunkOffset, end: r[1] + this.chunkOffset } : undefined;
   }
 
-  private valueResult(): { v: unknown; error?: string } {
-    return (this.parsed.value ??= toKubernetesValue(this.parsed.doc));
+  private valueResult(): DocumentValue {
+    return (this.parsed.value ??= kubectlValue(this.parsed));
   }
 }
 
@@ -375,21 +390,74 @@ export function parseYamlDocuments(text: string, opts: ParseYamlOptions = {}): Y
     if (inc) return inc;
   }
   const reuse = previous?.chunkCache;
-  const cache = new Map<string, ParsedDocument[]>();
-  const chunks: ParsedChunk[] = [];
-  for (const chunk of splitYamlChunks(text)) {
-    let parsed = cache.get(chunk.text) ?? reuse?.get(chunk.text);
-    if (!parsed || parsed.some((p) => p.consumed)) parsed = parseChunk(chunk.text, version);
-    cache.set(chunk.text, parsed);
-    chunks.push({ ...chunk, parsed, directiveFree: chunk.text.charCodeAt(0) !== 37 && !chunk.text.includes('\n%') && !chunk.text.includes('\r%') });
+  const chunks: PendingChunk[] = [];
+  for (const chunk of splitYamlChunks(text, MAX_YAML_DOCUMENTS)) {
+    chunks.push({ ...chunk, parsed: chunk.tail ? undefined : reusable(reuse?.get(chunk.text)), directiveFree: chunk.text.charCodeAt(0) !== 37 && !chunk.text.includes('\n%') && !chunk.text.includes('\r%') });
   }
-  return fileOf(text, chunks, cache, version);
+  return fileOf(text, chunks, version);
 }
 
-function fileOf(text: string, chunks: ParsedChunk[], cache: Map<string, ParsedDocument[]>, version: YamlVersion): YamlFile {
+/** A chunk whose parse may still be missing (parsed in file order by fileOf, within the memory budget). */
+type PendingChunk = Omit<ParsedChunk, 'parsed'> & { parsed?: ParsedDocument[] };
+
+/**
+ * The file of the given chunks, parsed (or their parse kept) in file order while the estimated memory
+ * stays within the file's budget (budget.ts): each parse must fit in what is left, and then keeps
+ * RETAINED_SHARE of its estimate. A chunk that does not fit gets a
+ * document saying so instead; once even those do not fit, the last one says how many chunks follow
+ * unparsed, and they get no documents. Identical chunk texts share one parse.
+ */
+function fileOf(text: string, pending: PendingChunk[], version: YamlVersion): YamlFile {
+  const cache = new Map<string, ParsedDocument[]>();
+  const chunks: ParsedChunk[] = [];
+  let left = parseBytesBound(text.length);
+  let exhausted = false;
+  for (let i = 0; i < pending.length; i++) {
+    const c = pending[i];
+    let parsed: ParsedDocument[] | undefined = c.parsed ?? cache.get(c.text);
+    if (exhausted) parsed = NO_DOCUMENTS;
+    else if (c.tail) {
+      parsed = [unparsedDocument(c.text, version, `not checked: this file has more than ${MAX_YAML_DOCUMENTS.toLocaleString('en-US')} documents; the rest of the file from here on is not parsed`)];
+      exhausted = true;
+    }
+    else if (parsed && cache.get(c.text) === parsed) {
+      // The same text earlier in this file: the parse is shared, and so is its memory.
+    } else {
+      const cost = parsed?.[0]?.cost ?? estimateParseBytes(c.text, left).bytes;
+      if (cost <= left - UNPARSED_DOCUMENT_BYTES) {
+        parsed ??= parseChunk(c.text, version, cost);
+        // The syntax tree is freed once composed: the document keeps its AST and value.
+        left -= Math.ceil(cost * RETAINED_SHARE);
+      } else if (left >= 2 * UNPARSED_DOCUMENT_BYTES) {
+        parsed = [unparsedDocument(c.text, version, `not checked: parsing this document would take more memory than is left of this file's bound (${PARSE_BYTES_PER_CHAR} times its size plus ${mb(PARSE_FIXED_BYTES)}: ${mb(parseBytesBound(text.length))})`)];
+        left -= UNPARSED_DOCUMENT_BYTES;
+      } else {
+        const rest = pending.length - i;
+        parsed = [unparsedDocument(c.text, version, `not checked: this file's memory bound (${mb(parseBytesBound(text.length))}) is spent; this document and the ${rest - 1} after it are not parsed`)];
+        exhausted = true;
+      }
+      if (!parsed.some((p) => p.cut)) cache.set(c.text, parsed);
+    }
+    chunks.push({ ...c, parsed });
+  }
   const documents: YamlDocument[] = [];
   for (const c of chunks) for (const p of c.parsed) documents.push(new YamlDocument(p, c.start, documents.length));
   return new YamlFile(text, documents, cache, version, chunks);
+}
+
+function mb(n: number): string {
+  return `${Math.ceil(n / 1048576)} MB`;
+}
+
+/** The chunks after the budget is spent: no documents, never reused. */
+const NO_DOCUMENTS: ParsedDocument[] = [];
+
+/** A document standing for a chunk that is not parsed (its first line carries the warning). */
+function unparsedDocument(text: string, version: YamlVersion, message: string): ParsedDocument {
+  const [doc] = Array.from(new Composer(composeOptions(version)).compose([], true, text.length));
+  const nl = text.indexOf('\n');
+  doc.warnings.push(new YAMLWarning([0, nl < 0 ? text.length : nl], 'RESOURCE_EXHAUSTION', message));
+  return { chunkText: text, doc, start: 0, end: text.length, version, cut: true };
 }
 
 /**
@@ -400,6 +468,8 @@ function fileOf(text: string, chunks: ParsedChunk[], cache: Map<string, ParsedDo
  */
 function parseIncrementally(text: string, previous: YamlFile, version: YamlVersion, spliceMin: number): YamlFile | undefined {
   const old = previous.chunks;
+  // A file cut at MAX_YAML_DOCUMENTS is split again in full (the cut moves with the documents).
+  if (old.length && old[old.length - 1].tail) return undefined;
   const edit = diffTexts(previous.text, text) ?? { start: previous.text.length, oldEnd: previous.text.length, newEnd: text.length };
   const delta = edit.newEnd - edit.oldEnd;
   // First chunk the edit may touch: the one holding the character before it (an edit at a `---` line
@@ -421,12 +491,10 @@ function parseIncrementally(text: string, previous: YamlFile, version: YamlVersi
     if (region === '' && old.length > 1) return undefined;
     sub = splitYamlChunks(region);
   }
-  const cache = new Map<string, ParsedDocument[]>();
-  const chunks: ParsedChunk[] = [];
+  const chunks: PendingChunk[] = [];
   const keep = (c: ParsedChunk, shift: number) => {
     const moved = shift === 0 ? c : { ...c, start: c.start + shift, end: c.end + shift };
-    cache.set(c.text, c.parsed);
-    chunks.push(moved);
+    chunks.push({ ...moved, parsed: reusable(c.parsed) });
   };
   for (let i = 0; i < i0; i++) keep(old[i], 0);
   for (const s of sub) {
@@ -437,13 +505,13 @@ function parseIncrementally(text: string, previous: YamlFile, version: YamlVersi
       const rel: TextEdit = { start: edit.start - at, oldEnd: edit.oldEnd - at, newEnd: edit.newEnd - at };
       parsed = spliceChunk(old[i0].parsed[0], chunk.text, rel, version, previous);
     }
-    parsed ??= cache.get(chunk.text) ?? reusable(previous.chunkCache.get(chunk.text)) ?? parseChunk(chunk.text, version);
-    cache.set(chunk.text, parsed);
+    parsed ??= reusable(previous.chunkCache.get(chunk.text));
     // Region chunks hold no directives (checked above, or the chunk had none and the edited line has none).
     chunks.push({ ...chunk, parsed, directiveFree: true });
   }
   for (let i = i1; i < old.length; i++) keep(old[i], delta);
-  return fileOf(text, chunks, cache, version);
+  if (chunks.length > MAX_YAML_DOCUMENTS) return undefined;
+  return fileOf(text, chunks, version);
 }
 
 /** True when the edit stays inside one line, and that line neither was nor is a marker or directive line. */
@@ -465,7 +533,7 @@ function hasBreak(t: string, start: number, end: number): boolean {
 }
 
 function reusable(p: ParsedDocument[] | undefined): ParsedDocument[] | undefined {
-  return p && !p.some((d) => d.consumed) ? p : undefined;
+  return p && p !== NO_DOCUMENTS && !p.some((d) => d.consumed || d.cut) ? p : undefined;
 }
 
 /** Splices a one-line edit into a document parsed alone in its chunk (see splice.ts). */
@@ -476,19 +544,16 @@ function spliceChunk(prev: ParsedDocument, text: string, edit: TextEdit, version
   const r = spliceDocument(prev, text, edit, (piece) => composeIsolated(piece, version), MAX_YAML_DEPTH);
   if (!r) return undefined;
   prev.consumed = true;
-  return [{ chunkText: text, doc: r.doc, start: 0, end: text.length, version, value: r.value, plain: true }];
+  // The new text's cost: the old one, plus the inserted tokens' estimate, less the removed ones'.
+  const delta = estimateParseBytes(text.slice(edit.start, edit.newEnd)).bytes - estimateParseBytes(prev.chunkText.slice(edit.start, edit.oldEnd)).bytes;
+  const cost = prev.cost === undefined ? undefined : Math.max(0, prev.cost + delta);
+  return [{ chunkText: text, doc: r.doc, start: 0, end: text.length, version, value: r.value, plain: true, cost }];
 }
 
 /** Documents shorter than this are simply re-parsed (that is already fast). */
 export const SPLICE_MIN_CHARS = 20_000;
 
-/**
- * Deepest collection nesting composed. The `yaml` composer recurses per level and overflows the stack
- * at ~800 levels; it catches the RangeError, but V8 may then need to compile a regular expression with
- * no stack left, which aborts the whole process (FATAL ERROR: RegExpCompiler Allocation failed). Real
- * manifests nest a few dozen levels, so deeper documents are reported instead of composed.
- */
-export const MAX_YAML_DEPTH = 400;
+export { MAX_YAML_DEPTH } from './budget';
 
 /** The deepest collection nesting in parsed CST tokens (iterative: the input may be very deep). */
 function maxCollectionDepth(tokens: CST.Token[]): number {
@@ -527,26 +592,31 @@ export function composeOptions(version: YamlVersion) {
     // go-yaml v2 has no sexagesimal numbers and gives timestamps to interface{} as strings.
     ...(version === '1.1' ? { customTags: kubernetesTags } : {}),
     merge: true,
-    // Reported (as warnings, see collectErrors); the last value wins, as in Kubernetes' decoder.
-    uniqueKeys: true,
+    // Duplicate keys are found by decode.ts with one hash lookup per key: the `yaml` package's check
+    // compares each key with every earlier one (quadratic in the width of a mapping).
+    uniqueKeys: false,
+    // The AST's own toJS/toJSON (used on nodes by code actions) would print warnings such as "Keys with
+    // collection values will be stringified" to stderr through process.emitWarning: what kubectl makes
+    // of a document is reported by decode.ts as findings instead.
+    logLevel: 'error' as const,
   };
 }
 
-function parseChunk(text: string, version: YamlVersion): ParsedDocument[] {
+function parseChunk(text: string, version: YamlVersion, cost: number): ParsedDocument[] {
   const options = composeOptions(version);
   // parseAllDocuments, in two steps so that the nesting depth is known before composing.
   const tokens = Array.from(new Parser().parse(text));
   if (maxCollectionDepth(tokens) > MAX_YAML_DEPTH) {
     const [doc] = Array.from(new Composer(options).compose([], true, text.length));
     doc.errors.push(new YAMLParseError([0, text.length], 'RESOURCE_EXHAUSTION', `the document is nested too deeply (more than ${MAX_YAML_DEPTH} levels)`));
-    return [{ chunkText: text, doc, start: 0, end: text.length, version }];
+    return [{ chunkText: text, doc, start: 0, end: text.length, version, cost }];
   }
   const docs = Array.from(new Composer(options).compose(tokens));
   if (docs.length === 0) return [];
   return docs.map((doc, i) => {
     const start = i === 0 ? 0 : docs[i - 1].range[2];
     const end = i === docs.length - 1 ? text.length : doc.range[2];
-    return { chunkText: text, doc, start, end, version };
+    return { chunkText: text, doc, start, end, version, cost };
   });
 }
 
@@ -575,7 +645,13 @@ const GO_PREFIXED_INT: ScalarTag = {
   },
 };
 
-function collectErrors(p: ParsedDocument, value: { error?: string }): NonNullable<ParsedDocument['errors']> {
+/**
+ * `yaml` package errors that do not apply to what kubectl reads: `\'` is an escape to go-yaml (its
+ * double-quoted scalars are checked by decode.ts), and tags are resolved by resolve.ts.
+ */
+const SUPERSEDED = new Set(['BAD_DQ_ESCAPE', 'TAG_RESOLVE_FAILED']);
+
+function collectErrors(p: ParsedDocument, value: DocumentValue): NonNullable<ParsedDocument['errors']> {
   // An error at the very end (an unclosed `[` or quote) would show on the next document's `---`
   // line: keep it on the last character of this document's own text.
   let len = p.chunkText.length;
@@ -588,20 +664,30 @@ function collectErrors(p: ParsedDocument, value: { error?: string }): NonNullabl
   };
   const out: NonNullable<ParsedDocument['errors']> = [];
   for (const e of p.doc.errors) {
+    if (SUPERSEDED.has(e.code)) continue;
     const [s, en] = widen(e.pos[0], e.pos[1]);
-    // The API server's strict decoding only warns about duplicate fields (fieldValidation=Warn, the default).
-    const severity = e.code === 'DUPLICATE_KEY' ? 'warning' : 'error';
-    out.push({ severity, code: e.code, message: firstLine(e.message), start: s, end: en });
+    out.push({ severity: 'error', code: e.code, message: firstLine(e.message), start: s, end: en });
   }
-  out.sort((a, b) => (a.severity === b.severity ? a.start - b.start : a.severity === 'error' ? -1 : 1));
+  // What kubectl's reader refuses comes before anything it decodes.
+  const stream = p.version === '1.2' ? [] : p.start === 0 ? streamProblems(p.chunkText.slice(0, p.end), [0]) : streamProblems(p.chunkText.slice(0, p.end), [0, p.start]).filter((x) => x.start >= p.start);
+  const unreadable = out.length > 0 || stream.some((x) => x.severity === 'error');
+  for (const x of stream) out.push(x);
   if (value.error) {
     const r = p.doc.contents?.range ?? [p.start, p.start];
     out.push({ severity: 'error', code: 'RESOURCE_EXHAUSTION', message: value.error, start: r[0], end: r[1] });
   }
+  for (const x of value.problems ?? []) {
+    // kubectl never gets to decode a document its reader or parser refused.
+    if (unreadable && x.severity === 'error') continue;
+    const [s, en] = widen(x.start, x.end);
+    out.push({ ...x, start: s, end: en });
+  }
   for (const w of p.doc.warnings) {
+    if (SUPERSEDED.has(w.code)) continue;
     const [s, en] = widen(w.pos[0], w.pos[1]);
     out.push({ severity: 'warning', code: w.code, message: firstLine(w.message), start: s, end: en });
   }
+  out.sort((a, b) => (a.severity === b.severity ? a.start - b.start : a.severity === 'error' ? -1 : 1));
   return out;
 }
 
@@ -610,38 +696,8 @@ function firstLine(s: string): string {
   return (i < 0 ? s : s.slice(0, i)).trim();
 }
 
-/** AST -> JSON value as Kubernetes decodes YAML (sigs.k8s.io/yaml): string keys, int64 kept exact. */
-function toKubernetesValue(doc: Document.Parsed): { v: unknown; error?: string } {
-  try {
-    return { v: normalize(doc.toJS({ maxAliasCount: 100 })) };
-  } catch (e) {
-    return { v: null, error: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-setValueNormalizer(normalize);
-
-function normalize(v: unknown): unknown {
-  if (typeof v === 'bigint') {
-    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-  }
-  if (v === null || typeof v !== 'object') return v === undefined || typeof v === 'symbol' || typeof v === 'function' ? null : v;
-  if (Array.isArray(v)) return v.map(normalize);
-  if (v instanceof Date) return v.toISOString();
-  if (v instanceof Map) {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of v) setKey(o, String(k), normalize(x));
-    return o;
-  }
-  if (v instanceof Set) return [...v].map(normalize);
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  const o: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) setKey(o, k, normalize(x));
-  return o;
-}
-
-/** Assign without invoking the `__proto__` setter: a YAML key is data. */
-function setKey(o: Record<string, unknown>, k: string, x: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
-  else o[k] = x;
+/** AST -> JSON value as kubectl decodes the document (decode.ts). */
+function kubectlValue(p: ParsedDocument): DocumentValue {
+  const r = decodeDocument(p.doc, p.chunkText, { yaml12: p.version === '1.2' });
+  return { v: r.value, problems: r.problems, work: r.work };
 }

@@ -19,6 +19,13 @@
  * - v1PathsOfInternalCrdPath: `spec.validation...` (internal) -> `spec.versions[i].schema...` (v1).
  * - scalarSourceOffsets: offsets inside a string value -> offsets in its YAML source.
  * - LineIndex, endOfLine: offset <-> line/character.
+ *
+ * Values are what kubectl sends (decode.ts, resolve.ts: sigs.k8s.io/yaml over go-yaml v2, then the
+ * JSON round trip); what kubectl refuses (`.inf`, `\/`, a `%` directive, ...) is an error with
+ * kubectl's text in `kubectl`. Bounds (budget.ts, decode.ts): memory per file (PARSE_BYTES_PER_CHAR x
+ * size + PARSE_FIXED_BYTES, estimated before parsing), MAX_YAML_DOCUMENTS, MAX_YAML_DEPTH, go-yaml's
+ * alias ratio (aliases are counted, never expanded), one hash lookup per key for duplicates;
+ * `YamlDocument.decodeWork` holds the counters.
  */
 export { parseYamlDocuments, YamlDocument, YamlFile } from './document';
 export type { ParseYamlOptions, PathRange, RangeTarget, YamlSyntaxError, YamlVersion } from './document';
@@ -32,3 +39,6 @@ export { splitYamlChunks } from './split';
 export type { YamlChunk } from './split';
 export { v1PathsOfInternalCrdPath } from './crd-paths';
 export { scalarSourceOffsets } from './scalar';
+export { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, RETAINED_SHARE, SPLICE_MAX_INSERT_CHARS, estimateParseBytes, parseBytesBound } from './budget';
+export { ALIAS_RATIO_RANGE_HIGH, ALIAS_RATIO_RANGE_LOW, allowedAliasRatio, excessiveAliasing } from './decode';
+export type { DecodeWork } from './decode';

@@ -8,6 +8,7 @@
  * source nearby.
  */
 import type { Scalar } from 'yaml';
+import { DOUBLE_QUOTED_ESCAPES } from './quoted';
 
 interface SourceChar {
   /** The decoded character (a UTF-16 unit). */
@@ -111,24 +112,5 @@ function decode(raw: string, type: Scalar.Type | undefined): SourceChar[] | unde
   }
 }
 
-/** YAML 1.2 double-quoted escapes (single character). */
-const ESCAPES: Record<string, string> = {
-  '0': '\0',
-  a: '\x07',
-  b: '\b',
-  t: '\t',
-  '\t': '\t',
-  n: '\n',
-  v: '\v',
-  f: '\f',
-  r: '\r',
-  e: '\x1b',
-  ' ': ' ',
-  '"': '"',
-  '/': '/',
-  '\\': '\\',
-  N: '\u0085',
-  _: '\u00a0',
-  L: '\u2028',
-  P: '\u2029',
-};
+/** The `yaml` package's double-quoted escapes: go-yaml's, and YAML 1.2's `\\/`. */
+const ESCAPES: Record<string, string> = { ...DOUBLE_QUOTED_ESCAPES, '/': '/' };

@@ -9,13 +9,17 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 import type { TextEdit } from './diff';
+import { decodeDocument, setKey } from './decode';
+import { SPLICE_MAX_INSERT_CHARS } from './budget';
 
 /** What a splice needs of the previous parse of the document (the document's chunk). */
 export interface SpliceSource {
   chunkText: string;
   doc: Document.Parsed;
-  /** The previous JSON value, when it was computed. */
-  value?: { v: unknown; error?: string };
+  /** The previous JSON value, when it was computed, and what decoding it found. */
+  value?: { v: unknown; error?: string; problems?: readonly unknown[] };
+  /** `1.2` when scalars are read as YAML 1.2 core instead of as kubectl reads them. */
+  version?: string;
   /** Whether the AST is free of anchors, aliases and merge keys (set by the first splice attempt). */
   plain?: boolean;
 }
@@ -38,10 +42,13 @@ type Step = { parent: Node; index: number; key?: string };
  */
 export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdit, compose: ComposeIsolated, maxDepth: number): SpliceResult | undefined {
   const doc = src.doc;
-  if (doc.errors.length || doc.warnings.length || src.value?.error || !doc.contents) return undefined;
+  // A document with findings is re-parsed whole (its findings outside the edit must stay right).
+  if (doc.errors.length || doc.warnings.length || src.value?.error || src.value?.problems?.length || !doc.contents) return undefined;
   const removed = src.chunkText.slice(edit.start, edit.oldEnd);
   const inserted = newText.slice(edit.start, edit.newEnd);
   if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) return undefined;
+  // A long insertion (a pasted one-line list) goes through the full parse and its memory estimate.
+  if (inserted.length > SPLICE_MAX_INSERT_CHARS) return undefined;
   // Walked once per parse of the document: a document with anchors is never spliced.
   if (src.plain === false) return undefined;
   if (src.plain === undefined) {
@@ -78,7 +85,7 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   if (!fresh.range || fresh.range[0] !== col || fresh.range[1] !== piece.length || !isPlain(fresh)) return undefined;
   let value: { v: unknown } | undefined;
   if (src.value) {
-    const v = spliceValue(src.value.v, targetSpine, iso.doc);
+    const v = spliceValue(src.value.v, targetSpine, iso.doc, piece, src.version === '1.2');
     if (v === NO_VALUE) return undefined;
     value = { v };
   }
@@ -180,13 +187,11 @@ function lineStart(text: string, at: number): number {
 const NO_VALUE = Symbol('no value');
 
 /** The previous value with the subtree at `spine` replaced by the isolated document's value (copy-on-write). */
-function spliceValue(root: unknown, spine: Step[], iso: Document.Parsed): unknown {
-  let fresh: unknown;
-  try {
-    fresh = normalizeValue(iso.toJS({ maxAliasCount: 100 }));
-  } catch {
-    return NO_VALUE;
-  }
+function spliceValue(root: unknown, spine: Step[], iso: Document.Parsed, piece: string, yaml12: boolean): unknown {
+  const decoded = decodeDocument(iso, piece, { yaml12 });
+  // Duplicate keys, values kubectl refuses, ...: the whole document is decoded again instead.
+  if (decoded.problems.length) return NO_VALUE;
+  const fresh = decoded.value;
   if (!spine.length) return fresh;
   const copyRoot = copyOf(root);
   if (copyRoot === undefined) return NO_VALUE;
@@ -225,17 +230,4 @@ function copyOf(v: unknown): unknown {
     return o;
   }
   return undefined;
-}
-
-/** The value normalisation of the YAML layer (injected to keep one definition). */
-let normalizeValue: (v: unknown) => unknown = (v) => v;
-
-/** @internal document.ts registers its value normalisation. */
-export function setValueNormalizer(fn: (v: unknown) => unknown): void {
-  normalizeValue = fn;
-}
-
-function setKey(o: Record<string, unknown>, k: string, x: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
-  else o[k] = x;
 }

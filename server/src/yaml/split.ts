@@ -15,17 +15,36 @@ export interface YamlChunk {
   start: number;
   end: number;
   text: string;
+  /** The rest of a text cut into `maxChunks` chunks: several documents, not to be parsed. */
+  tail?: true;
 }
 
-/** Split `text` into chunks; each chunk but the first starts at a `---` marker line. */
-export function splitYamlChunks(text: string): YamlChunk[] {
+/**
+ * Split `text` into chunks; each chunk but the first starts at a `---` marker line. With `maxChunks`,
+ * the last chunk is the rest of the text from its marker on, marked `tail`.
+ */
+export function splitYamlChunks(text: string, maxChunks = Infinity): YamlChunk[] {
   const cuts: number[] = [0];
+  // Cuts beyond the limit are not collected (a file of a million `---` lines stays cheap).
+  const limit = maxChunks + 8;
+  let truncated = false;
   if (!LONE_CR.test(text)) {
     // Every line starts after a `\n`: jump between `\n---` with the native search (a 3 MB CRD has none).
-    for (let i = text.indexOf('\n---'); i >= 0; i = text.indexOf('\n---', i + 1)) if (isMarkerLine(text, i + 1)) cuts.push(i + 1);
+    for (let i = text.indexOf('\n---'); i >= 0; i = text.indexOf('\n---', i + 1)) {
+      if (!isMarkerLine(text, i + 1)) continue;
+      if (cuts.length >= limit) {
+        truncated = true;
+        break;
+      }
+      cuts.push(i + 1);
+    }
   } else {
     let lineStart = 0;
     while (lineStart < text.length) {
+      if (cuts.length >= limit) {
+        truncated = true;
+        break;
+      }
       if (lineStart > 0 && isMarkerLine(text, lineStart)) cuts.push(lineStart);
       const nl = nextLineStart(text, lineStart);
       if (nl < 0) break;
@@ -35,6 +54,11 @@ export function splitYamlChunks(text: string): YamlChunk[] {
   const chunks: YamlChunk[] = [];
   let pendingStart = -1; // start of a directives-only chunk waiting for its document
   for (let i = 0; i < cuts.length; i++) {
+    if ((chunks.length === maxChunks - 1 && i + 1 < cuts.length) || (truncated && i === cuts.length - 1)) {
+      const start = pendingStart >= 0 ? pendingStart : cuts[i];
+      chunks.push({ start, end: text.length, text: text.slice(start), tail: true });
+      return chunks;
+    }
     const start = pendingStart >= 0 ? pendingStart : cuts[i];
     const end = i + 1 < cuts.length ? cuts[i + 1] : text.length;
     if (i + 1 < cuts.length && hasOnlyDirectives(text, cuts[i], end)) {
