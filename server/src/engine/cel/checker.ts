@@ -361,8 +361,17 @@ class Checker {
       }
       case '||':
       case '&&': {
-        const [a, b] = n.args;
-        return this.resolveCall(n, `_${n.op}_`, [this.check(a, scope), this.check(b, scope)], false);
+        // cel-go types logical operators apart (resolveOverload): each operand not assignable to bool is
+        // its own "expected type 'bool'" error, at the operand.
+        let bad = false;
+        for (const arg of n.args as ASTNode[]) {
+          const t = this.check(arg, scope);
+          if (!isAssignable(this.m, t, T.bool)) {
+            this.issues.push({ message: `expected type 'bool' but found '${formatCelType(this.resolved(t))}'`, offset: celGoOffset(arg), range: { start: arg.range.start, end: arg.range.end } });
+            bad = true;
+          }
+        }
+        return bad ? T.error : T.bool;
       }
       case '!_':
       case '-_':

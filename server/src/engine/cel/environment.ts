@@ -8,7 +8,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { Duration } from '@marcbachmann/cel-js/evaluator';
-import { CelRuntimeError } from './lib/errors';
+import { CelRuntimeError, invalidDataOf } from './lib/errors';
 import { installKubernetesLibraries, INTERNAL_SUFFIX, OVERRIDDEN_FUNCTIONS } from './lib';
 import { validateLiterals } from './lib/literals';
 import { celGoType, validateHomogeneousLiterals } from './lib/homogeneous';
@@ -156,7 +156,12 @@ const PATCHED = Symbol('k8sGuardPatched');
  * (per-Environment) evaluator an own tryEval that rethrows the limit error, so evaluation unwinds at once.
  */
 function patchEvaluator(ev: unknown): void {
-  const e = ev as { tryEval?: (ast: unknown, ctx: unknown) => unknown; [PATCHED]?: boolean };
+  const e = ev as {
+    tryEval?: (ast: unknown, ctx: unknown) => unknown;
+    debugTypeDeep?: (v: unknown) => unknown;
+    getType?: (name: string) => unknown;
+    [PATCHED]?: boolean;
+  };
   if (!e || e[PATCHED] || typeof e.tryEval !== 'function') return;
   const orig = e.tryEval;
   e.tryEval = function (ast: unknown, ctx: unknown) {
@@ -165,6 +170,15 @@ function patchEvaluator(ev: unknown): void {
     if (ex) throw ex;
     return r;
   };
+  // To pick an overload for dyn arguments cel-js inspects the first element of lists and maps. A value
+  // the CEL conversion could not type (invalid data) is an error only when used, as in cel-go: to that
+  // inspection it is of type dyn.
+  const deep = e.debugTypeDeep;
+  if (typeof deep === 'function' && typeof e.getType === 'function') {
+    e.debugTypeDeep = function (v: unknown) {
+      return invalidDataOf(v) !== undefined ? this.getType!('dyn') : deep.call(this, v);
+    };
+  }
   e[PATCHED] = true;
 }
 

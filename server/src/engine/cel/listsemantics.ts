@@ -10,7 +10,6 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { CelType } from './types';
 import { UNORDERED_LIST, MAP_KEYS, RAW_OBJECT, type RawObject } from './unstructured';
-import { escapeName } from './types';
 import { goDeepEqual } from '../validation/go-values';
 import { children } from './checker';
 
@@ -160,7 +159,7 @@ function unstructuredMapEquals(a: Map<unknown, unknown>, ra: RawObject, b: Map<u
   if (keys.length !== Object.keys(rb.value).length) return false;
   for (const k of keys) {
     if (ra.known(k)) {
-      const mk = escapeName(k) ?? k;
+      const mk = ra.mapKey(k);
       const va = ra.value[k] === null ? undefined : a.get(mk);
       const vb = Object.prototype.hasOwnProperty.call(rb.value, k) && rb.value[k] !== null ? b.get(mk) : undefined;
       if ((va === undefined) !== (vb === undefined)) return false;

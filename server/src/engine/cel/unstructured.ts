@@ -23,6 +23,8 @@ export interface RawObject {
   value: Record<string, unknown>;
   /** propSchema(key) found: a property, or any key of a map with additionalProperties. */
   known(key: string): boolean;
+  /** The key a field has in the converted Map (properties are escaped, map keys are not). */
+  mapKey(key: string): string;
 }
 
 /** Go's %T of a decoded JSON value. */
@@ -183,7 +185,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
       if (ap) {
         const emb = ap['x-kubernetes-embedded-resource'] === true;
         for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMetaMemo(ap) : ap));
-        (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: () => true };
+        (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: () => true, mapKey: (k) => k };
         return m;
       }
       const props = s.properties ?? {};
@@ -200,7 +202,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
         m.set(esc ?? k, cv);
         if (BARE_KEYWORDS.has(k)) m.set(k, cv);
       }
-      (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: (k) => Object.prototype.hasOwnProperty.call(props, k) };
+      (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: (k) => Object.prototype.hasOwnProperty.call(props, k), mapKey: (k) => escapeName(k) ?? k };
       return m;
     }
   }
