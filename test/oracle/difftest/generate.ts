@@ -123,6 +123,8 @@ function genObjectSchema(r: Random, opts: GenOptions): JSONSchemaProps {
   for (const n of r.subset(PROP_NAMES, 0.25).slice(0, 4)) props[n] = genSchema(r, opts);
   if (shape === 'embedded') {
     s['x-kubernetes-embedded-resource'] = true;
+    // An embedded resource's apiVersion and kind are strings (a CRD declaring them otherwise is rejected).
+    for (const k of ['kind', 'apiVersion']) if (props[k] && props[k].type !== 'string') props[k] = { type: 'string' };
     if (Object.keys(props).length === 0 || r.chance(0.4)) s['x-kubernetes-preserve-unknown-fields'] = true;
   }
   if (shape === 'preserve') s['x-kubernetes-preserve-unknown-fields'] = true;
