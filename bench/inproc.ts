@@ -31,8 +31,8 @@ if (scenario === 'a') {
 let td = TextDocument.create('file:///f.yaml', 'yaml', 1, text);
 let t0 = performance.now();
 svc.update(td);
-let first = svc.diagnostics(td);
-console.log(`open: ${(performance.now() - t0).toFixed(1)} ms, ${first.length} diagnostics`);
+let first = svc.findings(td);
+console.log(`open: ${(performance.now() - t0).toFixed(1)} ms, ${first.length} findings`);
 const times: number[] = [];
 for (let i = 0; i < edits; i++) {
   const [a, b] = i % 2 === 0 ? alt : [alt[1], alt[0]];
@@ -40,9 +40,9 @@ for (let i = 0; i < edits; i++) {
   td = TextDocument.update(td, [{ range: { start: pos, end: { line: pos.line, character: pos.character + a.length } }, text: b }], td.version + 1);
   t0 = performance.now();
   svc.update(td);
-  const q = svc.quickDiagnostics(td);
+  const q = svc.quickFindings(td);
   times.push(performance.now() - t0);
-  if (process.env.FULL && q.pending) svc.diagnostics(td);
+  if (process.env.FULL && q.pending) svc.findings(td);
 }
 times.sort((x, y) => x - y);
 console.log(`keystroke: median ${times[Math.floor(times.length / 2)].toFixed(2)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(2)} ms`);

@@ -66,11 +66,14 @@ async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { li
     return;
   }
   const pos = posArg ?? (editor && editor.document.uri.toString() === source.toString() ? editor.selection.active : new vscode.Position(0, 0));
-  const previewUri = PreviewProvider.uriFor(source, pos);
   if (diff) {
-    await vscode.commands.executeCommand('vscode.diff', source, previewUri, `${baseName(source)} ↔ stored object`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    // The whole file as stored (each CR replaced by its stored object, the rest as written): the diff lines
+    // up document by document instead of showing every other document as deleted.
+    const stored = PreviewProvider.uriFor(source, 'file');
+    await vscode.commands.executeCommand('vscode.diff', source, stored, `${baseName(source)} ↔ as stored`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     return;
   }
+  const previewUri = PreviewProvider.uriFor(source, pos);
   const doc = await vscode.workspace.openTextDocument(previewUri);
   await vscode.languages.setTextDocumentLanguage(doc, 'yaml');
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
@@ -107,8 +110,10 @@ class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disp
     ];
   }
 
-  static uriFor(source: vscode.Uri, pos: { line: number; character: number }): vscode.Uri {
-    return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (stored)`, query: source.toString(), fragment: `${pos.line}:${pos.character}` });
+  /** A preview of the CR at `pos`, or of the whole file (`'file'`). */
+  static uriFor(source: vscode.Uri, pos: { line: number; character: number } | 'file'): vscode.Uri {
+    const fragment = pos === 'file' ? 'file' : `${pos.line}:${pos.character}`;
+    return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (stored)`, query: source.toString(), fragment });
   }
 
   static sourceOf(uri: vscode.Uri): vscode.Uri {
@@ -118,14 +123,16 @@ class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disp
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const c = this.getClient();
     if (!c) return '# the crd-yaml server is not running\n';
-    const [line, character] = uri.fragment.split(':').map(Number);
+    const whole = uri.fragment === 'file';
+    const [line, character] = whole ? [0, 0] : uri.fragment.split(':').map(Number);
     const source = PreviewProvider.sourceOf(uri);
     try {
-      const params: PreviewParams = { textDocument: { uri: source.toString() }, position: { line: line || 0, character: character || 0 } };
+      const params: PreviewParams = { textDocument: { uri: source.toString() }, position: { line: line || 0, character: character || 0 }, scope: whole ? 'file' : 'document' };
       // By method name: the client library's RequestType class is another jsonrpc version's.
       const r = await c.sendRequest<PreviewResponse | null>(PreviewRequest.method, params);
       if (!r) return '# no custom resource of a known CRD at this position\n';
-      return render(r);
+      // The server renders the header (pruned, defaulted values, dropped status, errors) with the object.
+      return r.yaml;
     } catch (e) {
       return `# preview failed: ${(e as Error).message}\n`;
     }
@@ -136,14 +143,6 @@ class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disp
     for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
-}
-
-function render(r: PreviewResponse): string {
-  const head: string[] = [];
-  for (const p of r.pruned) head.push(`# pruned: ${p}`);
-  for (const d of r.defaulted) head.push(`# defaulted: ${d}`);
-  for (const d of r.diagnostics) head.push(`# ${d.severity === 2 ? 'warning' : d.severity === 1 ? 'error' : 'note'}: ${String(typeof d.message === 'string' ? d.message : d.message.value).split('\n')[0]}`);
-  return (head.length ? head.join('\n') + '\n' : '') + r.yaml;
 }
 
 export async function deactivate(): Promise<void> {

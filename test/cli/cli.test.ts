@@ -73,21 +73,21 @@ test('input errors: missing path, empty directory, binary file: exit 2, one line
 
 test('a missing path among good ones: the good ones are still checked, exit 2', () => {
   const dir = tmp({ 'ok.yaml': CR_NO_CRD });
-  const r = cli(['check', path.join(dir, 'ok.yaml'), path.join(dir, 'gone.yaml')]);
+  const r = cli(['check', '--unknown-kinds', 'hint', path.join(dir, 'ok.yaml'), path.join(dir, 'gone.yaml')]);
   assert.equal(r.code, 2);
   assert.match(r.out, /ok\.yaml:2:7: info: /);
 });
 
 test('YAML syntax errors: file:line:col, exit 1; other documents of the file still checked', () => {
   const dir = tmp({ 'bad.yaml': `${CR_NO_CRD}spec:\n  list: [1, 2\n---\n${CR_NO_CRD}` });
-  const r = cli(['check', 'bad.yaml'], dir);
+  const r = cli(['check', '--unknown-kinds=hint', 'bad.yaml'], dir);
   assert.equal(r.code, 1);
   const lines = r.out.trim().split('\n');
   const syntax = lines.filter((l) => l.includes(': error: '));
   assert.ok(syntax.length >= 1);
   assert.match(syntax[0], /^bad\.yaml:6:13: error: .+ \[YAMLSyntax [A-Z_]+\]$/);
   // The second document (line 9 onwards) still parsed: its CRD-not-found info is there.
-  assert.ok(lines.some((l) => /^bad\.yaml:9:7: info: no CustomResourceDefinition for kind Gadget/.test(l)), r.out);
+  assert.ok(lines.some((l) => /^bad\.yaml:9:7: info: not checked: no CustomResourceDefinition known for kind "Gadget"/.test(l)), r.out);
   assert.match(r.err, /1 file, 2 documents: \d+ errors?/);
 });
 
@@ -98,25 +98,27 @@ test('duplicate keys are warnings (exit 0), as the API server only warns', () =>
   assert.match(r.out, /^dup\.yaml:3:1: warning: .*\[YAMLWarning DUPLICATE_KEY\]$/m);
 });
 
-test('files without Kubernetes objects give an info line; built-in objects give nothing; --quiet hides infos', () => {
-  const dir = tmp({ 'a/list.yaml': '- 1\n- 2\n', 'a/cm.yml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n', 'a/notes.txt': ':' });
+test('files without Kubernetes objects and built-in objects give nothing (as in the editor); --quiet hides infos', () => {
+  const dir = tmp({ 'a/list.yaml': '- 1\n- 2\n', 'a/cm.yml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n', 'a/notes.txt': ':', 'b/cr.yaml': CR_NO_CRD });
   const r = cli(['check', 'a'], dir);
   assert.equal(r.code, 0);
-  assert.equal(r.out, `${path.join('a', 'list.yaml')}:1:1: info: no Kubernetes object (a document with apiVersion and kind) in this file [NoKubernetesObjects]\n`);
+  assert.equal(r.out, '');
   assert.match(r.err, /2 files, 2 documents/);
-  const q = cli(['check', '-q', 'a'], dir);
+  const q = cli(['check', '-q', '--unknown-kinds', 'hint', 'b'], dir);
   assert.equal(q.code, 0);
   assert.equal(q.out, '');
 });
 
-test('a custom resource without its CRD is an information, not an error', () => {
+test('a custom resource without its CRD is not checked: counted, listed with --unknown-kinds hint, never an error', () => {
   const dir = tmp({ 'cr.yaml': CR_NO_CRD });
   const r = cli(['check', 'cr.yaml'], dir);
   assert.equal(r.code, 0);
-  assert.equal(
-    r.out,
-    'cr.yaml:2:7: info: no CustomResourceDefinition for kind Gadget in group nowhere.example.com among the given paths; not checked [CRDNotFound]\n',
-  );
+  assert.equal(r.out, '');
+  assert.match(r.err, /; 1 object of kinds no known CRD defines not checked \(--unknown-kinds hint lists them\)\n$/);
+  const h = cli(['check', '--unknown-kinds', 'hint', 'cr.yaml'], dir);
+  assert.equal(h.code, 0);
+  assert.equal(h.out, 'cr.yaml:2:7: info: not checked: no CustomResourceDefinition known for kind "Gadget" in version "nowhere.example.com/v1" [UnknownKind]\n');
+  assert.throws(() => parseArgs(['check', '--unknown-kinds', 'loud', 'a']), /unknown --unknown-kinds "loud"/);
 });
 
 test('--format json: findings with 1-based ranges, counts, input errors', () => {
@@ -137,7 +139,7 @@ test('--format json: findings with 1-based ranges, counts, input errors', () => 
 
 test('--format sarif: a valid SARIF 2.1.0 log', () => {
   const dir = tmp({ 'sub/bad.yaml': 'a: [1\n', 'cr.yaml': CR_NO_CRD });
-  const r = cli(['check', '--format', 'sarif', 'sub', 'cr.yaml'], dir);
+  const r = cli(['check', '--format', 'sarif', '--unknown-kinds', 'hint', 'sub', 'cr.yaml'], dir);
   assert.equal(r.code, 1);
   const s = JSON.parse(r.out);
   assert.equal(s.version, '2.1.0');
@@ -159,7 +161,7 @@ test('--format sarif: a valid SARIF 2.1.0 log', () => {
   const uris = run.results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => x.locations[0].physicalLocation.artifactLocation.uri);
   assert.ok(uris.includes('sub/bad.yaml'));
   assert.ok(uris.includes('cr.yaml'));
-  const note = run.results.find((x: { ruleId: string }) => x.ruleId === 'CRDNotFound');
+  const note = run.results.find((x: { ruleId: string }) => x.ruleId === 'UnknownKind');
   assert.equal(note.level, 'note');
   assert.deepEqual(note.locations[0].physicalLocation.region, { startLine: 2, startColumn: 7, endLine: 2, endColumn: 13 });
   assert.match(run.originalUriBaseIds['%SRCROOT%'].uri, /^file:\/\/.*\/$/);
@@ -176,7 +178,7 @@ test('preview: a CR without CRD is listed with a note, as a YAML comment', () =>
   const dir = tmp({ 'cr.yaml': CR_NO_CRD });
   const r = cli(['preview', 'cr.yaml'], dir);
   assert.equal(r.code, 0);
-  assert.match(r.out, /^# cr\.yaml:1: Gadget g\n# no CustomResourceDefinition for kind Gadget/);
+  assert.match(r.out, /^# cr\.yaml:1: Gadget g\n# no CustomResourceDefinition known for kind Gadget in group nowhere\.example\.com\n$/);
 });
 
 // The following use the real engine on the bundled examples.
@@ -190,7 +192,8 @@ test('check examples/: the invalid examples give their findings at the right pla
   has(new RegExp(`^${p('crontab-bad-pattern.yaml')}:7:13: error: spec\\.cronSpec: Invalid value: "\\* \\* \\* \\*": .*should match.* \\[FieldValueInvalid spec\\.cronSpec\\]$`));
   has(new RegExp(`^${p('crontab-replicas-out-of-range.yaml')}:9:13: error: spec\\.replicas: Invalid value: 15: .* \\[FieldValueInvalid spec\\.replicas\\]$`));
   has(new RegExp(`^${p('crontab-wrong-type.yaml')}:9:13: error: .*must be of type integer.* \\[FieldValueTypeInvalid spec\\.replicas\\]$`));
-  has(new RegExp(`^${p('crontab-unknown-field.yaml')}:10:3: warning: unknown field "spec\\.someRandomField" \\[UnknownField spec\\.someRandomField\\]$`));
+  // Unknown fields are errors, in the API server's strict-decoding words (kubectl apply's default).
+  has(new RegExp(`^${p('crontab-unknown-field.yaml')}:10:3: error: CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec\\.someRandomField" \\[UnknownField spec\\.someRandomField\\]$`));
   has(new RegExp(`^${p('crontab-cel-failure.yaml')}:\\d+:\\d+: error: spec: Invalid value: .*replicas should be smaller than or equal to maxReplicas\\.`));
   has(new RegExp(`^${p('crontabs-multi.yaml')}:17:13: error: spec\\.replicas: Invalid value: 0: .*greater than or equal to 1`));
   has(new RegExp(`^${p('nonstructural-crd.yaml')}:22:13: error: spec\\.validation\\.openAPIV3Schema\\.properties\\[spec\\]\\.type: Required value`));
@@ -249,13 +252,13 @@ test('a file that is not YAML at all gives one line, not one per syntax error', 
   });
   const p = cli(['check', 'plain.js'], dir);
   assert.equal(p.code, 0);
-  assert.match(p.out, /^plain\.js:1:1: info: no Kubernetes object/);
+  assert.equal(p.out, '');
   for (const f of ['script.js', 'notes.md']) {
     const r = cli(['check', f], dir);
     assert.equal(r.code, 1, f);
     const lines = r.out.trim().split('\n');
     assert.equal(lines.length, 1, r.out);
-    assert.match(lines[0], new RegExp(`^${f.replace('.', '\\.')}:\\d+:\\d+: error: not a YAML file: \\d+ syntax errors?, the first: .+ \\[YAMLSyntax [A-Z_]+\\]$`));
+    assert.match(lines[0], new RegExp(`^${f.replace('.', '\\.')}:\\d+:\\d+: error: not a YAML file: \\d+ syntax errors?, the first: .+ \\[NotYaml [A-Z_]+\\]$`));
   }
 });
 
@@ -267,7 +270,7 @@ test('a CRD in apiextensions.k8s.io/v1beta1 is an error at its apiVersion (not s
   const line = crd.split('\n').findIndex((l) => l.startsWith('apiVersion:')) + 1;
   assert.equal(
     r.out,
-    `crd.yaml:${line}:13: error: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" (served: apiextensions.k8s.io/v1) [UnservedVersion]\n`,
+    `crd.yaml:${line}:13: error: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" [NoKindMatch]\n`,
   );
 });
 
@@ -295,7 +298,7 @@ test('a CR whose CRD has YAML syntax errors: the CRD gets the syntax error, the 
   const r = cli(['check', 'crd.yaml', 'cr.yaml'], dir);
   assert.equal(r.code, 1);
   assert.match(r.out, /^crd\.yaml:\d+:\d+: error: .*\[YAMLSyntax [A-Z_]+\]$/m);
-  assert.match(r.out, /^cr\.yaml:3:7: info: the CustomResourceDefinition crontabs\.stable\.example\.com \(crd\.yaml\) has YAML syntax errors; not checked \[CRDNotFound\]$/m);
+  assert.match(r.out, /^cr\.yaml:3:7: info: not checked: the CustomResourceDefinition crontabs\.stable\.example\.com has YAML syntax errors \[CRDUnreadable\]$/m);
 });
 
 test('- reads the standard input (e.g. helm template | crd-yaml check - --crd crds/)', () => {

@@ -53,7 +53,7 @@ export function heapMB(): number {
  * Our own failures surfacing as findings instead of exceptions. The YAML layer's report of a parser
  * stack overflow as a syntax error (input nested too deeply) is graceful and not counted.
  */
-export function swallowedFailures(diags: Diagnostic[]): Diagnostic[] {
+export function swallowedFailures<T extends Pick<Diagnostic, 'code' | 'message'>>(diags: T[]): T[] {
   return diags.filter((d) => {
     if (d.code === 'YAMLSyntax') return false;
     if (d.code === 'EngineUnavailable') return true;

@@ -12,7 +12,8 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic, Position } from 'vscode-languageserver-types';
+import type { Position } from 'vscode-languageserver-types';
+import type { Finding } from '../../server/src/service/finding';
 import { LanguageService } from '../../server/src/service/languageService';
 import {
   applyEdit,
@@ -76,11 +77,11 @@ function positionIn(r: Rng, td: TextDocument): Position {
 const short = (t: string) => (t.length > 2000 ? `${t.slice(0, 2000)}… (${t.length} chars)` : t);
 
 /** Every editor feature of the service on one text, each call watched by the probe. */
-function exercise(p: Probe, r: Rng, s: LanguageService, td: TextDocument, label: string, positions = 2, floorMs: number | (() => number) = 0): Diagnostic[] {
+function exercise(p: Probe, r: Rng, s: LanguageService, td: TextDocument, label: string, positions = 2, floorMs: number | (() => number) = 0): Finding[] {
   const input = () => `${label}: ${short(td.getText())}`;
   p.call('update', input, () => s.update(td), floorMs);
-  const diags = p.call('diagnostics', input, () => s.diagnostics(td), floorMs) ?? [];
-  for (const d of swallowedFailures(diags)) p.add('diagnostics', `swallowed failure [${d.code}] ${d.message}`, input());
+  const diags = p.call('findings', input, () => s.findings(td), floorMs) ?? [];
+  for (const d of swallowedFailures(diags)) p.add('findings', `swallowed failure [${d.code}] ${d.message}`, input());
   for (let i = 0; i < positions; i++) {
     const pos = positionIn(r, td);
     const at = () => `${label} at ${pos.line}:${pos.character}: ${short(td.getText())}`;
@@ -90,7 +91,7 @@ function exercise(p: Probe, r: Rng, s: LanguageService, td: TextDocument, label:
     p.call('preview', at, () => s.preview(td, pos), floorMs);
     const near = diags.length ? diags[r.int(diags.length)] : undefined;
     const range = near?.range ?? { start: pos, end: pos };
-    p.call('codeActions', at, () => s.codeActions(td, range, near ? [near] : []), floorMs);
+    p.call('fixes', at, () => s.fixes(td, range), floorMs);
   }
   p.call('codeLenses', input, () => s.codeLenses(td), floorMs);
   p.call('documentSymbols', input, () => s.documentSymbols(td), floorMs);
@@ -99,8 +100,8 @@ function exercise(p: Probe, r: Rng, s: LanguageService, td: TextDocument, label:
 }
 
 /** Diagnostics as comparable data. */
-function norm(ds: Diagnostic[]): string[] {
-  return ds.map((d) => JSON.stringify([d.range, d.code, d.severity, d.message, d.relatedInformation?.map((r) => r.message)])).sort();
+function norm(ds: Finding[]): string[] {
+  return ds.map((d) => JSON.stringify([d.range, d.code, d.severity, d.message, d.related?.map((r) => r.message)])).sort();
 }
 
 function finish(p: Probe, name: string, done: number, t0: number): void {
@@ -124,7 +125,7 @@ test('random edit sequences on real CRDs, CR samples and the examples: no crash,
     let version = 1;
     let td = TextDocument.create(uri, 'yaml', version, text);
     const steps = 1 + r.int(6);
-    let diags: Diagnostic[] = [];
+    let diags: Finding[] = [];
     for (let k = 0; k < steps; k++) {
       // Several edits at once sometimes (a paste, a fast typist): the service sees the result only.
       const edits = r.chance(0.3) ? 1 + r.int(5) : 1;
@@ -143,7 +144,7 @@ test('random edit sequences on real CRDs, CR samples and the examples: no crash,
     s.close(uri);
     const ftd = TextDocument.create(`${uri}.fresh`, 'yaml', 1, text);
     s.update(ftd);
-    const want = p.call('fresh diagnostics', () => text, () => s.diagnostics(ftd)) ?? [];
+    const want = p.call('fresh diagnostics', () => text, () => s.findings(ftd)) ?? [];
     if (norm(diags).join('\n') !== norm(want).join('\n')) {
       p.add('incremental diagnostics', `differ from a fresh parse's:\nincremental: ${norm(diags).join('\n')}\nfresh: ${norm(want).join('\n')}`, `${file} edited: ${short(text)}`);
     }
@@ -199,11 +200,11 @@ test('pathological YAML: 10k nesting levels, 10 MB scalars, many documents, alia
     // (other features on texts over 1 MB only in the long run: each costs a pass over the text)
     if (text.length > 1e6 && !LONG) {
       p.call('update', () => name, () => s.update(td), floorMs);
-      p.call('diagnostics', () => name, () => s.diagnostics(td), floorMs);
+      p.call('diagnostics', () => name, () => s.findings(td), floorMs);
     } else exercise(p, r, s, td, name, 1, floorMs);
     // An edit at the end of a huge document (the incremental path) is within budget too.
     TextDocument.update(td, [{ range: { start: td.positionAt(text.length), end: td.positionAt(text.length) }, text: '\n#' }], 2);
-    p.call('diagnostics after edit', () => name, () => s.diagnostics(td), floorMs);
+    p.call('diagnostics after edit', () => name, () => s.findings(td), floorMs);
     s.close(td.uri);
     times.push(`${name} ${(performance.now() - w0).toFixed(0)} ms${floor === undefined ? '' : ` (yaml parse ${floor.toFixed(0)} ms)`}`);
     done++;
@@ -370,7 +371,7 @@ test('heap stays bounded over many edits of the same documents', () => {
       TextDocument.update(d.td, [{ text: next }], d.td.version + 1);
       d.text = next;
       p.call('update', () => next, () => s.update(d.td));
-      p.call('diagnostics', () => next, () => s.diagnostics(d.td));
+      p.call('diagnostics', () => next, () => s.findings(d.td));
     }
   };
   const t0 = performance.now();
@@ -435,7 +436,7 @@ test('heap per keystroke in a large CRD stays well under the size of its text', 
   const s = new LanguageService();
   const td = TextDocument.create('file:///fuzz/large-crd.yaml', 'yaml', 1, text);
   s.update(td);
-  s.diagnostics(td);
+  s.findings(td);
   const n = 30;
   const h0 = heapMB();
   for (let i = 0; i < n; i++) {
@@ -443,7 +444,7 @@ test('heap per keystroke in a large CRD stays well under the size of its text', 
     const at = text.indexOf('description: ', (text.length >> 1) + i * 500) + 13;
     TextDocument.update(td, [{ range: { start: td.positionAt(at), end: td.positionAt(at) }, text: 'x' }], td.version + 1);
     s.update(td);
-    s.diagnostics(td);
+    s.findings(td);
   }
   const perKeystroke = ((heapMB() - h0) * 2 ** 20) / n;
   console.log(`# large CRD ${file}: ${(perKeystroke / 1024).toFixed(0)} kB heap per keystroke (text ${(text.length / 1024).toFixed(0)} kB)`);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
+import { renderPreview } from '../../server/src/service/preview';
 import { completionsAt, CRD_URI, docOf, hoverAt, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
 
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
@@ -110,7 +111,7 @@ test('quick fix: replace a value not in the enum with the closest allowed one', 
 
 test('quick fix: remove a field that will be pruned, keeping the rest as is', () => {
   const fixes = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n    g: 2\n  replicas: 1\n');
-  const f = fixes.find((x) => x.code === 'FieldValuePruned')!;
+  const f = fixes.find((x) => x.code === 'UnknownField')!;
   assert.equal(f.result, HEAD + 'spec:\n  size: small\n  # about colour\n  replicas: 1\n');
 });
 
@@ -140,21 +141,24 @@ test('quick fix: uniqueItems: true becomes x-kubernetes-list-type: set', () => {
 
 // ---- preview
 
-test('preview: the object as stored, with pruned and defaulted paths and the diagnostics', () => {
+test('preview: the object as stored, with pruned and defaulted paths and the findings', () => {
   const s = serviceWithCrd();
   const text = HEAD + 'spec:\n  size: small\n---\n' + HEAD + 'spec:\n  size: large\n  colour: red\n  replicas: 9\n';
   const { td } = docOf(text);
   s.update(td);
   const p = s.preview(td, { line: 9, character: 0 })!;
   assert.ok(p);
-  assert.deepEqual(p.pruned, ['spec.colour']);
+  assert.deepEqual(p.pruned, [{ path: 'spec.colour', reason: 'unknown field' }]);
   assert.deepEqual(p.defaulted, []);
-  assert.match(p.yaml, /size: large/);
-  assert.doesNotMatch(p.yaml, /colour/);
-  assert.ok(p.diagnostics.some((d) => String(d.message).includes('too many replicas')));
+  const yaml = renderPreview(p);
+  assert.match(yaml, /size: large/);
+  assert.match(yaml, /^# pruned: spec\.colour \(unknown field\)$/m);
+  assert.doesNotMatch(yaml, /colour: red/);
+  assert.ok(p.findings.some((d) => d.message.includes('too many replicas')));
   const first = s.preview(td, { line: 1, character: 0 })!;
-  assert.deepEqual(first.defaulted, ['spec.replicas']);
-  assert.match(first.yaml, /replicas: 1/);
+  assert.deepEqual(first.defaulted, [{ path: 'spec.replicas', action: 'default', value: 1 }]);
+  assert.match(renderPreview(first), /^# defaulted: spec\.replicas = 1$/m);
+  assert.match(renderPreview(first), /replicas: 1/);
   assert.deepEqual((first.object as { spec: unknown }).spec, { size: 'small', replicas: 1 });
   assert.equal(s.codeLenses(td).length, 2);
   assert.equal(s.preview(td, { line: 5, character: 0 })?.pruned.length, 0);
@@ -232,7 +236,7 @@ test('quick fix: declare outside a junctor a field only specified inside it', ()
   const after = serviceWithCrd();
   const { td } = docOf(f.result);
   after.update(td);
-  assert.deepEqual(after.diagnostics(td).map((d) => d.code), []);
+  assert.deepEqual(after.findings(td).map((d) => d.code), []);
 });
 
 test('quick fixes for extension conflicts: int-or-string with preserve-unknown-fields, embedded resources of another type', () => {

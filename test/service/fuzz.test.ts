@@ -24,16 +24,16 @@ function exercise(s: ReturnType<typeof serviceWithCrd>, td: TextDocument, pos: P
     worst = Math.max(worst, performance.now() - t0);
   };
   time(() => s.update(td));
-  let diags: ReturnType<typeof s.diagnostics> = [];
-  time(() => (diags = s.diagnostics(td)));
+  time(() => s.findings(td));
   time(() => s.hover(td, pos));
   time(() => s.completion(td, pos));
-  time(() => s.codeActions(td, { start: pos, end: pos }, diags));
+  time(() => s.fixes(td, { start: pos, end: pos }));
   time(() => s.definition(td, pos));
   time(() => s.documentSymbols(td));
   time(() => s.foldingRanges(td));
   time(() => s.codeLenses(td));
   time(() => s.preview(td, pos));
+  time(() => s.previewFile(td));
   return worst;
 }
 

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CompletionItem, Diagnostic, Position, TextEdit } from 'vscode-languageserver-types';
+import type { CompletionItem, Position, TextEdit } from 'vscode-languageserver-types';
+import type { Finding } from '../../server/src/service/finding';
 import { LanguageService } from '../../server/src/service/languageService';
 import type { ServiceSettings } from '../../server/src/service/context';
 
@@ -29,34 +30,35 @@ export function docOf(text: string): { td: TextDocument; pos: Position } {
   return { td, pos: td.positionAt(i < 0 ? 0 : i) };
 }
 
-export interface ExpectedDiagnostic {
+export interface ExpectedFinding {
   /** The source text the range covers. */
   text: string;
   code: string;
-  /** A substring of the message. */
+  /** A substring of the short message (for people). */
   message?: string;
+  /** A substring of the API server's exact message. */
+  apiMessage?: string;
   severity?: 'error' | 'warning' | 'information' | 'hint';
   /** 0-based line of the range start. */
   line?: number;
 }
 
-const SEVERITY = { error: 1, warning: 2, information: 3, hint: 4 } as const;
-
 /**
- * Checks the diagnostics of a YAML text against the expected ones (same number; each expected one
- * matched by range text and code, then message, severity and line).
+ * Checks the findings of a YAML text against the expected ones (same number; each expected one
+ * matched by range text and code, then messages, severity and line).
  */
-export function checkDiagnostics(s: LanguageService, yamlText: string, expected: ExpectedDiagnostic[]): Diagnostic[] {
+export function checkFindings(s: LanguageService, yamlText: string, expected: ExpectedFinding[]): Finding[] {
   const { td } = docOf(yamlText);
   s.update(td);
-  const got = s.diagnostics(td);
-  const show = () => got.map((d) => `${d.range.start.line}: [${d.code}] ${JSON.stringify(td.getText(d.range))} ${d.message}`).join('\n');
-  assert.equal(got.length, expected.length, `diagnostics:\n${show()}`);
+  const got = s.findings(td);
+  const show = () => got.map((d) => `${d.range.start.line}: [${d.code}] ${JSON.stringify(td.getText(d.range))} ${d.message} | ${d.apiMessage ?? ''}`).join('\n');
+  assert.equal(got.length, expected.length, `findings:\n${show()}`);
   for (const e of expected) {
-    const d = got.find((g) => g.code === e.code && td.getText(g.range) === e.text && (!e.message || String(g.message).includes(e.message)));
+    const d = got.find(
+      (g) => g.code === e.code && td.getText(g.range) === e.text && (!e.message || g.message.includes(e.message)) && (!e.apiMessage || String(g.apiMessage).includes(e.apiMessage)),
+    );
     assert.ok(d, `expected ${JSON.stringify(e)} among:\n${show()}`);
-    assert.equal(d.source, 'crd-yaml');
-    if (e.severity) assert.equal(d.severity, SEVERITY[e.severity], `severity of ${e.code}`);
+    if (e.severity) assert.equal(d.severity, e.severity, `severity of ${e.code}`);
     if (e.line !== undefined) assert.equal(d.range.start.line, e.line, `line of ${e.code}`);
   }
   return got;
@@ -67,16 +69,37 @@ export function applyEdits(td: TextDocument, edits: TextEdit[]): string {
   return TextDocument.applyEdits(td, edits);
 }
 
-/** The quick fixes for a text's diagnostics, with the text each one produces. */
+/** The quick fixes for every finding of a text, with the text each one produces. */
 export function quickFixes(s: LanguageService, yamlText: string): Array<{ title: string; result: string; code: unknown }> {
   const { td } = docOf(yamlText);
   s.update(td);
-  const diags = s.diagnostics(td);
-  return s.codeActions(td, diags[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, diags).map((a) => ({
-    title: a.title,
-    result: applyEdits(td, a.edit!.changes![td.uri]),
-    code: a.diagnostics?.[0]?.code,
-  }));
+  const whole = { start: { line: 0, character: 0 }, end: td.positionAt(yamlText.length) };
+  return s.fixes(td, whole).map((a) => ({ title: a.title, result: applyEdits(td, a.edits), code: a.findings[0]?.code }));
+}
+
+/**
+ * Applies each fix of the finding with `code` (all of them when several) and checks that, in the text it
+ * produces, that finding is gone: no finding of the same code on the same path. Returns the texts.
+ */
+export function checkFixesRemove(s: LanguageService, yamlText: string, code: string, opts: { title?: RegExp } = {}): string[] {
+  const { td } = docOf(yamlText);
+  s.update(td);
+  const targets = s.findings(td).filter((f) => f.code === code);
+  assert.ok(targets.length > 0, `no ${code} finding in:\n${yamlText}`);
+  const results: string[] = [];
+  for (const t of targets) {
+    const fixes = s.fixesOf(td, t).filter((x) => !opts.title || opts.title.test(x.title));
+    assert.ok(fixes.length > 0, `no fix for ${t.code} ${t.message}`);
+    for (const fx of fixes) {
+      const text = applyEdits(td, fx.edits);
+      const after = docOf(text).td;
+      s.update(after);
+      const left = s.findings(after).filter((f) => fx.findings.some((x) => x.code === f.code && (x.field ?? x.path) === (f.field ?? f.path)));
+      assert.deepEqual(left.map((f) => f.message), [], `"${fx.title}" left its finding in:\n${text}`);
+      results.push(text);
+    }
+  }
+  return results;
 }
 
 /** Completion labels at the cursor. */

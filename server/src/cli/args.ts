@@ -22,6 +22,10 @@ export interface CliArgs {
   webhook?: string;
   to?: string;
   caBundle?: string;
+  /** How unknown fields are reported: as the API server's fieldValidation (Strict: errors, as kubectl apply). */
+  fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  /** `hint`: list the objects whose kind no known CRD defines (they are counted either way). */
+  unknownKinds: 'ignore' | 'hint';
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -59,6 +63,13 @@ Options:
                      preview, convert: yaml (default) or json
   --crd PATH         Also load CRDs from PATH (file or directory; repeatable). Their own
                      problems are not reported. For test: where \`crd: group/Kind\` is looked up.
+  --field-validation Strict|Warn|Ignore
+                     How unknown fields are reported, as the API server's fieldValidation:
+                     Strict (default, as kubectl apply): an error; Warn: a warning (the
+                     field is pruned); Ignore: not reported.
+  --unknown-kinds ignore|hint
+                     hint: list the objects whose kind no known CRD defines (not checked).
+                     By default they are only counted in the summary.
   -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
   --follow-symlinks  Follow symbolic links met while searching directories (each real file is
                      still read once, each real directory searched once). By default a search
@@ -75,7 +86,8 @@ Options:
   -h, --help         Show this help.
   -v, --version      Show the version.
 
-Output (text): file:line:col: severity: message [ErrorType field.path]
+Output (text): file:line:col: severity: message [Code field.path], with the API server's exact
+message; json and sarif also carry the short message, related locations and quick fixes.
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input error
 (unknown option, missing file, binary file, no YAML files found).
@@ -83,7 +95,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, followSymlinks: false, write: false };
+  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -114,7 +126,16 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--webhook') args.webhook = value();
     else if (a === '--to') args.to = value();
     else if (a === '--ca-bundle') args.caBundle = value();
-    else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+    else if (a === '--field-validation') {
+      const v = value();
+      const known = (['Strict', 'Warn', 'Ignore'] as const).find((x) => x.toLowerCase() === v.toLowerCase());
+      if (!known) throw new UsageError(`unknown --field-validation "${v}" (expected Strict, Warn or Ignore)`);
+      args.fieldValidation = known;
+    } else if (a === '--unknown-kinds') {
+      const v = value();
+      if (v !== 'ignore' && v !== 'hint') throw new UsageError(`unknown --unknown-kinds "${v}" (expected ignore or hint)`);
+      args.unknownKinds = v;
+    } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else if (command === undefined) command = a;
     else rest.push(a);
   }

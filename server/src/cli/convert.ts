@@ -10,10 +10,13 @@ import { errorMessage } from '../engine/field';
 import { isJSONObject } from '../engine/crd/json';
 import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossless';
 import { migrateToV1 } from '../engine/crd/migrate';
-import { BUILTIN_API_GROUPS, type YamlDocument, type YamlVersion } from '../yaml';
+import { BUILTIN_API_GROUPS, type YamlVersion } from '../yaml';
+import { roleOf } from '../service/kube';
+import { headRange } from '../service/findings';
+import type { IndexedCrd } from '../workspace/crdIndex';
 import { checkConversionWebhook } from '../service/conversionWebhook';
 import { postJson, type WebhookAnswer } from '../net/webhook';
-import { addCrdSources, buildCrdIndex, findCrd, parseInputs, toLocations, type CrdEntry } from './check';
+import { openInputs } from './check';
 import type { InputFile } from './files';
 
 export interface ConvertOptions {
@@ -52,39 +55,38 @@ function crdCaBundle(crd: unknown): string | undefined {
 
 export async function convertFiles(files: InputFile[], opts: ConvertOptions): Promise<ConvertReport> {
   const report: ConvertReport = { stdout: '', lines: [], converted: 0, errors: 0, objects: 0 };
-  const inputs = parseInputs(files, opts.yamlVersion);
-  const index = buildCrdIndex(inputs);
-  addCrdSources(index, opts.crdFiles ?? [], inputs, opts.yamlVersion);
+  // The same CRD index as `check` (inputs as open documents, --crd files as workspace files).
+  const { service, docs: inputs, paths } = openInputs(files, { crdFiles: opts.crdFiles, yamlVersion: opts.yamlVersion });
+  const fileOf = (crd: IndexedCrd) => paths.get(crd.uri) ?? crd.uri;
   // The custom resources of each CRD, in input order.
-  const groups = new Map<CrdEntry, { file: string; doc: YamlDocument; where: string }[]>();
-  for (const input of inputs) {
-    for (const doc of input.yaml.documents) {
-      const id = doc.identity;
-      if (doc.kind !== 'cr' || (id.group !== undefined && BUILTIN_API_GROUPS.has(id.group))) continue;
+  const groups = new Map<IndexedCrd, { file: string; value: unknown; where: string }[]>();
+  for (const { file, td } of inputs) {
+    for (const doc of service.file(td).docs) {
+      const role = roleOf(doc.value);
+      if (role.role !== 'cr' || BUILTIN_API_GROUPS.has(role.group)) continue;
       report.objects++;
-      const root = doc.contents ? doc.nodeRange(doc.contents) : undefined;
-      const at = toLocations(input.yaml, root ?? { start: doc.start, end: doc.start }).start;
-      const where = `${input.file.path}:${at.line}:${at.column}`;
-      if (doc.hasSyntaxErrors) {
+      const at = headRange(td, doc).start;
+      const where = `${file.path}:${at.line + 1}:${at.character + 1}`;
+      if (doc.syntax.some((x) => x.severity === 'error')) {
         report.lines.push(`${where}: error: YAML syntax errors; run crd-yaml check for details`);
         report.errors++;
         continue;
       }
-      const crd = findCrd(index, doc);
+      const crd = service.index.lookup(role.group, role.kind);
       if (!crd || crd.broken) {
-        report.lines.push(`${where}: info: ${crd ? `the CustomResourceDefinition ${crd.name} has YAML syntax errors` : `no CustomResourceDefinition for kind ${id.objectKind} in group ${id.group} among the given paths`}; not sent`);
+        report.lines.push(`${where}: info: ${crd ? `the CustomResourceDefinition ${crd.name} has YAML syntax errors` : `no CustomResourceDefinition for kind ${role.kind} in group ${role.group} among the given paths`}; not sent`);
         continue;
       }
       const list = groups.get(crd) ?? groups.set(crd, []).get(crd)!;
-      list.push({ file: input.file.path, doc, where });
+      list.push({ file: file.path, value: doc.value, where });
     }
   }
   const out: unknown[] = [];
   const post = opts.post ?? ((url, body, ca) => postJson(url, body, { ca }));
   for (const [crd, docs] of groups) {
-    const ca = opts.ca ?? crdCaBundle(crd.value);
-    const result = await checkConversionWebhook(crd.value, docs.map((d) => d.doc.value), opts.to, randomUUID(), (body) => post(opts.webhook, body, ca));
-    const whereOf = (i: number | undefined) => docs[i ?? result.sent[0] ?? 0]?.where ?? crd.file;
+    const ca = opts.ca ?? crdCaBundle(crd.crd);
+    const result = await checkConversionWebhook(crd.crd, docs.map((d) => d.value), opts.to, randomUUID(), (body) => post(opts.webhook, body, ca));
+    const whereOf = (i: number | undefined) => docs[i ?? result.sent[0] ?? 0]?.where ?? fileOf(crd);
     for (const e of result.errors) {
       report.errors++;
       report.lines.push(`${whereOf(e.object)}: error: ${e.message}`);
@@ -98,7 +100,7 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
     }
     if (result.converted && result.sent.length < docs.length) {
       const n = docs.length - result.sent.length;
-      report.lines.push(`${crd.file}: info: ${n} object${n === 1 ? '' : 's'} of ${crd.name} already at ${result.desiredAPIVersion}: not sent`);
+      report.lines.push(`${fileOf(crd)}: info: ${n} object${n === 1 ? '' : 's'} of ${crd.name} already at ${result.desiredAPIVersion}: not sent`);
     }
   }
   // Plain numbers for the printers (IntegralFloat marks only matter to validation).

@@ -1,52 +1,103 @@
 /**
- * Printing findings: text (one line each, compiler style), JSON, and SARIF 2.1.0 for code scanning.
+ * Printing the service's findings: text (one line each, compiler style, the API server's exact message),
+ * JSON and SARIF 2.1.0 (both messages, related locations, and the quick fixes as SARIF fixes).
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Log, Result } from 'sarif';
+import type { Fix as SarifFix, Location as SarifLocation, Log, Region, Result } from 'sarif';
 import { errorTypeString, type ErrorType } from '../engine/field';
-import { CLI_RULES, oneLine, type CheckReport, type Finding, type Severity } from './check';
+import { FINDING_CODES, type FindingSeverity } from '../service/finding';
+import type { CheckReport, FileFinding } from './check';
 import { STDIN } from './files';
 
+/** The CLI's severity words (`info` for the editor's information and hint). */
+export type Severity = 'error' | 'warning' | 'info';
+
+export function cliSeverity(s: FindingSeverity): Severity {
+  return s === 'error' || s === 'warning' ? s : 'info';
+}
+
+/** One line of text (an exception or API server message may carry more). */
+export function oneLine(s: string): string {
+  return s.replace(/\s*\r?\n\s*/g, ' ').trim();
+}
+
+/** 1-based line and column (UTF-16 code units, SARIF's default column kind) of a finding's range. */
+function region(r: FileFinding['range']): { line: number; column: number; endLine: number; endColumn: number } {
+  return { line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+}
+
+/** The bracketed tag of the text format: the code, then the field path (or the YAML error code). */
+function tag(f: FileFinding): string {
+  const detail = f.field ?? (f.code.startsWith('YAML') || f.code === 'NotYaml' ? f.params?.origin : undefined);
+  return detail ? `${f.code} ${detail}` : f.code;
+}
+
 /**
- * `file:line:col: severity: message [Rule field.path]`, one line per finding. A CEL compile error's
- * source snippet (the ` | rule` and ` | ..^` lines) is left out: line:col already point at the spot.
+ * `file:line:col: severity: message [Code field.path]`, one line per finding, with the API server's exact
+ * message where there is one (so it can be searched); notes follow as `file:line:col: note: ...`. A CEL
+ * compile error's source snippet (the ` | rule` and ` | ..^` lines) is left out: line:col point at the spot.
  */
-export function formatText(findings: Finding[]): string {
+export function formatText(findings: FileFinding[]): string {
   return findings
     .map((f) => {
-      const tag = f.field ? `${f.rule} ${f.field}` : f.rule;
-      const message = f.message
+      const at = region(f.range);
+      const where = `${f.file}:${at.line}:${at.column}`;
+      const message = (f.apiMessage ?? f.message)
         .split('\n')
         .filter((l, i) => i === 0 || !/^\s*\|/.test(l))
         .join('\n');
-      return `${f.file}:${f.start.line}:${f.start.column}: ${f.severity}: ${oneLine(message)} [${tag}]\n`;
+      const notes = (f.notes ?? []).map((n) => `${where}: note: ${oneLine(n)}\n`).join('');
+      return `${where}: ${cliSeverity(f.severity)}: ${oneLine(message)} [${tag(f)}]\n${notes}`;
     })
     .join('');
 }
 
 /** Counts by severity. */
-export function summarize(findings: Finding[]): Record<Severity, number> {
+export function summarize(findings: FileFinding[]): Record<Severity, number> {
   const c: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  for (const f of findings) c[f.severity]++;
+  for (const f of findings) c[cliSeverity(f.severity)]++;
   return c;
 }
 
-/** The JSON report: findings with 1-based positions, the counts, and input errors. */
-export function formatJson(report: CheckReport, inputErrors: string[]): string {
+/** A location of another file as the user names it (relative to the working directory when inside it). */
+function displayPath(uri: string, report: CheckReport, cwd: string): string {
+  const known = report.paths.get(uri);
+  if (known) return known;
+  if (uri.startsWith('file:')) {
+    const p = new URL(uri).pathname;
+    const rel = path.relative(cwd, decodeURIComponent(p));
+    return rel.startsWith('..') ? decodeURIComponent(p) : rel;
+  }
+  return uri;
+}
+
+/** The JSON report: each finding with both messages, 1-based positions, related locations and fixes. */
+export function formatJson(report: CheckReport, inputErrors: string[], cwd: string = process.cwd()): string {
   const findings = report.findings.map((f) => ({
     file: f.file,
-    line: f.start.line,
-    column: f.start.column,
-    endLine: f.end.line,
-    endColumn: f.end.column,
-    severity: f.severity,
+    ...region(f.range),
+    severity: cliSeverity(f.severity),
+    code: f.code,
+    /** Kept for scripts written against earlier versions: the same as `code`. */
+    rule: f.code,
     message: f.message,
-    rule: f.rule,
+    ...(f.apiMessage !== undefined ? { apiMessage: f.apiMessage } : {}),
     ...(f.field !== undefined ? { field: f.field } : {}),
+    ...(f.path !== undefined && f.path !== f.field ? { path: f.path } : {}),
+    ...(f.provenance ? { provenance: f.provenance } : {}),
+    ...(f.notes?.length ? { notes: f.notes } : {}),
+    ...(f.params ? { params: f.params } : {}),
+    ...(f.related?.length ? { related: f.related.map((r) => ({ file: displayPath(r.location.uri, report, cwd), ...region(r.location.range), message: r.message })) } : {}),
+    ...(f.fixes.length ? { fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits.map((e) => ({ ...region(e.range), newText: e.newText })) })) } : {}),
   }));
-  const summary = { files: report.files, documents: report.documents, ...summarize(report.findings) };
-  return JSON.stringify({ findings, summary, inputErrors }, null, 2) + '\n';
+  const summary = { files: report.files, documents: report.documents, ...summarize(report.findings), unchecked: report.unchecked };
+  return JSON.stringify({ findings, summary, inputErrors }, jsonSafe, 2) + '\n';
+}
+
+/** Bigints (exact large integers in params) as numbers' text. */
+function jsonSafe(_k: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? v.toString() : v;
 }
 
 const ERROR_TYPES: ErrorType[] = [
@@ -66,42 +117,57 @@ const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'er
 
 /** Every rule the CLI can report, with a stable index (Kubernetes error types first). */
 function sarifRules(): { id: string; text: string }[] {
-  return [
-    ...ERROR_TYPES.map((t) => ({ id: t, text: `Kubernetes ${t}: ${errorTypeString(t)}` })),
-    ...Object.entries(CLI_RULES).map(([id, text]) => ({ id, text })),
-  ];
+  const own = Object.entries(FINDING_CODES).filter(([id]) => !(ERROR_TYPES as string[]).includes(id));
+  return [...ERROR_TYPES.map((t) => ({ id: t, text: `Kubernetes ${t}: ${errorTypeString(t)}` })), ...own.map(([id, text]) => ({ id, text }))];
+}
+
+function sarifRegion(r: FileFinding['range']): Region {
+  const x = region(r);
+  return { startLine: x.line, startColumn: x.column, endLine: x.endLine, endColumn: x.endColumn };
 }
 
 /**
- * SARIF 2.1.0: one run, tool.driver with the rules, one result per finding with its level, message
- * and physical location (relative paths against %SRCROOT% = the working directory).
+ * SARIF 2.1.0: one run, tool.driver with the rules, one result per finding with its level, the short
+ * message (the API server's in `properties.apiMessage`), its location, related locations and fixes
+ * (relative paths against %SRCROOT% = the working directory).
  */
 export function formatSarif(report: CheckReport, opts: { version: string; cwd: string; inputErrors: string[] }): string {
   const rules = sarifRules();
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
-  const uriOf = (file: string) => {
+  const uriOfFile = (file: string) => {
     if (file === STDIN) return { uri: 'stdin' };
     const abs = path.resolve(opts.cwd, file);
     const rel = path.relative(opts.cwd, abs);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return { uri: pathToFileURL(abs).href };
     return { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
   };
+  const uriOf = (uri: string) => (report.paths.has(uri) ? uriOfFile(report.paths.get(uri)!) : { uri });
   const results = report.findings.map((f): Result => {
-    const idx = ruleIndex.get(f.rule);
+    const idx = ruleIndex.get(f.code);
+    const related: SarifLocation[] = (f.related ?? []).map((r, i) => ({
+      id: i,
+      physicalLocation: { artifactLocation: uriOf(r.location.uri), region: sarifRegion(r.location.range) },
+      message: { text: r.message },
+    }));
+    const fixes: SarifFix[] = f.fixes.map((x) => ({
+      description: { text: x.title },
+      artifactChanges: [{ artifactLocation: uriOfFile(f.file), replacements: x.edits.map((e) => ({ deletedRegion: sarifRegion(e.range), insertedContent: { text: e.newText } })) }],
+    }));
+    const properties: Record<string, unknown> = {};
+    if (f.apiMessage !== undefined) properties.apiMessage = f.apiMessage;
+    if (f.field !== undefined) properties.field = f.field;
+    if (f.path !== undefined) properties.path = f.path;
+    if (f.provenance) properties.provenance = f.provenance;
+    if (f.notes?.length) properties.notes = f.notes;
     return {
-      ruleId: f.rule,
+      ruleId: f.code,
       ...(idx !== undefined ? { ruleIndex: idx } : {}),
-      level: SARIF_LEVEL[f.severity],
+      level: SARIF_LEVEL[cliSeverity(f.severity)],
       message: { text: f.message },
-      locations: [
-        {
-          physicalLocation: {
-            artifactLocation: uriOf(f.file),
-            region: { startLine: f.start.line, startColumn: f.start.column, endLine: f.end.line, endColumn: f.end.column },
-          },
-        },
-      ],
-      ...(f.field !== undefined ? { properties: { field: f.field } } : {}),
+      locations: [{ physicalLocation: { artifactLocation: uriOfFile(f.file), region: sarifRegion(f.range) } }],
+      ...(related.length ? { relatedLocations: related } : {}),
+      ...(fixes.length ? { fixes } : {}),
+      ...(Object.keys(properties).length ? { properties } : {}),
     };
   });
   const root = pathToFileURL(opts.cwd.endsWith(path.sep) ? opts.cwd : opts.cwd + path.sep).href;
@@ -130,5 +196,5 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
       },
     ],
   };
-  return JSON.stringify(sarif, null, 2) + '\n';
+  return JSON.stringify(sarif, jsonSafe, 2) + '\n';
 }

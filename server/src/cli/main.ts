@@ -11,7 +11,7 @@ import { convertFiles } from './convert';
 import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { formatJson, formatSarif, formatText, summarize } from './format';
-import { formatPreviewJson, formatPreviewYaml, previewFiles } from './preview';
+import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
 
 /** Where the CLI writes, and the directory relative paths are resolved against (for SARIF). */
@@ -73,6 +73,7 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
     io.stderr(`crd-yaml: ${n} symbolic ${n === 1 ? 'link' : 'links'} not followed (${skippedLinks.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}); --follow-symlinks follows them\n`);
   }
   const yamlVersion = args.yaml12 ? '1.2' : '1.1';
+  const opts = { crdFiles, yamlVersion, fieldValidation: args.fieldValidation, unknownKinds: args.unknownKinds, cwd: io.cwd } as const;
 
   if (args.command === 'test') {
     // Named files are test files whatever their name; in folders, *.crdtest.yaml. The other YAML files
@@ -127,20 +128,20 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
   }
 
   if (args.command === 'preview') {
-    const entries = previewFiles(files, { crdFiles, yamlVersion });
+    const entries = previewFiles(files, opts);
     if (entries.length === 0) {
       if (files.length) io.stderr(`crd-yaml: no custom resources to preview in ${args.paths.join(', ')}\n`);
       return EXIT_USAGE;
     }
     io.stdout(args.format === 'json' ? formatPreviewJson(entries) : formatPreviewYaml(entries));
     if (inputErrors.length) return EXIT_USAGE;
-    return entries.some((e) => e.errors.length > 0) ? EXIT_FINDINGS : EXIT_OK;
+    return entries.some(hasErrors) ? EXIT_FINDINGS : EXIT_OK;
   }
 
-  const report = checkFiles(files, { crdFiles, yamlVersion });
+  const report = checkFiles(files, opts);
   const counts = summarize(report.findings);
-  if (args.quiet) report.findings = report.findings.filter((f) => f.severity !== 'info');
-  if (args.format === 'json') io.stdout(formatJson(report, inputErrors));
+  if (args.quiet) report.findings = report.findings.filter((f) => f.severity === 'error' || f.severity === 'warning');
+  if (args.format === 'json') io.stdout(formatJson(report, inputErrors, io.cwd));
   else if (args.format === 'sarif') io.stdout(formatSarif(report, { version: pkg.version, cwd: io.cwd, inputErrors }));
   else {
     io.stdout(formatText(report.findings));
@@ -148,7 +149,9 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
     const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
     io.stderr(
       `crd-yaml: ${plural(report.files, 'file')}, ${plural(report.documents, 'document')}: ` +
-        `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info\n`,
+        `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info` +
+        (report.unchecked && args.unknownKinds !== 'hint' ? `; ${plural(report.unchecked, 'object')} of kinds no known CRD defines not checked (--unknown-kinds hint lists them)` : '') +
+        '\n',
     );
   }
   if (inputErrors.length) return EXIT_USAGE;

@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { parseYamlDocuments, type YamlVersion } from '../yaml';
 import { applyMigrations, migrateFile, type DocumentMigration } from '../service/migrate';
 import { describeFsError, type InputFile } from './files';
-import { toLocations } from './check';
 
 export interface MigrateReport {
   /** What goes to stdout (the v1 CRDs; empty with --write). */
@@ -33,7 +32,8 @@ export function migrateFiles(files: InputFile[], opts: { write: boolean; cwd: st
     if (migrations.length === 0) continue;
     for (const m of migrations) {
       report.migrated++;
-      const at = toLocations(yaml, { start: contentStart(file.text, m), end: m.end }).start;
+      const pos = yaml.positionAt(contentStart(file.text, m));
+      const at = { line: pos.line + 1, column: pos.character + 1 };
       const where = `${file.path}:${at.line}:${at.column}`;
       if (m.commentsLost) report.lines.push(`${where}: warning: comments not kept: ${m.commentsLost}`);
       for (const n of m.notes) {

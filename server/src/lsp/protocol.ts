@@ -8,16 +8,24 @@ export interface PreviewParams {
   textDocument: { uri: string };
   /** Any position inside the CR document to preview (files may hold many documents). */
   position: Position;
+  /**
+   * `document` (default): the CR at `position`. `file`: the whole file with each CR of a known CRD replaced
+   * by its stored object and everything else as written (to diff with the source document by document);
+   * the answer then has only `yaml`.
+   */
+  scope?: 'document' | 'file';
 }
 
 export interface PreviewResponse {
-  /** The object the API server would store, as YAML. */
+  /** The object the API server would store, as YAML, after a comment header saying what was pruned and defaulted (with values), whether status was dropped, and the errors. */
   yaml: string;
   object: unknown;
   /** Field paths removed by pruning. */
   pruned: string[];
   /** Field paths set by defaulting (or nulls dropped). */
   defaulted: string[];
+  /** The request's status was dropped (status subresource). */
+  statusDropped?: boolean;
   /** The errors and warnings the API server would return for this document. */
   diagnostics: Diagnostic[];
 }

@@ -18,7 +18,9 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../service/languageService';
 import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
-import { PreviewRequest, StatusNotification } from './protocol';
+import { PreviewRequest, StatusNotification, type PreviewResponse } from './protocol';
+import { toCodeAction, toDiagnostic, toPreviewResponse } from './render';
+import type { FieldValidation } from '../service/context';
 import { DiagnosticsScheduler } from './scheduler';
 import type { QueuedEdits } from './queuedEdits';
 
@@ -27,6 +29,7 @@ export interface ServerSettings {
   crdPaths: string[];
   exclude: string[];
   unknownKinds: 'ignore' | 'hint';
+  fieldValidation: FieldValidation;
   diagnosticsDelayMs: number;
 }
 
@@ -34,6 +37,7 @@ const DEFAULTS: ServerSettings = {
   crdPaths: DEFAULT_SCAN_SETTINGS.crdPaths,
   exclude: DEFAULT_SCAN_SETTINGS.exclude,
   unknownKinds: 'ignore',
+  fieldValidation: 'Strict',
   diagnosticsDelayMs: 0,
 };
 
@@ -44,6 +48,7 @@ function readSettings(raw: unknown): ServerSettings {
     crdPaths: strings(r.crdPaths, DEFAULTS.crdPaths),
     exclude: strings(r.exclude, DEFAULTS.exclude),
     unknownKinds: r.unknownKinds === 'hint' ? 'hint' : 'ignore',
+    fieldValidation: r.fieldValidation === 'Warn' || r.fieldValidation === 'Ignore' ? r.fieldValidation : 'Strict',
     diagnosticsDelayMs: typeof r.diagnosticsDelayMs === 'number' && r.diagnosticsDelayMs >= 0 ? r.diagnosticsDelayMs : 0,
   };
 }
@@ -72,8 +77,8 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       const changed = service.update(doc);
       // On a keystroke, large CRDs get syntax + re-mapped previous findings now, the full check after
       // (skipped if another edit is queued by then).
-      const { diagnostics, pending } = urgent ? service.quickDiagnostics(doc) : { diagnostics: service.diagnostics(doc), pending: false };
-      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics });
+      const { findings, pending } = urgent ? service.quickFindings(doc) : { findings: service.findings(doc), pending: false };
+      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: findings.map((f) => toDiagnostic(f, uri)) });
       if (pending) fullPassWhenIdle(uri);
       const ms = performance.now() - t0;
       if (ms > 200) log(`checked ${uri} in ${ms.toFixed(0)} ms`);
@@ -153,9 +158,9 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   function applySettings(raw: unknown): void {
     const before = settings;
     settings = readSettings(raw);
-    service.configure({ unknownKinds: settings.unknownKinds });
+    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation });
     scheduler.delayMs = settings.diagnosticsDelayMs;
-    if (before.unknownKinds !== settings.unknownKinds) for (const d of documents.all()) scheduler.schedule(d.uri, false);
+    if (before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation) for (const d of documents.all()) scheduler.schedule(d.uri, false);
   }
 
   async function refreshSettings(): Promise<void> {
@@ -261,12 +266,24 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       [],
     ),
   );
-  connection.onCodeAction(guarded('codeAction', (p) => withDoc(p.textDocument.uri, (d) => service.codeActions(d, p.range, p.context.diagnostics)) ?? [], []));
+  connection.onCodeAction(guarded('codeAction', (p) => withDoc(p.textDocument.uri, (d) => service.fixes(d, p.range).map((f) => toCodeAction(f, d.uri))) ?? [], []));
   connection.onDocumentSymbol(guarded('documentSymbol', (p) => withDoc(p.textDocument.uri, (d) => service.documentSymbols(d)) ?? [], []));
   connection.onDefinition(guarded('definition', (p) => withDoc(p.textDocument.uri, (d) => service.definition(d, p.position)) ?? [], []));
   connection.onFoldingRanges(guarded('foldingRange', (p) => withDoc(p.textDocument.uri, (d) => service.foldingRanges(d)) ?? [], []));
   connection.onCodeLens(guarded('codeLens', (p) => withDoc(p.textDocument.uri, (d) => service.codeLenses(d)) ?? [], []));
-  connection.onRequest(PreviewRequest, guarded('preview', (p) => withDoc(p.textDocument.uri, (d) => service.preview(d, p.position)) ?? null, null));
+  connection.onRequest(
+    PreviewRequest,
+    guarded(
+      'preview',
+      (p) =>
+        withDoc(p.textDocument.uri, (d): PreviewResponse | null => {
+          if (p.scope === 'file') return { yaml: service.previewFile(d), object: null, pruned: [], defaulted: [], diagnostics: [] };
+          const r = service.preview(d, p.position);
+          return r && toPreviewResponse(r, d.uri);
+        }) ?? null,
+      null,
+    ),
+  );
 
   function withDoc<R>(uri: string, fn: (d: TextDocument) => R): R | null {
     const d = documents.get(uri);

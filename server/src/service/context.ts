@@ -8,12 +8,22 @@ import type { PathSegment } from '../engine/field';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
 import { findPath, keyRange, nodeRange, parseYamlFile, type YamlDoc } from './yamlDocument';
 
+/** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
 export interface ServiceSettings {
-  /** `ignore`: CRs of unknown kinds get no diagnostic; `hint`: an information-level hint. */
+  /** `ignore`: CRs of unknown kinds get no finding; `hint`: an information finding says they are not checked. */
   unknownKinds: 'ignore' | 'hint';
+  /**
+   * `Strict` (kubectl apply's default since 1.27): an unknown field is an error; `Warn`: a warning (the API
+   * server answers with a warning and prunes it); `Ignore`: not reported (pruned silently).
+   */
+  fieldValidation: FieldValidation;
+  /** How plain scalars are read: `1.1` as kubectl reads them (yes/no/on/off are booleans), `1.2` YAML 1.2 core. */
+  yamlVersion: '1.1' | '1.2';
 }
 
-export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore' };
+export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1' };
 
 export interface ServiceContext {
   index: CrdIndex;

@@ -12,6 +12,14 @@ import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdVersions } from './kube';
 import { deriveCrdFindings } from './crdReuse';
 
+/**
+ * The cache key of a document's text: the text itself as kubectl reads it (YAML 1.1), marked when read as
+ * YAML 1.2 (the same text then has other values, e.g. `010` is 10, not 8).
+ */
+export function textKey(text: string, yamlVersion: '1.1' | '1.2'): string {
+  return yamlVersion === '1.1' ? text : `\u0000yaml-1.2\u0000${text}`;
+}
+
 /** An engine answer, or why there is none. */
 export type Guarded<T> = { ok: true; value: T } | { ok: false; error: string; notImplemented: boolean };
 

@@ -1,6 +1,6 @@
 /**
  * The keystroke path (incremental parse with splicing, findings derived for description edits, cached
- * per-document results) must give exactly the diagnostics of a fresh service, edit after edit, on a
+ * per-document results) must give exactly the findings of a fresh service, edit after edit, on a
  * large real CRD.
  */
 import { test } from 'node:test';
@@ -22,13 +22,13 @@ function rng(seed: number): () => number {
 
 const INSERTS = ['a', 'x', ' ', ':', '-', '#', '"', '[', '0', 'X', 'é'];
 
-test('keystrokes on a 40 KB CRD: incremental diagnostics = fresh diagnostics', () => {
+test('keystrokes on a 40 KB CRD: incremental findings = fresh findings', () => {
   assert.ok(CRD.length > 30_000);
   const rand = rng(42);
   const svc = new LanguageService();
   let td = TextDocument.create('file:///crd.yaml', 'yaml', 1, CRD);
   svc.update(td);
-  svc.diagnostics(td);
+  svc.findings(td);
   let derivedOrQuick = 0;
   for (let i = 0; i < 24; i++) {
     const text = td.getText();
@@ -49,13 +49,13 @@ test('keystrokes on a 40 KB CRD: incremental diagnostics = fresh diagnostics', (
     if (text.slice(at, at + del).includes('\n')) continue;
     td = TextDocument.update(td, [{ range: { start, end }, text: ins }], td.version + 1);
     svc.update(td);
-    const quick = svc.quickDiagnostics(td);
-    const got = quick.pending ? svc.diagnostics(td) : quick.diagnostics;
+    const quick = svc.quickFindings(td);
+    const got = quick.pending ? svc.findings(td) : quick.findings;
     if (!quick.pending) derivedOrQuick++;
     const fresh = new LanguageService();
     const ftd = TextDocument.create('file:///crd.yaml', 'yaml', td.version, td.getText());
     fresh.update(ftd);
-    assert.deepEqual(got, fresh.diagnostics(ftd), `edit ${i}: ${JSON.stringify(ins)} at ${at}`);
+    assert.deepEqual(got, fresh.findings(ftd), `edit ${i}: ${JSON.stringify(ins)} at ${at}`);
   }
   // Description edits give final findings in the keystroke pass.
   assert.ok(derivedOrQuick >= 8, `final in the keystroke pass: ${derivedOrQuick}`);

@@ -5,10 +5,8 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
-  CodeAction,
   CodeLens,
   CompletionItem,
-  Diagnostic,
   DocumentSymbol,
   FoldingRange,
   Hover,
@@ -19,14 +17,21 @@ import type {
 import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crdIndex';
 import { lightCrds } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type ServiceContext, type ServiceSettings } from './context';
-import { fileDiagnostics } from './diagnostics';
+import type { Finding, Fix } from './finding';
+import { fileFindings } from './findings';
+import { fixesFor } from './fixes';
 import { roleOf } from './kube';
-import { parseYamlFile, type YamlFile } from './yamlDocument';
+import { docAt, parseYamlFile, type YamlFile } from './yamlDocument';
 import { hover } from './hover';
 import { completion } from './completion';
-import { codeActions } from './codeActions';
-import { preview, previewLenses, type PreviewResult } from './preview';
+import { preview, previewDocuments, previewFileText, previewLenses, type StoredObjectPreview } from './preview';
 import { definition, documentSymbols, foldingRanges } from './navigation';
+
+/** Whether two ranges overlap or touch (a cursor at a finding's edge is on it). */
+function meets(a: Range, b: Range): boolean {
+  const before = (p: Position, q: Position) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
 
 function lineOf(text: string, offset: number): number {
   let n = 0;
@@ -48,7 +53,13 @@ export class LanguageService {
 
   /** Changes settings (the caller re-checks open documents). */
   configure(settings: Partial<ServiceSettings>): void {
+    if (settings.yamlVersion && settings.yamlVersion !== this.ctx.settings.yamlVersion) this.files.clear();
     Object.assign(this.ctx.settings, settings);
+  }
+
+  /** The current settings. */
+  get settings(): Readonly<ServiceSettings> {
+    return this.ctx.settings;
   }
 
   /** The parsed file for a document's current text (re-parsing only documents whose text changed). */
@@ -56,7 +67,7 @@ export class LanguageService {
     const text = td.getText();
     let f = this.files.get(td.uri);
     if (!f || f.text !== text) {
-      f = parseYamlFile(text, f);
+      f = parseYamlFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion });
       this.files.set(td.uri, f);
     }
     return f;
@@ -88,9 +99,9 @@ export class LanguageService {
   indexDiskFile(uri: string, text: string | undefined): string[] {
     if (text === undefined) return this.index.remove(uri, 'disk');
     // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
-    const light = lightCrds(uri, text);
+    const light = lightCrds(uri, text, this.ctx.settings.yamlVersion);
     if (light) return this.index.set(uri, light, 'disk');
-    const f = parseYamlFile(text);
+    const f = parseYamlFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion });
     return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), 'disk');
   }
 
@@ -109,21 +120,21 @@ export class LanguageService {
   private crdsOf(uri: string, f: YamlFile, lineAt: (offset: number) => number): IndexedCrd[] {
     const docs = f.docs
       .filter((d) => roleOf(d.value).role === 'crd')
-      .map((d) => ({ index: d.index, text: d.text, value: d.value, startLine: lineAt(d.start) }));
+      .map((d) => ({ index: d.index, text: d.text, value: d.value, startLine: lineAt(d.start), broken: d.syntax.some((s) => s.severity === 'error') }));
     return extractCrds(uri, docs);
   }
 
-  /** Diagnostics of a document. */
-  diagnostics(td: TextDocument): Diagnostic[] {
-    return fileDiagnostics(this.ctx, td, this.file(td)).diagnostics;
+  /** The findings of a document (finding.ts: lsp/ renders them as diagnostics, cli/ as text, JSON, SARIF). */
+  findings(td: TextDocument): Finding[] {
+    return fileFindings(this.ctx, td, this.file(td)).findings;
   }
 
   /**
-   * Diagnostics for the keystroke: large CRDs whose text changed keep their previous API server findings
-   * (re-mapped onto the new text) and `pending` says a full pass (`diagnostics`) is due.
+   * Findings for the keystroke: large CRDs whose text changed keep their previous API server findings
+   * (re-mapped onto the new text) and `pending` says a full pass (`findings`) is due.
    */
-  quickDiagnostics(td: TextDocument): { diagnostics: Diagnostic[]; pending: boolean } {
-    return fileDiagnostics(this.ctx, td, this.file(td), { quick: true });
+  quickFindings(td: TextDocument): { findings: Finding[]; pending: boolean } {
+    return fileFindings(this.ctx, td, this.file(td), { quick: true });
   }
 
   hover(td: TextDocument, pos: Position): Hover | null {
@@ -134,12 +145,48 @@ export class LanguageService {
     return completion(this.ctx, td, this.file(td), pos);
   }
 
-  codeActions(td: TextDocument, range: Range, diagnostics: Diagnostic[]): CodeAction[] {
-    return codeActions(this.ctx, td, this.file(td), range, diagnostics);
+  /** The quick fixes of the findings whose range meets `range` (fixes/index.ts). */
+  fixes(td: TextDocument, range: Range): Fix[] {
+    const out: Fix[] = [];
+    const seen = new Set<string>();
+    const all = this.findings(td);
+    for (const f of all) {
+      if (!meets(f.range, range)) continue;
+      for (const fix of this.fixesOf(td, f, all)) {
+        // "Add all ..." fixes come with each of their findings: once.
+        const key = fix.title + JSON.stringify(fix.edits);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(fix);
+      }
+    }
+    return out;
   }
 
-  preview(td: TextDocument, pos: Position): PreviewResult | null {
+  /** The quick fixes of one finding of the document (`all`: the document's findings, when at hand). */
+  fixesOf(td: TextDocument, f: Finding, all: Finding[] = this.findings(td)): Fix[] {
+    const file = this.file(td);
+    const doc = docAt(file, td.offsetAt(f.range.start));
+    if (!doc) return [];
+    const startLine = td.positionAt(doc.start).line;
+    const endLine = td.positionAt(doc.end).line;
+    const docFindings = all.filter((x) => x.range.start.line >= startLine && x.range.start.line <= endLine && docAt(file, td.offsetAt(x.range.start)) === doc);
+    return fixesFor({ service: this.ctx, td, file, doc, findings: docFindings }, f);
+  }
+
+  /** The stored object of the CR document at a position (null: not a CR of a known CRD). */
+  preview(td: TextDocument, pos: Position): StoredObjectPreview | null {
     return preview(this.ctx, td, this.file(td), pos);
+  }
+
+  /** The previews of every CR document (`unknownKinds`: also those of kinds no known CRD defines, with a note). */
+  previews(td: TextDocument, opts: { unknownKinds?: boolean } = {}): StoredObjectPreview[] {
+    return previewDocuments(this.ctx, td, this.file(td), opts);
+  }
+
+  /** The whole file as stored: each CR of a known CRD replaced by its preview, other documents as written. */
+  previewFile(td: TextDocument): string {
+    return previewFileText(this.ctx, td, this.file(td));
   }
 
   codeLenses(td: TextDocument): CodeLens[] {

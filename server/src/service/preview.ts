@@ -1,52 +1,140 @@
 /**
- * The preview of a CR as the API server would store it: pruned and defaulted, with the paths removed and
- * defaulted and the errors it would return; plus the code lenses that offer it above each CR document.
+ * The preview of a CR as the API server would store it: status dropped (status subresource), pruned and
+ * defaulted, with what was removed and defaulted (with values) and the errors it would return; as one
+ * document or as a whole-file view (each CR replaced by its stored object, everything else as written, so
+ * that a diff with the source lines up document by document). The editor and the CLI both print this.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeLens, Diagnostic, Position } from 'vscode-languageserver-types';
+import type { CodeLens, Position } from 'vscode-languageserver-types';
 import { stringify } from 'yaml';
+import { stringifyJSONLossless } from '../engine/json/lossless';
 import type { ServiceContext } from './context';
-import { documentDiagnostics, headRange } from './diagnostics';
-import { checkCr } from './engineCalls';
+import type { Finding } from './finding';
+import { documentFindings, headRange } from './findings';
+import { checkCr, textKey } from './engineCalls';
 import { resolveCr, roleOf } from './kube';
-import { docAt, type YamlFile } from './yamlDocument';
+import { BUILTIN_API_GROUPS } from '../yaml';
+import { docAt, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 
-/** The answer to `crdYaml/preview`. */
-export interface PreviewResult {
-  /** The stored object as YAML (or a comment saying why there is none). */
-  yaml: string;
-  object: unknown;
-  /** Field paths pruning removed. */
-  pruned: string[];
-  /** Field paths defaulting set (or dropped nulls). */
-  defaulted: string[];
-  /** The diagnostics of the CR document (what the API server would return). */
-  diagnostics: Diagnostic[];
+/** The stored object of one CR document, and how it came about. */
+export interface StoredObjectPreview {
+  /** The document's index in the file. */
+  docIndex: number;
+  /** 0-based line of the document's first content line. */
+  line: number;
+  apiVersion: string;
+  kind: string;
+  name?: string;
+  /** The CRD (metadata.name) and version used; no CRD when none is known (see `note`). */
+  crd?: string;
+  version?: string;
+  /** The object the API server would store; absent when it would not get that far (see `note`). */
+  object?: unknown;
+  /** Fields pruning removed, with why. */
+  pruned: Array<{ path: string; reason: string }>;
+  /** Fields defaulting set (with the value) or nulls it removed; none under a dropped status. */
+  defaulted: Array<{ path: string; action: string; value?: unknown }>;
+  /** The request's status was dropped: the status subresource owns it. */
+  statusDropped: boolean;
+  /** The findings of the document (what the API server would answer). */
+  findings: Finding[];
+  /** Why there is no object. */
+  note?: string;
 }
 
 /** The preview of the CR document at a position, or null when it is not a CR of a known CRD. */
-export function preview(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): PreviewResult | null {
+export function preview(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): StoredObjectPreview | null {
   const doc = docAt(file, td.offsetAt(pos));
-  if (!doc) return null;
+  return doc ? previewDocument(ctx, td, doc) : null;
+}
+
+/**
+ * The preview of one document, or null when it is not a CR of a known CRD; with `unknownKinds`, a CR of a
+ * kind no known CRD defines (not a built-in kind) gets a preview with a note instead.
+ */
+export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, opts: { unknownKinds?: boolean } = {}): StoredObjectPreview | null {
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return null;
   const res = resolveCr(ctx.index, role);
-  if (!res) return null;
-  const diagnostics = documentDiagnostics(ctx, td, file, doc);
-  if (!res.version || !res.version.served) {
-    return { yaml: `# ${res.crd.name} does not serve ${role.apiVersion}\n`, object: null, pruned: [], defaulted: [], diagnostics };
-  }
-  const r = checkCr(res.crd, res.version.name, doc.text, doc.value);
-  if (!r.ok) return { yaml: `# preview unavailable: ${r.error}\n`, object: null, pruned: [], defaulted: [], diagnostics };
-  const v = r.value;
-  const header = `# ${role.kind} as stored by the API server (${res.crd.name}, version ${res.version.name})\n`;
-  return {
-    yaml: header + stringify(v.object, { lineWidth: 0, aliasDuplicateObjects: false }),
-    object: v.object,
-    pruned: v.pruned.map((p) => p.path),
-    defaulted: v.defaulted.map((p) => p.path),
-    diagnostics,
+  if (!res && !(opts.unknownKinds && !BUILTIN_API_GROUPS.has(role.group))) return null;
+  const meta = (doc.value as { metadata?: { name?: unknown } }).metadata;
+  const p: StoredObjectPreview = {
+    docIndex: doc.index,
+    line: headRange(td, doc).start.line,
+    apiVersion: role.apiVersion,
+    kind: role.kind,
+    ...(typeof meta?.name === 'string' ? { name: meta.name } : {}),
+    ...(res ? { crd: res.crd.name } : {}),
+    pruned: [],
+    defaulted: [],
+    statusDropped: false,
+    findings: res ? documentFindings(ctx, td, doc) : [],
   };
+  if (!res) return { ...p, note: `no CustomResourceDefinition known for kind ${role.kind} in group ${role.group}` };
+  if (res.crd.broken) return { ...p, note: `the CustomResourceDefinition ${res.crd.name} has YAML syntax errors` };
+  if (doc.syntax.some((s) => s.severity === 'error')) return { ...p, note: 'YAML syntax errors: not decoded' };
+  if (!res.version || !res.version.served) return { ...p, note: `${res.crd.name} does not serve ${role.apiVersion}` };
+  p.version = res.version.name;
+  const r = checkCr(res.crd, res.version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value);
+  if (!r.ok) return { ...p, note: `preview unavailable: ${r.error}` };
+  const v = r.value;
+  const statusDropped = v.statusDropped === true;
+  const underStatus = (path: string) => path === 'status' || path.startsWith('status.') || path.startsWith('status[');
+  return {
+    ...p,
+    object: v.object,
+    pruned: v.pruned.map((x) => ({ path: x.path, reason: x.reason })),
+    defaulted: v.defaulted.filter((d) => !(statusDropped && underStatus(d.path))).map((d) => ({ path: d.path, action: d.action, ...(d.value !== undefined ? { value: d.value } : {}) })),
+    statusDropped,
+  };
+}
+
+/**
+ * A preview as YAML: what happened in comments (so the text stays valid YAML), then the stored object.
+ * `title` adds a first line naming the object (the CLI's stream of many objects).
+ */
+export function renderPreview(p: StoredObjectPreview, opts: { title?: string } = {}): string {
+  const lines: string[] = [];
+  if (opts.title) lines.push(`# ${opts.title}`);
+  if (p.crd) lines.push(`# ${p.kind}${p.name ? ` ${p.name}` : ''} as stored by the API server (CRD ${p.crd}${p.version ? `, version ${p.version}` : ''})`);
+  if (p.note) lines.push(`# ${p.note}`);
+  if (p.statusDropped) lines.push('# status dropped: the status subresource is enabled (status is written through /status)');
+  for (const x of p.pruned) lines.push(`# pruned: ${x.path} (${x.reason})`);
+  for (const d of p.defaulted) lines.push(d.action === 'default' ? `# defaulted: ${d.path} = ${inlineValue(d.value)}` : `# ${d.action}: ${d.path}`);
+  for (const f of p.findings) {
+    if (f.severity !== 'error' && f.severity !== 'warning') continue;
+    lines.push(`# ${f.severity}: ${oneLine(f.apiMessage ?? f.message)}`);
+    for (const n of f.notes ?? []) lines.push(`#   ${oneLine(n)}`);
+  }
+  if (p.object !== undefined) lines.push(stringify(toPlain(p.object), { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd());
+  return lines.join('\n') + '\n';
+}
+
+/** The previews of every CR document of a file (see previewDocument for `unknownKinds`). */
+export function previewDocuments(ctx: ServiceContext, td: TextDocument, file: YamlFile, opts: { unknownKinds?: boolean } = {}): StoredObjectPreview[] {
+  const out: StoredObjectPreview[] = [];
+  for (const doc of file.docs) {
+    const p = previewDocument(ctx, td, doc, opts);
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+/** The whole file with each CR of a known CRD replaced by its rendered preview; other documents as written. */
+export function previewFileText(ctx: ServiceContext, td: TextDocument, file: YamlFile): string {
+  let out = '';
+  for (const doc of file.docs) {
+    const p = previewDocument(ctx, td, doc);
+    if (!p) {
+      out += doc.text;
+      continue;
+    }
+    // Keep what precedes the content (`---`, comments) so the documents line up with the source.
+    const contents = doc.ast.contents as Node | null;
+    const contentStart = contents?.range ? doc.base + contents.range[0] : doc.start;
+    out += file.text.slice(doc.start, Math.max(doc.start, contentStart)) + renderPreview(p);
+  }
+  return out;
 }
 
 /** A "Preview stored object" lens above each CR document of a known CRD. */
@@ -62,4 +150,34 @@ export function previewLenses(ctx: ServiceContext, td: TextDocument, file: YamlF
     });
   }
   return out;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\r?\n\s*/g, ' ').trim();
+}
+
+/** A value on one line (JSON, big integers exact). */
+function inlineValue(v: unknown): string {
+  if (typeof v === 'bigint') return v.toString();
+  try {
+    return stringifyJSONLossless(toPlain(v));
+  } catch {
+    return String(v);
+  }
+}
+
+/** Plain data for the YAML/JSON printers: values with toJSON (e.g. IntegralFloat) unwrapped. */
+export function toPlain(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(toPlain);
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+    return toPlain((v as { toJSON: () => unknown }).toJSON());
+  }
+  const o: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k === '__proto__') Object.defineProperty(o, k, { value: toPlain(x), enumerable: true, writable: true, configurable: true });
+    else o[k] = toPlain(x);
+  }
+  return o;
 }

@@ -13,6 +13,8 @@ export interface SyntaxProblem {
   end: number;
   message: string;
   severity: 'error' | 'warning';
+  /** The `yaml` package's error code (`BAD_INDENT`, `DUPLICATE_KEY`, ...). */
+  code: string;
 }
 
 /** One YAML document of a file. All offsets are file offsets except the AST's. */
@@ -44,8 +46,8 @@ export interface YamlFile {
  * Parses a file; with `previous` (the same file before an edit), unchanged documents are reused and a
  * one-line edit in a large document re-parses only its block. `previous` is consumed: do not use it after.
  */
-export function parseYamlFile(text: string, previous?: YamlFile): YamlFile {
-  const layer = parseYamlDocuments(text, { previous: previous?.layer, consumePrevious: true });
+export function parseYamlFile(text: string, previous?: YamlFile, opts: { yamlVersion?: '1.1' | '1.2' } = {}): YamlFile {
+  const layer = parseYamlDocuments(text, { previous: previous?.layer, consumePrevious: true, yamlVersion: opts.yamlVersion });
   const prevDocs = new Map<YamlDocument['ast'], YamlDoc>();
   if (previous) for (const d of previous.docs) prevDocs.set(d.ast, d);
   const docs = layer.documents.map((d, index): YamlDoc => {
@@ -59,7 +61,7 @@ export function parseYamlFile(text: string, previous?: YamlFile): YamlFile {
       text: old?.text ?? text.slice(d.start, d.end),
       ast: d.ast,
       value: d.value,
-      syntax: d.errors.map((e) => ({ start: e.start, end: e.end, message: e.message, severity: e.severity })),
+      syntax: d.errors.map((e) => ({ start: e.start, end: e.end, message: e.message, severity: e.severity, code: e.code })),
       layer: d,
     };
   });

@@ -24,6 +24,8 @@ export interface IndexedCrd {
   plural: string;
   /** Unique per distinct CRD text: caches of results that depend on this CRD key on it. */
   id: number;
+  /** The document has YAML syntax errors: its value is partial, objects are not checked against it. */
+  broken?: boolean;
 }
 
 /** The `group/kind` key CRs are resolved by (kinds are case-sensitive in Kubernetes). */
@@ -37,6 +39,8 @@ export interface SourceDocument {
   text: string;
   value: unknown;
   startLine: number;
+  /** The document has YAML syntax errors. */
+  broken?: boolean;
 }
 
 /** Whether a JSON value is a CustomResourceDefinition object (any apiextensions version). */
@@ -101,6 +105,7 @@ export function extractCrds(uri: string, docs: SourceDocument[]): IndexedCrd[] {
       kind: names.kind,
       plural: typeof names.plural === 'string' ? names.plural : '',
       id: idOf(d.text, v),
+      ...(d.broken ? { broken: true } : {}),
     });
   }
   return out;
@@ -138,7 +143,7 @@ export class CrdIndex {
     return [...this.disk.keys()];
   }
 
-  /** The CRD defining group/kind; open documents win over files on disk. */
+  /** The CRD defining group/kind; open documents win over files on disk, a readable one over one with syntax errors. */
   lookup(group: string, kind: string): IndexedCrd | undefined {
     return this.resolved().get(crdKey(group, kind));
   }
@@ -155,8 +160,20 @@ export class CrdIndex {
   private resolved(): Map<string, IndexedCrd> {
     if (this.byKey) return this.byKey;
     const m = new Map<string, IndexedCrd>();
-    for (const list of this.disk.values()) for (const c of list) if (!m.has(crdKey(c.group, c.kind))) m.set(crdKey(c.group, c.kind), c);
-    for (const list of this.open.values()) for (const c of list) m.set(crdKey(c.group, c.kind), c);
+    for (const list of this.disk.values()) {
+      for (const c of list) {
+        const k = crdKey(c.group, c.kind);
+        const had = m.get(k);
+        if (!had || (had.broken && !c.broken)) m.set(k, c);
+      }
+    }
+    for (const list of this.open.values()) {
+      for (const c of list) {
+        const k = crdKey(c.group, c.kind);
+        const had = m.get(k);
+        if (!had || !c.broken || had.broken) m.set(k, c);
+      }
+    }
     this.byKey = m;
     return m;
   }

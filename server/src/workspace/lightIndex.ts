@@ -17,7 +17,7 @@ import { extractCrds, type IndexedCrd } from './crdIndex';
 const HEAVY_SPEC_KEYS = new Set(['versions', 'validation']);
 
 /** The CRDs of a file with lazily parsed values, or undefined when the light path does not apply. */
-export function lightCrds(uri: string, text: string): IndexedCrd[] | undefined {
+export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'): IndexedCrd[] | undefined {
   if (/^%/m.test(text)) return undefined;
   const out: IndexedCrd[] = [];
   let line = 0;
@@ -46,7 +46,7 @@ export function lightCrds(uri: string, text: string): IndexedCrd[] | undefined {
       configurable: true,
       get(): Record<string, unknown> {
         if (!full) {
-          const v = parseYamlDocuments(chunkText).documents[0]?.value;
+          const v = parseYamlDocuments(chunkText, { yamlVersion }).documents[0]?.value;
           const again = extractCrds(uri, [{ index, text: chunkText, value: v, startLine: crd.startLine }])[0];
           // The light names are those of the full value (the cut never touches them); the value wins regardless.
           full = again?.crd ?? (value as Record<string, unknown>);

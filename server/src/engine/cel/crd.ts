@@ -3,7 +3,7 @@
  * ValidateCustomResourceDefinitionOpenAPISchema's x-kubernetes-validations block, CELSchemaContext
  * cardinality and TotalCost).
  */
-import { FieldPath, forbidden, internalError, invalid, notSupported, required, type FieldError } from '../field';
+import { FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { compileRules, internalValidationRule, validFieldPath } from './compile';
 import { additionalPropertiesSchema, itemsSchema, schemaDeclType } from './types';
@@ -110,9 +110,11 @@ export function validateCrdCelRules(schema: JSONSchemaProps, schemaPath: FieldPa
     walk(schema, { path: schemaPath, isRoot: true, cardinality: 1 }, errs, total, opts);
     if (total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
       for (const e of total.mostExpensive) {
-        errs.push(forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
+        const c = forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema');
+        errs.push(withParams(c, { origin: 'celCost', cost: { scope: 'contribution', estimated: e.cost, limit: STATIC_ESTIMATED_CRD_COST_LIMIT } }));
       }
-      errs.push(forbidden(schemaPath, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, STATIC_ESTIMATED_CRD_COST_LIMIT)));
+      const t = forbidden(schemaPath, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, STATIC_ESTIMATED_CRD_COST_LIMIT));
+      errs.push(withParams(t, { origin: 'celCost', cost: { scope: 'total', estimated: total.total, limit: STATIC_ESTIMATED_CRD_COST_LIMIT } }));
     }
   } catch (e) {
     errs.push(invalid(schemaPath, undefined, `internal error validating x-kubernetes-validations: ${e instanceof Error ? e.message : String(e)}`));
@@ -204,12 +206,16 @@ function validateNodeRules(s: JSONSchemaProps, ctx: Ctx, errs: FieldError[], tot
     const r = vpath.index(i);
     const rule = rules[i] as ValidationRule;
     const cost = ctx.cardinality !== undefined ? mul(cr.maxCost, ctx.cardinality) : mul(cr.maxCost, cr.maxCardinality);
-    if (!opts.suppressPerExpressionCost && cost > STATIC_ESTIMATED_COST_LIMIT) errs.push(forbidden(r.child('rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
+    if (!opts.suppressPerExpressionCost && cost > STATIC_ESTIMATED_COST_LIMIT) {
+      const e = forbidden(r.child('rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT));
+      errs.push(withParams(e, { origin: 'celCost', cost: { scope: 'rule', estimated: cost, limit: STATIC_ESTIMATED_COST_LIMIT } }));
+    }
     total.observe(r.child('rule'), cost);
     if (cr.error) {
       const e = cr.error.type === 'Required' ? required(r.child('rule'), cr.error.detail) : invalid(r.child('rule'), internalValidationRule(rule), cr.error.detail);
       if (cr.error.range) e.ruleRange = cr.error.range;
       e.provenance = { rule: rule.rule };
+      withParams(e, { origin: 'celCompile' });
       errs.push(e);
     }
     if (cr.messageExpressionError) {

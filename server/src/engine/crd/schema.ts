@@ -5,7 +5,7 @@
  * schema, defaults, the OpenAPI restrictions ($ref, uniqueItems, list/map types, ...), rule metadata,
  * and CEL compilation where the API server would attempt it.
  */
-import { FieldPath, forbidden, internalError, invalid, notSupported, required, type FieldError } from '../field';
+import { FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
 import { validateCrdCelRules } from '../cel/crd';
 import { newStructural, validateStructuralSchema } from '../schema/structural';
 import { isObject, type JSONSchemaProps, type ValidationRule } from '../schema/types';
@@ -243,7 +243,7 @@ function validateOpenAPISchema(
   if (!s) return { errors };
   errors.push(...validateStandard(ssv, s, p));
 
-  if (s.uniqueItems === true) errors.push(forbidden(p.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  if (s.uniqueItems === true) errors.push(withParams(forbidden(p.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'), { origin: 'uniqueItems', keyword: 'uniqueItems' }));
 
   const type = str(s.type);
   const ap = s.additionalProperties;

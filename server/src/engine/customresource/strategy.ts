@@ -3,7 +3,7 @@
  * customresource_handler.go serving info, the CR codec's coercion, and pkg/registry/customresource
  * strategy.go / validator.go), on plain JSON values.
  */
-import { internalError, invalid, FieldPath, type FieldError } from '../field';
+import { internalError, invalid, withParams, FieldPath, type FieldError } from '../field';
 import type { PrunedField } from '../pruning/algorithm';
 import { pruneUnknownFields } from '../pruning/algorithm';
 import { coerceObjectMeta } from '../pruning/objectmeta';
@@ -43,6 +43,8 @@ export interface CustomResourceResult {
   errors: FieldError[];
   /** Warnings it would send (deprecated version, ...). */
   warnings: FieldError[];
+  /** The request's status (as decoded: pruned, defaulted) was dropped: the status subresource owns it. */
+  statusDropped?: boolean;
 }
 
 export { CEL_SKIPPED_MESSAGE };
@@ -158,7 +160,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   }
   if (version.deprecated === true) {
     const text = typeof version.deprecationWarning === 'string' ? version.deprecationWarning : defaultDeprecationWarning(versionName, spec);
-    res.warnings.push({ ...invalid(apiVersionPath, apiVersion, text), severity: 'warning' });
+    res.warnings.push({ ...invalid(apiVersionPath, apiVersion, text), severity: 'warning', params: { origin: 'deprecatedVersion', reason: text } });
   }
 
   const fullSchema = schemaForVersion(spec, version);
@@ -195,7 +197,10 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   // PrepareForCreate / PrepareForUpdate: status belongs to the /status subresource.
   if (statusEnabled) {
     if (old && 'status' in old) work.status = deepCopyJSON(old.status);
-    else delete work.status;
+    else {
+      if ('status' in work) res.statusDropped = true;
+      delete work.status;
+    }
   }
   res.object = work;
 
@@ -214,7 +219,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     // What is missing from a partial object may be supplied by the rest.
     if (opts.partial) for (let i = errs.length - 1; i >= 0; i--) if (errs[i].type === 'FieldValueRequired') errs.splice(i, 1);
     if (hasCelValidator(schema, true)) {
-      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
+      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(withParams(invalid(null, null, CEL_SKIPPED_MESSAGE), { origin: 'celSkipped' }));
       else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old }));
     }
   }

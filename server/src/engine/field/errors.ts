@@ -51,6 +51,64 @@ export interface FieldError {
   ruleRange?: { start: number; end: number };
   /** Field path segments that led here, kept for YAML range mapping (see yaml/ layer). */
   segments?: PathSegment[];
+  /**
+   * Structured facts set where the error is created (as ajv's `params` and apimachinery's
+   * `field.Error.Origin`): what short messages and quick fixes read, so nothing parses `detail` back.
+   */
+  params?: FieldErrorParams;
+}
+
+/**
+ * The parameters of a field error. Every member is optional: producers set what they know, consumers
+ * (service/messages.ts, service/fixes/) use what is there and fall back to the API server's text.
+ */
+export interface FieldErrorParams {
+  /**
+   * The check that failed, like apimachinery's `Origin`: an OpenAPI keyword of value validation
+   * (`type`, `required`, `enum`, `pattern`, `maxLength`, `minimum`, ...), or one of
+   * `structural` (a NonStructural rule), `completeness` (a field only specified under a junctor),
+   * `cel` (a rule evaluated to false or failed), `celCompile`, `celCost`, `celSkipped` (rules not run
+   * because of blocking errors), `deprecatedVersion`, `listType`.
+   */
+  origin?: string;
+  /** The detail in the field's own terms, without the path prefix the API server repeats (`should be less than or equal to 10`). */
+  reason?: string;
+  /** NotSupported / enum: the allowed values as JSON values (not as printed). */
+  supportedValues?: unknown[];
+  /** The type the schema expects (`type` errors: `integer`, `string`, ...). */
+  expectedType?: string;
+  /** The schema keyword a CRD finding is about (`type`, `uniqueItems`, `description`, ...). */
+  keyword?: string;
+  /** The keyword sits inside a junctor (`allOf`/`anyOf`/`oneOf`/`not`) where it is not allowed. */
+  inJunctor?: boolean;
+  /** Completeness: the junctor path the field is specified under (`because it is defined in ...`). */
+  definedIn?: string;
+  /** A keyword that conflicts with the one at the path (`x-kubernetes-int-or-string`). */
+  conflictsWith?: string;
+  /** Close names for an unknown one, best first ("did you mean"; e.g. an undefined CEL field). */
+  suggestions?: string[];
+  /** CEL cost findings: the estimate, the limit and what dominates it. */
+  cost?: CostParams;
+  /**
+   * Set by the service, not the engine: the bad value was written as a plain YAML scalar that kubectl
+   * reads as a non-string (`off`, `0755`) where a string is expected. `source` is the text as written.
+   */
+  plainScalar?: { source: string; readAs: string };
+}
+
+/** The numbers of a CEL cost finding (apiextensions-apiserver's static cost checks). */
+export interface CostParams {
+  /** `rule`: one rule over its limit; `total`: the CRD's total; `contribution`: a rule listed under the total. */
+  scope: 'rule' | 'total' | 'contribution';
+  /** The estimated cost (for `rule` and `contribution`, multiplied by the cardinality of the rule's node). */
+  estimated: number;
+  /** The limit exceeded (StaticEstimatedCostLimit or StaticEstimatedCRDCostLimit). */
+  limit: number;
+  /**
+   * The unbounded list, map or string that dominates the estimate, as a schema path relative to
+   * `openAPIV3Schema` (e.g. `properties[spec].properties[items]`), when known.
+   */
+  dominant?: { path: string; kind: 'list' | 'map' | 'string' };
 }
 
 export type PathSegment = { kind: 'field'; name: string } | { kind: 'index'; index: number } | { kind: 'key'; key: string };
@@ -171,7 +229,13 @@ export const forbidden = (p: FieldPath | string | null, detail = '') => make('Fi
 export function notSupported(p: FieldPath | string | null, v: unknown, valid: unknown[]): FieldError {
   const quoted = valid.map((x) => (typeof x === 'string' ? JSON.stringify(x) : JSON.stringify(x)));
   const detail = quoted.length ? `supported values: ${quoted.join(', ')}` : '';
-  return make('FieldValueNotSupported', p, v, detail);
+  return { ...make('FieldValueNotSupported', p, v, detail), params: { supportedValues: [...valid] } };
+}
+
+/** The error with parameters added (those already set are kept unless given again). */
+export function withParams(e: FieldError, params: FieldErrorParams): FieldError {
+  e.params = { ...e.params, ...params };
+  return e;
 }
 /** field.Duplicate */
 export const duplicate = (p: FieldPath | string | null, v: unknown) => make('FieldValueDuplicate', p, v, '');

@@ -3,7 +3,7 @@
  * items named under a junctor must also be specified in the structural part of the schema, so that
  * every value validation applies to a value whose schema is known.
  */
-import { required, type FieldError, type FieldPath } from '../field';
+import { required, withParams, type FieldError, type FieldPath } from '../field';
 import type { NestedValueValidation, Structural, ValueValidation } from './model';
 import { propertyOf } from './model';
 
@@ -17,7 +17,7 @@ export function validateStructuralCompleteness(s: Structural | undefined, fldPat
 }
 
 function missing(sPath: FieldPath, vPath: FieldPath): FieldError[] {
-  return [required(sPath, `because it is defined in ${vPath.toString()}`)];
+  return [withParams(required(sPath, `because it is defined in ${vPath.toString()}`), { origin: 'completeness', definedIn: vPath.toString() })];
 }
 
 function validateValueValidationCompleteness(v: ValueValidation | undefined, s: Structural | undefined, sPath: FieldPath, vPath: FieldPath): FieldError[] {

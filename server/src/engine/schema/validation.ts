@@ -2,7 +2,7 @@
  * ValidateStructural (apiextensions-apiserver pkg/apiserver/schema/validation.go): the invariants of a
  * structural schema, on the structural model.
  */
-import { errorMessage, FieldPath, forbidden, invalid, required, type FieldError } from '../field';
+import { errorMessage, FieldPath, forbidden, invalid, required, withParams, type FieldError } from '../field';
 import { compilePattern } from '../regex/re2';
 import { validateStructuralCompleteness } from './complete';
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './model';
@@ -43,11 +43,12 @@ function validateStructuralInvariants(s: Structural | undefined, lvl: Level, fld
 
   const checkMetadata = lvl === 'root' || s.xEmbeddedResource;
   if (s.xEmbeddedResource && s.type !== 'object') {
-    if (s.type.length === 0) errs.push(required(fldPath.child('type'), 'must be object if x-kubernetes-embedded-resource is true'));
-    else errs.push(invalid(fldPath.child('type'), s.type, 'must be object if x-kubernetes-embedded-resource is true'));
+    const params = { origin: 'structural', keyword: 'type', expectedType: 'object', conflictsWith: 'x-kubernetes-embedded-resource' };
+    if (s.type.length === 0) errs.push(withParams(required(fldPath.child('type'), 'must be object if x-kubernetes-embedded-resource is true'), params));
+    else errs.push(withParams(invalid(fldPath.child('type'), s.type, 'must be object if x-kubernetes-embedded-resource is true'), params));
   } else if (s.type.length === 0 && !s.xIntOrString && !s.xPreserveUnknownFields) {
     const detail = lvl === 'root' ? 'must not be empty at the root' : lvl === 'item' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields';
-    errs.push(required(fldPath.child('type'), detail));
+    errs.push(withParams(required(fldPath.child('type'), detail), { origin: 'structural', keyword: 'type' }));
   }
   if (s.xEmbeddedResource && s.additionalProperties) {
     errs.push(forbidden(fldPath.child('additionalProperties'), 'must not be used if x-kubernetes-embedded-resource is set'));
@@ -94,7 +95,7 @@ function validateStructuralMetadataInvariants(s: Structural, checkMetadata: bool
       !isZeroExtensions(s) ||
       s.xValidations !== undefined ||
       (s.valueValidation !== undefined && !isZeroValueValidation(s.valueValidation));
-    if (rest) errs.push(forbidden(fldPath, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
+    if (rest) errs.push(withParams(forbidden(fldPath, 'must not specify anything other than name and generateName, but metadata is implicitly specified'), { origin: 'structural', keyword: 'metadata' }));
   }
   return errs;
 }
@@ -102,10 +103,22 @@ function validateStructuralMetadataInvariants(s: Structural, checkMetadata: bool
 function validateExtensions(x: Extensions, fldPath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (x.xIntOrString && x.xPreserveUnknownFields) {
-    errs.push(invalid(fldPath.child('x-kubernetes-preserve-unknown-fields'), x.xPreserveUnknownFields, 'must be false if x-kubernetes-int-or-string is true'));
+    errs.push(
+      withParams(invalid(fldPath.child('x-kubernetes-preserve-unknown-fields'), x.xPreserveUnknownFields, 'must be false if x-kubernetes-int-or-string is true'), {
+        origin: 'structural',
+        keyword: 'x-kubernetes-preserve-unknown-fields',
+        conflictsWith: 'x-kubernetes-int-or-string',
+      }),
+    );
   }
   if (x.xIntOrString && x.xEmbeddedResource) {
-    errs.push(invalid(fldPath.child('x-kubernetes-embedded-resource'), x.xEmbeddedResource, 'must be false if x-kubernetes-int-or-string is true'));
+    errs.push(
+      withParams(invalid(fldPath.child('x-kubernetes-embedded-resource'), x.xEmbeddedResource, 'must be false if x-kubernetes-int-or-string is true'), {
+        origin: 'structural',
+        keyword: 'x-kubernetes-embedded-resource',
+        conflictsWith: 'x-kubernetes-int-or-string',
+      }),
+    );
   }
   return errs;
 }
@@ -137,25 +150,30 @@ function validateNestedValueValidation(v: NestedValueValidation | undefined, ski
   }
   const g = v.forbiddenGenerics;
   const x = v.forbiddenExtensions;
-  if (g.type.length > 0) errs.push(forbidden(fldPath.child('type'), 'must be empty to be structural'));
+  if (g.type.length > 0) errs.push(inJunctor(forbidden(fldPath.child('type'), 'must be empty to be structural'), 'type'));
   // CRDs never enable AllowNestedAdditionalProperties, so the nested schema is not descended into
-  if (v.additionalProperties) errs.push(forbidden(fldPath.child('additionalProperties'), 'must be undefined to be structural'));
-  if (g.default !== undefined) errs.push(forbidden(fldPath.child('default'), 'must be undefined to be structural'));
-  if (g.title.length > 0) errs.push(forbidden(fldPath.child('title'), 'must be empty to be structural'));
-  if (g.description.length > 0) errs.push(forbidden(fldPath.child('description'), 'must be empty to be structural'));
-  if (g.nullable) errs.push(forbidden(fldPath.child('nullable'), 'must be false to be structural'));
-  if (x.xPreserveUnknownFields) errs.push(forbidden(fldPath.child('x-kubernetes-preserve-unknown-fields'), 'must be false to be structural'));
-  if (x.xEmbeddedResource) errs.push(forbidden(fldPath.child('x-kubernetes-embedded-resource'), 'must be false to be structural'));
-  if (x.xIntOrString) errs.push(forbidden(fldPath.child('x-kubernetes-int-or-string'), 'must be false to be structural'));
-  if ((x.xListMapKeys?.length ?? 0) > 0) errs.push(forbidden(fldPath.child('x-kubernetes-list-map-keys'), 'must be empty to be structural'));
-  if (x.xListType !== undefined) errs.push(forbidden(fldPath.child('x-kubernetes-list-type'), 'must be undefined to be structural'));
-  if (x.xMapType !== undefined) errs.push(forbidden(fldPath.child('x-kubernetes-map-type'), 'must be undefined to be structural'));
-  if ((v.xValidations?.length ?? 0) > 0) errs.push(forbidden(fldPath.child('x-kubernetes-validations'), 'must be empty to be structural'));
+  if (v.additionalProperties) errs.push(inJunctor(forbidden(fldPath.child('additionalProperties'), 'must be undefined to be structural'), 'additionalProperties'));
+  if (g.default !== undefined) errs.push(inJunctor(forbidden(fldPath.child('default'), 'must be undefined to be structural'), 'default'));
+  if (g.title.length > 0) errs.push(inJunctor(forbidden(fldPath.child('title'), 'must be empty to be structural'), 'title'));
+  if (g.description.length > 0) errs.push(inJunctor(forbidden(fldPath.child('description'), 'must be empty to be structural'), 'description'));
+  if (g.nullable) errs.push(inJunctor(forbidden(fldPath.child('nullable'), 'must be false to be structural'), 'nullable'));
+  if (x.xPreserveUnknownFields) errs.push(inJunctor(forbidden(fldPath.child('x-kubernetes-preserve-unknown-fields'), 'must be false to be structural'), 'x-kubernetes-preserve-unknown-fields'));
+  if (x.xEmbeddedResource) errs.push(inJunctor(forbidden(fldPath.child('x-kubernetes-embedded-resource'), 'must be false to be structural'), 'x-kubernetes-embedded-resource'));
+  if (x.xIntOrString) errs.push(inJunctor(forbidden(fldPath.child('x-kubernetes-int-or-string'), 'must be false to be structural'), 'x-kubernetes-int-or-string'));
+  if ((x.xListMapKeys?.length ?? 0) > 0) errs.push(inJunctor(forbidden(fldPath.child('x-kubernetes-list-map-keys'), 'must be empty to be structural'), 'x-kubernetes-list-map-keys'));
+  if (x.xListType !== undefined) errs.push(inJunctor(forbidden(fldPath.child('x-kubernetes-list-type'), 'must be undefined to be structural'), 'x-kubernetes-list-type'));
+  if (x.xMapType !== undefined) errs.push(inJunctor(forbidden(fldPath.child('x-kubernetes-map-type'), 'must be undefined to be structural'), 'x-kubernetes-map-type'));
+  if ((v.xValidations?.length ?? 0) > 0) errs.push(inJunctor(forbidden(fldPath.child('x-kubernetes-validations'), 'must be empty to be structural'), 'x-kubernetes-validations'));
   // forbid reasoning about metadata because it can lead to metadata restriction we don't want
   if (propertyOf(v.properties, 'metadata')) {
-    errs.push(forbidden(fldPath.child('properties').key('metadata'), 'must not be specified in a nested context'));
+    errs.push(inJunctor(forbidden(fldPath.child('properties').key('metadata'), 'must not be specified in a nested context'), 'metadata'));
   }
   return errs;
+}
+
+/** A keyword not allowed inside a junctor (allOf/anyOf/oneOf/not): the parameters its fixes read. */
+function inJunctor(e: FieldError, keyword: string): FieldError {
+  return withParams(e, { origin: 'structural', keyword, inJunctor: true });
 }
 
 /** anyOf is exactly [{type: integer}, {type: string}] (Go's reflect.DeepEqual with intOrStringAnyOf). */

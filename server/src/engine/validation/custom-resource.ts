@@ -1,4 +1,4 @@
-import { FieldPath, invalid, type FieldError } from '../field';
+import { FieldPath, invalid, withParams, type FieldError } from '../field';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
 import { escapeName, schemaDeclType, type DeclType } from '../cel/types';
@@ -28,7 +28,7 @@ export function validateCustomResourceValue(obj: unknown, schema: JSONSchemaProp
   if (!opts.skipCel) {
     // cel.NewValidator is nil without reachable rules: then nothing is skipped and nothing is said.
     if (hasCelValidator(schema, opts.isResourceRoot)) {
-      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(invalid(null, null, CEL_SKIPPED_MESSAGE));
+      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(withParams(invalid(null, null, CEL_SKIPPED_MESSAGE), { origin: 'celSkipped' }));
       else errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject }));
     }
   }

@@ -35,7 +35,31 @@ export interface OpenAPIError {
   valid?: number;
   values?: unknown[];
   message: string;
+  /** InvalidType: the type (or format) the schema wants. */
+  typeName?: string;
+  /** The keyword, when the code alone does not say it (InvalidType for a `format`). */
+  origin?: string;
 }
+
+/** The OpenAPI keyword behind each kube-openapi code (FieldErrorParams.origin). */
+const ORIGIN: Record<ValidationCode, string> = {
+  InvalidType: 'type',
+  Required: 'required',
+  TooLong: 'maxLength',
+  TooShort: 'minLength',
+  Pattern: 'pattern',
+  Enum: 'enum',
+  MultipleOf: 'multipleOf',
+  Max: 'maximum',
+  Min: 'minimum',
+  Unique: 'uniqueItems',
+  MaxItems: 'maxItems',
+  MinItems: 'minItems',
+  TooFewProperties: 'minProperties',
+  TooManyProperties: 'maxProperties',
+  UnallowedProperty: 'additionalProperties',
+  MultipleOfMustBePositive: 'multipleOf',
+};
 
 /** Go's strconv.Quote / %q for a string. */
 export function goQuote(s: string): string {
@@ -61,9 +85,9 @@ export function goQuote(s: string): string {
 const IN = 'body';
 
 /** errors.InvalidType: the message depends on whether the value is a string. */
-export function invalidTypeError(name: string, segments: PathSegment[] | undefined, typeName: string, value: unknown): OpenAPIError {
+export function invalidTypeError(name: string, segments: PathSegment[] | undefined, typeName: string, value: unknown, origin?: 'format'): OpenAPIError {
   const message = typeof value === 'string' ? `${name} in ${IN} must be of type ${typeName}: ${goQuote(value)}` : `${name} in ${IN} must be of type ${typeName}`;
-  return { code: 'InvalidType', name, segments, value, message };
+  return { code: 'InvalidType', name, segments, value, message, typeName, origin };
 }
 
 /** A path-less plain error (composite messages, range checks). */
@@ -113,6 +137,15 @@ export function openAPIErrorsToFieldErrors(errors: OpenAPIError[]): FieldError[]
         fe = invalid(path, value, err.message);
     }
     if (path !== null && err.segments) fe.segments = err.segments;
+    // Parameters: the keyword, the detail without the `<path> in body ` the message starts with, the values.
+    const prefix = `${err.name} in ${IN} `;
+    fe.params = { ...fe.params, origin: err.origin ?? ORIGIN[err.code] };
+    // (Required, Enum, TooLong, MaxItems and TooManyProperties get the field package's own detail.)
+    const ownDetail = fe.type === 'FieldValueInvalid' || fe.type === 'FieldValueTypeInvalid';
+    if (err.code === 'InvalidType' && err.typeName) fe.params.reason = `must be of type ${err.typeName}`;
+    else if (ownDetail && err.message.startsWith(prefix)) fe.params.reason = err.message.slice(prefix.length);
+    if (err.code === 'Enum') fe.params.supportedValues = [...(err.values ?? [])];
+    if (err.code === 'InvalidType' && err.typeName && err.origin === undefined) fe.params.expectedType = err.typeName;
     out.push(fe);
   }
   return out;

@@ -302,7 +302,7 @@ function compile(s: JSONSchemaProps): Validate {
       }
       r.matchCount++;
       if (formatCheck) {
-        if (!formatCheck(data as string)) r.errors.push(invalidTypeError(nameOf(path), segsOf(path), format, data));
+        if (!formatCheck(data as string)) r.errors.push(invalidTypeError(nameOf(path), segsOf(path), format, data, 'format'));
         r.matchCount++;
       }
     }
@@ -376,7 +376,7 @@ function validateType(
   const isIntFloat = schType === 'integer' && types.includes('number');
   const stringOrSlice = kind === 'string' || kind === 'slice';
   if (!stringOrSlice && format !== '' && !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)) {
-    return invalidTypeError(name, segsOf(path), format, dataFormat);
+    return invalidTypeError(name, segsOf(path), format, dataFormat, 'format');
   }
   if (!(types.includes('number') || types.includes('integer')) && format !== '' && stringOrSlice) return undefined;
   if (!(types.includes(schType) || isFloatInt || isIntFloat)) return invalidTypeError(name, segsOf(path), types.join(','), schType);

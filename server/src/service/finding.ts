@@ -1,0 +1,100 @@
+/**
+ * The findings model: what the service reports about a file, in editor terms but for no editor in
+ * particular. `lsp/render.ts` turns findings into LSP diagnostics; `cli/format.ts` turns the same findings
+ * into text, JSON and SARIF. Quick fixes (`fixes/`) are keyed by a finding's structured data (`code`,
+ * `params`, `document`), never by its wording.
+ */
+import type { Location, Range } from 'vscode-languageserver-types';
+import type { FieldErrorParams, PathSegment } from '../engine/field';
+
+/** How serious a finding is, as real clients treat it (`error`: `kubectl apply` fails). */
+export type FindingSeverity = 'error' | 'warning' | 'information' | 'hint';
+
+/**
+ * Our own codes, beside the Kubernetes field error types (`FieldValueInvalid`, ...) that engine findings
+ * carry. The text is the code's description (SARIF rules, docs).
+ */
+export const FINDING_CODES = {
+  YAMLSyntax: 'YAML syntax error: the document cannot be decoded as kubectl and the API server decode it',
+  YAMLWarning: 'A YAML problem kubectl only warns about (e.g. a duplicate key)',
+  NotYaml: 'The file is not YAML (many syntax errors and no Kubernetes object)',
+  UnknownField:
+    'A field the schema does not declare: rejected under strict field validation (kubectl apply, the default since 1.27), silently pruned by non-strict clients',
+  NoKindMatch: 'No served version of a known CRD matches apiVersion/kind (kubectl: no matches for kind)',
+  UnknownKind: 'No known CRD defines this kind: the object is not checked (reported when crdYaml.unknownKinds is hint)',
+  CRDUnreadable: 'The CRD of this object has YAML syntax errors: the object is not checked',
+  DeprecatedVersion: 'The CRD marks this version deprecated: the API server answers with a warning',
+  EngineUnavailable: 'A check could not run on this document (see the message)',
+  InternalError: 'crd-yaml failed on this document (a bug): other documents are still checked',
+} as const;
+
+export type FindingCode = keyof typeof FINDING_CODES;
+
+/** What a document is, for the fixes that apply to it. */
+export type DocumentRole = 'crd' | 'cr' | 'other';
+
+/** A location with a message: where a finding comes from, what else contributed, the API server's text. */
+export interface RelatedFinding {
+  location: Location;
+  message: string;
+}
+
+/** Where an engine finding comes from. */
+export interface FindingProvenance {
+  /** The CRD's metadata.name. */
+  crd?: string;
+  /** The CRD version the object was checked against. */
+  version?: string;
+  /** The CEL rule, for findings of x-kubernetes-validations. */
+  rule?: string;
+}
+
+/** One finding on a file. */
+export interface Finding {
+  /** Where, in the file (0-based lines, UTF-16 characters, as LSP counts). */
+  range: Range;
+  severity: FindingSeverity;
+  /** The Kubernetes field error type (`FieldValueInvalid`, ...) or one of FINDING_CODES. */
+  code: string;
+  /** For people: the first words say what is wrong, in the file's own terms (the range says where). */
+  message: string;
+  /**
+   * The API server's exact text (what `kubectl` prints, e.g. Go's field.Error.Error()), when it has one:
+   * searchable, and what the CLI prints by default.
+   */
+  apiMessage?: string;
+  /** The field path as the API server prints it (`spec.validation.openAPIV3Schema...` for CRDs). */
+  field?: string;
+  /** The field path as written in this file (v1 `spec.versions[0].schema...`), when it exists there. */
+  path?: string;
+  /** The path's segments (as written when found, else as the API server prints them), for fixes. */
+  segments?: PathSegment[];
+  /** The role of the document the finding is in. */
+  document: DocumentRole;
+  provenance?: FindingProvenance;
+  /** Other places that explain the finding (the schema node, the CRD, contributing rules, ...). */
+  related?: RelatedFinding[];
+  /** Structured data from the engine (and the service), for messages and fixes. */
+  params?: FieldErrorParams;
+  /** More the API server says with this finding (e.g. that CEL rules were not checked because of it). */
+  notes?: string[];
+}
+
+/** A quick fix: edits of the finding's file. */
+export interface Fix {
+  title: string;
+  /** Text edits of the file (non-overlapping, in the file's coordinates). */
+  edits: Array<{ range: Range; newText: string }>;
+  /** The finding(s) it fixes. */
+  findings: Finding[];
+  /** The obvious fix (an editor may apply it on its own). */
+  preferred?: boolean;
+}
+
+/** The finding moved by `lines` lines (its document moved in the file). */
+export function shiftFinding(f: Finding, lines: number): Finding {
+  if (lines === 0) return f;
+  const r = f.range;
+  const move = (p: { line: number; character: number }) => ({ line: p.line + lines, character: p.character });
+  return { ...f, range: { start: move(r.start), end: move(r.end) } };
+}

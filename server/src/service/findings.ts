@@ -1,0 +1,386 @@
+/**
+ * The findings of a file: YAML syntax, the API server's findings on CRD documents, and on CR documents
+ * checked against their CRD (from the index), each at the exact YAML range of the field it is about,
+ * with a short message for people and the API server's exact text (finding.ts).
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Range } from 'vscode-languageserver-types';
+import { errorMessage, type FieldError, type PathSegment } from '../engine/field';
+import { isObject } from '../engine/schema/types';
+import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/validation/custom-resource';
+import { formatFieldPath } from '../yaml';
+import type { IndexedCrd } from '../workspace/crdIndex';
+import { crdLocation, type ServiceContext } from './context';
+import { cheapCrd, checkCr, checkCrd, textKey } from './engineCalls';
+import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
+import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
+import { formatCost, shortMessage } from './messages';
+import { closestNames } from './similar';
+import { unknownKindHint } from './unknownKind';
+import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+
+/**
+ * How much work a pass may do. `quick`: the API server checks of a large CRD whose text changed are not
+ * re-run; its previous findings are re-mapped by field path onto the new text instead (so positions are
+ * right), and the result says a full pass is still due.
+ */
+export interface FindingsOptions {
+  quick?: boolean;
+}
+
+/** CRD documents at least this long are checked in a later, cancellable pass while the user types. */
+export const LARGE_CRD_CHARS = 100_000;
+
+/** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */
+const MAX_SYNTAX_ERRORS_OF_NON_YAML = 20;
+
+/** The last full engine findings of each large CRD document, by `uri#index`, for quick passes. */
+const lastCrdFindings = new Map<string, FieldError[]>();
+
+/** Every finding of a file; `pending` when a quick pass left a full check to do. */
+export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFile, opts: FindingsOptions = {}): { findings: Finding[]; pending: boolean } {
+  const out: Finding[] = [];
+  let pending = false;
+  for (const doc of file.docs) {
+    try {
+      if (opts.quick && doc.text.length >= LARGE_CRD_CHARS) {
+        const quick = quickCrdFindings(td, doc, ctx.settings.yamlVersion);
+        if (quick) {
+          out.push(...quick);
+          pending = true;
+          continue;
+        }
+      }
+      const key = dependencyKey(ctx, doc);
+      const startLine = td.positionAt(doc.start).line;
+      const hit = docFindings.get(doc.ast);
+      if (hit && hit.key === key && hit.text === doc.text && (hit.startLine === startLine || !hit.sameFileRelated)) {
+        // Same text, same CRD: the findings are the same, only moved by the lines inserted above.
+        out.push(...(hit.startLine === startLine ? hit.findings : hit.findings.map((f) => shiftFinding(f, startLine - hit.startLine))));
+        continue;
+      }
+      const findings = documentFindings(ctx, td, doc);
+      // Related locations in this same file (a CRD beside its CRs) may move independently: not shifted.
+      const sameFileRelated = findings.some((f) => f.related?.some((r) => r.location.uri === td.uri));
+      docFindings.set(doc.ast, { key, text: doc.text, startLine, findings, sameFileRelated });
+      out.push(...findings);
+    } catch (e) {
+      // A bug of ours on one document must not hide the others' findings.
+      out.push(finding(headRange(td, doc), 'warning', 'InternalError', `crd-yaml internal error: ${(e as Error).message}`, 'other'));
+    }
+  }
+  return { findings: notYaml(td, file, out), pending };
+}
+
+/** A file that is not YAML at all (a script, Markdown, ...): one finding, not a screenful. */
+function notYaml(td: TextDocument, file: YamlFile, findings: Finding[]): Finding[] {
+  const syntax = findings.filter((f) => f.code === 'YAMLSyntax');
+  if (syntax.length === 0 || file.docs.some((d) => roleOf(d.value).role !== 'other')) return findings;
+  if (syntax.length <= MAX_SYNTAX_ERRORS_OF_NON_YAML && /\.ya?ml$/i.test(td.uri)) return findings;
+  const first = syntax[0];
+  const n = syntax.length;
+  return [{ ...first, code: 'NotYaml', message: `not a YAML file: ${n} syntax error${n === 1 ? '' : 's'}, the first: ${first.message}` }];
+}
+
+/** Syntax findings plus the previous API server findings re-mapped; undefined when a full check is cheap. */
+function quickCrdFindings(td: TextDocument, doc: YamlDoc, yamlVersion: '1.1' | '1.2'): Finding[] | undefined {
+  const role = roleOf(doc.value);
+  // Cached or derivable findings (an edit of descriptions only) are exact and cheap: no quick pass.
+  if (role.role !== 'crd' || doc.syntax.some((s) => s.severity === 'error') || cheapCrd(textKey(doc.text, yamlVersion), role.crd)) return undefined;
+  const out = syntaxFindings(td, doc);
+  out.push(...crdEngineFindings(td, doc, lastCrdFindings.get(`${td.uri}#${doc.index}`) ?? []));
+  return out;
+}
+
+/** Per parsed document (reused by the YAML layer while its text is unchanged): its last findings. */
+const docFindings = new WeakMap<object, { key: string; text: string; startLine: number; findings: Finding[]; sameFileRelated: boolean }>();
+
+/** What a document's findings depend on besides its text: the CRD it resolves to and the settings. */
+function dependencyKey(ctx: ServiceContext, doc: YamlDoc): string {
+  const role = roleOf(doc.value);
+  if (role.role !== 'cr') return role.role;
+  const crd = ctx.index.lookup(role.group, role.kind);
+  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}`;
+  // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
+  return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index.all().filter((c) => c.group === role.group).map((c) => c.id).join(',')}`;
+}
+
+function syntaxFindings(td: TextDocument, doc: YamlDoc): Finding[] {
+  return doc.syntax.map((s) => ({
+    ...finding({ start: td.positionAt(s.start), end: td.positionAt(Math.min(s.end, doc.end)) }, s.severity, s.severity === 'error' ? 'YAMLSyntax' : 'YAMLWarning', s.message, roleOf(doc.value).role),
+    // For YAML findings the origin is the YAML library's error code.
+    params: { origin: s.code },
+  }));
+}
+
+/** The findings of one document of a file. */
+export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc): Finding[] {
+  const out = syntaxFindings(td, doc);
+  // Findings on half-parsed documents would be noise on top of the syntax error.
+  if (doc.syntax.some((s) => s.severity === 'error')) return out;
+  const role = roleOf(doc.value);
+  if (role.role === 'crd') {
+    const apiVersion = role.crd.apiVersion;
+    if (apiVersion !== 'apiextensions.k8s.io/v1') {
+      // apiextensions.k8s.io/v1beta1 has not been served since Kubernetes 1.22: kubectl's REST mapping fails.
+      const msg = `no matches for kind "CustomResourceDefinition" in version "${String(apiVersion)}"`;
+      const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg} (served: apiextensions.k8s.io/v1)`, 'crd');
+      f.apiMessage = msg;
+      out.push(f);
+      return out;
+    }
+    const r = checkCrd(textKey(doc.text, ctx.settings.yamlVersion), role.crd);
+    if (doc.text.length >= LARGE_CRD_CHARS) lastCrdFindings.set(`${td.uri}#${doc.index}`, r.errors);
+    out.push(...crdEngineFindings(td, doc, r.errors));
+    for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
+  } else if (role.role === 'cr') {
+    out.push(...crFindings(ctx, td, doc, role));
+  }
+  return out;
+}
+
+/**
+ * The API server's findings on a CRD. Cost findings are grouped: each over-budget rule is one finding, the
+ * CRD's total is one finding with the rules that contributed to it as related locations.
+ */
+function crdEngineFindings(td: TextDocument, doc: YamlDoc, errors: FieldError[]): Finding[] {
+  const out: Finding[] = [];
+  const contributions: RelatedFinding[] = [];
+  for (const e of errors) {
+    const f = fieldFinding(td, doc, e, {}, 'crd');
+    if (e.params?.cost?.scope === 'contribution') contributions.push({ location: { uri: td.uri, range: f.range }, message: `this rule contributed an estimated cost of ${formatCost(e.params.cost.estimated)}` });
+    else out.push(f);
+  }
+  if (contributions.length) {
+    const total = out.find((f) => f.params?.cost?.scope === 'total');
+    if (total) total.related = [...(total.related ?? []), ...contributions];
+  }
+  return out;
+}
+
+type CrRole = Extract<ReturnType<typeof roleOf>, { role: 'cr' }>;
+
+function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole): Finding[] {
+  const out: Finding[] = [];
+  const res = resolveCr(ctx.index, role);
+  if (!res) {
+    const sameGroup = ctx.index.all().filter((c) => c.group === role.group);
+    const range = rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value');
+    if (role.group !== '' && sameGroup.length > 0) {
+      // The group is a known CRD's: a wrong kind is a real mistake, not an unrelated resource.
+      const msg = noMatches(role.kind, role.apiVersion);
+      const kinds = sameGroup.map((c) => c.kind);
+      const near = closestNames(role.kind, kinds);
+      const f = finding(range, 'error', 'NoKindMatch', `${msg}${near.length ? ` (did you mean ${near.map((k) => `"${k}"`).join(', ')}?)` : ` (${role.group} defines ${kinds.join(', ')})`}`, 'cr');
+      f.apiMessage = msg;
+      f.params = { suggestions: near };
+      f.related = sameGroup.map((c) => ({ location: crdLocation(c, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }]), message: `${c.group} defines kind ${c.kind} (${c.name})` }));
+      out.push(f);
+    } else if (ctx.settings.unknownKinds === 'hint') {
+      const hint = unknownKindHint(role.group, role.version, role.kind, role.apiVersion);
+      if (hint) out.push(finding(range, 'information', 'UnknownKind', hint, 'cr'));
+    }
+    return out;
+  }
+  const { crd, version } = res;
+  if (crd.broken) {
+    const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'), 'information', 'CRDUnreadable', `not checked: the CustomResourceDefinition ${crd.name} has YAML syntax errors`, 'cr');
+    f.related = [{ location: crdLocation(crd, []), message: `${crd.name} has YAML syntax errors` }];
+    return [f];
+  }
+  const served = crdVersions(crd.crd).filter((v) => v.served);
+  if (!version || !version.served) {
+    const msg = noMatches(role.kind, role.apiVersion);
+    const why = version ? `${crd.name} does not serve ${role.version}` : `${crd.name} has no version ${role.version}`;
+    const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg}: ${why} (served: ${served.map((v) => v.name).join(', ') || 'none'})`, 'cr');
+    f.apiMessage = msg;
+    f.params = { supportedValues: served.map((v) => `${crd.group}/${v.name}`) };
+    f.provenance = { crd: crd.name };
+    f.related = [
+      {
+        location: crdLocation(crd, version ? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'served' }] : [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }]),
+        message: `${crd.name} serves ${served.map((v) => `${crd.group}/${v.name}`).join(', ') || 'no version'}`,
+      },
+    ];
+    out.push(f);
+    return out;
+  }
+  const r = checkCr(crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value);
+  const deprecation = (text: string) => {
+    const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
+    f.apiMessage = text;
+    f.params = { origin: 'deprecatedVersion' };
+    f.provenance = { crd: crd.name, version: version.name };
+    f.related = [provenanceInfo(crd, version, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'deprecated' }])];
+    return f;
+  };
+  if (!r.ok) {
+    if (version.deprecated) out.push(deprecation(version.deprecationWarning ?? `${crd.group}/${version.name} ${crd.kind} is deprecated`));
+    out.push(engineUnavailable(td, doc, r.error));
+    return out;
+  }
+  const result = r.value;
+  const skipped = result.errors.some((e) => e.params?.origin === 'celSkipped');
+  for (const e of result.errors) {
+    if (e.params?.origin === 'celSkipped') continue; // rides on the blocking errors (notes)
+    const f = fieldFinding(td, doc, e, { crd, version }, 'cr');
+    if (skipped && BLOCKING_ERROR_TYPES.has(e.type)) f.notes = [CEL_SKIPPED_MESSAGE];
+    out.push(f);
+  }
+  if (skipped && !out.some((f) => f.notes)) {
+    // No blocking error of its own to ride on (cannot happen with the API server's rules): keep it visible.
+    const e = result.errors.find((x) => x.params?.origin === 'celSkipped')!;
+    out.push(fieldFinding(td, doc, e, { crd, version }, 'cr'));
+  }
+  for (const e of result.warnings) {
+    // The API server sends warnings as plain text (`Warning: example.com/v1beta1 Widget is deprecated; ...`).
+    if (e.params?.origin === 'deprecatedVersion') out.push(deprecation(e.params.reason ?? e.detail));
+    else out.push(fieldFinding(td, doc, { ...e, severity: 'warning' }, { crd, version }, 'cr'));
+  }
+  out.push(...unknownFieldFindings(ctx, td, doc, role, crd, version, result.pruned));
+  return out;
+}
+
+/**
+ * Fields the schema does not declare. The API server prunes them; with strict field validation (kubectl
+ * apply's default since 1.27) it rejects the object instead, in these words.
+ */
+function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, crd: IndexedCrd, version: CrdVersion, pruned: Array<{ path: string; segments?: PathSegment[] }>): Finding[] {
+  const mode = ctx.settings.fieldValidation;
+  if (mode === 'Ignore') return [];
+  const out: Finding[] = [];
+  for (const p of pruned) {
+    const segs = p.segments?.length ? p.segments : parseFieldPath(p.path);
+    const unknown = `unknown field "${p.path}"`;
+    const suggestions = siblingSuggestions(version, segs, doc);
+    const near = suggestions.length ? ` (did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?)` : '';
+    const strict = mode === 'Strict';
+    const message = strict ? `${unknown}${near}: rejected by strict field validation (kubectl apply); other clients drop it (pruning)` : `${unknown}${near}: dropped when stored (pruning)`;
+    const f = finding(rangeOfPath(td, doc, segs, 'key'), strict ? 'error' : 'warning', 'UnknownField', message, 'cr');
+    // The API server's answer to a create/apply with fieldValidation=Strict (error) or Warn (warning header).
+    f.apiMessage = strict ? `${role.kind} in version "${version.name}" cannot be handled as a ${role.kind}: strict decoding error: ${unknown}` : unknown;
+    f.field = p.path;
+    f.segments = segs;
+    f.params = { origin: 'unknownField', ...(suggestions.length ? { suggestions } : {}) };
+    f.provenance = { crd: crd.name, version: version.name };
+    f.related = [provenanceInfo(crd, version, parentSchemaSegments(version, segs))];
+    out.push(f);
+  }
+  return out;
+}
+
+/** The properties declared beside an unknown field that are close to its name and not already used. */
+function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlDoc): string[] {
+  const last = segs[segs.length - 1];
+  if (!version.schema || !last || last.kind === 'index') return [];
+  const name = last.kind === 'field' ? last.name : last.key;
+  const parent = segs.length === 1 ? version.schema : schemaAtPath(version.schema, segs.slice(0, -1))?.schema;
+  if (!parent || !isObject(parent.properties)) return [];
+  const present = doc.layer.nodeAtPath(segs.slice(0, -1));
+  const used = new Set<string>();
+  const items = (present as { items?: Array<{ key?: { value?: unknown } }> } | null | undefined)?.items;
+  if (Array.isArray(items)) for (const it of items) if (it?.key && typeof it.key.value === 'string') used.add(it.key.value);
+  return closestNames(name, Object.keys(parent.properties).filter((k) => !used.has(k)));
+}
+
+/** The REST mapper's message for an apiVersion/kind no served CRD version matches. */
+function noMatches(kind: string, apiVersion: string): string {
+  return `no matches for kind "${kind}" in version "${apiVersion}"`;
+}
+
+function parentSchemaSegments(version: CrdVersion, segs: PathSegment[]): PathSegment[] | undefined {
+  if (!version.schema) return undefined;
+  for (let n = segs.length - 1; n >= 0; n--) {
+    const at = schemaAtPath(version.schema, segs.slice(0, n));
+    if (at && !at.builtin) return schemaStepsToCrdPath(version, at.steps);
+  }
+  return undefined;
+}
+
+function provenanceInfo(crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding {
+  const where = segs ?? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }];
+  return {
+    location: crdLocation(crd, where),
+    message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}`,
+  };
+}
+
+const SEVERITY: Record<NonNullable<FieldError['severity']>, FindingSeverity> = { error: 'error', warning: 'warning', information: 'information' };
+
+/** Turns one engine finding into a finding at its YAML range. */
+export function fieldFinding(td: TextDocument, doc: YamlDoc, e: FieldError, from: { crd?: IndexedCrd; version?: CrdVersion }, role: DocumentRole): Finding {
+  // The YAML layer maps the internal CRD paths the API server prints to the v1 fields written, and
+  // CEL compile errors to the spot inside the rule string.
+  const r = doc.layer.rangeOfFieldError(e);
+  const range = { start: td.positionAt(r.start), end: td.positionAt(r.end) };
+  const printed = e.segments?.length && formatFieldPath(e.segments) === e.field ? e.segments : parseFieldPath(e.field);
+  const written = r.exact ? r.found : printed;
+  const f = finding(range, SEVERITY[e.severity ?? 'error'], e.type, shortMessage(e, { exact: r.exact, segments: written }), role);
+  f.apiMessage = errorMessage(e);
+  if (e.field !== '') f.field = e.field;
+  if (r.exact) f.path = formatFieldPath(r.found);
+  f.segments = written;
+  if (e.params) f.params = e.params;
+  if (e.type === 'FieldValueTypeInvalid' && e.params?.expectedType === 'string' && r.exact) {
+    const surprise = plainScalarSurprise(doc, r.found);
+    if (surprise) {
+      f.params = { ...f.params, plainScalar: surprise };
+      f.message = `${surprise.source} is read as ${surprise.readAs} (YAML 1.1, as kubectl reads it), but this field is a string: quote it`;
+    }
+  }
+  const rule = e.provenance?.rule;
+  if (from.crd && from.version) {
+    f.provenance = { crd: from.crd.name, version: from.version.name, ...(rule ? { rule } : {}) };
+    const p = e.provenance;
+    let where: PathSegment[] | undefined;
+    if (p?.rulePath) where = [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: from.version.index }, { kind: 'field', name: 'schema' }, ...parseFieldPath(p.rulePath)];
+    else where = parentSchemaSegments(from.version, [...printed, { kind: 'field', name: '' }]);
+    f.related = [provenanceInfo(from.crd, from.version, where, rule)];
+  } else if (rule) {
+    f.provenance = { rule };
+  }
+  return f;
+}
+
+/** A plain scalar read as a boolean or number where a string was meant (`off`, `y`, `0755`, `1.10`). */
+function plainScalarSurprise(doc: YamlDoc, segs: PathSegment[]): { source: string; readAs: string } | undefined {
+  const node = doc.layer.nodeAtPath(segs);
+  if (!node || !isScalar(node) || node.type !== 'PLAIN' || !node.range || typeof node.value === 'string' || node.value === null) return undefined;
+  const source = doc.text.slice(node.range[0] + doc.base - doc.start, node.range[1] + doc.base - doc.start);
+  const v = node.value;
+  let readAs: string;
+  if (typeof v === 'boolean') readAs = `the boolean ${v}`;
+  else if (typeof v === 'number' || typeof v === 'bigint') readAs = `the number ${String(v)}${/^[-+]?0[0-7]/.test(source) ? ' (octal)' : ''}`;
+  else return undefined;
+  return { source, readAs };
+}
+
+/** The range of a field path in a document: its value, or its key; for a missing field, its parent's key. */
+export function rangeOfPath(td: TextDocument, doc: YamlDoc, segs: PathSegment[], prefer: 'key' | 'value'): Range {
+  const r = doc.layer.rangeOfPath(segs, prefer);
+  return { start: td.positionAt(r.start), end: td.positionAt(r.end) };
+}
+
+/** The first content line of a document (for findings about the whole document). */
+export function headRange(td: TextDocument, doc: YamlDoc): Range {
+  const contents = doc.ast.contents as Node | null;
+  const start = contents?.range ? doc.base + contents.range[0] : doc.start;
+  const text = td.getText();
+  let end = text.indexOf('\n', start);
+  if (end < 0 || end > doc.end) end = doc.end;
+  return { start: td.positionAt(start), end: td.positionAt(Math.max(end, start)) };
+}
+
+function engineUnavailable(td: TextDocument, doc: YamlDoc, error: string): Finding {
+  return finding(headRange(td, doc), 'information', 'EngineUnavailable', `crd-yaml could not run a check: ${error}`, roleOf(doc.value).role);
+}
+
+function finding(range: Range, severity: FindingSeverity, code: string, message: string, document: DocumentRole): Finding {
+  return { range, severity, code, message, document };
+}
+
+/** Whether a document value looks like a CR of a known CRD (used by code lenses and previews). */
+export function isKnownCr(ctx: ServiceContext, value: unknown): boolean {
+  const role = roleOf(value);
+  return role.role === 'cr' && isObject(value) && !!resolveCr(ctx.index, role);
+}

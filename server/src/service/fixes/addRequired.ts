@@ -1,0 +1,83 @@
+/**
+ * A missing required field of a CR is added with a value that validates (minimalValue.ts); when none is
+ * simple, an empty string placeholder to fill in (the field is then present, its value flagged). Where
+ * several are missing, "Add all missing required fields" adds them in one edit per mapping.
+ */
+import { stringify } from 'yaml';
+import type { PathSegment } from '../../engine/field';
+import { formatFieldPath } from '../../yaml';
+import { yamlScalar } from '../completion';
+import type { Finding, Fix } from '../finding';
+import { resolveCr, roleOf, schemaAtPath } from '../kube';
+import { findWrittenPath, isMap } from '../yamlDocument';
+import { appendToMapping, fix, yamlKeyText, type TextEdit } from './edits';
+import { minimalValidValue } from './minimalValue';
+import type { FixContext, FixProvider } from './types';
+
+const isMissingRequired = (f: Finding) => f.document === 'cr' && f.code === 'FieldValueRequired' && f.params?.origin === 'required';
+
+export const addRequired: FixProvider = {
+  id: 'addRequired',
+  matches: isMissingRequired,
+  fixes(ctx, f) {
+    const one = addFields(ctx, [f]);
+    if (!one) return [];
+    const out: Fix[] = [fix(`Add required field "${one.names[0]}"`, f, one.edits)];
+    const all = ctx.findings.filter(isMissingRequired);
+    if (all.length > 1) {
+      const every = addFields(ctx, all);
+      if (every && every.names.length > 1) out.push(fix('Add all missing required fields', all, every.edits, false));
+    }
+    return out;
+  },
+};
+
+/** One edit per parent mapping adding the given missing fields (skipping those that cannot be added). */
+function addFields(ctx: FixContext, findings: Finding[]): { edits: TextEdit[]; names: string[] } | undefined {
+  const byParent = new Map<string, { parent: PathSegment[]; lines: string[]; names: string[] }>();
+  for (const f of findings) {
+    const segs = f.segments ?? [];
+    const last = segs[segs.length - 1];
+    if (!last || last.kind === 'index') continue;
+    const key = last.kind === 'field' ? last.name : last.key;
+    const parent = segs.slice(0, -1);
+    const id = formatFieldPath(parent);
+    let g = byParent.get(id);
+    if (!g) byParent.set(id, (g = { parent, lines: [], names: [] }));
+    if (g.names.includes(key)) continue;
+    g.names.push(key);
+    g.lines.push(...fieldLines(key, valueFor(ctx, segs)));
+  }
+  const edits: TextEdit[] = [];
+  const names: string[] = [];
+  for (const g of byParent.values()) {
+    const m = findWrittenPath(ctx.doc, g.parent);
+    if (!isMap(m.node) || m.matched !== g.parent.length) continue;
+    const e = appendToMapping(ctx.td, ctx.doc, m.node, g.lines);
+    if (!e) continue;
+    edits.push(e);
+    names.push(...g.names);
+  }
+  return edits.length ? { edits, names } : undefined;
+}
+
+/** The value to insert for a missing field: one that validates, else an empty string to fill in. */
+function valueFor(ctx: FixContext, segs: PathSegment[]): unknown {
+  const role = roleOf(ctx.doc.value);
+  if (role.role !== 'cr') return '';
+  const schema = resolveCr(ctx.service.index, role)?.version?.schema;
+  const at = schema ? schemaAtPath(schema, segs) : undefined;
+  if (!at) return '';
+  return minimalValidValue(at.schema)?.value ?? '';
+}
+
+/** `key: value` as YAML lines (block style for non-empty objects and lists), relative to the mapping. */
+function fieldLines(key: string, value: unknown): string[] {
+  const k = yamlKeyText(key);
+  if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) {
+    const body = stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
+    return [`${k}:`, ...body.split('\n').map((l) => `  ${l}`)];
+  }
+  if (value !== null && typeof value === 'object') return [`${k}: ${Array.isArray(value) ? '[]' : '{}'}`];
+  return [`${k}: ${yamlScalar(value)}`];
+}

@@ -1,0 +1,14 @@
+/** A metadata schema that restricts more than name and generateName (or sits in a junctor) goes. */
+import { findWrittenPath } from '../yamlDocument';
+import { fix, removePair } from './edits';
+import type { FixProvider } from './types';
+
+export const removeMetadataSchema: FixProvider = {
+  id: 'removeMetadataSchema',
+  matches: (f) => f.document === 'crd' && f.params?.origin === 'structural' && f.params.keyword === 'metadata',
+  fixes(ctx, f) {
+    const m = findWrittenPath(ctx.doc, f.segments ?? []);
+    const e = m.pair ? removePair(ctx.td, ctx.doc, m.pair) : undefined;
+    return e ? [fix('Remove the metadata schema (the API server defines metadata)', f, [e])] : [];
+  },
+};

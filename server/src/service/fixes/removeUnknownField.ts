@@ -1,0 +1,15 @@
+/** An unknown field (rejected under strict field validation, pruned otherwise) is removed. */
+import { findWrittenPath } from '../yamlDocument';
+import { fix, removePair } from './edits';
+import type { FixProvider } from './types';
+
+export const removeUnknownField: FixProvider = {
+  id: 'removeUnknownField',
+  matches: (f) => f.code === 'UnknownField',
+  fixes(ctx, f) {
+    const m = findWrittenPath(ctx.doc, f.segments ?? []);
+    const e = m.pair ? removePair(ctx.td, ctx.doc, m.pair) : undefined;
+    // Preferred only when no rename is offered (a misspelling is more likely than a stray field).
+    return e ? [fix(`Remove unknown field "${f.field}"`, f, [e], !f.params?.suggestions?.length)] : [];
+  },
+};
