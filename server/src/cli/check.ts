@@ -61,7 +61,9 @@ export function openInputs(files: InputFile[], opts: CheckOptions): { service: L
   const docs = files.map((file) => {
     const uri = uriOfInput(file.path, cwd);
     paths.set(uri, file.path);
-    return { file, td: TextDocument.create(uri, 'yaml', 1, file.text) };
+    // Like an editor's language mode: a named file is YAML by its name (the standard input always).
+    const languageId = file.path === STDIN || /\.ya?ml$/i.test(file.path) ? 'yaml' : 'plaintext';
+    return { file, td: TextDocument.create(uri, languageId, 1, file.text) };
   });
   // Every input is indexed before any is checked: a CR may come before its CRD.
   for (const d of docs) service.update(d.td);

@@ -69,14 +69,16 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
       out.push(finding(headRange(td, doc), 'warning', 'InternalError', `crd-yaml internal error: ${(e as Error).message}`, 'other'));
     }
   }
-  return { findings: notYaml(td, file, out), pending };
+  return { findings: notYaml(td.languageId, file, out), pending };
 }
 
 /** A file that is not YAML at all (a script, Markdown, ...): one finding, not a screenful. */
-function notYaml(td: TextDocument, file: YamlFile, findings: Finding[]): Finding[] {
+function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Finding[] {
   const syntax = findings.filter((f) => f.code === 'YAMLSyntax');
   if (syntax.length === 0 || file.docs.some((d) => roleOf(d.value).role !== 'other')) return findings;
-  if (syntax.length <= MAX_SYNTAX_ERRORS_OF_NON_YAML && /\.ya?ml$/i.test(td.uri)) return findings;
+  // A document the client does not take for YAML (the CLI: a named file without a .yaml/.yml name) is not
+  // YAML at the first error; one the client calls YAML only when the errors pile up.
+  if (syntax.length <= MAX_SYNTAX_ERRORS_OF_NON_YAML && languageId === 'yaml') return findings;
   const first = syntax[0];
   const n = syntax.length;
   return [{ ...first, code: 'NotYaml', message: `not a YAML file: ${n} syntax error${n === 1 ? '' : 's'}, the first: ${first.message}` }];
