@@ -111,6 +111,7 @@ const ERROR_TYPES: ErrorType[] = [
   'FieldValueTypeInvalid',
   'FieldValueNotFound',
   'InternalError',
+  'NotChecked',
 ];
 
 const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
