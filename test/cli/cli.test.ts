@@ -87,7 +87,7 @@ test('YAML syntax errors: file:line:col, exit 1; other documents of the file sti
   assert.ok(syntax.length >= 1);
   assert.match(syntax[0], /^bad\.yaml:6:13: error: .+ \[YAMLSyntax [A-Z_]+\]$/);
   // The second document (line 9 onwards) still parsed: its CRD-not-found info is there.
-  assert.ok(lines.some((l) => /^bad\.yaml:9:7: info: not checked: no CustomResourceDefinition known for kind "Gadget"/.test(l)), r.out);
+  assert.ok(lines.some((l) => /^bad\.yaml:9:7: info: no CustomResourceDefinition known for kind "Gadget"/.test(l)), r.out);
   assert.match(r.err, /1 file, 2 documents: \d+ errors?/);
 });
 
@@ -117,7 +117,7 @@ test('a custom resource without its CRD is not checked: counted, listed with --u
   assert.match(r.err, /; 1 object of kinds no known CRD defines not checked \(--unknown-kinds hint lists them\)\n$/);
   const h = cli(['check', '--unknown-kinds', 'hint', 'cr.yaml'], dir);
   assert.equal(h.code, 0);
-  assert.equal(h.out, 'cr.yaml:2:7: info: not checked: no CustomResourceDefinition known for kind "Gadget" in version "nowhere.example.com/v1" [UnknownKind]\n');
+  assert.equal(h.out, 'cr.yaml:2:7: info: no CustomResourceDefinition known for kind "Gadget" in version "nowhere.example.com/v1" [UnknownKind]\n');
   assert.throws(() => parseArgs(['check', '--unknown-kinds', 'loud', 'a']), /unknown --unknown-kinds "loud"/);
 });
 

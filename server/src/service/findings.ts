@@ -262,6 +262,7 @@ function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDo
     // The API server's answer to a create/apply with fieldValidation=Strict (error) or Warn (warning header).
     f.apiMessage = strict ? `${role.kind} in version "${version.name}" cannot be handled as a ${role.kind}: strict decoding error: ${unknown}` : unknown;
     f.field = p.path;
+    f.path = p.path;
     f.segments = segs;
     f.params = { origin: 'unknownField', ...(suggestions.length ? { suggestions } : {}) };
     f.provenance = { crd: crd.name, version: version.name };

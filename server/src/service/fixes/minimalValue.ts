@@ -57,7 +57,8 @@ function* candidates(s: JSONSchemaProps, depth: number): Generator<unknown> {
       const f = typeof s.format === 'string' ? FORMAT_SAMPLES[s.format] : undefined;
       if (f !== undefined) yield f;
       const min = typeof s.minLength === 'number' ? s.minLength : 0;
-      for (const c of STRING_SAMPLES) yield c.length >= min ? c : c + 'a'.repeat(min - c.length);
+      for (const c of STRING_SAMPLES) if (c.length >= min) yield c;
+      for (const c of STRING_SAMPLES) if (c.length < min) yield c + 'a'.repeat(min - c.length);
       return;
     }
     case 'integer':

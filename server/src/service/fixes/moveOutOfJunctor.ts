@@ -25,9 +25,12 @@ export function outsideJunctors(segs: readonly PathSegment[]): PathSegment[] {
   return out;
 }
 
-/** The first junctor of a path (for titles). */
+/** The innermost junctor of a path (for titles). */
 function junctorOf(segs: readonly PathSegment[]): string {
-  for (const s of segs) if (s.kind === 'field' && (JUNCTOR_LISTS.has(s.name) || s.name === 'not')) return s.name;
+  for (let i = segs.length - 1; i >= 0; i--) {
+    const s = segs[i];
+    if (s.kind === 'field' && (JUNCTOR_LISTS.has(s.name) || s.name === 'not')) return s.name;
+  }
   return 'junctor';
 }
 

@@ -1,0 +1,204 @@
+/**
+ * Every quick fix of service/fixes/, applied: the finding it fixes is gone from the text it produces
+ * (checkFixesRemove), and the text is what a person would write.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LanguageService } from '../../server/src/service/languageService';
+import { FIXES } from '../../server/src/service/fixes';
+import { checkFixesRemove, docOf, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
+
+const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
+const REALWORLD = join(__dirname, '..', '..', '..', 'shared', 'realworld');
+
+/** The Widget CRD with more fields under spec (indented as its properties). */
+function widgetWith(props: string, required = '[size]'): string {
+  return WIDGET_CRD.replace('              required: [size]\n', `              required: ${required}\n`).replace('                enabled:\n', props + '                enabled:\n');
+}
+
+// ---- CRDs
+
+test('fix: a missing type is added (inferred), and the NonStructural finding goes', () => {
+  const [out] = checkFixesRemove(new LanguageService(), WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n'), 'FieldValueRequired');
+  assert.equal(out, WIDGET_CRD);
+});
+
+test('fix: an embedded resource becomes type: object', () => {
+  const crd = WIDGET_CRD.replace('                enabled:\n                  type: boolean\n', '                enabled:\n                  type: string\n                  x-kubernetes-embedded-resource: true\n                  x-kubernetes-preserve-unknown-fields: true\n');
+  const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueInvalid', { title: /^Set "type: object"$/ });
+  assert.match(out, /enabled:\n {18}type: object\n {18}x-kubernetes-embedded-resource: true/);
+});
+
+test('fix: x-kubernetes-preserve-unknown-fields goes where x-kubernetes-int-or-string is set', () => {
+  const crd = WIDGET_CRD.replace('                enabled:\n                  type: boolean\n', '                enabled:\n                  x-kubernetes-int-or-string: true\n                  x-kubernetes-preserve-unknown-fields: true\n');
+  const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueInvalid');
+  assert.ok(out.includes('                enabled:\n                  x-kubernetes-int-or-string: true\n                tags:'), out);
+});
+
+test('fix: uniqueItems: true becomes x-kubernetes-list-type: set (or goes when a list type is there)', () => {
+  const [a] = checkFixesRemove(new LanguageService(), WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n'), 'FieldValueForbidden');
+  assert.equal(a, WIDGET_CRD);
+  const [b] = checkFixesRemove(new LanguageService(), WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  x-kubernetes-list-type: set\n                  uniqueItems: true\n'), 'FieldValueForbidden');
+  assert.equal(b, WIDGET_CRD);
+});
+
+test('fix: a keyword inside a junctor moves to the nearest node outside every junctor, never into an enclosing one', () => {
+  // description of `a` inside anyOf, itself inside oneOf: the target is properties[mode].properties[a].
+  const crd = widgetWith(
+    [
+      '                mode:',
+      '                  type: object',
+      '                  properties:',
+      '                    a:',
+      '                      type: string',
+      '                  oneOf:',
+      '                    - properties:',
+      '                        a:',
+      '                          anyOf:',
+      '                            - description: the first form',
+      '                              maxLength: 3',
+      '                            - minLength: 5',
+      '',
+    ].join('\n'),
+  );
+  const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueForbidden', { title: /^Move "description" out of the anyOf$/ });
+  assert.ok(out.includes('                    a:\n                      description: the first form\n                      type: string\n'), out);
+  assert.ok(out.includes('                            - maxLength: 3\n'), out);
+  // Already there: removed (preferred); a flow or multi-line value cannot move: removed too.
+  const twice = crd.replace('                    a:\n                      type: string\n', '                    a:\n                      type: string\n                      description: said\n');
+  const fixes = quickFixes(new LanguageService(), twice);
+  assert.ok(fixes.some((f) => f.title === 'Remove "description" from the anyOf (not allowed there)'), JSON.stringify(fixes.map((f) => f.title)));
+  checkFixesRemove(new LanguageService(), twice, 'FieldValueForbidden');
+});
+
+test('fix: a metadata schema restricting more than name/generateName goes', () => {
+  const crd = WIDGET_CRD.replace('          properties:\n            spec:\n', '          properties:\n            metadata:\n              type: object\n              properties:\n                labels:\n                  type: object\n            spec:\n');
+  const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueForbidden');
+  assert.equal(out, WIDGET_CRD);
+});
+
+test('fix: a field only specified under a junctor is declared outside it', () => {
+  const crd = WIDGET_CRD.replace('          type: object\n          properties:\n            spec:\n', '          type: object\n          anyOf:\n            - properties:\n                color:\n                  maxLength: 5\n          properties:\n            spec:\n');
+  const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueRequired');
+  assert.ok(out.includes('            color:\n              type: string\n'), out);
+});
+
+// ---- CRs
+
+test('fix: an unknown field is renamed to the closest declared one: dnsName -> dnsNames on a real cert-manager Certificate', () => {
+  const s = new LanguageService();
+  const crdPath = join(REALWORLD, 'crds', 'cert-manager', 'cert-manager.io_certificates.yaml');
+  s.indexDiskFile('file:///ws/crds/certificates.yaml', readFileSync(crdPath, 'utf8'));
+  const cert = 'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: example\nspec:\n  secretName: example-tls\n  issuerRef:\n    name: letsencrypt\n    kind: ClusterIssuer\n  dnsName:\n    - example.com\n';
+  const [rename] = checkFixesRemove(s, cert, 'UnknownField', { title: /^Rename to "dnsNames"$/ });
+  assert.equal(rename, cert.replace('  dnsName:\n', '  dnsNames:\n'));
+  const { td } = docOf(rename);
+  s.update(td);
+  assert.deepEqual(s.findings(td).map((f) => f.message), []);
+  // The rename is the preferred fix; removing is offered after it.
+  const fixes = quickFixes(s, cert).map((f) => f.title);
+  assert.deepEqual(fixes, ['Rename to "dnsNames"', 'Remove unknown field "spec.dnsName"']);
+});
+
+test('fix: an unknown field is removed with its lines (comments of other fields kept)', () => {
+  const [out] = checkFixesRemove(serviceWithCrd(), HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n  replicas: 1\n', 'UnknownField', { title: /^Remove/ });
+  assert.equal(out, HEAD + 'spec:\n  size: small\n  # about colour\n  replicas: 1\n');
+});
+
+test('fix: a value not supported is replaced with the closest supported one (the others offered too)', () => {
+  const [closest] = checkFixesRemove(serviceWithCrd(), HEAD + 'spec:\n  size: medum  # kept\n', 'FieldValueNotSupported', { title: /medium/ });
+  assert.equal(closest, HEAD + 'spec:\n  size: medium  # kept\n');
+  const titles = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  size: medum\n').map((f) => f.title);
+  assert.deepEqual(titles, ['Replace with medium', 'Replace with small', 'Replace with large']);
+});
+
+test('fix: a missing required field is added with a value that validates (default, enum, bounds, format, nested required)', () => {
+  const crd = widgetWith(
+    [
+      '                name:',
+      '                  type: string',
+      '                  minLength: 3',
+      '                  pattern: "^[a-z]+(-[0-9]+)?$"',
+      '                count:',
+      '                  type: integer',
+      '                  minimum: 2',
+      '                  multipleOf: 3',
+      '                when:',
+      '                  type: string',
+      '                  format: date-time',
+      '                ref:',
+      '                  type: object',
+      '                  required: [kind, name]',
+      '                  properties:',
+      '                    kind: {type: string, enum: [Secret, ConfigMap]}',
+      '                    name: {type: string, maxLength: 10, minLength: 1}',
+      '',
+    ].join('\n'),
+    '[size, name, count, when, ref]',
+  );
+  const s = serviceWithCrd({}, crd);
+  const cr = HEAD + 'spec:\n  replicas: 1 # one\n';
+  const outs = checkFixesRemove(s, cr, 'FieldValueRequired', { title: /^Add required field/ });
+  assert.deepEqual(outs, [
+    cr + '  size: small\n',
+    cr + '  name: example\n',
+    cr + '  count: 3\n',
+    cr + '  when: "1970-01-01T00:00:00Z"\n',
+    cr + '  ref:\n    kind: Secret\n    name: example\n',
+  ]);
+  // "Add all missing required fields": one edit, and the object is then valid.
+  const [all] = checkFixesRemove(s, cr, 'FieldValueRequired', { title: /^Add all missing required fields$/ }).slice(0, 1);
+  const { td } = docOf(all);
+  s.update(td);
+  assert.deepEqual(s.findings(td).map((f) => f.message), [], all);
+});
+
+test('fix: YAML 1.1 surprises in string fields are explained and quoted (off, y, 0755, 1.10)', () => {
+  const crd = widgetWith(['                mode:', '                  type: string', ''].join('\n'));
+  const s = serviceWithCrd({}, crd);
+  for (const [plain, readAs] of [
+    ['off', 'the boolean false'],
+    ['y', 'the boolean true'],
+    ['0755', 'the number 493 (octal)'],
+    ['1.10', 'the number 1.1'],
+  ]) {
+    const cr = HEAD + `spec:\n  size: small\n  mode: ${plain}\n`;
+    const { td } = docOf(cr);
+    s.update(td);
+    const f = s.findings(td).find((x) => x.code === 'FieldValueTypeInvalid');
+    assert.ok(f, plain);
+    assert.equal(f.message, `${plain} is read as ${readAs} (YAML 1.1, as kubectl reads it), but this field is a string: quote it`);
+    const [out] = checkFixesRemove(s, cr, 'FieldValueTypeInvalid', { title: /^Quote it/ });
+    assert.equal(out, cr.replace(`mode: ${plain}`, `mode: "${plain}"`));
+  }
+  // A quoted value or a value of another type is not a surprise: no quote fix.
+  const { td } = docOf(HEAD + 'spec:\n  size: small\n  replicas: "3"\n');
+  s.update(td);
+  const typed = s.findings(td).find((x) => x.code === 'FieldValueTypeInvalid')!;
+  assert.equal(typed.params?.plainScalar, undefined);
+});
+
+test('every fix in the index is exercised by a test of this file', () => {
+  const src = readFileSync(__filename, 'utf8');
+  const titles: Record<string, RegExp> = {
+    addType: /fix: a missing type/,
+    setType: /fix: an embedded resource/,
+    removeConflictingKeyword: /fix: x-kubernetes-preserve-unknown-fields goes/,
+    uniqueItemsToSet: /fix: uniqueItems/,
+    moveOutOfJunctor: /fix: a keyword inside a junctor/,
+    removeMetadataSchema: /fix: a metadata schema/,
+    declareOutside: /fix: a field only specified under a junctor/,
+    renameUnknownField: /fix: an unknown field is renamed/,
+    removeUnknownField: /fix: an unknown field is removed/,
+    addRequired: /fix: a missing required field/,
+    closestEnum: /fix: a value not supported/,
+    quoteScalar: /fix: YAML 1.1 surprises/,
+  };
+  const missing = FIXES.map((f) => f.id).filter((id) => !titles[id] && !/^cel/i.test(id));
+  assert.deepEqual(missing, [], 'a fix without a test here');
+  for (const [id, re] of Object.entries(titles)) assert.match(src, re, id);
+  void TextDocument;
+});
