@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -48,7 +49,7 @@ export interface ApiServer {
   /** The kubectl binary of the build. */
   kubectl: string;
   /** An HTTPS request with the admin client certificate; JSON bodies in and out. */
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: IncomingHttpHeaders }>;
   /** Applies CRDs (objects) and waits until each is Established (or fails with the server's answer). */
   createCrds(crds: unknown[]): Promise<void>;
   /** Stops etcd and kube-apiserver and deletes the run folder. */
@@ -112,7 +113,7 @@ export async function startApiServer(opts: { flags?: string[] } = {}): Promise<A
             } catch {
               // not JSON: keep the text
             }
-            res({ status: resp.statusCode ?? 0, body: parsed });
+            res({ status: resp.statusCode ?? 0, body: parsed, headers: resp.headers });
           });
         },
       );

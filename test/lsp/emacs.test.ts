@@ -28,7 +28,7 @@ test(
       });
       assert.equal(r.status, 0, `emacs exited with ${r.status}: ${r.stderr}`);
       const diags = JSON.parse(readFileSync(out, 'utf8')) as Array<{ line: number; col: number; type: string; text: string }>;
-      const d = diags.find((x) => x.text.includes('spec.replicas: Invalid value: 15'));
+      const d = diags.find((x) => x.text.includes('Invalid value 15'));
       assert.ok(d, JSON.stringify(diags));
       assert.match(d.text, /less than or equal to 10/);
       assert.deepEqual([d.line, d.col, d.type], [6, 12, 'error']);

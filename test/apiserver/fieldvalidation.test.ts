@@ -1,0 +1,75 @@
+/**
+ * The service's words for unknown fields and deprecated versions, checked against a real kube-apiserver:
+ * under Strict (kubectl apply's default) the finding's API server message is the server's error message
+ * exactly; under Warn it is the warning the server sends; a deprecated version's finding is the server's
+ * deprecation warning.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { parse } from 'yaml';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LanguageService } from '../../server/src/service/languageService';
+import type { FieldValidation } from '../../server/src/service/context';
+import { skipWithoutKapi, startApiServer } from './kapi';
+
+const CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
+const CR = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: small\n  colour: red\n';
+const DEPRECATED = 'apiVersion: example.com/v1beta1\nkind: Widget\nmetadata:\n  name: old\nspec: {}\n';
+
+/** The finding of `code` the service gives for a text, under a fieldValidation setting. */
+function finding(text: string, code: string, fieldValidation: FieldValidation = 'Strict') {
+  const s = new LanguageService({ fieldValidation });
+  s.update(TextDocument.create('file:///ws/crd.yaml', 'yaml', 1, CRD));
+  const td = TextDocument.create('file:///ws/cr.yaml', 'yaml', 1, text);
+  s.update(td);
+  const f = s.findings(td).find((x) => x.code === code);
+  assert.ok(f, `${code} in ${JSON.stringify(s.findings(td))}`);
+  return f;
+}
+
+/** The texts of a response's Warning headers (`299 - "text"`). */
+function warnings(h: string | string[] | undefined): string[] {
+  const list = Array.isArray(h) ? h : h ? h.split(/,(?=\s*299 )/) : [];
+  return list.map((w) => JSON.parse(w.trim().replace(/^299 - /, '')) as string);
+}
+
+test('unknown fields and deprecated versions: the API server says what the service says it says', { skip: skipWithoutKapi() }, async () => {
+  const server = await startApiServer();
+  const dir = mkdtempSync(join(tmpdir(), 'crd-yaml-fv-'));
+  try {
+    await server.createCrds([parse(CRD)]);
+    const body = parse(CR);
+    const path = '/apis/example.com/v1/namespaces/default/widgets?dryRun=All';
+
+    const strict = finding(CR, 'UnknownField');
+    assert.equal(strict.severity, 'error');
+    const rejected = await server.request('POST', `${path}&fieldValidation=Strict`, body);
+    assert.equal(rejected.status, 400);
+    assert.equal(rejected.body.message, strict.apiMessage);
+
+    const warn = finding(CR, 'UnknownField', 'Warn');
+    assert.equal(warn.severity, 'warning');
+    const accepted = await server.request('POST', `${path}&fieldValidation=Warn`, body);
+    assert.equal(accepted.status, 201);
+    assert.deepEqual(warnings(accepted.headers.warning), [warn.apiMessage]);
+
+    const deprecated = finding(DEPRECATED, 'DeprecatedVersion');
+    const old = await server.request('POST', '/apis/example.com/v1beta1/namespaces/default/widgets?dryRun=All', parse(DEPRECATED));
+    assert.equal(old.status, 201, JSON.stringify(old.body));
+    assert.deepEqual(warnings(old.headers.warning), [deprecated.apiMessage]);
+
+    // kubectl apply (no flags): strict field validation, the same message.
+    const file = join(dir, 'cr.yaml');
+    writeFileSync(file, CR);
+    const k = spawnSync(server.kubectl, ['--kubeconfig', server.kubeconfig, 'apply', '--dry-run=server', '-f', file], { encoding: 'utf8' });
+    assert.notEqual(k.status, 0);
+    assert.ok(k.stderr.includes(strict.apiMessage!), k.stderr);
+  } finally {
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
