@@ -88,8 +88,10 @@ try {
       workspace: prepareWorkspace(join(tmp, 'ws-ui')),
       folder: 'gateway-api',
       file: 'gatewayclasses.yaml',
-      expectProblem: 'spec.controllerName',
+      expectProblem: 'Invalid value "Example Controller": should match',
       expectPreview: 'parametersRef',
+      crdFile: 'gatewayclasses-crd-edited.yaml',
+      expectCrdProblems: ['unknown field "maxLenght" (did you mean "maxLength"?)', "undeclared reference to 'oldself'", 'Unsupported value "cluster"'],
       screenshot: SCREENSHOT,
       failureScreenshot: join(WORK, 'screenshot.failed.png'),
     });

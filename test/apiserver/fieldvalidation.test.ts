@@ -62,6 +62,51 @@ test('unknown fields and deprecated versions: the API server says what the servi
     assert.equal(old.status, 201, JSON.stringify(old.body));
     assert.deepEqual(warnings(old.headers.warning), [deprecated.apiMessage]);
 
+    // Inside a map (additionalProperties) the server names keys with dots, not field.Path's brackets.
+    const GADGET = [
+      'apiVersion: apiextensions.k8s.io/v1',
+      'kind: CustomResourceDefinition',
+      'metadata:',
+      '  name: gadgets.example.com',
+      'spec:',
+      '  group: example.com',
+      '  scope: Namespaced',
+      '  names: {plural: gadgets, singular: gadget, kind: Gadget}',
+      '  versions:',
+      '    - name: v1',
+      '      served: true',
+      '      storage: true',
+      '      schema:',
+      '        openAPIV3Schema:',
+      '          type: object',
+      '          properties:',
+      '            spec:',
+      '              type: object',
+      '              properties:',
+      '                sets:',
+      '                  type: object',
+      '                  additionalProperties: {type: object, properties: {a: {type: string}}}',
+      '',
+    ].join('\n');
+    await server.createCrds([parse(GADGET)]);
+    const gadget = 'apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  sets:\n    first: {a: x, b: y}\n';
+    const s = new LanguageService();
+    s.update(TextDocument.create('file:///ws/gadget-crd.yaml', 'yaml', 1, GADGET));
+    const gtd = TextDocument.create('file:///ws/gadget.yaml', 'yaml', 1, gadget);
+    s.update(gtd);
+    const inMap = s.findings(gtd).find((x) => x.code === 'UnknownField');
+    assert.ok(inMap, JSON.stringify(s.findings(gtd)));
+    const mapAnswer = await server.request('POST', '/apis/example.com/v1/namespaces/default/gadgets?dryRun=All&fieldValidation=Strict', parse(gadget));
+    assert.equal(mapAnswer.status, 400);
+    assert.equal(mapAnswer.body.message, inMap.apiMessage);
+
+    // A misspelt keyword in the CRD itself: strict decoding of the CRD, in the same words.
+    const badCrd = CRD.replace('                  minimum: 0\n', '                  minimun: 0\n').replace(/widgets\.example\.com/g, 'widgets.other.example.com').replace('group: example.com', 'group: other.example.com');
+    const crdFinding = finding(badCrd, 'UnknownField');
+    const crdAnswer = await server.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All&fieldValidation=Strict', parse(badCrd));
+    assert.equal(crdAnswer.status, 400, JSON.stringify(crdAnswer.body));
+    assert.equal(crdAnswer.body.message, crdFinding.apiMessage);
+
     // kubectl apply (no flags): strict field validation, the same message.
     const file = join(dir, 'cr.yaml');
     writeFileSync(file, CR);

@@ -1,7 +1,7 @@
 // Shared by scripts/e2e-run.mjs (code-server) and scripts/e2e-vscode.mjs (@vscode/test-electron):
 // bundling the extension tests, preparing the test workspace, running code-server.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -44,7 +44,30 @@ export function prepareWorkspace(dir = mkdtempSync(join(tmpdir(), 'crd-yaml-e2e-
   mkdirSync(join(dir, 'gateway-api'), { recursive: true });
   copyFileSync(GATEWAYCLASS_CRD, join(dir, 'gateway-api', 'gateway.networking.k8s.io_gatewayclasses.yaml'));
   copyFileSync(join(E2E, 'fixtures', 'gatewayclasses.yaml'), join(dir, 'gateway-api', 'gatewayclasses.yaml'));
+  writeFileSync(join(dir, 'gateway-api', 'gatewayclasses-crd-edited.yaml'), brokenGatewayClassCrd(readFileSync(GATEWAYCLASS_CRD, 'utf8')));
   return dir;
+}
+
+/**
+ * The real GatewayClass CRD with the mistakes a CRD author makes while editing it (its own group, so that it
+ * does not stand in for the real one): a typo in a CEL rule, a misspelt keyword, a lower-case scope, a printer
+ * column path without its leading dot. For the Problems panel picture.
+ */
+export function brokenGatewayClassCrd(text) {
+  const edits = [
+    ['    api-approved.kubernetes.io: https://github.com/kubernetes-sigs/gateway-api/pull/4530\n', ''],
+    ['name: gatewayclasses.gateway.networking.k8s.io', 'name: gatewayclasses.gateway.example.com'],
+    ['  group: gateway.networking.k8s.io', '  group: gateway.example.com'],
+    ['rule: self == oldSelf', 'rule: self == oldself'],
+    ['  scope: Cluster', '  scope: cluster'],
+    ['jsonPath: .spec.controllerName', 'jsonPath: spec.controllerName'],
+    ['                maxLength: 253\n                minLength: 1\n                pattern: ^[a-z0-9]', '                maxLenght: 253\n                minLength: 1\n                pattern: ^[a-z0-9]'],
+  ];
+  for (const [from, to] of edits) {
+    if (!text.includes(from)) throw new Error(`brokenGatewayClassCrd: not found in the real CRD: ${JSON.stringify(from)}`);
+    text = text.replace(from, to); // the first occurrence: the v1 schema
+  }
+  return text;
 }
 
 /** A TCP port free right now on 127.0.0.1. */

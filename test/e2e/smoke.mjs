@@ -1,10 +1,12 @@
 // The browser-level smoke test: in code-server, open a CR of a real CRD from the Explorer, see the error
 // squiggle and its Problems row, run "CRD: Preview Pruned/Defaulted Object" from the command palette and
-// see the preview document; take a screenshot. Adapted from shared/editor-harness/e2e.cjs.
+// see the preview document; then open a broken copy of the real CRD and take a screenshot of its Problems
+// rows. Adapted from shared/editor-harness/e2e.cjs.
 
 /**
  * @param {{ browser: import('playwright-core').Browser, url: string, workspace: string, folder: string,
- *   file: string, expectProblem: string, expectPreview: string, screenshot: string, failureScreenshot?: string, timeoutMs?: number }} o
+ *   file: string, expectProblem: string, expectPreview: string, crdFile?: string, expectCrdProblems?: string[],
+ *   screenshot: string, failureScreenshot?: string, timeoutMs?: number }} o
  * @returns {Promise<{ name: string, ok: boolean, ms: number, error?: string }>}
  */
 export async function runSmoke(o) {
@@ -34,17 +36,23 @@ export async function runSmoke(o) {
     await page.keyboard.press('Control+1'); // focus the editor (no click: the Problems panel may overlap it)
     await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ timeout: T });
     await page.keyboard.press('Control+Home'); // the preview follows the cursor: the first document
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: T });
-    await input.fill('>CRD: Preview Pruned/Defaulted Object');
-    const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'CRD: Preview Pruned/Defaulted Object' }).first();
-    await item.waitFor({ timeout: T });
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'CRD: Preview Pruned/Defaulted Object', T);
     step = 'see the preview document';
     await page.locator('.tab[aria-label*="(stored)"]').first().waitFor({ timeout: T });
     await page.locator('.editor-group-container').nth(1).locator('.view-lines', { hasText: o.expectPreview }).first().waitFor({ timeout: T });
-    await page.keyboard.press('Control+B'); // hide the side bar: room for both editors in the picture
+    if (o.crdFile) {
+      // The picture: the Problems panel on a broken real CRD (the preview is closed first).
+      step = 'close the editors';
+      await runCommand(page, 'View: Close All Editors', T);
+      step = 'open the broken CRD from the Explorer';
+      await row(o.crdFile).waitFor({ timeout: T });
+      await row(o.crdFile).click();
+      await page.locator(`.tab[aria-label*="${o.crdFile}"]`).first().waitFor({ timeout: T });
+      step = 'see the CRD\'s Problems rows';
+      await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor({ timeout: T });
+      for (const text of o.expectCrdProblems ?? []) await page.locator('.markers-panel .monaco-list-row', { hasText: text }).first().waitFor({ timeout: T });
+    }
+    await page.keyboard.press('Control+B'); // hide the side bar: room for the editors in the picture
     await page.mouse.move(1, 1); // no hover widget in the picture
     await page.waitForTimeout(500);
     await page.screenshot({ path: o.screenshot });
@@ -55,4 +63,15 @@ export async function runSmoke(o) {
   } finally {
     await context.close();
   }
+}
+
+/** Runs a command from the command palette by its title. */
+async function runCommand(page, title, T) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: T });
+  await input.fill(`>${title}`);
+  const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await item.waitFor({ timeout: T });
+  await page.keyboard.press('Enter');
 }

@@ -103,6 +103,26 @@ test('fix: an unknown field is renamed to the closest declared one: dnsName -> d
   assert.deepEqual(fixes, ['Rename to "dnsNames"', 'Remove unknown field "spec.dnsName"']);
 });
 
+test('fix: an unknown field is renamed in a CRD too: a misspelt schema keyword (strict decoding of the CRD)', () => {
+  const crd = WIDGET_CRD.replace('                  minimum: 0\n', '                  minimun: 0\n');
+  const s = new LanguageService();
+  const { td } = docOf(crd);
+  s.update(td);
+  const f = s.findings(td).find((x) => x.code === 'UnknownField')!;
+  assert.ok(f, JSON.stringify(s.findings(td).map((x) => x.message)));
+  assert.equal(f.severity, 'error');
+  assert.equal(f.message, 'unknown field "minimun" (did you mean "minimum"?): rejected by strict field validation (kubectl apply); other clients drop it (pruning)');
+  assert.equal(f.apiMessage, 'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas.minimun"');
+  assert.equal(td.getText(f.range), 'minimun');
+  const [out] = checkFixesRemove(new LanguageService(), crd, 'UnknownField', { title: /^Rename to "minimum"$/ });
+  assert.equal(out, WIDGET_CRD);
+  // With Warn, a warning in the API server's warning words.
+  const w = new LanguageService({ fieldValidation: 'Warn' });
+  w.update(td);
+  const wf = w.findings(td).find((x) => x.code === 'UnknownField')!;
+  assert.deepEqual([wf.severity, wf.apiMessage], ['warning', 'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas.minimun"']);
+});
+
 test('fix: an unknown field is removed with its lines (comments of other fields kept)', () => {
   const [out] = checkFixesRemove(serviceWithCrd(), HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n  replicas: 1\n', 'UnknownField', { title: /^Remove/ });
   assert.equal(out, HEAD + 'spec:\n  size: small\n  # about colour\n  replicas: 1\n');
@@ -191,7 +211,7 @@ test('every fix in the index is exercised by a test of this file', () => {
     moveOutOfJunctor: /fix: a keyword inside a junctor/,
     removeMetadataSchema: /fix: a metadata schema/,
     declareOutside: /fix: a field only specified under a junctor/,
-    renameUnknownField: /fix: an unknown field is renamed/,
+    renameUnknownField: /fix: an unknown field is renamed to the closest/,
     removeUnknownField: /fix: an unknown field is removed/,
     addRequired: /fix: a missing required field/,
     closestEnum: /fix: a value not supported/,

@@ -5,7 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
-import { errorMessage, type FieldError, type PathSegment } from '../engine/field';
+import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine/field';
 import { isObject } from '../engine/schema/types';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/validation/custom-resource';
 import { formatFieldPath } from '../yaml';
@@ -14,7 +14,7 @@ import { crdLocation, type ServiceContext } from './context';
 import { cheapCrd, checkCr, checkCrd, textKey } from './engineCalls';
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
-import { formatCost, shortMessage } from './messages';
+import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from './similar';
 import { unknownKindHint } from './unknownKind';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
@@ -44,7 +44,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
   for (const doc of file.docs) {
     try {
       if (opts.quick && doc.text.length >= LARGE_CRD_CHARS) {
-        const quick = quickCrdFindings(td, doc, ctx.settings.yamlVersion);
+        const quick = quickCrdFindings(ctx, td, doc);
         if (quick) {
           out.push(...quick);
           pending = true;
@@ -85,12 +85,12 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
 }
 
 /** Syntax findings plus the previous API server findings re-mapped; undefined when a full check is cheap. */
-function quickCrdFindings(td: TextDocument, doc: YamlDoc, yamlVersion: '1.1' | '1.2'): Finding[] | undefined {
+function quickCrdFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc): Finding[] | undefined {
   const role = roleOf(doc.value);
   // Cached or derivable findings (an edit of descriptions only) are exact and cheap: no quick pass.
-  if (role.role !== 'crd' || doc.syntax.some((s) => s.severity === 'error') || cheapCrd(textKey(doc.text, yamlVersion), role.crd)) return undefined;
+  if (role.role !== 'crd' || doc.syntax.some((s) => s.severity === 'error') || cheapCrd(textKey(doc.text, ctx.settings.yamlVersion), role.crd)) return undefined;
   const out = syntaxFindings(td, doc);
-  out.push(...crdEngineFindings(td, doc, lastCrdFindings.get(`${td.uri}#${doc.index}`) ?? []));
+  out.push(...crdEngineFindings(ctx, td, doc, lastCrdFindings.get(`${td.uri}#${doc.index}`) ?? []));
   return out;
 }
 
@@ -133,7 +133,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     }
     const r = checkCrd(textKey(doc.text, ctx.settings.yamlVersion), role.crd);
     if (doc.text.length >= LARGE_CRD_CHARS) lastCrdFindings.set(`${td.uri}#${doc.index}`, r.errors);
-    out.push(...crdEngineFindings(td, doc, r.errors));
+    out.push(...crdEngineFindings(ctx, td, doc, r.errors));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
   } else if (role.role === 'cr') {
     out.push(...crFindings(ctx, td, doc, role));
@@ -145,10 +145,21 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
  * The API server's findings on a CRD. Cost findings are grouped: each over-budget rule is one finding, the
  * CRD's total is one finding with the rules that contributed to it as related locations.
  */
-function crdEngineFindings(td: TextDocument, doc: YamlDoc, errors: FieldError[]): Finding[] {
+function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, errors: FieldError[]): Finding[] {
   const out: Finding[] = [];
   const contributions: RelatedFinding[] = [];
   for (const e of errors) {
+    if (e.params?.origin === 'unknownField') {
+      // Strict decoding of the CRD itself: as for custom resources.
+      const segs = e.segments?.length ? e.segments : parseFieldPath(e.field);
+      const last = segs[segs.length - 1];
+      const name = last?.kind === 'field' ? last.name : last?.kind === 'key' ? last.key : '';
+      const present = presentKeys(doc, segs.slice(0, -1));
+      const suggestions = closestNames(name, (e.params.knownNames ?? []).filter((k) => !present.has(k)));
+      const f = unknownFieldFinding(ctx, td, doc, { path: e.field, segments: segs, kind: 'CustomResourceDefinition', version: 'v1', suggestions, document: 'crd' });
+      if (f) out.push(f);
+      continue;
+    }
     const f = fieldFinding(td, doc, e, {}, 'crd');
     if (e.params?.cost?.scope === 'contribution') contributions.push({ location: { uri: td.uri, range: f.range }, message: `this rule contributed an estimated cost of ${formatCost(e.params.cost.estimated)}` });
     else out.push(f);
@@ -248,28 +259,44 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
  * apply's default since 1.27) it rejects the object instead, in these words.
  */
 function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, crd: IndexedCrd, version: CrdVersion, pruned: Array<{ path: string; segments?: PathSegment[] }>): Finding[] {
-  const mode = ctx.settings.fieldValidation;
-  if (mode === 'Ignore') return [];
   const out: Finding[] = [];
   for (const p of pruned) {
     const segs = p.segments?.length ? p.segments : parseFieldPath(p.path);
-    const unknown = `unknown field "${p.path}"`;
-    const suggestions = siblingSuggestions(version, segs, doc);
-    const near = suggestions.length ? ` (did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?)` : '';
-    const strict = mode === 'Strict';
-    const message = strict ? `${unknown}${near}: rejected by strict field validation (kubectl apply); other clients drop it (pruning)` : `${unknown}${near}: dropped when stored (pruning)`;
-    const f = finding(rangeOfPath(td, doc, segs, 'key'), strict ? 'error' : 'warning', 'UnknownField', message, 'cr');
-    // The API server's answer to a create/apply with fieldValidation=Strict (error) or Warn (warning header).
-    f.apiMessage = strict ? `${role.kind} in version "${version.name}" cannot be handled as a ${role.kind}: strict decoding error: ${unknown}` : unknown;
-    f.field = p.path;
-    f.path = p.path;
-    f.segments = segs;
-    f.params = { origin: 'unknownField', ...(suggestions.length ? { suggestions } : {}) };
+    const f = unknownFieldFinding(ctx, td, doc, { path: p.path, segments: segs, kind: role.kind, version: version.name, suggestions: siblingSuggestions(version, segs, doc), document: 'cr' });
+    if (!f) continue;
     f.provenance = { crd: crd.name, version: version.name };
     f.related = [provenanceInfo(crd, version, parentSchemaSegments(version, segs))];
     out.push(f);
   }
   return out;
+}
+
+/**
+ * One unknown field, as `crdYaml.fieldValidation` says to report it: Strict (kubectl apply's default) an
+ * error in the API server's strict-decoding words, Warn a warning in its warning's words, Ignore nothing.
+ */
+function unknownFieldFinding(
+  ctx: ServiceContext,
+  td: TextDocument,
+  doc: YamlDoc,
+  u: { path: string; segments: PathSegment[]; kind: string; version: string; suggestions: string[]; document: DocumentRole },
+): Finding | undefined {
+  const mode = ctx.settings.fieldValidation;
+  if (mode === 'Ignore') return undefined;
+  const unknown = `unknown field "${strictDecodingPath(u.segments)}"`;
+  // In a CRD the path is a long schema path: the squiggle is on the key, its name says enough.
+  const named = u.document === 'crd' ? `unknown field "${leafName(u.segments)}"` : unknown;
+  const near = u.suggestions.length ? ` (did you mean ${u.suggestions.map((x) => `"${x}"`).join(', ')}?)` : '';
+  const strict = mode === 'Strict';
+  const message = strict ? `${named}${near}: rejected by strict field validation (kubectl apply); other clients drop it (pruning)` : `${named}${near}: dropped when stored (pruning)`;
+  const f = finding(rangeOfPath(td, doc, u.segments, 'key'), strict ? 'error' : 'warning', 'UnknownField', message, u.document);
+  // The API server's answer to a create/apply with fieldValidation=Strict (error) or Warn (warning header).
+  f.apiMessage = strict ? `${u.kind} in version "${u.version}" cannot be handled as a ${u.kind}: strict decoding error: ${unknown}` : unknown;
+  f.field = u.path;
+  f.path = u.path;
+  f.segments = u.segments;
+  f.params = { origin: 'unknownField', ...(u.suggestions.length ? { suggestions: u.suggestions } : {}) };
+  return f;
 }
 
 /** The properties declared beside an unknown field that are close to its name and not already used. */
@@ -279,11 +306,17 @@ function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlD
   const name = last.kind === 'field' ? last.name : last.key;
   const parent = segs.length === 1 ? version.schema : schemaAtPath(version.schema, segs.slice(0, -1))?.schema;
   if (!parent || !isObject(parent.properties)) return [];
-  const present = doc.layer.nodeAtPath(segs.slice(0, -1));
-  const used = new Set<string>();
-  const items = (present as { items?: Array<{ key?: { value?: unknown } }> } | null | undefined)?.items;
-  if (Array.isArray(items)) for (const it of items) if (it?.key && typeof it.key.value === 'string') used.add(it.key.value);
+  const used = presentKeys(doc, segs.slice(0, -1));
   return closestNames(name, Object.keys(parent.properties).filter((k) => !used.has(k)));
+}
+
+/** The keys of the mapping at a path (as written); none when it is not a mapping. */
+function presentKeys(doc: YamlDoc, segs: PathSegment[]): Set<string> {
+  const node = doc.layer.nodeAtPath(segs);
+  const used = new Set<string>();
+  const items = (node as { items?: Array<{ key?: { value?: unknown } }> } | null | undefined)?.items;
+  if (Array.isArray(items)) for (const it of items) if (it?.key && typeof it.key.value === 'string') used.add(it.key.value);
+  return used;
 }
 
 /** The REST mapper's message for an apiVersion/kind no served CRD version matches. */

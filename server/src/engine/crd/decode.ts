@@ -5,7 +5,7 @@
  * that malformed, half-typed documents still get every other finding. Unknown fields become warnings
  * (the server's default `fieldValidation=Warn`).
  */
-import { FieldPath, OMIT_VALUE, invalid, typeInvalid, type FieldError } from '../field';
+import { FieldPath, OMIT_VALUE, invalid, strictDecodingPath, typeInvalid, type FieldError } from '../field';
 import { decodeObjectMeta } from '../objectmeta/objectmeta';
 import type { JSONSchemaProps } from '../schema/types';
 import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName, setOwn } from './json';
@@ -43,9 +43,17 @@ class Decoder {
     this.errors.push(typeInvalid(p, v, `must be of type ${goType}, not ${jsonKindName(v)}`));
   }
 
-  unknown(p: FieldPath): void {
-    // The API server's strict-decoding warning text.
-    this.errors.push({ type: 'FieldValueNotFound', field: p.toString(), badValue: OMIT_VALUE, detail: `unknown field "${p.toString()}"`, severity: 'warning', segments: p.segments() });
+  unknown(p: FieldPath, known: readonly string[]): void {
+    // The API server's strict-decoding warning text; the known names are for "did you mean".
+    this.errors.push({
+      type: 'FieldValueNotFound',
+      field: p.toString(),
+      badValue: OMIT_VALUE,
+      detail: `unknown field "${strictDecodingPath(p.segments())}"`,
+      severity: 'warning',
+      segments: p.segments(),
+      params: { origin: 'unknownField', knownNames: [...known] },
+    });
   }
 
   /** An object's known keys; others are reported as unknown fields. */
@@ -55,7 +63,7 @@ class Decoder {
       this.typeError(p, v, 'object');
       return undefined;
     }
-    for (const k of Object.keys(v)) if (!known.includes(k)) this.unknown(p.child(k));
+    for (const k of Object.keys(v)) if (!known.includes(k)) this.unknown(p.child(k), known);
     return v;
   }
 
@@ -294,6 +302,24 @@ const SCHEMA_LISTS = ['allOf', 'oneOf', 'anyOf'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions'];
 const SCHEMA_BOOL_OR_SCHEMA = ['additionalProperties', 'additionalItems'];
 const RULE_KEYS = ['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf'];
+/** Every key of a JSONSchemaProps (what an unknown key is compared with for "did you mean"). */
+const SCHEMA_KEYS = [
+  ...SCHEMA_STRING,
+  ...SCHEMA_NUMBER,
+  ...SCHEMA_BOOL,
+  ...SCHEMA_INT,
+  ...SCHEMA_ANY,
+  'enum',
+  ...SCHEMA_STRINGS,
+  'not',
+  'items',
+  ...SCHEMA_LISTS,
+  ...SCHEMA_MAPS,
+  ...SCHEMA_BOOL_OR_SCHEMA,
+  'dependencies',
+  'externalDocs',
+  'x-kubernetes-validations',
+];
 
 /**
  * A type-checked copy of an openAPIV3Schema: keys of the wrong JSON type are reported and left out,
@@ -386,7 +412,7 @@ function decodeSchema(d: Decoder, v: unknown, p: FieldPath): JSONSchemaProps | u
       });
       out['x-kubernetes-validations'] = rules as unknown as JSONSchemaProps['x-kubernetes-validations'];
     } else {
-      d.unknown(kp);
+      d.unknown(kp, SCHEMA_KEYS);
     }
   }
   return out;

@@ -231,7 +231,7 @@ test('unknown fields are warnings with the server text, and do not change the er
   assert.deepEqual(pairs(errs), []);
   const w = errs.filter((e) => e.severity === 'warning');
   assert.equal(w.length, 1);
-  assert.equal(errorMessage(w[0]), 'spec.versions[0].schema.openAPIV3Schema.properties[spec].typo: Not found: unknown field "spec.versions[0].schema.openAPIV3Schema.properties[spec].typo"');
+  assert.equal(errorMessage(w[0]), 'spec.versions[0].schema.openAPIV3Schema.properties[spec].typo: Not found: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.typo"');
   assert.equal(w[0].provenance?.crd, 'widgets.example.com');
 });
 

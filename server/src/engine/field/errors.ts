@@ -68,7 +68,7 @@ export interface FieldErrorParams {
    * (`type`, `required`, `enum`, `pattern`, `maxLength`, `minimum`, ...), or one of
    * `structural` (a NonStructural rule), `completeness` (a field only specified under a junctor),
    * `cel` (a rule evaluated to false or failed), `celCompile`, `celCost`, `celSkipped` (rules not run
-   * because of blocking errors), `deprecatedVersion`, `listType`.
+   * because of blocking errors), `deprecatedVersion`, `unknownField` (strict decoding).
    */
   origin?: string;
   /** The detail in the field's own terms, without the path prefix the API server repeats (`should be less than or equal to 10`). */
@@ -85,6 +85,8 @@ export interface FieldErrorParams {
   definedIn?: string;
   /** A keyword that conflicts with the one at the path (`x-kubernetes-int-or-string`). */
   conflictsWith?: string;
+  /** The names allowed where an unknown one was found (the fields of the object it is in). */
+  knownNames?: string[];
   /** Close names for an unknown one, best first ("did you mean"; e.g. an undefined CEL field). */
   suggestions?: string[];
   /** CEL cost findings: the estimate, the limit and what dominates it. */

@@ -52,3 +52,20 @@ export class FieldPath {
     return s;
   }
 }
+
+/**
+ * A path as the API server's strict JSON decoding names a field in `unknown field "..."` (sigs.k8s.io/json,
+ * and pruning's ReturnPruned paths): names and map keys joined with dots, list indexes in brackets
+ * (`spec.versions[0].schema.openAPIV3Schema.properties.spec`), unlike field.Path's `properties[spec]`.
+ */
+export function strictDecodingPath(segments: readonly PathSegment[]): string {
+  let s = '';
+  for (const seg of segments) {
+    if (seg.kind === 'index') s += `[${seg.index}]`;
+    else {
+      const name = seg.kind === 'field' ? seg.name : seg.key;
+      s = s === '' ? name : `${s}.${name}`;
+    }
+  }
+  return s;
+}

@@ -10,7 +10,7 @@ const MORE = 4;
 
 export const closestEnum: FixProvider = {
   id: 'closestEnum',
-  matches: (f) => f.document === 'cr' && f.code === 'FieldValueNotSupported' && (f.params?.supportedValues?.length ?? 0) > 0,
+  matches: (f) => f.code === 'FieldValueNotSupported' && (f.params?.supportedValues?.length ?? 0) > 0,
   fixes(ctx, f) {
     const m = findWrittenPath(ctx.doc, f.segments ?? []);
     if (!m.node || !isScalar(m.node)) return [];

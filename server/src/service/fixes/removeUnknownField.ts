@@ -1,4 +1,5 @@
 /** An unknown field (rejected under strict field validation, pruned otherwise) is removed. */
+import { leafName } from '../messages';
 import { findWrittenPath } from '../yamlDocument';
 import { fix, removePair } from './edits';
 import type { FixProvider } from './types';
@@ -10,6 +11,8 @@ export const removeUnknownField: FixProvider = {
     const m = findWrittenPath(ctx.doc, f.segments ?? []);
     const e = m.pair ? removePair(ctx.td, ctx.doc, m.pair) : undefined;
     // Preferred only when no rename is offered (a misspelling is more likely than a stray field).
-    return e ? [fix(`Remove unknown field "${f.field}"`, f, [e], !f.params?.suggestions?.length)] : [];
+    // In a CRD the path is a long schema path: the key's own name says enough.
+    const name = f.document === 'crd' ? leafName(f.segments ?? []) : f.field;
+    return e ? [fix(`Remove unknown field "${name}"`, f, [e], !f.params?.suggestions?.length)] : [];
   },
 };
