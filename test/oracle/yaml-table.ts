@@ -101,3 +101,61 @@ export const STRUCTURES: YamlRow[] = [
   { yaml: 'a: 1\r\n---\r\nb: 2\r\n', stream: true },
   { yaml: '- 1\n---\n[1, 2]\n---\nnull\n', stream: true },
 ];
+
+/** A seeded generator (the same rows on every run). */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff;
+  };
+}
+
+/**
+ * Random rows from the pieces kubectl reads differently than YAML 1.2 does: scalars glued from number
+ * and word fragments (quoted, tagged, as keys), and small documents mixing block and flow collections,
+ * anchors, aliases, merge keys, YAML 1.1 words and escapes.
+ */
+export function randomRows(seed: number, scalars: number, documents: number): YamlRow[] {
+  const rnd = prng(seed);
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
+  const frags = ['0', '1', '7', '8', '9', '.', 'e', 'E', '+', '-', '_', 'x', 'X', 'o', 'O', 'b', 'B', 'f', 'a', 'n', 'i', 'N', 'y', ':', 'T', ' ', '~', 'inf', 'nan', 'Inf', '0x', '0o', '0b', 'true', 'no', '2001-12-14', 'Z', '1e400'];
+  const tags = ['', '', '', '', '!!int ', '!!float ', '!!str ', '!!bool ', '!!null ', '!!timestamp ', '!!binary ', '! ', '!x '];
+  const rows: YamlRow[] = [];
+  for (let i = 0; i < scalars; i++) {
+    let s = '';
+    for (let n = 1 + Math.floor(rnd() * 6); n > 0; n--) s += pick(frags);
+    s = s.trim();
+    const q = rnd();
+    const v = q < 0.8 ? s : q < 0.9 ? JSON.stringify(s) : `'${s}'`;
+    rows.push({ yaml: rnd() < 0.15 ? `${pick(tags)}${v}: v\n` : `v: ${pick(tags)}${v}\n` });
+  }
+  const anchors: string[] = [];
+  const scalar = () => pick(['1', 'a', 'yes', '~', '', '"q\\tx"', "'s''q'", '.inf', '0x1F', '1.5', 'null', '"\\/"', '"\\\'"', 'a b', '-1', '2001-01-01', '!!str 1', '<<', '"<<"', '[]', '{}', '|\n  lit', '>\n  fold']);
+  const value = (depth: number, indent: number): string => {
+    const r = rnd();
+    if (anchors.length && r < 0.12) return `*${pick(anchors)}`;
+    let anchor = '';
+    if (rnd() < 0.15) {
+      const a = `a${Math.floor(rnd() * 4)}`;
+      anchors.push(a);
+      anchor = `&${a} `;
+    }
+    if (depth > 2 || r < 0.45) return anchor + scalar().replace(/\n/g, `\n${' '.repeat(indent + 2)}`);
+    const flow = () => {
+      const v = value(3, 0);
+      return v.includes('\n') ? '1' : v;
+    };
+    if (r < 0.6) return `${anchor}[${Array.from({ length: Math.floor(rnd() * 3) }, flow).join(', ')}]`;
+    if (r < 0.7) return `${anchor}{${Array.from({ length: Math.floor(rnd() * 3) }, () => `${pick(['k', 'yes', '1', '"k"', '<<', '~', 'on', '1.0'])}: ${flow()}`).join(', ')}}`;
+    if (r < 0.85) return `${anchor}\n${map(depth + 1, indent + 2)}`;
+    return `${anchor}\n${Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => `${' '.repeat(indent + 2)}- ${value(depth + 1, indent + 4).replace(/^\n\s*/, '')}`).join('\n')}`;
+  };
+  const map = (depth: number, indent: number): string =>
+    Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => `${' '.repeat(indent)}${pick(['a', 'b', 'c', '<<', 'on', '1', '"a"', 'yes', 'null'])}: ${value(depth, indent)}`).join('\n');
+  for (let i = 0; i < documents; i++) {
+    anchors.length = 0;
+    rows.push({ yaml: `${Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => map(0, 0)).join('\n---\n')}\n`, stream: true });
+  }
+  return rows;
+}

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { pathWork } from './path';
 import { ALIAS_RATIO_RANGE_LOW, MAX_YAML_DOCUMENTS, allowedAliasRatio, excessiveAliasing, parseBytesBound, parseYamlDocuments } from './index';
 
 test('a map of 40,000 keys: one hash lookup per key, duplicates still found', () => {
@@ -23,6 +24,34 @@ test('a map of 40,000 keys: one hash lookup per key, duplicates still found', ()
   assert.deepEqual(dup.errors.map((e) => [e.code, e.start]), [['DUPLICATE_KEY', lines.join('\n').length + 1]]);
   assert.equal(dup.decodeWork.keyLookups, n + 1);
   assert.equal((dup.value as Record<string, string>).key0, 'again');
+});
+
+test('ranges of every key of a 40,000-key map: each key indexed once, one lookup per path step', () => {
+  const n = 40_000;
+  const text = 'spec:\n' + Array.from({ length: n }, (_, i) => `  k${i}: v`).join('\n') + '\n';
+  const d = parseYamlDocuments(text).documents[0];
+  const before = { ...pathWork };
+  for (let i = 0; i < n; i += 1) {
+    const r = d.rangeOfPath(`spec.k${i}`, 'key');
+    if (i % 9973 === 0) assert.equal(text.slice(r.start, r.end), `k${i}`);
+  }
+  // A missing field falls back to its parent's key, also without scanning.
+  assert.equal(text.slice(d.rangeOfPath('spec.nope', 'key').start, d.rangeOfPath('spec.nope', 'key').end), 'spec');
+  assert.equal(pathWork.pairsIndexed - before.pairsIndexed, n + 1);
+  assert.ok(pathWork.lookups - before.lookups <= 2 * n + 10, String(pathWork.lookups - before.lookups));
+});
+
+test('paths through many aliases resolve each alias once per document', () => {
+  const text = `base: &b {x: 1}\nlist: [${Array.from({ length: 5000 }, () => '*b').join(', ')}]\n`;
+  const d = parseYamlDocuments(text).documents[0];
+  const before = { ...pathWork };
+  for (let i = 0; i < 5000; i += 1) {
+    const r = d.rangeOfPath(`list[${i}].x`, 'value');
+    assert.equal(text.slice(r.start, r.end), '1');
+  }
+  // One index for the root, one for the anchored map, and one walk of the document for its aliases.
+  assert.equal(pathWork.pairsIndexed - before.pairsIndexed, 3);
+  assert.ok(pathWork.aliasWalkNodes - before.aliasWalkNodes < 5020, String(pathWork.aliasWalkNodes - before.aliasWalkNodes));
 });
 
 /** `a0: &a0 [x, ...]`, then each level a list of `width` aliases of the level before. */

@@ -76,49 +76,38 @@ interface Decoded {
 }
 
 /**
- * Decodes a document's AST as kubectl does. `text` is the text the AST's ranges index; `kubectlLine`
- * gives the line kubectl reports for an offset (its own document starts after the `---` line).
+ * Decodes a document's AST as kubectl does. `text` is the text the AST's ranges index (kubectl's line
+ * numbers count from the line after the document's `---`).
  */
 export function decodeDocument(doc: Document.Parsed, text: string, opts: { yaml12?: boolean } = {}): DecodeResult {
   const d = new Decoder(doc, text, opts.yaml12 === true);
   const problems: DecodeProblem[] = [];
   let value: unknown = null;
+  let decoded = false;
   try {
-    // go-yaml's scanner reads every quoted scalar before anything is decoded: its errors come first.
-    if (!opts.yaml12 && (text.includes('\\') || /[\u0085\u2028\u2029]/.test(text))) d.decodeQuotedScalars();
+    // What go-yaml's parser refuses (escapes, unknown anchors) comes before anything is decoded.
+    if (!opts.yaml12) d.parseChecks();
     d.count(); // the document node
     if (doc.contents) value = d.node(doc.contents as Node).value;
+    decoded = true;
   } catch (e) {
     if (!(e instanceof Abort)) throw e;
     problems.push(e.problem);
     value = d.partial;
   }
   problems.push(...d.problems);
-  return { value: problems.some((p) => p.severity === 'error') ? sanitize(value, d.unreadable) : value, problems, work: d.work };
+  // encoding/json then refuses the infinities and NaN that are still in the value (a later duplicate key
+  // or merge may have replaced them); they become null for the engine, which takes JSON only.
+  if (d.sawNotJson || d.pendingKeys.size) value = d.settle(value, decoded && !problems.some((p) => p.severity === 'error'), problems);
+  return { value, problems, work: d.work };
 }
 
-/** A value whose infinities (kept as numbers while walking) are replaced by null: the engine sees JSON only. */
-function sanitize(v: unknown, unreadable: boolean): unknown {
-  if (!unreadable) return v;
-  const seen = new Map<object, unknown>();
-  const walk = (x: unknown): unknown => {
-    if (typeof x === 'number') return Number.isFinite(x) ? x : null;
-    if (!x || typeof x !== 'object') return x;
-    const done = seen.get(x);
-    if (done !== undefined) return done;
-    if (Array.isArray(x)) {
-      const a: unknown[] = [];
-      seen.set(x, a);
-      for (const e of x) a.push(walk(e));
-      return a;
-    }
-    if (Object.getPrototypeOf(x) !== Object.prototype) return x;
-    const o: Record<string, unknown> = {};
-    seen.set(x, o);
-    for (const k of Object.keys(x)) setKey(o, k, walk((x as Record<string, unknown>)[k]));
-    return o;
-  };
-  return walk(v);
+/** An infinity or NaN in the value being built, with the node it came from. */
+class NotJsonNumber {
+  constructor(
+    readonly value: number,
+    readonly node: Node | null,
+  ) {}
 }
 
 class Decoder {
@@ -126,8 +115,11 @@ class Decoder {
   readonly problems: DecodeProblem[] = [];
   /** The root value built so far, for a document whose decoding failed half-way. */
   partial: unknown = null;
-  /** Some value could not be written as JSON (an infinity or NaN is still a number in the tree). */
-  unreadable = false;
+  /** Some value could not be written as JSON (a NotJsonNumber is in the tree). */
+  sawNotJson = false;
+  /** Mappings with keys sigs.k8s.io/yaml cannot convert, and the problems to report if they stay in the value. */
+  readonly pendingKeys = new Map<object, DecodeProblem[]>();
+  private keyProblem?: () => DecodeProblem;
   private readonly anchors = new Map<string, Node>();
   /** Nodes being decoded (an alias to one of them is a cycle) and decoded nodes' results. */
   private readonly open = new Set<Node>();
@@ -180,14 +172,13 @@ class Decoder {
     return res;
   }
 
-  alias(a: Alias, asKey = false): Decoded {
+  alias(a: Alias): Decoded {
     const target = this.anchors.get(a.source);
     if (!target) this.fail(a, 'UNKNOWN_ANCHOR', `unknown anchor '${a.source}' referenced`, `no anchor &${a.source} before this alias`);
     if (this.open.has(target)) this.fail(a, 'ALIAS_CYCLE', `anchor '${a.source}' value contains itself`, `the alias *${a.source} is inside its own anchor`);
     const t = this.done.get(target);
     if (!t) this.fail(a, 'UNKNOWN_ANCHOR', `unknown anchor '${a.source}' referenced`, `no anchor &${a.source} before this alias`);
     this.aliasRun(a, t.size);
-    if (!asKey && typeof t.value === 'number' && !Number.isFinite(t.value)) this.notJson(a, t.value);
     return { value: t.value, size: 1 + t.size };
   }
 
@@ -206,31 +197,83 @@ class Decoder {
   }
 
   scalar(s: Scalar | null): unknown {
-    const go = this.goScalar(s);
+    return this.jsonOf(this.goScalar(s), s);
+  }
+
+  pendOn(o: object, problems: DecodeProblem[]): void {
+    const list = this.pendingKeys.get(o);
+    if (list) list.push(...problems);
+    else this.pendingKeys.set(o, [...problems]);
+  }
+
+  /** A scalar's JSON value; an infinity or NaN is kept as a NotJsonNumber until the value is complete. */
+  jsonOf(go: GoScalar, at: Node | null): unknown {
     try {
       return jsonValue(go);
     } catch (e) {
       if (!(e instanceof JsonValueError)) throw e;
-      const f = (go as { value: number }).value;
-      this.notJson(s, f);
-      return f;
+      this.sawNotJson = true;
+      return new NotJsonNumber((go as { value: number }).value, at);
     }
   }
 
-  /** encoding/json refuses infinities and NaN: kubectl stops with "json: unsupported value". */
-  notJson(at: Node | null, f: number): void {
+  /**
+   * The value with each NotJsonNumber replaced by null (in place: the objects are this decode's own),
+   * reporting, when `report`, the mappings with unconvertible keys and the infinities that remain in it
+   * (sigs.k8s.io/yaml and encoding/json see only the final value).
+   */
+  settle(value: unknown, report: boolean, problems: DecodeProblem[]): unknown {
+    const seen = new Set<object>();
+    const reported = new Set<Node | null>();
+    const reportedKeys = new Set<string>();
+    const fix = (x: unknown): unknown => {
+      if (!(x instanceof NotJsonNumber)) return x;
+      if (report && !reported.has(x.node)) {
+        reported.add(x.node);
+        problems.push(this.notJsonProblem(x.node, x.value));
+      }
+      return null;
+    };
+    const stack: unknown[] = [value];
+    while (stack.length) {
+      const x = stack.pop();
+      if (!x || typeof x !== 'object' || x instanceof NotJsonNumber || seen.has(x)) continue;
+      seen.add(x);
+      for (const p of (report && this.pendingKeys.get(x)) || []) {
+        const id = `${p.start}:${p.end}`;
+        if (!reportedKeys.has(id)) problems.push(p);
+        reportedKeys.add(id);
+      }
+      if (Array.isArray(x)) {
+        for (let i = 0; i < x.length; i++) {
+          x[i] = fix(x[i]);
+          stack.push(x[i]);
+        }
+      } else if (Object.getPrototypeOf(x) === Object.prototype) {
+        const o = x as Record<string, unknown>;
+        for (const k of Object.keys(o)) {
+          const v = fix(o[k]);
+          if (v !== o[k]) setKey(o, k, v);
+          stack.push(v);
+        }
+      }
+    }
+    if (problems.length) problems.sort((a, b) => a.start - b.start);
+    return fix(value);
+  }
+
+  notJsonProblem(at: Node | null, f: number): DecodeProblem {
     const [start, end] = this.rangeOf(at);
     const word = at ? this.text.slice(start, end) : '';
     const go = Number.isNaN(f) ? 'NaN' : f > 0 ? '+Inf' : '-Inf';
-    this.unreadable = true;
-    this.problems.push({
+    return {
       severity: 'error',
       code: 'NOT_JSON',
       message: `${word || 'this value'} is ${Number.isNaN(f) ? 'NaN' : 'infinite'}, which JSON cannot carry: kubectl refuses the file (${KUBECTL}json: unsupported value: ${go})`,
       kubectl: `${KUBECTL}json: unsupported value: ${go}`,
       start,
       end,
-    });
+    };
   }
 
   /** What go-yaml decodes a scalar (or an empty node) into. */
@@ -248,15 +291,29 @@ class Decoder {
     }
   }
 
-  /** Decodes every double-quoted scalar with an escape or a Unicode line break; the first refused escape aborts. */
-  decodeQuotedScalars(): void {
+  /**
+   * What go-yaml's parser refuses, in document order, before anything is decoded: escapes of
+   * double-quoted scalars (decoded here as libyaml decodes them) and aliases with no anchor before them.
+   */
+  parseChecks(): void {
+    const backslash = this.text.includes('\\') || /[\u0085\u2028\u2029]/.test(this.text);
+    const anchors = new Set<string>();
     const stack: unknown[] = [this.doc.contents];
     while (stack.length) {
       const n = stack.pop();
       if (!n || typeof n !== 'object') continue;
-      if (isPair(n)) stack.push(n.value, n.key);
-      else if (isMap(n) || isSeq(n)) for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]);
-      else if (isScalar(n) && n.type === 'QUOTE_DOUBLE' && n.range) {
+      if (isPair(n)) {
+        stack.push(n.value, n.key);
+        continue;
+      }
+      if (isAlias(n)) {
+        if (!anchors.has(n.source)) this.fail(n, 'UNKNOWN_ANCHOR', `unknown anchor '${n.source}' referenced`, `no anchor &${n.source} before this alias`);
+        continue;
+      }
+      const a = (n as Node).anchor;
+      if (a) anchors.add(a);
+      if (isMap(n) || isSeq(n)) for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]);
+      else if (backslash && isScalar(n) && n.type === 'QUOTE_DOUBLE' && n.range) {
         const raw = this.text.slice(n.range[0], n.range[1]);
         if (!raw.includes('\\') && !/[\u0085\u2028\u2029]/.test(raw)) continue;
         const dq = decodeDoubleQuoted(raw);
@@ -330,8 +387,13 @@ class Decoder {
         continue;
       }
       const key = this.key(k, () => this.goSyntaxOf((p.value ?? null) as Node | null));
+      const keyProblem = this.keyProblem;
+      this.keyProblem = undefined;
       const v = this.node((p.value ?? null) as Node | null).value;
-      if (key === undefined) continue;
+      if (key === undefined) {
+        if (keyProblem) this.pendOn(out, [keyProblem()]);
+        continue;
+      }
       this.work.keyLookups++;
       if (explicit.has(key)) {
         const [start, end] = this.rangeOf(k);
@@ -354,7 +416,7 @@ class Decoder {
     let go: GoScalar;
     if (isAlias(k)) {
       const target = this.aliasTarget(k);
-      this.alias(k, true);
+      this.alias(k);
       if (isMap(target) || isSeq(target)) this.fail(k, 'INVALID_MAP_KEY', `invalid map key: ${this.goSyntaxOf(target)}`, 'a key that is a list or a map: JSON keys are strings');
       go = this.goScalar(isScalar(target) ? target : null);
     } else if (isMap(k) || isSeq(k)) {
@@ -366,22 +428,31 @@ class Decoder {
       this.work.nodesVisited++;
       if (k?.anchor) this.anchors.set(k.anchor, k);
       go = this.goScalar(k);
-      if (k) this.done.set(k, { value: go.kind === 'float' && !Number.isFinite(go.value) ? go.value : safeJson(go), size: 1 });
+      if (k) this.done.set(k, { value: this.jsonOf(go, k), size: 1 });
     }
     try {
-      return mapKey(go, valueSyntax);
+      return mapKey(go, () => '');
     } catch (e) {
       if (!(e instanceof KeyConversionError)) throw e;
       const [start, end] = this.rangeOf(k);
-      this.unreadable = true;
-      this.problems.push({
-        severity: 'error',
-        code: 'INVALID_MAP_KEY',
-        message: `${go.kind === 'null' ? 'an empty (null) key' : 'a key beyond int64'}: kubectl cannot turn it into a JSON key (${KUBECTL}${e.message})`,
-        kubectl: KUBECTL + e.message,
-        start,
-        end,
-      });
+      // Made once the value is decoded (its anchors known), and reported if the mapping is still in
+      // the value at the end (sigs.k8s.io/yaml converts the final value).
+      this.keyProblem = () => {
+        let msg = '';
+        try {
+          mapKey(go, valueSyntax);
+        } catch (err) {
+          msg = (err as Error).message;
+        }
+        return {
+          severity: 'error',
+          code: 'INVALID_MAP_KEY',
+          message: `${go.kind === 'null' ? 'an empty (null) key' : 'a key beyond int64'}: kubectl cannot turn it into a JSON key (${KUBECTL}${msg})`,
+          kubectl: KUBECTL + msg,
+          start,
+          end,
+        };
+      };
       return undefined;
     }
   }
@@ -411,6 +482,12 @@ class Decoder {
       }
       return wantMap(n);
     };
+    const take = (m: unknown) => {
+      assign(out, m);
+      // The merged mapping's unconvertible keys are now this mapping's too.
+      const pending = m && typeof m === 'object' ? this.pendingKeys.get(m) : undefined;
+      if (pending) this.pendOn(out, pending);
+    };
     if (isSeq(v)) {
       const maps: unknown[] = [];
       for (let i = v.items.length - 1; i >= 0; i--) {
@@ -418,10 +495,10 @@ class Decoder {
         if (!isMap(it) && !(isAlias(it) && isMap(this.aliasTarget(it)))) wantMap(it);
         maps.push(one(it));
       }
-      for (const m of maps) assign(out, m);
+      for (const m of maps) take(m);
       return;
     }
-    assign(out, one(v));
+    take(one(v));
   }
 
   /** Go's %#v of what go-yaml decodes a node into (for kubectl's messages). */
@@ -429,12 +506,16 @@ class Decoder {
     if (--budget.n < 0) return '...';
     if (isAlias(n)) return this.goSyntaxOf(this.aliasTarget(n), top, budget);
     if (isMap(n)) {
-      const entries = n.items.map((p) => {
+      // The decoded map: a repeated key keeps its last value; fmt prints keys sorted.
+      const entries = new Map<string, string>();
+      for (const p of n.items) {
         const k = this.goSyntaxOf((p.key ?? null) as Node | null, false, budget);
-        return [k, `${k}:${this.goSyntaxOf((p.value ?? null) as Node | null, false, budget)}`];
-      });
-      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      return `map[interface {}]interface {}{${entries.map((e) => e[1]).join(', ')}}`;
+        entries.set(k, `${k}:${this.goSyntaxOf((p.value ?? null) as Node | null, false, budget)}`);
+      }
+      // fmt's order puts nil first; keys of other types are ordered by type, then value (approximated).
+      const rank = (k: string) => (k === 'interface {}(nil)' ? 0 : 1);
+      const sorted = [...entries].sort((a, b) => rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      return `map[interface {}]interface {}{${sorted.map((e) => e[1]).join(', ')}}`;
     }
     if (isSeq(n)) return `[]interface {}{${n.items.map((x) => this.goSyntaxOf(x as Node | null, false, budget)).join(', ')}}`;
     let go: GoScalar;
@@ -473,14 +554,6 @@ function yaml12Scalar(v: unknown): GoScalar {
   if (v instanceof Uint8Array) return { kind: 'string', value: Buffer.from(v).toString('base64') };
   if (v instanceof Date) return { kind: 'string', value: v.toISOString() };
   return { kind: 'string', value: String(v) };
-}
-
-function safeJson(go: GoScalar): unknown {
-  try {
-    return jsonValue(go);
-  } catch {
-    return null;
-  }
 }
 
 function assign(out: Record<string, unknown>, m: unknown): void {

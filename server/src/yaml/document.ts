@@ -9,12 +9,12 @@
  * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
  * available as a JSON value and as an AST.
  */
-import { Composer, Parser, YAMLParseError, YAMLWarning, isMap, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
+import { Composer, Parser, YAMLWarning, isMap, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
 import { LineIndex, endOfLine } from './lines';
-import { formatFieldPath, parseFieldPath, pathAtOffset, resolvePath, type PathAtOffset, type PathTarget } from './path';
+import { findPair, formatFieldPath, parseFieldPath, pathAtOffset, resolvePath, type PathAtOffset, type PathTarget } from './path';
 import { scalarSourceOffsets } from './scalar';
 import { splitYamlChunks, type YamlChunk } from './split';
 import { diffTexts, type TextEdit } from './diff';
@@ -248,7 +248,7 @@ export class YamlDocument {
     const root = this.contents;
     const exactRoot = segs.length === 0;
     if (root && isMap(root)) {
-      const kindPair = root.items.find((p) => isScalar(p.key) && p.key.value === 'kind') ?? root.items[0];
+      const kindPair = findPair(root, 'kind', this.parsed.doc) ?? root.items[0];
       const kr = (kindPair?.key as Node | undefined)?.range;
       if (kr) return abs(kr[0], kr[1], 'key', exactRoot);
     }
@@ -608,7 +608,9 @@ function parseChunk(text: string, version: YamlVersion, cost: number): ParsedDoc
   const tokens = Array.from(new Parser().parse(text));
   if (maxCollectionDepth(tokens) > MAX_YAML_DEPTH) {
     const [doc] = Array.from(new Composer(options).compose([], true, text.length));
-    doc.errors.push(new YAMLParseError([0, text.length], 'RESOURCE_EXHAUSTION', `the document is nested too deeply (more than ${MAX_YAML_DEPTH} levels)`));
+    // kubectl reads up to 10,000 levels (go-yaml's max depth): not an error in the file, a bound of ours.
+    const nl = text.indexOf('\n');
+    doc.warnings.push(new YAMLWarning([0, nl < 0 ? text.length : nl], 'RESOURCE_EXHAUSTION', `not checked: the document is nested more than ${MAX_YAML_DEPTH} levels deep`));
     return [{ chunkText: text, doc, start: 0, end: text.length, version, cost }];
   }
   const docs = Array.from(new Composer(options).compose(tokens));

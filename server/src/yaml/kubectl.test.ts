@@ -52,6 +52,21 @@ test('the same texts are fine where kubectl reads them: quoted, or as keys', () 
   }
 });
 
+test('what a later key replaces never reaches kubectl\'s JSON conversion: no error for it', () => {
+  for (const text of ['a: .inf\na: 1\n', 'a: {~: 1}\na: 2\n', 'b: &x {a: .nan}\nb: 1\n', 'a: [.inf]\n<<: {a: 1}\n']) {
+    const d = parseYamlDocuments(text).documents[0];
+    assert.deepEqual(
+      d.errors.filter((e) => e.severity === 'error'),
+      [],
+      JSON.stringify(text),
+    );
+  }
+  // Still refused where the value stays, also through an alias of an overwritten anchor.
+  const d = parseYamlDocuments('k: &i .inf\nk: 1\nv: [*i]\n').documents[0];
+  assert.deepEqual(d.errors.filter((e) => e.severity === 'error').map((e) => e.code), ['NOT_JSON']);
+  assert.deepEqual(d.value, { k: 1, v: [null] });
+});
+
 test('numbers, words and tags as the API server receives them from kubectl', () => {
   const v = parseYamlDocuments(
     [

@@ -7,7 +7,7 @@
  * All offsets here are relative to the parsed text given to the `yaml` package (a chunk); the
  * document layer adds the chunk's absolute offset.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { PathSegment } from '../engine/field';
 
 /**
@@ -103,25 +103,84 @@ export function keyText(key: unknown): string | undefined {
 /** Follow aliases to the node they name (ranges then point at the anchored node). */
 export function resolveAlias(node: unknown, doc: Document): Node | null {
   let n = node as Node | null;
-  for (let depth = 0; n && isAlias(n) && depth < 50; depth++) n = (n.resolve(doc) as Node | undefined) ?? null;
+  for (let depth = 0; n && isAlias(n) && depth < 50; depth++) n = aliasTargets(doc).get(n) ?? null;
   return n ?? null;
+}
+
+/**
+ * Each alias of a document and the node it names: the last node with that anchor before it in document
+ * order (as the `yaml` package's Alias.resolve, which walks the whole document on every call: path
+ * lookups through many aliases were quadratic). One walk per document; documents with anchors are
+ * never updated in place (splice.ts), so the map stays right.
+ */
+const ALIAS_TARGETS = new WeakMap<Document, Map<Node, Node | null>>();
+
+function aliasTargets(doc: Document): Map<Node, Node | null> {
+  let targets = ALIAS_TARGETS.get(doc);
+  if (targets) return targets;
+  targets = new Map();
+  const anchors = new Map<string, Node>();
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const n = stack.pop();
+    if (!n || typeof n !== 'object') continue;
+    pathWork.aliasWalkNodes++;
+    if (isPair(n)) {
+      stack.push(n.value, n.key);
+      continue;
+    }
+    if (isAlias(n)) {
+      targets.set(n, anchors.get(n.source) ?? null);
+      continue;
+    }
+    const a = (n as Node).anchor;
+    if (a) anchors.set(a, n as Node);
+    if (isMap(n) || isSeq(n)) for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]);
+  }
+  ALIAS_TARGETS.set(doc, targets);
+  return targets;
 }
 
 function isMergeKey(pair: Pair<unknown, unknown>): boolean {
   return isScalar(pair.key) && typeof pair.key.value === 'symbol';
 }
 
+/**
+ * A mapping's pairs by key text (the last duplicate wins, as in the JSON value; merge keys left out),
+ * built once per mapping so that looking up many fields of a wide mapping stays linear. Rebuilt when
+ * the mapping's item count changed (nodes updated in place by a splice keep their keys).
+ */
+/** Work counters of path lookups (tests bound them): pairs put in key indexes, lookups, nodes walked for aliases. */
+export const pathWork = { pairsIndexed: 0, lookups: 0, aliasWalkNodes: 0 };
+
+const PAIRS_BY_KEY = new WeakMap<object, { size: number; byKey: Map<string, Pair<unknown, unknown>>; merges: Pair<unknown, unknown>[] }>();
+
+function pairsByKey(map: YAMLMap): { byKey: Map<string, Pair<unknown, unknown>>; merges: Pair<unknown, unknown>[] } {
+  const known = PAIRS_BY_KEY.get(map);
+  if (known && known.size === map.items.length) return known;
+  const byKey = new Map<string, Pair<unknown, unknown>>();
+  const merges: Pair<unknown, unknown>[] = [];
+  pathWork.pairsIndexed += map.items.length;
+  for (const p of map.items as Pair<unknown, unknown>[]) {
+    if (isMergeKey(p)) merges.push(p);
+    else {
+      const k = keyText(p.key);
+      if (k !== undefined) byKey.set(k, p);
+    }
+  }
+  const entry = { size: map.items.length, byKey, merges };
+  PAIRS_BY_KEY.set(map, entry);
+  return entry;
+}
+
 /** The pair for `name` in a mapping node, looking through `<<` merge keys (own keys win). */
 export function findPair(map: Node, name: string, doc: Document, depth = 0): Pair<unknown, unknown> | undefined {
   if (!isMap(map) || depth > 20) return undefined;
-  let found: Pair<unknown, unknown> | undefined;
-  for (const p of map.items) {
-    // The last duplicate wins, as in the JSON value.
-    if (keyText(p.key) === name && !isMergeKey(p)) found = p;
-  }
+  const { byKey, merges } = pairsByKey(map);
+  pathWork.lookups++;
+  const found = byKey.get(name);
   if (found) return found;
-  for (const p of map.items) {
-    if (!isMergeKey(p)) continue;
+  for (const p of merges) {
     const v = resolveAlias(p.value, doc);
     const sources = isSeq(v) ? v.items.map((x) => resolveAlias(x, doc)) : [v];
     for (const s of sources) {
