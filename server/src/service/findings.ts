@@ -110,8 +110,9 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc): string {
 function syntaxFindings(td: TextDocument, doc: YamlDoc): Finding[] {
   return doc.syntax.map((s) => ({
     ...finding({ start: td.positionAt(s.start), end: td.positionAt(Math.min(s.end, doc.end)) }, s.severity, s.severity === 'error' ? 'YAMLSyntax' : 'YAMLWarning', s.message, roleOf(doc.value).role),
-    // For YAML findings the origin is the YAML library's error code.
+    // For YAML findings the origin is the YAML layer's code; kubectl's text when kubectl refuses the file.
     params: { origin: s.code },
+    ...(s.kubectl ? { apiMessage: s.kubectl } : {}),
   }));
 }
 

@@ -13,8 +13,10 @@ export interface SyntaxProblem {
   end: number;
   message: string;
   severity: 'error' | 'warning';
-  /** The `yaml` package's error code (`BAD_INDENT`, `DUPLICATE_KEY`, ...). */
+  /** The `yaml` package's error code (`BAD_INDENT`, ...) or the YAML layer's (`NOT_JSON`, `DUPLICATE_KEY`, ...). */
   code: string;
+  /** What kubectl prints when it refuses the document for this reason. */
+  kubectl?: string;
 }
 
 /** One YAML document of a file. All offsets are file offsets except the AST's. */
@@ -61,7 +63,7 @@ export function parseYamlFile(text: string, previous?: YamlFile, opts: { yamlVer
       text: old?.text ?? text.slice(d.start, d.end),
       ast: d.ast,
       value: d.value,
-      syntax: d.errors.map((e) => ({ start: e.start, end: e.end, message: e.message, severity: e.severity, code: e.code })),
+      syntax: d.errors.map((e) => ({ start: e.start, end: e.end, message: e.message, severity: e.severity, code: e.code, kubectl: e.kubectl })),
       layer: d,
     };
   });

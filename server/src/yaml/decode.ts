@@ -145,7 +145,7 @@ class Decoder {
 
   fail(node: Node | null | undefined, code: string, goError: string, plain: string): never {
     const [start, end] = this.rangeOf(node);
-    throw new Abort({ severity: 'error', code, message: `${plain} (${KUBECTL}yaml: ${goError})`, kubectl: `${KUBECTL}yaml: ${goError}`, start, end });
+    throw new Abort({ severity: 'error', code, message: plain, kubectl: `${KUBECTL}yaml: ${goError}`, start, end });
   }
 
   rangeOf(node: Node | null | undefined): [number, number] {
@@ -269,7 +269,7 @@ class Decoder {
     return {
       severity: 'error',
       code: 'NOT_JSON',
-      message: `${word || 'this value'} is ${Number.isNaN(f) ? 'NaN' : 'infinite'}, which JSON cannot carry: kubectl refuses the file (${KUBECTL}json: unsupported value: ${go})`,
+      message: `${word || 'this value'} is ${Number.isNaN(f) ? 'NaN' : 'infinite'}, which JSON cannot carry: kubectl refuses the file`,
       kubectl: `${KUBECTL}json: unsupported value: ${go}`,
       start,
       end,
@@ -337,7 +337,7 @@ class Decoder {
           ? `${esc} is not a Unicode character kubectl accepts (surrogates and code points beyond U+10FFFF are refused)`
           : `the escape ${esc} is incomplete`;
     const kubectl = `${KUBECTL}yaml: ${where}${goError}`;
-    throw new Abort({ severity: 'error', code: 'BAD_ESCAPE', message: `${plain} (${kubectl})`, kubectl, start: at, end: at + esc.length });
+    throw new Abort({ severity: 'error', code: 'BAD_ESCAPE', message: plain, kubectl, start: at, end: at + esc.length });
   }
 
   /** 0-based line of an offset as kubectl counts it: from the line after the document's `---`. */
@@ -447,7 +447,7 @@ class Decoder {
         return {
           severity: 'error',
           code: 'INVALID_MAP_KEY',
-          message: `${go.kind === 'null' ? 'an empty (null) key' : 'a key beyond int64'}: kubectl cannot turn it into a JSON key (${KUBECTL}${msg})`,
+          message: `${go.kind === 'null' ? 'an empty (null) key' : 'a key beyond int64'}: kubectl cannot turn it into a JSON key`,
           kubectl: KUBECTL + msg,
           start,
           end,

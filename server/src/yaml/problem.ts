@@ -9,7 +9,7 @@ export interface YamlSyntaxError {
    * `IGNORED_DOCUMENT`) or for a bound that stopped the parse (`RESOURCE_EXHAUSTION`).
    */
   code: string;
-  /** The message without position decorations: what is wrong first, kubectl's error in parentheses. */
+  /** For people, without position decorations: what is wrong first (kubectl's own text is in `kubectl`). */
   message: string;
   /** The error kubectl prints when it refuses the document for this reason (sigs.k8s.io/yaml's text). */
   kubectl?: string;

@@ -33,7 +33,7 @@ export function streamProblems(text: string, documentStarts: readonly number[]):
     out.push({
       severity: 'error',
       code: 'CONTROL_CHARACTER',
-      message: `a control character (${u}) that kubectl cannot read (${KUBECTL}yaml: control characters are not allowed)`,
+      message: `a control character (${u}) that kubectl cannot read`,
       kubectl: `${KUBECTL}yaml: control characters are not allowed`,
       start: bad.index,
       end: bad.index + bad[0].length,
@@ -49,7 +49,7 @@ export function streamProblems(text: string, documentStarts: readonly number[]):
       out.push({
         severity: 'error',
         code: 'DOCUMENT_SEPARATOR',
-        message: `kubectl stops reading the file at this line: it takes every line starting with --- as a document separator, and only a comment may follow one (invalid Yaml document separator: ${rest})`,
+        message: 'kubectl stops reading the file at this line: it takes every line starting with --- as a document separator, and only a comment may follow one',
         kubectl: `invalid Yaml document separator: ${rest}`,
         start: lineStart,
         end: lineEnd,
@@ -106,7 +106,7 @@ function directiveProblem(text: string): StreamProblem | undefined {
   return {
     severity: 'error',
     code: 'DIRECTIVE',
-    message: `kubectl cannot read a file with a % directive: it cuts the file at the --- line, which leaves the directive without its document (${KUBECTL}yaml: ${goError})`,
+    message: 'kubectl cannot read a file with a % directive: it cuts the file at the --- line, which leaves the directive without its document',
     kubectl: `${KUBECTL}yaml: ${goError}`,
     start,
     end,
