@@ -89,6 +89,11 @@ test('define bodies are blanked; comments and assignments print nothing', () => 
 test('actions piped into indent/nindent belong to the column they print at', () => {
   const text = ['kind: A', 'spec:', '  template:', '    metadata:', '      labels:', '{{ include "labels" . | indent 8 }}', '    spec: {}', ''].join('\n');
   assert.deepEqual(regionsOf(text).docs[0].templated, ['spec.template.metadata.labels']);
+  // A value that starts with a line break: literal lines below it belong to it.
+  const inline = ['kind: A', 'metadata:', '  labels: {{ include "labels" . | nindent 4 }}', '    app: x', '  name: n', ''].join('\n');
+  const r = regionsOf(inline);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.docs[0].open, ['metadata.labels']);
   const text2 = ['kind: A', 'spec:', '  a: 1', '{{ include "more" . | indent 2 }}', ''].join('\n');
   assert.deepEqual(regionsOf(text2).docs[0].open, ['spec']);
 });

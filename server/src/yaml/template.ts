@@ -204,6 +204,9 @@ export function maskTemplate(text: string): MaskedTemplate | undefined {
       const next = nextContentColumn(text, inAction, lineEnd(a.end));
       if (next !== undefined) column = next;
     }
+    // `key: {{ ... | nindent N }}` prints a line break first: the block it prints is the key's value,
+    // on the lines below, as if the action stood alone (and literal lines after it at column N join it).
+    if (!ownLine && c.kind === 'output' && /\|\s*nindent\s+\d+\s*$/.test(a.body) && restOfLineBlank(text, inAction, a.end)) ownLine = true;
     actions.push({ start: a.start, end: a.end, kind: c.kind, keyword: c.keyword, ownLine, column });
     if (c.keyword && OPENERS.has(c.keyword)) stack.push({ keyword: c.keyword, bodyStart: a.end });
     else if (c.keyword === 'end') {
