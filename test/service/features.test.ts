@@ -233,7 +233,7 @@ test('quick fix: declare outside a junctor a field only specified inside it', ()
   assert.ok(f, JSON.stringify(fixes.map((x) => x.title)));
   assert.ok(f.result.includes('                  x-kubernetes-list-type: set\n            color:\n              type: string\n    - name: v1beta1'), f.result);
   // Applying it makes the schema structural.
-  const after = serviceWithCrd();
+  const after = new LanguageService();
   const { td } = docOf(f.result);
   after.update(td);
   assert.deepEqual(after.findings(td).map((d) => d.code), []);

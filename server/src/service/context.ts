@@ -21,13 +21,30 @@ export interface ServiceSettings {
   fieldValidation: FieldValidation;
   /** How plain scalars are read: `1.1` as kubectl reads them (yes/no/on/off are booleans), `1.2` YAML 1.2 core. */
   yamlVersion: '1.1' | '1.2';
+  /** Whether YAML syntax errors are reported (off beside another YAML server that reports them). */
+  syntaxDiagnostics: boolean;
+  /** Go templates (Helm chart templates): `check` what their literal YAML decides, or `ignore` them. */
+  templates: 'check' | 'ignore';
 }
 
-export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1' };
+export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check' };
+
+/**
+ * What the caller knows of a file from its place in the repository (the service does no IO): set with
+ * LanguageService.setFileContext.
+ */
+export interface FileContext {
+  /** A Helm chart template (under the `templates/` folder of a chart): every `{{ }}` is a template action. */
+  helmTemplate?: boolean;
+  /** A kustomize patch: `partial` (strategic merge: a partial object), `json6902` (operations, not an object). */
+  patch?: 'partial' | 'json6902';
+}
 
 export interface ServiceContext {
   index: CrdIndex;
   settings: ServiceSettings;
+  /** File contexts by URI (absent: an ordinary file). */
+  files: Map<string, FileContext>;
 }
 
 /** Where the fields of a CRD document are, for definitions and related information. */

@@ -144,12 +144,12 @@ export type CrCheck = Guarded<CustomResourceResult>;
 
 const crChecks = new Lru<CrCheck>(5000);
 
-/** The API server's create path for a CR document against a CRD version (cached by CRD id and text). */
-export function checkCr(crd: IndexedCrd, version: string, text: string, obj: unknown): CrCheck {
-  const key = `${crd.id}\u0000${version}\u0000${text}`;
+/** The API server's create path for a CR document against a CRD version (cached by CRD id and text); `partial`: a patch or template object (engine/customresource/partial.ts). */
+export function checkCr(crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean } = {}): CrCheck {
+  const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
   const hit = crChecks.get(key);
   if (hit) return hit;
-  const r = guard(() => validateCustomResource(crd.crd, structuredClone(obj), { version }));
+  const r = guard(() => validateCustomResource(crd.crd, structuredClone(obj), { version, partial: opts.partial }));
   crChecks.set(key, r);
   return r;
 }

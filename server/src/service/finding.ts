@@ -26,6 +26,7 @@ export const FINDING_CODES = {
   DeprecatedVersion: 'The CRD marks this version deprecated: the API server answers with a warning',
   EngineUnavailable: 'A check could not run on this document (see the message)',
   InternalError: 'crd-yaml failed on this document (a bug): other documents are still checked',
+  DuplicateCRD: 'Another document defines the same group and kind: one of them is used to check objects (the README says which)',
 } as const;
 
 export type FindingCode = keyof typeof FINDING_CODES;

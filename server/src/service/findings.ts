@@ -10,6 +10,8 @@ import { isObject } from '../engine/schema/types';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/validation/custom-resource';
 import { formatFieldPath } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
+import { identityFromTemplate, literalFindings } from './templates';
+import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
 import { cheapCrd, checkCr, checkCrd, textKey } from './engineCalls';
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
@@ -42,6 +44,8 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
   const out: Finding[] = [];
   let pending = false;
   for (const doc of file.docs) {
+    // `crdYaml.templates: ignore`: Go template documents are not checked at all.
+    if (doc.template && ctx.settings.templates === 'ignore') continue;
     try {
       if (opts.quick && doc.text.length >= LARGE_CRD_CHARS) {
         const quick = quickCrdFindings(ctx, td, doc);
@@ -51,7 +55,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
           continue;
         }
       }
-      const key = dependencyKey(ctx, doc);
+      const key = dependencyKey(ctx, doc, td.uri);
       const startLine = td.positionAt(doc.start).line;
       const hit = docFindings.get(doc.ast);
       if (hit && hit.key === key && hit.text === doc.text && (hit.startLine === startLine || !hit.sameFileRelated)) {
@@ -69,8 +73,13 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
       out.push(finding(headRange(td, doc), 'warning', 'InternalError', `crd-yaml internal error: ${(e as Error).message}`, 'other'));
     }
   }
-  return { findings: notYaml(td.languageId, file, out), pending };
+  const findings = notYaml(td.languageId, file, out);
+  // Beside another YAML server that reports them (crdYaml.syntaxDiagnostics), syntax errors are its job.
+  return { findings: ctx.settings.syntaxDiagnostics ? findings : findings.filter((f) => !SYNTAX_CODES.has(f.code)), pending };
 }
+
+/** The codes of YAML syntax findings (crdYaml.syntaxDiagnostics). */
+const SYNTAX_CODES = new Set(['YAMLSyntax', 'YAMLWarning', 'NotYaml']);
 
 /** A file that is not YAML at all (a script, Markdown, ...): one finding, not a screenful. */
 function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Finding[] {
@@ -98,11 +107,13 @@ function quickCrdFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc): 
 const docFindings = new WeakMap<object, { key: string; text: string; startLine: number; findings: Finding[]; sameFileRelated: boolean }>();
 
 /** What a document's findings depend on besides its text: the CRD it resolves to and the settings. */
-function dependencyKey(ctx: ServiceContext, doc: YamlDoc): string {
+function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const role = roleOf(doc.value);
-  if (role.role !== 'cr') return role.role;
+  const patch = ctx.files.get(uri)?.patch ?? '';
+  if (role.role === 'crd') return `crd:${patch}:${definitionsOf(ctx, role.crd).map((c) => `${c.id}@${c.uri}`).join(',')}`;
+  if (role.role !== 'cr') return `${role.role}:${patch}`;
   const crd = ctx.index.lookup(role.group, role.kind);
-  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}`;
+  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
   return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index.all().filter((c) => c.group === role.group).map((c) => c.id).join(',')}`;
 }
@@ -118,10 +129,17 @@ function syntaxFindings(td: TextDocument, doc: YamlDoc): Finding[] {
 
 /** The findings of one document of a file. */
 export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc): Finding[] {
-  const out = syntaxFindings(td, doc);
+  // A Go template is not YAML until rendered: no syntax findings, and only what its literal YAML decides.
+  const out = doc.template ? [] : syntaxFindings(td, doc);
   // Findings on half-parsed documents would be noise on top of the syntax error.
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
+  if (doc.template && identityFromTemplate(doc)) return out;
+  const patch = ctx.files.get(td.uri)?.patch;
+  // A JSON 6902 patch holds operations, not objects.
+  if (patch === 'json6902') return out;
   const role = roleOf(doc.value);
+  if (role.role === 'crd' && patch === 'partial') return out; // a patch of a CRD is not a CRD
+  if (role.role === 'crd') out.push(...duplicateFindings(ctx, td, doc, role.crd));
   if (role.role === 'crd') {
     const apiVersion = role.crd.apiVersion;
     if (apiVersion !== 'apiextensions.k8s.io/v1') {
@@ -134,10 +152,10 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     }
     const r = checkCrd(textKey(doc.text, ctx.settings.yamlVersion), role.crd);
     if (doc.text.length >= LARGE_CRD_CHARS) lastCrdFindings.set(`${td.uri}#${doc.index}`, r.errors);
-    out.push(...crdEngineFindings(ctx, td, doc, r.errors));
+    out.push(...literalFindings(doc, crdEngineFindings(ctx, td, doc, r.errors)));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
   } else if (role.role === 'cr') {
-    out.push(...crFindings(ctx, td, doc, role));
+    out.push(...crFindings(ctx, td, doc, role, patch === 'partial'));
   }
   return out;
 }
@@ -174,7 +192,7 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
 
 type CrRole = Extract<ReturnType<typeof roleOf>, { role: 'cr' }>;
 
-function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole): Finding[] {
+function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean): Finding[] {
   const out: Finding[] = [];
   const res = resolveCr(ctx.index, role);
   if (!res) {
@@ -219,7 +237,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     out.push(f);
     return out;
   }
-  const r = checkCr(crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value);
+  const r = checkCr(crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
@@ -252,7 +270,11 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     else out.push(fieldFinding(td, doc, { ...e, severity: 'warning' }, { crd, version }, 'cr'));
   }
   out.push(...unknownFieldFindings(ctx, td, doc, role, crd, version, result.pruned));
-  return out;
+  if (!doc.template) return out;
+  // What of this template object needs the whole object: the findings the partial check does not have.
+  const p = partial ? r : checkCr(crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial: true });
+  const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
+  return literalFindings(doc, out, partialMessages);
 }
 
 /**

@@ -16,12 +16,13 @@ import type {
 } from 'vscode-languageserver-types';
 import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crdIndex';
 import { lightCrds } from '../workspace/lightIndex';
-import { DEFAULT_SERVICE_SETTINGS, type ServiceContext, type ServiceSettings } from './context';
+import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
+import { parseFile, templateDecidesSpec } from './templates';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
 import { fixesFor } from './fixes';
 import { roleOf } from './kube';
-import { docAt, parseYamlFile, type YamlFile } from './yamlDocument';
+import { docAt, type YamlFile } from './yamlDocument';
 import { hover } from './hover';
 import { completion } from './completion';
 import { preview, previewDocuments, previewFileText, previewLenses, type StoredObjectPreview } from './preview';
@@ -48,12 +49,27 @@ export class LanguageService {
   private readonly uses = new Map<string, Set<string>>();
 
   constructor(settings: Partial<ServiceSettings> = {}) {
-    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings } };
+    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map() };
+  }
+
+  /**
+   * Says what a file is from its place in the repository (a Helm chart template, a kustomize patch).
+   * Returns true when that changed (the caller re-checks the file).
+   */
+  setFileContext(uri: string, fc: FileContext): boolean {
+    const before = this.ctx.files.get(uri) ?? {};
+    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch) return false;
+    if (fc.helmTemplate || fc.patch) this.ctx.files.set(uri, { ...fc });
+    else this.ctx.files.delete(uri);
+    // A chart template is parsed differently.
+    if (!!before.helmTemplate !== !!fc.helmTemplate) this.files.delete(uri);
+    return true;
   }
 
   /** Changes settings (the caller re-checks open documents). */
   configure(settings: Partial<ServiceSettings>): void {
     if (settings.yamlVersion && settings.yamlVersion !== this.ctx.settings.yamlVersion) this.files.clear();
+    if (settings.templates && settings.templates !== this.ctx.settings.templates) this.files.clear();
     Object.assign(this.ctx.settings, settings);
   }
 
@@ -66,8 +82,9 @@ export class LanguageService {
   file(td: TextDocument): YamlFile {
     const text = td.getText();
     let f = this.files.get(td.uri);
-    if (!f || f.text !== text) {
-      f = parseYamlFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion });
+    if (!f || (f.source ?? f.text) !== text) {
+      const helmTemplate = this.ctx.files.get(td.uri)?.helmTemplate;
+      f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
       this.files.set(td.uri, f);
     }
     return f;
@@ -99,9 +116,10 @@ export class LanguageService {
   indexDiskFile(uri: string, text: string | undefined): string[] {
     if (text === undefined) return this.index.remove(uri, 'disk');
     // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
-    const light = lightCrds(uri, text, this.ctx.settings.yamlVersion);
+    const helmTemplate = this.ctx.files.get(uri)?.helmTemplate;
+    const light = helmTemplate || text.includes('{{') ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion);
     if (light) return this.index.set(uri, light, 'disk');
-    const f = parseYamlFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion });
+    const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
     return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), 'disk');
   }
 
@@ -119,7 +137,8 @@ export class LanguageService {
 
   private crdsOf(uri: string, f: YamlFile, lineAt: (offset: number) => number): IndexedCrd[] {
     const docs = f.docs
-      .filter((d) => roleOf(d.value).role === 'crd')
+      // A CRD whose spec a template decides is not one to check objects against.
+      .filter((d) => roleOf(d.value).role === 'crd' && !templateDecidesSpec(d))
       .map((d) => ({ index: d.index, text: d.text, value: d.value, startLine: lineAt(d.start), broken: d.syntax.some((s) => s.severity === 'error') }));
     return extractCrds(uri, docs);
   }

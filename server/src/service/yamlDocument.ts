@@ -6,6 +6,7 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import type { PathSegment } from '../engine/field';
 import { parseYamlDocuments, v1PathsOfInternalCrdPath, type YamlDocument, type YamlFile as LayerFile } from '../yaml';
+import type { MaskedTemplate, TemplateRegions } from '../yaml/template';
 
 /** A syntax problem, as offsets in the whole file. */
 export interface SyntaxProblem {
@@ -36,12 +37,18 @@ export interface YamlDoc {
   syntax: SyntaxProblem[];
   /** The YAML layer's document (range mapping of engine findings). */
   layer: YamlDocument;
+  /** A Go template document (templates.ts): what the template decides in it. */
+  template?: TemplateRegions;
 }
 
 export interface YamlFile {
+  /** The text parsed: the document's text, or for a Go template its masked text (same length, same lines). */
   text: string;
   docs: YamlDoc[];
   layer: LayerFile;
+  /** For a Go template: the document's own text (`text` is masked) and the masking. */
+  source?: string;
+  template?: MaskedTemplate;
 }
 
 /**

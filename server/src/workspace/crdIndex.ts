@@ -26,6 +26,18 @@ export interface IndexedCrd {
   id: number;
   /** The document has YAML syntax errors: its value is partial, objects are not checked against it. */
   broken?: boolean;
+  /** Set by the index: where it was recorded from. */
+  source?: CrdSourceKind;
+}
+
+/** The order of definitions of one group/kind (the first is in use): see CrdIndex. */
+function compareDefinitions(a: IndexedCrd, b: IndexedCrd): number {
+  return (
+    Number(!!a.broken) - Number(!!b.broken) ||
+    SOURCE_RANK[a.source ?? 'disk'] - SOURCE_RANK[b.source ?? 'disk'] ||
+    (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0) ||
+    a.docIndex - b.docIndex
+  );
 }
 
 /** The `group/kind` key CRs are resolved by (kinds are case-sensitive in Kubernetes). */
@@ -112,75 +124,100 @@ export function extractCrds(uri: string, docs: SourceDocument[]): IndexedCrd[] {
 }
 
 /** CRDs by source (open document or file on disk), resolved by group and kind. */
+/** Where an indexed CRD comes from: an open document, a workspace file, or a source outside the workspace. */
+export type CrdSourceKind = 'open' | 'disk' | 'external';
+
+const SOURCE_RANK: Record<CrdSourceKind, number> = { open: 0, disk: 1, external: 2 };
+
+/**
+ * CRDs by source, resolved by group and kind. When several documents define one group/kind, the one in
+ * use is the first by these rules (`definitions` lists them all in this order):
+ * 1. a readable one before one with YAML syntax errors;
+ * 2. an open document before a file on disk (what you are editing is what objects are checked against),
+ *    a workspace file before a source outside the workspace (crdSources, Go modules);
+ * 3. then by path (URI), and by position in the file.
+ */
 export class CrdIndex {
-  private readonly open = new Map<string, IndexedCrd[]>();
-  private readonly disk = new Map<string, IndexedCrd[]>();
-  private byKey: Map<string, IndexedCrd> | null = null;
+  private readonly sources: Record<CrdSourceKind, Map<string, IndexedCrd[]>> = { open: new Map(), disk: new Map(), external: new Map() };
+  private byKey: Map<string, IndexedCrd[]> | null = null;
 
   /**
    * Records the CRDs of a source; returns the keys (group/kind) whose resolved CRD changed, so the caller
    * can re-check the CRs that use them.
    */
-  set(uri: string, crds: IndexedCrd[], source: 'open' | 'disk'): string[] {
+  set(uri: string, crds: IndexedCrd[], source: CrdSourceKind): string[] {
     const before = this.snapshot();
-    const m = source === 'open' ? this.open : this.disk;
+    const m = this.sources[source];
     if (crds.length === 0) m.delete(uri);
-    else m.set(uri, crds);
+    else {
+      // Marked in place: a lazily parsed CRD (lightIndex.ts) must not be copied (that would parse it).
+      for (const c of crds) c.source = source;
+      m.set(uri, crds);
+    }
     this.byKey = null;
     return this.diff(before);
   }
 
   /** Forgets a source (a closed document falls back to its disk copy, if indexed). */
-  remove(uri: string, source: 'open' | 'disk'): string[] {
+  remove(uri: string, source: CrdSourceKind): string[] {
     const before = this.snapshot();
-    (source === 'open' ? this.open : this.disk).delete(uri);
+    this.sources[source].delete(uri);
     this.byKey = null;
     return this.diff(before);
   }
 
   /** The URIs of the files on disk that hold indexed CRDs. */
   diskSources(): string[] {
-    return [...this.disk.keys()];
+    return [...this.sources.disk.keys()];
   }
 
-  /** The CRD defining group/kind; open documents win over files on disk, a readable one over one with syntax errors. */
+  /** The URIs of the sources outside the workspace that hold indexed CRDs. */
+  externalSources(): string[] {
+    return [...this.sources.external.keys()];
+  }
+
+  /** The CRD defining group/kind (see the class comment for which one when several do). */
   lookup(group: string, kind: string): IndexedCrd | undefined {
-    return this.resolved().get(crdKey(group, kind));
+    return this.resolved().get(crdKey(group, kind))?.[0];
+  }
+
+  /** Every definition of group/kind, the one in use first. */
+  definitions(group: string, kind: string): IndexedCrd[] {
+    return this.resolved().get(crdKey(group, kind)) ?? [];
   }
 
   /** Every resolved CRD (one per group/kind). */
   all(): IndexedCrd[] {
-    return [...this.resolved().values()];
+    return [...this.resolved().values()].map((l) => l[0]);
   }
 
   get size(): number {
     return this.resolved().size;
   }
 
-  private resolved(): Map<string, IndexedCrd> {
+  private resolved(): Map<string, IndexedCrd[]> {
     if (this.byKey) return this.byKey;
-    const m = new Map<string, IndexedCrd>();
-    for (const list of this.disk.values()) {
-      for (const c of list) {
-        const k = crdKey(c.group, c.kind);
-        const had = m.get(k);
-        if (!had || (had.broken && !c.broken)) m.set(k, c);
+    const m = new Map<string, IndexedCrd[]>();
+    for (const kind of ['open', 'disk', 'external'] as const) {
+      for (const [uri, list] of this.sources[kind]) {
+        // A file open in the editor is that document, not also its copy on disk.
+        if (kind !== 'open' && this.sources.open.has(uri)) continue;
+        for (const c of list) {
+          const k = crdKey(c.group, c.kind);
+          const l = m.get(k);
+          if (l) l.push(c);
+          else m.set(k, [c]);
+        }
       }
     }
-    for (const list of this.open.values()) {
-      for (const c of list) {
-        const k = crdKey(c.group, c.kind);
-        const had = m.get(k);
-        if (!had || !c.broken || had.broken) m.set(k, c);
-      }
-    }
+    for (const l of m.values()) if (l.length > 1) l.sort(compareDefinitions);
     this.byKey = m;
     return m;
   }
 
   private snapshot(): Map<string, number> {
     const s = new Map<string, number>();
-    for (const [k, c] of this.resolved()) s.set(k, c.id);
+    for (const [k, l] of this.resolved()) s.set(k, l[0].id);
     return s;
   }
 

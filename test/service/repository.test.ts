@@ -1,0 +1,117 @@
+/**
+ * Real repositories (issue 13): a Helm chart's templates, a kustomize overlay's patches, CRDs defined
+ * twice, and YAML syntax left to another server. Uses the fixture repository test/fixtures/repo.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LanguageService } from '../../server/src/service/languageService';
+import type { ServiceSettings } from '../../server/src/service/context';
+import type { Finding } from '../../server/src/service/finding';
+
+const REPO = join(__dirname, '..', 'fixtures', 'repo');
+const read = (rel: string) => readFileSync(join(REPO, rel), 'utf8');
+const uri = (rel: string) => pathToFileURL(join(REPO, rel)).href;
+
+/** A service with the chart's CRD indexed from disk. */
+function service(settings: Partial<ServiceSettings> = {}): LanguageService {
+  const s = new LanguageService(settings);
+  s.indexDiskFile(uri('chart/crds/widgets.example.com.yaml'), read('chart/crds/widgets.example.com.yaml'));
+  return s;
+}
+
+function findingsOf(s: LanguageService, rel: string, text = read(rel)): { td: TextDocument; findings: Finding[]; show: string } {
+  const td = TextDocument.create(uri(rel), 'yaml', 1, text);
+  s.update(td);
+  const findings = s.findings(td);
+  return { td, findings, show: findings.map((f) => `${f.range.start.line}: [${f.code}] ${td.getText(f.range)} ${f.message}`).join('\n') };
+}
+
+test('Helm chart templates: no syntax findings; a literal wrong enum value is still reported at its line', () => {
+  const s = service();
+  for (const rel of ['chart/templates/widget.yaml', 'chart/templates/deployment.yaml', 'chart/templates/service.yaml']) s.setFileContext(uri(rel), { helmTemplate: true });
+  const widget = findingsOf(s, 'chart/templates/widget.yaml');
+  assert.deepEqual(
+    widget.findings.map((f) => [f.range.start.line, f.code, widget.td.getText(f.range)]),
+    [[9, 'FieldValueNotSupported', 'medium']],
+    widget.show,
+  );
+  for (const rel of ['chart/templates/deployment.yaml', 'chart/templates/service.yaml']) {
+    const r = findingsOf(s, rel);
+    assert.deepEqual(r.findings, [], `${rel}:\n${r.show}`);
+  }
+  // The same text outside a chart: its Go template actions make it a template all the same.
+  const outside = findingsOf(s, 'deploy/templated.yaml', read('chart/templates/deployment.yaml'));
+  assert.deepEqual(outside.findings, [], outside.show);
+  // crdYaml.templates: ignore: templates are not checked at all.
+  const ignoring = service({ templates: 'ignore' });
+  ignoring.setFileContext(uri('chart/templates/widget.yaml'), { helmTemplate: true });
+  assert.deepEqual(findingsOf(ignoring, 'chart/templates/widget.yaml').findings, []);
+});
+
+test('templates: what the literal YAML decides is checked, what an action may change is not', () => {
+  const s = service();
+  const head = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {{ .Release.Name }}\n';
+  const codes = (text: string) => {
+    const r = findingsOf(s, 'deploy/t.yaml', text);
+    return r.findings.map((f) => `${f.code} ${r.td.getText(f.range)}`).sort();
+  };
+  // Literal values are checked: a type error, a pattern, an unknown field, a missing required field.
+  assert.deepEqual(codes(head + 'spec:\n  size: "{{ .Values.size }}"\n  mode: slow\n  owner: Bad_Owner\n  colour: red\n'), [
+    'FieldValueInvalid Bad_Owner',
+    'UnknownField colour',
+  ]);
+  assert.deepEqual(codes(head + 'spec:\n  size: 3\n'), ['FieldValueRequired spec']);
+  // An action that may print more fields: a missing required field may come from it.
+  assert.deepEqual(codes(head + 'spec:\n  size: 3\n  {{- include "more" . | nindent 2 }}\n'), []);
+  // A rule over the object is not evaluated when a value in it comes from an action...
+  assert.deepEqual(codes(head + 'spec:\n  size: 8\n  maxSize: {{ .Values.max }}\n  mode: fast\n'), []);
+  // ...and is when all of it is literal.
+  assert.deepEqual(codes(head + 'spec:\n  size: 8\n  maxSize: 4\n  mode: fast\n'), ['FieldValueInvalid spec']);
+  // Keys from actions are not reported as unknown.
+  assert.deepEqual(codes(head + 'spec:\n  size: 3\n  mode: fast\n  {{ .Values.key }}: 1\n'), []);
+  // apiVersion from an action: the object cannot be matched to a CRD.
+  assert.deepEqual(codes('apiVersion: {{ .Values.apiVersion }}\nkind: Widget\nspec:\n  size: zero\n'), []);
+});
+
+test('kustomize patches: a partial custom resource gets no Required findings; a wrong type is reported', () => {
+  const s = service();
+  const rel = 'kustomize/overlays/prod/widget-size.yaml';
+  const whole = findingsOf(s, rel);
+  assert.ok(whole.findings.some((f) => f.code === 'FieldValueRequired'), `as a whole object it lacks required fields:\n${whole.show}`);
+  assert.equal(s.setFileContext(uri(rel), { patch: 'partial' }), true);
+  const patch = findingsOf(s, rel);
+  assert.deepEqual(patch.findings.map((f) => [f.range.start.line, f.code, patch.td.getText(f.range)]), [[5, 'FieldValueTypeInvalid', 'large']], patch.show);
+  s.setFileContext(uri('kustomize/overlays/prod/widget-ops.yaml'), { patch: 'json6902' });
+  assert.deepEqual(findingsOf(s, 'kustomize/overlays/prod/widget-ops.yaml').findings, []);
+  // Resources are whole objects.
+  assert.deepEqual(findingsOf(s, 'kustomize/base/widget.yaml').findings, []);
+});
+
+test('two definitions of one group/kind: an information finding on each names the one in use', () => {
+  const s = service();
+  const crd = read('chart/crds/widgets.example.com.yaml');
+  s.indexDiskFile(uri('config/crd/widgets.yaml'), crd.replace('maximum: 10', 'maximum: 20'));
+  const inChart = findingsOf(s, 'chart/crds/widgets.example.com.yaml', crd);
+  // The open document is in use.
+  assert.deepEqual(inChart.findings.map((f) => [f.code, f.severity, inChart.td.getText(f.range)]), [['DuplicateCRD', 'information', 'Widget']], inChart.show);
+  assert.match(inChart.findings[0].message, /^example\.com\/Widget is also defined in config\/crd\/widgets\.yaml: this definition is the one in use \(an open document is used before files on disk\)$/);
+  s.close(uri('chart/crds/widgets.example.com.yaml'));
+  const other = findingsOf(s, 'config/crd/widgets.yaml', crd.replace('maximum: 10', 'maximum: 20'));
+  assert.equal(other.findings.length, 1, other.show);
+  assert.match(other.findings[0].message, /this definition is the one in use/);
+  // On disk both: the first by path is used.
+  s.close(uri('config/crd/widgets.yaml'));
+  assert.equal(s.index.lookup('example.com', 'Widget')?.uri, uri('chart/crds/widgets.example.com.yaml'));
+  const again = findingsOf(s, 'config/crd/widgets.yaml', crd.replace('maximum: 10', 'maximum: 20'));
+  assert.equal(again.findings.length, 1, again.show);
+});
+
+test('crdYaml.syntaxDiagnostics off: YAML syntax is left to another server', () => {
+  const broken = 'apiVersion: example.com/v1\nkind: Widget\nspec:\n  size: [1\n';
+  assert.deepEqual(findingsOf(service(), 'deploy/broken.yaml', broken).findings.map((f) => f.code), ['YAMLSyntax']);
+  assert.deepEqual(findingsOf(service({ syntaxDiagnostics: false }), 'deploy/broken.yaml', broken).findings, []);
+});
