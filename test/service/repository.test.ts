@@ -115,3 +115,29 @@ test('crdYaml.syntaxDiagnostics off: YAML syntax is left to another server', () 
   assert.deepEqual(findingsOf(service(), 'deploy/broken.yaml', broken).findings.map((f) => f.code), ['YAMLSyntax']);
   assert.deepEqual(findingsOf(service({ syntaxDiagnostics: false }), 'deploy/broken.yaml', broken).findings, []);
 });
+
+test('an empty file: completion offers "New <Kind>" skeletons that validate', () => {
+  const s = service();
+  s.indexDiskFile(uri('config/gadgets.yaml'), read('chart/crds/widgets.example.com.yaml').replace(/widget/g, 'gadget').replace(/Widget/g, 'Gadget').replace('required: [size, mode]', 'required: [size, mode, owner]'));
+  for (const text of ['', '# my objects\n', '---\n']) {
+    const td = TextDocument.create(uri('deploy/new.yaml'), 'yaml', 1, text);
+    s.update(td);
+    const items = s.completion(td, td.positionAt(text.length));
+    assert.deepEqual(items.map((i) => i.label).sort(), ['New Gadget', 'New Widget'], JSON.stringify(text));
+  }
+  // Not once the document has content.
+  const started = TextDocument.create(uri('deploy/new.yaml'), 'yaml', 1, 'apiVersion: v1\n\n');
+  s.update(started);
+  assert.ok(!s.completion(started, { line: 1, character: 0 }).some((i) => i.label.startsWith('New ')));
+  const empty = TextDocument.create(uri('deploy/new.yaml'), 'yaml', 1, '');
+  const gadget = s.completion(empty, { line: 0, character: 0 }).find((i) => i.label === 'New Gadget')!;
+  assert.equal(gadget.detail, 'example.com/v1 (gadgets.example.com)');
+  const snippet = (gadget.textEdit as { newText: string }).newText;
+  // The snippet's first tab stop is the name; with it, the object is valid.
+  const text = snippet.replace(/\$\{1:([^}]*)\}/, '$1').replace(/\\([$}\\])/g, '$1');
+  assert.match(text, /^apiVersion: example\.com\/v1\nkind: Gadget\nmetadata:\n {2}name: my-gadget\nspec:\n/);
+  const r = findingsOf(s, 'deploy/new.yaml', text);
+  assert.deepEqual(r.findings, [], `${text}\n${r.show}`);
+  assert.match(text, /\n {2}size: 1\n/);
+  assert.match(text, /\n {2}mode: fast\n/);
+});

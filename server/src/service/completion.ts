@@ -14,11 +14,16 @@ import { cursorContext, type CursorContext, type CursorSegment } from './cursorC
 import { CEL_FUNCTIONS, CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } from './keywords';
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt, RESOURCE_ROOT_FIELDS } from './kube';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
+import { isEmptyDocument, newObjectItems } from './newObject';
 
 /** The completion items at a position. */
 export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): CompletionItem[] {
   const offset = td.offsetAt(pos);
   const doc = docAt(file, offset);
+  // An empty document: a new object of a known kind.
+  if (isEmptyDocument(doc) && /^\s*$/.test(td.getText({ start: { line: pos.line, character: 0 }, end: { line: pos.line + 1, character: 0 } }))) {
+    return newObjectItems(ctx, { start: { line: pos.line, character: 0 }, end: pos });
+  }
   if (!doc) return [];
   const docLine = td.positionAt(doc.start).line;
   const lines = doc.text.split('\n').map((l) => l.replace(/\r$/, ''));
