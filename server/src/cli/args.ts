@@ -26,6 +26,12 @@ export interface CliArgs {
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
   /** `hint`: list the objects whose kind no known CRD defines (they are counted either way). */
   unknownKinds: 'ignore' | 'hint';
+  /** Globs of files not checked (their CRDs are still used). */
+  exclude: string[];
+  /** Load the CRDs of a cluster (the kubeconfig's current context, or `context`). */
+  cluster: boolean;
+  kubeconfig?: string;
+  context?: string;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -61,8 +67,17 @@ Options:
   -f, --format FMT   check: text (default), json or sarif (SARIF 2.1.0)
                      test: text (default) or junit (JUnit XML)
                      preview, convert: yaml (default) or json
-  --crd PATH         Also load CRDs from PATH (file or directory; repeatable). Their own
-                     problems are not reported. For test: where \`crd: group/Kind\` is looked up.
+  --crd PATH|URL     Also load CRDs from PATH (file or directory) or an http(s) URL of CRD
+                     YAML (fetched once, then read from the cache in ~/.cache/crd-yaml;
+                     repeatable). Their own problems are not reported. For test: where
+                     \`crd: group/Kind\` is looked up.
+  --exclude GLOB     Do not check files matching GLOB (relative to the current directory,
+                     e.g. 'chart/**'; repeatable). CRDs they define are still used.
+  --cluster          Also load the CRDs of a cluster (read-only: a list of
+                     apiextensions.k8s.io/v1 CustomResourceDefinitions), from the
+                     kubeconfig's current context.
+  --kubeconfig FILE  The kubeconfig for --cluster (default: $KUBECONFIG, ~/.kube/config).
+  --context NAME     The kubeconfig context for --cluster.
   --field-validation Strict|Warn|Ignore
                      How unknown fields are reported, as the API server's fieldValidation:
                      Strict (default, as kubectl apply): an error; Warn: a warning (the
@@ -95,7 +110,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false };
+  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false, exclude: [], cluster: false };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -119,6 +134,10 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '-v' || a === '--version') return { ...args, command: 'version' };
     else if (a === '-f' || a === '--format') formatGiven = value();
     else if (a === '--crd') args.crdPaths.push(value());
+    else if (a === '--exclude') args.exclude.push(value());
+    else if (a === '--cluster') args.cluster = true;
+    else if (a === '--kubeconfig') args.kubeconfig = value();
+    else if (a === '--context') args.context = value();
     else if (a === '-q' || a === '--quiet') args.quiet = true;
     else if (a === '--yaml-1.2') args.yaml12 = true;
     else if (a === '--follow-symlinks') args.followSymlinks = true;
@@ -154,6 +173,7 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   if (command === 'convert' && !args.webhook) throw new UsageError('convert: --webhook URL is required');
   if (command === 'convert' && !args.to) throw new UsageError('convert: --to VERSION is required');
+  if ((args.kubeconfig !== undefined || args.context !== undefined) && !args.cluster) throw new UsageError('--kubeconfig and --context go with --cluster');
   const allowed: OutputFormat[] =
     command === 'check' ? ['text', 'json', 'sarif'] : command === 'test' ? ['text', 'junit'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
   const fmt = (formatGiven ?? allowed[0]) as OutputFormat;

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FieldValidation } from '../service/context';
+import type { FieldValidation, FileContext } from '../service/context';
 import type { Finding, Fix } from '../service/finding';
 import { LanguageService } from '../service/languageService';
 import type { YamlVersion } from '../yaml';
@@ -30,6 +30,8 @@ export interface CheckOptions {
   unknownKinds?: 'ignore' | 'hint';
   /** The directory relative paths are resolved against. */
   cwd?: string;
+  /** What input files are from their place in the repository (a chart template, a kustomize patch), by path as given. */
+  contexts?: Map<string, FileContext>;
 }
 
 export interface CheckReport {
@@ -61,6 +63,8 @@ export function openInputs(files: InputFile[], opts: CheckOptions): { service: L
   const docs = files.map((file) => {
     const uri = uriOfInput(file.path, cwd);
     paths.set(uri, file.path);
+    const fc = opts.contexts?.get(file.path);
+    if (fc) service.setFileContext(uri, fc);
     // Like an editor's language mode: a named file is YAML by its name (the standard input always).
     const languageId = file.path === STDIN || /\.ya?ml$/i.test(file.path) ? 'yaml' : 'plaintext';
     return { file, td: TextDocument.create(uri, languageId, 1, file.text) };

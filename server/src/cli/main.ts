@@ -10,6 +10,8 @@ import { collectYamlFiles, describeFsError, type InputFile } from './files';
 import { convertFiles } from './convert';
 import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
+import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
+import { isUrl } from '../workspace/sources';
 import { formatJson, formatSarif, formatText, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -48,6 +50,9 @@ export function runCli(argv: string[], io: CliIO): number | Promise<number> {
   }
 }
 
+/** The CRDs of `--crd` URLs and `--cluster` (fetched before the check), and why some are missing. */
+type RemoteCrds = { files: InputFile[]; errors: string[] };
+
 function run(argv: string[], io: CliIO): number | Promise<number> {
   const args = parseArgs(argv);
   if (args.command === 'help') {
@@ -58,22 +63,38 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
     io.stdout(`crd-yaml ${pkg.version}\n`);
     return EXIT_OK;
   }
+  // The network is used only for --cluster and --crd URLs.
+  if (args.cluster || args.crdPaths.some(isUrl)) return remoteCrdFiles(args).then((remote) => runWith(args, io, remote));
+  return runWith(args, io, { files: [], errors: [] });
+}
+
+function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCrds): number | Promise<number> {
   const collectOpts = { followSymlinks: args.followSymlinks };
-  const { files, inputErrors, skippedLinks } = collectYamlFiles(args.paths, io.cwd, collectOpts);
-  let crdFiles: InputFile[] = [];
-  if (args.crdPaths.length) {
-    const c = collectYamlFiles(args.crdPaths, io.cwd, collectOpts);
-    crdFiles = c.files;
+  const collected = collectYamlFiles(args.paths, io.cwd, collectOpts);
+  const { inputErrors, skippedLinks } = collected;
+  // --exclude: not checked, but the CRDs they define are still used.
+  const excluded = excludedBy(args.exclude, io.cwd);
+  const files = collected.files.filter((f) => !excluded(f.path));
+  let crdFiles: InputFile[] = collected.files.filter((f) => excluded(f.path) && f.text.includes('CustomResourceDefinition'));
+  const localCrds = args.crdPaths.filter((p) => !isUrl(p));
+  if (localCrds.length) {
+    const c = collectYamlFiles(localCrds, io.cwd, collectOpts);
+    crdFiles.push(...c.files);
     inputErrors.push(...c.inputErrors);
     skippedLinks.push(...c.skippedLinks);
   }
+  crdFiles.push(...remote.files);
+  inputErrors.push(...remote.errors);
+  const repo = repositoryContexts(files, io.cwd);
+  crdFiles = [...crdFiles, ...repo.chartCrds];
+  inputErrors.push(...repo.errors);
   for (const e of inputErrors) io.stderr(`crd-yaml: ${e}\n`);
   if (skippedLinks.length && !args.quiet) {
     const n = skippedLinks.length;
     io.stderr(`crd-yaml: ${n} symbolic ${n === 1 ? 'link' : 'links'} not followed (${skippedLinks.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}); --follow-symlinks follows them\n`);
   }
   const yamlVersion = args.yaml12 ? '1.2' : '1.1';
-  const opts = { crdFiles, yamlVersion, fieldValidation: args.fieldValidation, unknownKinds: args.unknownKinds, cwd: io.cwd } as const;
+  const opts = { crdFiles, yamlVersion, fieldValidation: args.fieldValidation, unknownKinds: args.unknownKinds, cwd: io.cwd, contexts: repo.contexts } as const;
 
   if (args.command === 'test') {
     // Named files are test files whatever their name; in folders, *.crdtest.yaml. The other YAML files

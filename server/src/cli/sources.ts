@@ -1,0 +1,91 @@
+/**
+ * The CLI's CRDs from outside the given paths: `--crd` URLs (fetched once into the cache, read from it
+ * afterwards), `--cluster` (the CRDs of a kubeconfig context), and the `crds/` folder of each Helm chart
+ * whose templates are checked. Also what each input is from its place in the repository (a chart
+ * template, a kustomize patch) and which inputs `--exclude` leaves unchecked.
+ */
+import { promises as fs, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { openCluster, storedCrdManifest } from '../cluster';
+import type { FileContext } from '../service/context';
+import { helmChartOfTemplate, kustomizationsAround } from '../workspace/repository';
+import { globToRegExp } from '../workspace/scan';
+import { defaultSourceCache, isUrl, urlSource } from '../workspace/sources';
+import type { CliArgs } from './args';
+import { STDIN, collectYamlFiles, type InputFile } from './files';
+
+/** CRD files from URLs and a cluster (async: network). Problems are one line each. */
+export async function remoteCrdFiles(args: CliArgs): Promise<{ files: InputFile[]; errors: string[] }> {
+  const files: InputFile[] = [];
+  const errors: string[] = [];
+  for (const url of args.crdPaths.filter(isUrl)) {
+    const r = await urlSource(url, { cacheDir: process.env.CRD_YAML_CACHE ?? defaultSourceCache(), allowNetwork: true });
+    if (r.error || !r.file) errors.push(r.error ?? `${url}: not available`);
+    else files.push({ path: url, text: await fs.readFile(r.file, 'utf8') });
+  }
+  if (args.cluster) {
+    try {
+      const client = await openCluster({ kubeconfig: args.kubeconfig, context: args.context, allowExec: true });
+      const { crds, truncated } = await client.listCustomResourceDefinitions();
+      if (truncated) errors.push(`cluster ${client.conn.context}: ${truncated}`);
+      for (const crd of crds) {
+        const name = String((crd.metadata as { name?: unknown } | undefined)?.name ?? '');
+        files.push({ path: `cluster:${client.conn.context}/${name}`, text: stringify(storedCrdManifest(crd), { lineWidth: 0 }) });
+      }
+    } catch (e) {
+      errors.push(`--cluster: ${(e as Error).message}`);
+    }
+  }
+  return { files, errors };
+}
+
+/** Whether a path (relative to cwd, `/`-separated) or one of its folders matches an --exclude glob. */
+export function excludedBy(globs: string[], cwd: string): (file: string) => boolean {
+  const res = globs.map((g) => globToRegExp(g.replace(/\/+$/, '')));
+  return (file) => {
+    if (file === STDIN || res.length === 0) return false;
+    const rel = path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join('/');
+    const parts = rel.split('/');
+    for (let i = parts.length; i > 0; i--) {
+      const p = parts.slice(0, i).join('/');
+      if (res.some((r) => r.test(p))) return true;
+    }
+    return false;
+  };
+}
+
+/** Chart templates, kustomize patches, and the crds/ folders of the charts of the inputs. */
+export function repositoryContexts(files: InputFile[], cwd: string): { contexts: Map<string, FileContext>; chartCrds: InputFile[]; errors: string[] } {
+  const contexts = new Map<string, FileContext>();
+  const charts = new Set<string>();
+  const real = files.filter((f) => f.path !== STDIN);
+  const patches = kustomizationsAround(real.map((f) => path.resolve(cwd, f.path)));
+  for (const f of real) {
+    const abs = path.resolve(cwd, f.path);
+    const fc: FileContext = {};
+    const chart = helmChartOfTemplate(abs);
+    if (chart) {
+      fc.helmTemplate = true;
+      charts.add(chart);
+    }
+    const role = patches.roleOf(abs);
+    if (role) fc.patch = role;
+    if (fc.helmTemplate || fc.patch) contexts.set(f.path, fc);
+  }
+  const given = new Set(real.map((f) => path.resolve(cwd, f.path)));
+  const chartCrds: InputFile[] = [];
+  const errors: string[] = [];
+  for (const chart of charts) {
+    const dir = path.join(chart, 'crds');
+    try {
+      if (!statSync(dir).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    const c = collectYamlFiles([path.relative(cwd, dir) || '.'], cwd);
+    for (const f of c.files) if (!given.has(path.resolve(cwd, f.path))) chartCrds.push(f);
+    errors.push(...c.inputErrors.filter((e) => !e.includes('no .yaml or .yml files')));
+  }
+  return { contexts, chartCrds, errors };
+}

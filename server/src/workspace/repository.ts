@@ -1,0 +1,79 @@
+/**
+ * What a file is from its place in a repository: a Helm chart template (under a chart's `templates/`
+ * folder, i.e. with a `Chart.yaml` beside that folder), a file of a chart's `crds/` folder (a CRD source),
+ * a kustomize patch (named by a kustomization of its folder or a folder above). IO: existence checks and
+ * reads of kustomization files, through the given file system (so that the caller's read rules apply).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { KUSTOMIZATION_FILE_NAMES, PatchFiles } from './kustomize';
+
+/** The reads this module needs (the server passes checks of its readable roots). */
+export interface RepositoryFs {
+  isFile(p: string): boolean;
+  read(p: string): string | undefined;
+}
+
+export const NODE_FS: RepositoryFs = {
+  isFile: (p) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  },
+  read: (p) => {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** How many folders up a chart or kustomization is looked for. */
+const MAX_UP = 32;
+
+/** The chart folder of a file under `<chart>/templates/` (with `<chart>/Chart.yaml`), or undefined. */
+export function helmChartOfTemplate(file: string, rfs: RepositoryFs = NODE_FS, stopAt?: string): string | undefined {
+  let dir = path.dirname(path.resolve(file));
+  for (let i = 0; i < MAX_UP; i++) {
+    if (path.basename(dir) === 'templates' && rfs.isFile(path.join(path.dirname(dir), 'Chart.yaml'))) return path.dirname(dir);
+    const up = path.dirname(dir);
+    if (up === dir || (stopAt && !isInside(up, stopAt))) return undefined;
+    dir = up;
+  }
+  return undefined;
+}
+
+/** Whether a path is a folder's or one of its descendants. */
+export function isInside(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * The kustomizations of the folders holding the given files and the folders above them (up to `stopAt`,
+ * when given): kustomize names patches relative to the kustomization, usually beside it or below.
+ */
+export function kustomizationsAround(files: string[], rfs: RepositoryFs = NODE_FS, stopAt?: string): PatchFiles {
+  const patches = new PatchFiles();
+  const seen = new Set<string>();
+  for (const f of files) {
+    let dir = path.dirname(path.resolve(f));
+    for (let i = 0; i < MAX_UP && !seen.has(dir); i++) {
+      seen.add(dir);
+      for (const name of KUSTOMIZATION_FILE_NAMES) {
+        const k = path.join(dir, name);
+        if (!rfs.isFile(k)) continue;
+        const text = rfs.read(k);
+        if (text !== undefined) patches.set(k, text);
+        break; // kustomize reads the first of its names that exists
+      }
+      const up = path.dirname(dir);
+      if (up === dir || (stopAt && !isInside(up, stopAt))) break;
+      dir = up;
+    }
+  }
+  return patches;
+}
