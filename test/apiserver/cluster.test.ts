@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { openCluster } from '../../server/src/cluster';
 import { skipWithoutKapi, startApiServer, type ApiServer } from './kapi';
 
@@ -89,4 +90,20 @@ test('exec credential plugin', { skip }, async () => {
   const exec = { apiVersion: 'client.authentication.k8s.io/v1beta1', command: process.execPath, args: [plugin] };
   const client = await openCluster({ kubeconfig: kubeconfig('exec.json', { 'certificate-authority': s!.ca }, { exec }), allowExec: true });
   assert.equal((await client.listCustomResourceDefinitions()).crds.length, 1);
+});
+
+test('crd-yaml check --cluster --kubeconfig F deploy/: custom resources checked against the cluster\'s CRDs', { skip }, async () => {
+  const repo = join(__dirname, '..', 'fixtures', 'repo');
+  // The cluster has the Widget CRD (created before the tests): size at most 10.
+  const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
+  const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/nonexistent' } });
+  // Without the cluster, deploy/ has no CRD: nothing is checked.
+  const alone = run(['check', 'deploy/']);
+  assert.equal(alone.status, 0, alone.stderr);
+  const r = run(['check', '--cluster', '--kubeconfig', s!.kubeconfig, 'deploy/']);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.stdout, 'deploy/widgets.yaml:14:9: error: spec.size: Invalid value: 12: spec.size in body should be less than or equal to 10 [FieldValueInvalid spec.size]\n');
+  const bad = run(['check', '--cluster', '--kubeconfig', s!.kubeconfig, '--context', 'nope', 'deploy/']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--cluster: context "nope" is not defined/);
 });

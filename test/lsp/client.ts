@@ -31,9 +31,9 @@ export interface TestServer {
 }
 
 /** Starts the server over stdio and initializes it for a workspace folder. */
-export async function startServer(workspace: string | null, initializationOptions?: unknown): Promise<TestServer> {
+export async function startServer(workspace: string | null, initializationOptions?: unknown, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<TestServer> {
   ensureBuilt();
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
   let err = '';
   proc.stderr!.on('data', (d) => (err += d));
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));

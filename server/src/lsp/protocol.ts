@@ -46,3 +46,58 @@ export interface StatusParams {
 
 /** `crdYaml/status`, sent by the server whenever the CRD index changes, for the client's status bar. */
 export const StatusNotification = new NotificationType<StatusParams>('crdYaml/status');
+
+/** One indexed CRD, as the client lists them (the status bar's quick pick). */
+export interface CrdSummary {
+  kind: string;
+  group: string;
+  name: string;
+  /** Served versions, the storage version first. */
+  versions: string[];
+  /** Where it is defined, and the line of its document. */
+  uri: string;
+  line: number;
+  /** Other definitions of the same group/kind (not used), if any. */
+  alsoDefinedIn?: string[];
+}
+
+/** `crdYaml/crds`, sent by the VS Code client when the status bar item is clicked: the CRDs in use. */
+export const CrdsRequest = new RequestType<Record<string, never>, CrdSummary[], void>('crdYaml/crds');
+
+export interface KubeconfigContexts {
+  /** The kubeconfig files read (as kubectl reads them: $KUBECONFIG, else ~/.kube/config). */
+  files: string[];
+  /** Context names, the current one first. */
+  contexts: string[];
+  current?: string;
+  /** Why the kubeconfig could not be read, if it could not. */
+  error?: string;
+}
+
+/** `crdYaml/kubeconfigContexts`: the contexts "CRD: Import CRDs from Cluster..." offers. */
+export const KubeconfigContextsRequest = new RequestType<Record<string, never>, KubeconfigContexts, void>('crdYaml/kubeconfigContexts');
+
+export interface ImportCrdsParams {
+  context: string;
+  /** Workspace-relative folder to write to (default `.crds/<context>`). */
+  folder?: string;
+}
+
+export interface ImportCrdsResult {
+  /** The folder written (absolute path). */
+  folder: string;
+  /** Files written, one per CRD. */
+  written: number;
+  /** Why nothing was written, when nothing was. */
+  error?: string;
+}
+
+/**
+ * `crdYaml/importCrds`, sent by "CRD: Import CRDs from Cluster...": lists the cluster's CRDs (read-only)
+ * and writes each as `<folder>/<name>.yaml` in the first workspace folder, which is then indexed. Refused
+ * in an untrusted workspace.
+ */
+export const ImportCrdsRequest = new RequestType<ImportCrdsParams, ImportCrdsResult, void>('crdYaml/importCrds');
+
+/** `crdYaml/trust`, sent by the VS Code client when the user trusts the workspace (initializationOptions.trusted before). */
+export const TrustNotification = new NotificationType<{ trusted: boolean }>('crdYaml/trust');

@@ -22,6 +22,7 @@ import { PreviewRequest, StatusNotification, type PreviewResponse } from './prot
 import { toCodeAction, toDiagnostic, toPreviewResponse } from './render';
 import type { FieldValidation } from '../service/context';
 import { DiagnosticsScheduler } from './scheduler';
+import { RepositoryFeatures } from './repository';
 import type { QueuedEdits } from './queuedEdits';
 
 /** The `crdYaml.*` settings. */
@@ -74,7 +75,15 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     if (opts.queued?.isStale(uri, doc.version)) return;
     try {
       const t0 = performance.now();
+      repo.updateContext(uri);
       const changed = service.update(doc);
+      if (repo.isExcluded(uri)) {
+        // crdYaml.validate.exclude: no diagnostics (the CRDs it defines are still used).
+        void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: [] });
+        for (const dep of service.dependents(changed)) if (dep !== uri) scheduler.schedule(dep, false);
+        if (changed.length) sendStatus();
+        return;
+      }
       // On a keystroke, large CRDs get syntax + re-mapped previous findings now, the full check after
       // (skipped if another edit is queued by then).
       const { findings, pending } = urgent ? service.quickFindings(doc) : { findings: service.findings(doc), pending: false };
@@ -90,6 +99,9 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       log(`diagnostics failed for ${uri}: ${(e as Error).stack ?? e}`);
     }
   });
+
+  const repo = new RepositoryFeatures({ connection, service, documents, folders: () => folders, schedule: (uri) => scheduler.schedule(uri, false), sendStatus, log });
+  repo.register();
 
   /**
    * The full check of a large CRD (a second or more for the largest) starts once the user has paused
@@ -125,7 +137,8 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     pullConfiguration = !!params.capabilities.workspace?.configuration;
-    const init = params.initializationOptions as { settings?: unknown } | undefined;
+    const init = params.initializationOptions as { settings?: unknown; trusted?: unknown; cacheDir?: unknown } | undefined;
+    repo.initialize(init ?? {});
     if (init?.settings) applySettings(init.settings);
     folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
     if (!folders.length && params.rootUri) {
@@ -159,8 +172,10 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     const before = settings;
     settings = readSettings(raw);
     service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation });
+    const repoChanged = repo.configure(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
     scheduler.delayMs = settings.diagnosticsDelayMs;
-    if (before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation) for (const d of documents.all()) scheduler.schedule(d.uri, false);
+    if (repoChanged) void repo.indexSources();
+    if (repoChanged || before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation) for (const d of documents.all()) scheduler.schedule(d.uri, false);
   }
 
   async function refreshSettings(): Promise<void> {
@@ -201,6 +216,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     } catch (e) {
       log(`workspace scan failed: ${(e as Error).message}`);
     }
+    await repo.indexSources(true);
     indexing = false;
     log(`indexed ${service.crdCount} CRDs in ${(performance.now() - t0).toFixed(0)} ms`);
     sendStatus();
@@ -222,6 +238,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   });
   async function applyFileChanges(changes: { uri: string; type: FileChangeType }[]): Promise<void> {
     for (const ch of changes) {
+      repo.onWatchedFile(ch.uri);
       if (documents.get(ch.uri)) continue; // the open document is what counts
       const file = uriToPath(ch.uri);
       const rel = file && relPath(file);
@@ -237,6 +254,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   documents.onDidClose(async (e) => {
     const uri = e.document.uri;
     scheduler.cancel(uri);
+    repo.forget(uri);
     opts.queued?.forget(uri);
     void connection.sendDiagnostics({ uri, diagnostics: [] });
     let changed = service.close(uri);
@@ -289,6 +307,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     const d = documents.get(uri);
     if (!d) return null;
     // Requests see the index as of the latest text (the scheduler may not have run yet).
+    repo.updateContext(uri);
     const changed = service.update(d);
     for (const dep of service.dependents(changed)) if (dep !== uri) scheduler.schedule(dep, false);
     return fn(d);

@@ -112,15 +112,18 @@ export class LanguageService {
     return this.index.remove(uri, 'open');
   }
 
-  /** Indexes (or re-indexes) a workspace file that is not open; `undefined` text removes it. */
-  indexDiskFile(uri: string, text: string | undefined): string[] {
-    if (text === undefined) return this.index.remove(uri, 'disk');
+  /**
+   * Indexes (or re-indexes) a workspace file that is not open (`external`: a file of a CRD source outside
+   * the workspace); `undefined` text removes it.
+   */
+  indexDiskFile(uri: string, text: string | undefined, source: 'disk' | 'external' = 'disk'): string[] {
+    if (text === undefined) return this.index.remove(uri, source);
     // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
     const helmTemplate = this.ctx.files.get(uri)?.helmTemplate;
     const light = helmTemplate || text.includes('{{') ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion);
-    if (light) return this.index.set(uri, light, 'disk');
+    if (light) return this.index.set(uri, light, source);
     const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
-    return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), 'disk');
+    return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), source);
   }
 
   /** Open files whose CRs use one of the given CRD keys. */

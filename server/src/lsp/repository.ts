@@ -1,0 +1,297 @@
+/**
+ * The server's view of the repository around the open documents (issue 13): which files are Helm chart
+ * templates or kustomize patches, which are excluded from diagnostics (`crdYaml.validate.exclude`), the
+ * CRD sources outside the workspace (`crdYaml.crdSources` folders and URLs, `crdYaml.goModules`), and the
+ * requests behind the status bar's CRD list and "CRD: Import CRDs from Cluster...". In an untrusted
+ * workspace nothing is fetched, no cluster is contacted and no credential plugin runs.
+ */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { stringify } from 'yaml';
+import { contextNames, kubeconfigPaths, loadKubeconfig, openCluster, storedCrdManifest } from '../cluster';
+import type { FileContext } from '../service/context';
+import { crdVersions } from '../service/kube';
+import type { LanguageService } from '../service/languageService';
+import { isKustomizationFile } from '../workspace/kustomize';
+import { helmChartOfTemplate, isInside, kustomizationsAround } from '../workspace/repository';
+import { globToRegExp } from '../workspace/scan';
+import { defaultSourceCache, goModuleCrds, isUrl, urlSource, yamlFilesUnder } from '../workspace/sources';
+import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult } from './protocol';
+
+/** The `crdYaml.*` settings this module reads. */
+export interface RepositorySettings {
+  /** `auto` is resolved by the VS Code client (off beside redhat.vscode-yaml); other clients: on. */
+  syntaxDiagnostics: 'auto' | 'on' | 'off';
+  /** Globs of files that get no diagnostics (relative to a workspace folder, or absolute). */
+  validateExclude: string[];
+  templates: 'check' | 'ignore';
+  /** Folders and http(s) URLs of CRD YAML outside the workspace. */
+  crdSources: string[];
+  /** Index the CRD files of the Go modules the workspace's go.mod requires. */
+  goModules: boolean;
+}
+
+export function readRepositorySettings(raw: Record<string, unknown>): RepositorySettings {
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const validate = raw.validate && typeof raw.validate === 'object' ? (raw.validate as Record<string, unknown>) : {};
+  return {
+    syntaxDiagnostics: raw.syntaxDiagnostics === 'on' || raw.syntaxDiagnostics === 'off' ? raw.syntaxDiagnostics : 'auto',
+    validateExclude: strings(validate.exclude ?? raw['validate.exclude']),
+    templates: raw.templates === 'ignore' ? 'ignore' : 'check',
+    crdSources: strings(raw.crdSources),
+    goModules: raw.goModules === true,
+  };
+}
+
+/** Bound of the walk of one configured source folder. */
+const SOURCE_WALK_ENTRIES = 100_000;
+
+export class RepositoryFeatures {
+  private settings: RepositorySettings = readRepositorySettings({});
+  private trusted = true;
+  private cacheDir = defaultSourceCache();
+  private readonly contexts = new Map<string, FileContext>();
+  private exclude: { test(p: string): boolean }[] = [];
+  private sourcesKey = '';
+
+  constructor(
+    private readonly deps: {
+      connection: Connection;
+      service: LanguageService;
+      documents: TextDocuments<TextDocument>;
+      folders: () => string[];
+      /** Re-check a document. */
+      schedule: (uri: string) => void;
+      sendStatus: () => void;
+      log: (msg: string) => void;
+    },
+  ) {}
+
+  /**
+   * From the client's initializationOptions: `trusted` (VS Code's workspace trust; clients without that
+   * notion: the user started the server on their own files) and `cacheDir` (where fetched sources go).
+   */
+  initialize(init: { trusted?: unknown; cacheDir?: unknown }): void {
+    this.trusted = init.trusted !== false;
+    if (typeof init.cacheDir === 'string' && init.cacheDir) this.cacheDir = path.join(init.cacheDir, 'crd-sources');
+  }
+
+  /** Applies settings; true when open documents need re-checking. */
+  configure(raw: Record<string, unknown>): boolean {
+    const before = JSON.stringify(this.settings);
+    this.settings = readRepositorySettings(raw);
+    this.exclude = this.settings.validateExclude.map((g) => globToRegExp(g.split(path.sep).join('/')));
+    this.deps.service.configure({ syntaxDiagnostics: this.settings.syntaxDiagnostics !== 'off', templates: this.settings.templates });
+    return before !== JSON.stringify(this.settings);
+  }
+
+  /** Registers the requests and notifications of this module. */
+  register(): void {
+    const c = this.deps.connection;
+    c.onRequest(CrdsRequest, () => this.crdList());
+    c.onRequest(KubeconfigContextsRequest, async () => {
+      const files = kubeconfigPaths();
+      try {
+        const cfg = await loadKubeconfig(files);
+        return { files: cfg.files, contexts: contextNames(cfg), current: cfg.currentContext };
+      } catch (e) {
+        return { files, contexts: [], error: (e as Error).message };
+      }
+    });
+    c.onRequest(ImportCrdsRequest, (p) => this.importCrds(p.context, p.folder));
+    c.onNotification(TrustNotification, (p) => {
+      const was = this.trusted;
+      this.trusted = p.trusted !== false;
+      if (this.trusted && !was) void this.indexSources(true);
+    });
+  }
+
+  /** Whether a document gets no diagnostics (crdYaml.validate.exclude). */
+  isExcluded(uri: string): boolean {
+    if (!this.exclude.length) return false;
+    const file = uriToPath(uri);
+    if (!file) return false;
+    const candidates = [file.split(path.sep).join('/')];
+    for (const f of this.deps.folders()) if (isInside(file, f)) candidates.push(path.relative(f, file).split(path.sep).join('/'));
+    return candidates.some((p) => {
+      const parts = p.split('/');
+      for (let i = parts.length; i > 0; i--) if (this.exclude.some((r) => r.test(parts.slice(0, i).join('/')))) return true;
+      return false;
+    });
+  }
+
+  /** Tells the service what an open document is (a chart template, a kustomize patch), once per document. */
+  updateContext(uri: string): void {
+    if (this.contexts.has(uri)) return;
+    const file = uriToPath(uri);
+    const fc: FileContext = {};
+    const folder = file && this.deps.folders().find((f) => isInside(file, f));
+    if (file && folder) {
+      if (helmChartOfTemplate(file, undefined, folder)) fc.helmTemplate = true;
+      const role = kustomizationsAround([file], undefined, folder).roleOf(file);
+      if (role) fc.patch = role;
+    }
+    this.contexts.set(uri, fc);
+    this.deps.service.setFileContext(uri, fc);
+  }
+
+  /** Forgets a closed document's context. */
+  forget(uri: string): void {
+    this.contexts.delete(uri);
+  }
+
+  /** A watched file changed: a kustomization or a chart's Chart.yaml changes what open documents are. */
+  onWatchedFile(uri: string): void {
+    const file = uriToPath(uri);
+    if (!file || !(isKustomizationFile(file) || path.basename(file) === 'Chart.yaml')) return;
+    for (const d of this.deps.documents.all()) {
+      this.contexts.delete(d.uri);
+      this.updateContext(d.uri);
+      this.deps.schedule(d.uri);
+    }
+  }
+
+  /**
+   * Indexes the CRD sources outside the workspace (after the workspace scan, and when the settings
+   * change). URLs are fetched only when trusted; what was fetched before is read from the cache.
+   */
+  async indexSources(force = false): Promise<void> {
+    const key = JSON.stringify([this.settings.crdSources, this.settings.goModules, this.trusted, this.deps.folders()]);
+    if (key === this.sourcesKey && !force) return;
+    this.sourcesKey = key;
+    const want = new Map<string, string>();
+    const notes: string[] = [];
+    const readInto = async (file: string) => {
+      try {
+        const text = await fs.readFile(file, 'utf8');
+        if (text.includes('CustomResourceDefinition')) want.set(pathToFileURL(file).href, text);
+      } catch {
+        // gone or unreadable: not a source
+      }
+    };
+    for (const src of this.settings.crdSources) {
+      if (isUrl(src)) {
+        const r = await urlSource(src, { cacheDir: this.cacheDir, allowNetwork: this.trusted });
+        if (r.file) await readInto(r.file);
+        else notes.push(r.error ?? src);
+        continue;
+      }
+      const p = path.resolve(this.deps.folders()[0] ?? os.homedir(), src.replace(/^~(?=$|\/)/, os.homedir()));
+      let st: import('node:fs').Stats | undefined;
+      try {
+        st = await fs.stat(p);
+      } catch {
+        notes.push(`crdSources: ${src}: no such file or folder`);
+        continue;
+      }
+      if (st.isFile()) await readInto(p);
+      else if (st.isDirectory()) {
+        const budget = { entries: SOURCE_WALK_ENTRIES, cut: false };
+        for (const f of await yamlFilesUnder(p, budget)) await readInto(f);
+        if (budget.cut) notes.push(`crdSources: ${src}: stopped after ${SOURCE_WALK_ENTRIES} entries`);
+      }
+    }
+    if (this.settings.goModules) {
+      for (const folder of this.deps.folders()) {
+        let gomod: string;
+        try {
+          gomod = await fs.readFile(path.join(folder, 'go.mod'), 'utf8');
+        } catch {
+          continue;
+        }
+        const r = await goModuleCrds(gomod);
+        for (const m of r.modules) for (const f of m.files) await readInto(f);
+        if (r.missing.length) notes.push(`goModules: ${r.missing.length} required modules are not in the module cache (go mod download fetches them)`);
+        if (r.cut) notes.push('goModules: the walk of the module cache was cut');
+        this.deps.log(`goModules: ${r.modules.map((m) => `${m.module}@${m.version} (${m.files.length})`).join(', ') || 'no module with CRD files'}`);
+      }
+    }
+    const svc = this.deps.service;
+    const changed: string[] = [];
+    for (const uri of svc.index.externalSources()) if (!want.has(uri)) changed.push(...svc.indexDiskFile(uri, undefined, 'external'));
+    for (const [uri, text] of want) changed.push(...svc.indexDiskFile(uri, text, 'external'));
+    for (const n of notes) this.deps.log(n);
+    if (changed.length) {
+      for (const dep of svc.dependents(changed)) this.deps.schedule(dep);
+      this.deps.sendStatus();
+    }
+  }
+
+  /** The CRDs in use, for the client's list. */
+  private crdList(): CrdSummary[] {
+    const svc = this.deps.service;
+    return svc.index
+      .all()
+      .map((c): CrdSummary => {
+        const versions = crdVersions(c.crd).filter((v) => v.served);
+        versions.sort((a, b) => Number(b.storage) - Number(a.storage));
+        const others = svc.index.definitions(c.group, c.kind).slice(1);
+        return {
+          kind: c.kind,
+          group: c.group,
+          name: c.name,
+          versions: versions.map((v) => v.name),
+          uri: c.uri,
+          line: c.startLine,
+          ...(others.length ? { alsoDefinedIn: others.map((o) => o.uri) } : {}),
+        };
+      })
+      .sort((a, b) => a.kind.localeCompare(b.kind) || a.group.localeCompare(b.group));
+  }
+
+  /** Writes the CRDs of a cluster context into the workspace (then indexed). */
+  private async importCrds(context: string, folderArg?: string): Promise<ImportCrdsResult> {
+    const root = this.deps.folders()[0];
+    if (!this.trusted) return { folder: '', written: 0, error: 'CRDs are not imported from a cluster in an untrusted workspace' };
+    if (!root) return { folder: '', written: 0, error: 'open a folder first: CRDs are written into the workspace' };
+    const folder = path.resolve(root, folderArg ?? path.join('.crds', context.replace(/[^A-Za-z0-9._-]+/g, '_')));
+    if (!isInside(folder, root)) return { folder, written: 0, error: `${folder} is not inside the workspace folder ${root}` };
+    let crds: Record<string, unknown>[];
+    try {
+      const client = await openCluster({ context, allowExec: true });
+      const r = await client.listCustomResourceDefinitions();
+      crds = r.crds;
+      if (r.truncated) this.deps.log(`import from ${context}: ${r.truncated}`);
+    } catch (e) {
+      return { folder, written: 0, error: (e as Error).message };
+    }
+    await fs.mkdir(folder, { recursive: true });
+    const header = `# Imported by crd-yaml from the cluster of kubeconfig context "${context}" (read-only list of CustomResourceDefinitions).\n`;
+    const names = new Set<string>();
+    const changed: string[] = [];
+    for (const crd of crds) {
+      const name = String((crd.metadata as { name?: unknown } | undefined)?.name ?? '').replace(/[^A-Za-z0-9._-]+/g, '_');
+      if (!name) continue;
+      names.add(`${name}.yaml`);
+      const file = path.join(folder, `${name}.yaml`);
+      const text = header + stringify(storedCrdManifest(crd), { lineWidth: 0 });
+      await fs.writeFile(file, text);
+      const uri = pathToFileURL(file).href;
+      if (!this.deps.documents.get(uri)) changed.push(...this.deps.service.indexDiskFile(uri, text));
+    }
+    // CRDs since removed from the cluster: their files, written by an earlier import, go too.
+    for (const f of await fs.readdir(folder)) {
+      if (!f.endsWith('.yaml') || names.has(f)) continue;
+      const file = path.join(folder, f);
+      const text = await fs.readFile(file, 'utf8').catch(() => '');
+      if (!text.startsWith('# Imported by crd-yaml from the cluster')) continue;
+      await fs.rm(file, { force: true });
+      changed.push(...this.deps.service.indexDiskFile(pathToFileURL(file).href, undefined));
+    }
+    for (const dep of this.deps.service.dependents(changed)) this.deps.schedule(dep);
+    this.deps.sendStatus();
+    return { folder, written: names.size };
+  }
+}
+
+function uriToPath(uri: string): string | undefined {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}
