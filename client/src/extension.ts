@@ -1,10 +1,12 @@
 /**
  * The VS Code client: starts the crd-yaml language server over IPC, shows the number of indexed CRDs in
- * the status bar, and provides the "CRD: Preview Pruned/Defaulted Object" command with a read-only
- * virtual document (and a diff view) that follows the source as it changes.
+ * the status bar (a list of them on click, repository.ts), and provides the "CRD: Preview Pruned/Defaulted
+ * Object" command with a read-only virtual document (and a diff view) that follows the source as it
+ * changes, and "CRD: Import CRDs from Cluster...".
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { configurationMiddleware, importFromCluster, resolvedSettings, showCrds, watchRedhatYaml, watchTrust } from './repository';
 import { PreviewRequest, StatusNotification, type PreviewParams, type PreviewResponse, type StatusParams } from '../../server/src/lsp/protocol';
 
 const PREVIEW_SCHEME = 'crd-yaml-preview';
@@ -26,7 +28,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       configurationSection: 'crdYaml',
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
     },
-    initializationOptions: { settings: vscode.workspace.getConfiguration('crdYaml') },
+    initializationOptions: { settings: resolvedSettings(vscode.workspace.getConfiguration('crdYaml')), trusted: vscode.workspace.isTrusted, cacheDir: context.globalStorageUri.fsPath },
+    middleware: { workspace: configurationMiddleware },
     outputChannel: output,
   };
   // The id makes the client read `crdYaml.trace.server`.
@@ -34,11 +37,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   status.text = '$(loading~spin) CRDs';
-  status.tooltip = 'crd-yaml: CustomResourceDefinitions indexed from open files and the workspace';
-  status.command = 'crdYaml.showOutput';
+  status.tooltip = 'crd-yaml: CustomResourceDefinitions indexed from open files, the workspace and configured sources (click for the list)';
+  status.command = 'crdYaml.showCrds';
   status.show();
   context.subscriptions.push(status, output);
-  context.subscriptions.push(vscode.commands.registerCommand('crdYaml.showOutput', () => output.show()));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('crdYaml.showOutput', () => output.show()),
+    vscode.commands.registerCommand('crdYaml.showCrds', () => showCrds(() => client)),
+    vscode.commands.registerCommand('crdYaml.importFromCluster', (arg?: { context?: string; folder?: string }) => importFromCluster(() => client, arg)),
+    watchRedhatYaml(() => client),
+    watchTrust(() => client),
+  );
 
   const previews = new PreviewProvider(() => client);
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews), previews);

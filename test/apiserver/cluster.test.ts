@@ -9,7 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { openCluster } from '../../server/src/cluster';
+import { startServer } from '../lsp/client';
 import { skipWithoutKapi, startApiServer, type ApiServer } from './kapi';
 
 const skip = skipWithoutKapi();
@@ -106,4 +109,40 @@ test('crd-yaml check --cluster --kubeconfig F deploy/: custom resources checked 
   const bad = run(['check', '--cluster', '--kubeconfig', s!.kubeconfig, '--context', 'nope', 'deploy/']);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--cluster: context "nope" is not defined/);
+});
+
+test('"CRD: Import CRDs from Cluster..." (the server\'s requests): contexts listed, CRDs written into .crds/<context>/ and used', { skip }, async () => {
+  const ws = join(dir, 'ws');
+  mkdirSync(ws, { recursive: true });
+  cpSync(join(__dirname, '..', 'fixtures', 'repo', 'deploy'), join(ws, 'deploy'), { recursive: true });
+  const env = { ...process.env, KUBECONFIG: s!.kubeconfig };
+  const untrusted = await startServer(ws, { settings: {}, trusted: false }, { env });
+  try {
+    const r = await untrusted.conn.sendRequest('crdYaml/importCrds', { context: 'kapi' });
+    assert.match((r as { error: string }).error, /not imported from a cluster in an untrusted workspace/);
+  } finally {
+    await untrusted.stop();
+  }
+  const server = await startServer(ws, { settings: {}, trusted: true }, { env });
+  try {
+    await server.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
+    const uri = pathToFileURL(join(ws, 'deploy', 'widgets.yaml')).href;
+    const none = server.diagnostics(uri);
+    await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(join(ws, 'deploy', 'widgets.yaml'), 'utf8') } });
+    assert.deepEqual(await none, [], 'no CRD yet: nothing checked');
+    const contexts = (await server.conn.sendRequest('crdYaml/kubeconfigContexts', {})) as { contexts: string[]; current: string };
+    assert.ok(contexts.contexts.length >= 1, JSON.stringify(contexts));
+    const checked = server.diagnostics(uri, (d) => d.length > 0, 30000);
+    const result = (await server.conn.sendRequest('crdYaml/importCrds', { context: contexts.current })) as { folder: string; written: number; error?: string };
+    assert.equal(result.error, undefined);
+    assert.equal(result.written, 1);
+    assert.equal(result.folder, join(ws, '.crds', contexts.current.replace(/[^A-Za-z0-9._-]+/g, '_')));
+    assert.ok(existsSync(join(result.folder, 'widgets.example.com.yaml')));
+    const d = await checked;
+    assert.deepEqual(d.map((x) => `${x.range.start.line} ${String(x.code)}`), ['13 FieldValueInvalid']);
+    const crds = (await server.conn.sendRequest('crdYaml/crds', {})) as { kind: string; uri: string }[];
+    assert.deepEqual(crds.map((c) => [c.kind, c.uri]), [['Widget', pathToFileURL(join(result.folder, 'widgets.example.com.yaml')).href]]);
+  } finally {
+    await server.stop();
+  }
 });
