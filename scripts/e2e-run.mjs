@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleSuite, CHROMIUM, CodeServer, prepareWorkspace, ROOT, WORK } from '../test/e2e/lib.mjs';
+import { bundleSuite, CHROMIUM, CodeServer, packRedhatYamlStub, prepareWorkspace, ROOT, WORK } from '../test/e2e/lib.mjs';
 import { runExtensionTests } from '../test/e2e/ext-tests.mjs';
 import { runSmoke } from '../test/e2e/smoke.mjs';
 
@@ -63,6 +63,9 @@ try {
   console.log('\n== code-server');
   const extFolder = cs.install(VSIX, EXT_ID);
   console.log(`installed ${VSIX} into ${extFolder}`);
+  // Beside "Red Hat's YAML extension" (a stub with its id), as the README recommends.
+  const stub = cs.install(await packRedhatYamlStub(join(tmp, 'redhat-yaml-stub.vsix')), 'redhat.vscode-yaml');
+  console.log(`installed the redhat.vscode-yaml stub into ${stub}`);
   const url = await cs.start();
   console.log(`code-server ${url} (log ${cs.log}): ${secs(t)}`);
   const { chromium } = await import('playwright-core');

@@ -70,6 +70,17 @@ export function brokenGatewayClassCrd(text) {
   return text;
 }
 
+/**
+ * Packs test/e2e/stub-redhat-yaml (an extension with the id redhat.vscode-yaml that only activates) into
+ * a .vsix, so that the editor tests run beside "Red Hat's YAML extension" as users do.
+ */
+export async function packRedhatYamlStub(out) {
+  const { createRequire } = await import('node:module');
+  const { createVSIX } = createRequire(import.meta.url)('@vscode/vsce');
+  await createVSIX({ cwd: join(E2E, 'stub-redhat-yaml'), packagePath: out, dependencies: false, allowMissingRepository: true, skipLicense: true });
+  return out;
+}
+
 /** A TCP port free right now on 127.0.0.1. */
 export function freePort() {
   return new Promise((res, rej) => {

@@ -290,11 +290,48 @@ test('a setting takes effect: crdYaml.unknownKinds "hint" reports an object no C
   await config().update('unknownKinds', 'hint', vscode.ConfigurationTarget.Workspace);
   try {
     const ds = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'UnknownKind'), 'the UnknownKind hint');
-    const d = find(ds, 'UnknownKind', 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"');
+    const d = find(ds, 'UnknownKind', 'not checked: no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"');
     assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
     assert.equal(d.range.start.line, 1);
   } finally {
     await config().update('unknownKinds', undefined, vscode.ConfigurationTarget.Workspace);
   }
   await diagnostics(doc.uri, (x) => x.length === 0, 'no hint after the setting is reset');
+});
+
+test('beside redhat.vscode-yaml, crdYaml.syntaxDiagnostics "auto" leaves YAML syntax errors to it; "on" reports them', async () => {
+  const redhat = vscode.extensions.getExtension('redhat.vscode-yaml');
+  assert.ok(redhat, 'an extension with the id redhat.vscode-yaml is installed (the stub of test/e2e/stub-redhat-yaml)');
+  const wrongType = new TextDecoder().decode(await vscode.workspace.fs.readFile(wsUri('examples/crontab-wrong-type.yaml')));
+  const content = `${wrongType}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: broken\nspec:\n  cronSpec: [\n`;
+  const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  await redhat.activate();
+  assert.equal(redhat.isActive, true, 'the redhat.vscode-yaml stub is active');
+  // The first document is checked (its type error is reported); the second's syntax error is not ours to report.
+  const ds = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'FieldValueTypeInvalid'), 'the type error of the first document');
+  assert.deepEqual(ds.filter((d) => codeOf(d) === 'YAMLSyntax').map((d) => d.message), []);
+  const config = () => vscode.workspace.getConfiguration('crdYaml');
+  await config().update('syntaxDiagnostics', 'on', vscode.ConfigurationTarget.Workspace);
+  try {
+    const on = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'YAMLSyntax'), 'the syntax error with syntaxDiagnostics "on"');
+    assert.ok(on.some((d) => codeOf(d) === 'FieldValueTypeInvalid'));
+  } finally {
+    await config().update('syntaxDiagnostics', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+  await diagnostics(doc.uri, (x) => !x.some((d) => codeOf(d) === 'YAMLSyntax') && x.length > 0, 'no syntax error again in "auto"');
+});
+
+test('the status bar item lists the indexed CRDs: kind, group, versions, file', async () => {
+  const items = await vscode.commands.executeCommand<Array<vscode.QuickPickItem>>('crdYaml.showCrds');
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  assert.ok(Array.isArray(items), 'the command returns the items it shows');
+  const byLabel = new Map(items.map((i) => [i.label, i]));
+  const gc = byLabel.get('$(symbol-class) GatewayClass');
+  assert.ok(gc, JSON.stringify(items.map((i) => i.label)));
+  assert.equal(gc.description, 'gateway.networking.k8s.io · v1, v1beta1');
+  assert.equal(gc.detail, 'gateway-api/gateway.networking.k8s.io_gatewayclasses.yaml');
+  const cron = byLabel.get('$(symbol-class) CronTab');
+  assert.ok(cron, JSON.stringify(items.map((i) => i.label)));
+  assert.equal(cron.description, 'stable.example.com · v1');
 });
