@@ -65,7 +65,7 @@ interface CrdPick extends vscode.QuickPickItem {
 
 function relative(uri: string): string {
   const u = vscode.Uri.parse(uri);
-  return u.scheme === 'file' ? vscode.workspace.asRelativePath(u, true) : uri;
+  return u.scheme === 'file' ? vscode.workspace.asRelativePath(u) : uri;
 }
 
 /**
