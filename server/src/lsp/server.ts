@@ -195,7 +195,11 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
 
   /** Indexes the workspace's CRD files, yielding between files so edits are served meanwhile. */
   async function scan(): Promise<void> {
-    if (!folders.length) return;
+    // Without a folder there is nothing to scan, but configured sources still count.
+    if (!folders.length) {
+      await repo.indexSources(true);
+      return;
+    }
     indexing = true;
     sendStatus();
     const t0 = performance.now();
