@@ -55,3 +55,63 @@ test('a Helm chart, a kustomize overlay, validate.exclude and the CRD list in a 
   const crds = await server.conn.sendRequest('crdYaml/crds', {});
   assert.deepEqual(crds, [{ kind: 'Widget', group: 'example.com', name: 'widgets.example.com', versions: ['v1'], uri: uri('chart/crds/widgets.example.com.yaml'), line: 0 }]);
 });
+
+test('CRDs from outside the workspace: a folder, a URL (never fetched when untrusted), Go module dependencies', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, cpSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { createServer } = await import('node:http');
+  const base = mkdtempSync(join(tmpdir(), 'crd-yaml-sources-lsp-'));
+  const crd = readFileSync(join(REPO, 'chart', 'crds', 'widgets.example.com.yaml'), 'utf8');
+  const ws = join(base, 'ws');
+  cpSync(join(REPO, 'deploy'), join(ws, 'deploy'), { recursive: true });
+  const docUri = pathToFileURL(join(ws, 'deploy', 'widgets.yaml')).href;
+  const text = readFileSync(join(ws, 'deploy', 'widgets.yaml'), 'utf8');
+  const openDeploy = async (s: TestServer, pred: (d: Diagnostic[]) => boolean) => {
+    const got = s.diagnostics(docUri, pred, 20000);
+    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: docUri, languageId: 'yaml', version: 1, text } });
+    return got;
+  };
+  const checked = (d: Diagnostic[]) => d.length === 1 && d[0].range.start.line === 13;
+  // A folder outside the workspace.
+  mkdirSync(join(base, 'vendor-crds'));
+  writeFileSync(join(base, 'vendor-crds', 'widgets.yaml'), crd);
+  let s = await startServer(ws, { settings: { crdSources: [join(base, 'vendor-crds')] } });
+  try {
+    assert.ok(checked(await openDeploy(s, checked)));
+  } finally {
+    await s.stop();
+  }
+  // A URL: not fetched in an untrusted workspace; fetched (into cacheDir) when trusted.
+  let hits = 0;
+  const http = createServer((_req, res) => {
+    hits++;
+    res.end(crd);
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(http.address() as { port: number }).port}/widgets.yaml`;
+  try {
+    s = await startServer(ws, { settings: { crdSources: [url] }, trusted: false, cacheDir: join(base, 'cache') });
+    await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
+    assert.deepEqual(await openDeploy(s, () => true), []);
+    assert.equal(hits, 0, 'nothing fetched when untrusted');
+    const after = s.diagnostics(docUri, checked, 20000);
+    await s.conn.sendNotification('crdYaml/trust', { trusted: true });
+    await after;
+    assert.equal(hits, 1);
+    await s.stop();
+  } finally {
+    http.close();
+    await s.stop();
+  }
+  // Go modules: the CRD files of a module go.mod requires, from the module cache.
+  const modcache = join(base, 'gomod');
+  mkdirSync(join(modcache, 'example.com', 'widgets@v1.0.0', 'config', 'crd'), { recursive: true });
+  writeFileSync(join(modcache, 'example.com', 'widgets@v1.0.0', 'config', 'crd', 'widgets.yaml'), crd);
+  writeFileSync(join(ws, 'go.mod'), 'module example.com/op\n\ngo 1.22\n\nrequire example.com/widgets v1.0.0\n');
+  s = await startServer(ws, { settings: { goModules: true } }, { env: { ...process.env, GOMODCACHE: modcache } });
+  try {
+    assert.ok(checked(await openDeploy(s, checked)));
+  } finally {
+    await s.stop();
+  }
+});
