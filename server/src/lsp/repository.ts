@@ -17,8 +17,8 @@ import type { FileContext } from '../service/context';
 import { crdVersions } from '../service/kube';
 import type { LanguageService } from '../service/languageService';
 import { isKustomizationFile } from '../workspace/kustomize';
-import { helmChartOfTemplate, isInside, kustomizationsAround } from '../workspace/repository';
-import { globToRegExp } from '../workspace/scan';
+import { helmChartOfTemplate, isInside, kustomizationsAround, workspaceFs } from '../workspace/repository';
+import { globToRegExp, readCandidate, type ReadableRoots } from '../workspace/scan';
 import { defaultSourceCache, goModuleCrds, isUrl, urlSource, yamlFilesUnder } from '../workspace/sources';
 import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult } from './protocol';
 
@@ -64,6 +64,8 @@ export class RepositoryFeatures {
       service: LanguageService;
       documents: TextDocuments<TextDocument>;
       folders: () => string[];
+      /** What the server may read (scan.ts): the workspace folders, to which the sources' places are added. */
+      readable: ReadableRoots;
       /** Re-check a document. */
       schedule: (uri: string) => void;
       sendStatus: () => void;
@@ -131,8 +133,9 @@ export class RepositoryFeatures {
     const fc: FileContext = {};
     const folder = file && this.deps.folders().find((f) => isInside(file, f));
     if (file && folder) {
-      if (helmChartOfTemplate(file, undefined, folder)) fc.helmTemplate = true;
-      const role = kustomizationsAround([file], undefined, folder).roleOf(file);
+      const rfs = workspaceFs(folder);
+      if (helmChartOfTemplate(file, rfs, folder)) fc.helmTemplate = true;
+      const role = kustomizationsAround([file], rfs, folder).roleOf(file);
       if (role) fc.patch = role;
     }
     this.contexts.set(uri, fc);
@@ -165,14 +168,14 @@ export class RepositoryFeatures {
     this.sourcesKey = key;
     const want = new Map<string, string>();
     const notes: string[] = [];
+    // The places of the sources become readable (and only they, beside the workspace folders).
+    const roots: string[] = [this.cacheDir];
+    const readable = this.deps.readable;
     const readInto = async (file: string) => {
-      try {
-        const text = await fs.readFile(file, 'utf8');
-        if (text.includes('CustomResourceDefinition')) want.set(pathToFileURL(file).href, text);
-      } catch {
-        // gone or unreadable: not a source
-      }
+      const text = await readCandidate(file, readable);
+      if (text !== undefined) want.set(pathToFileURL(file).href, text);
     };
+    readable.set([...this.deps.folders(), ...roots]);
     for (const src of this.settings.crdSources) {
       if (isUrl(src)) {
         const r = await urlSource(src, { cacheDir: this.cacheDir, allowNetwork: this.trusted });
@@ -188,6 +191,8 @@ export class RepositoryFeatures {
         notes.push(`crdSources: ${src}: no such file or folder`);
         continue;
       }
+      roots.push(p);
+      readable.set([...this.deps.folders(), ...roots]);
       if (st.isFile()) await readInto(p);
       else if (st.isDirectory()) {
         const budget = { entries: SOURCE_WALK_ENTRIES, cut: false };
@@ -204,6 +209,8 @@ export class RepositoryFeatures {
           continue;
         }
         const r = await goModuleCrds(gomod);
+        roots.push(...r.modules.map((m) => m.dir));
+        readable.set([...this.deps.folders(), ...roots]);
         for (const m of r.modules) for (const f of m.files) await readInto(f);
         if (r.missing.length) notes.push(`goModules: ${r.missing.length} required modules are not in the module cache (go mod download fetches them)`);
         if (r.cut) notes.push('goModules: the walk of the module cache was cut');

@@ -100,7 +100,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     }
   });
 
-  const repo = new RepositoryFeatures({ connection, service, documents, folders: () => folders, schedule: (uri) => scheduler.schedule(uri, false), sendStatus, log });
+  const repo = new RepositoryFeatures({ connection, service, documents, folders: () => folders, readable, schedule: (uri) => scheduler.schedule(uri, false), sendStatus, log });
   repo.register();
 
   /**

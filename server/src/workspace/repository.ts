@@ -31,6 +31,44 @@ export const NODE_FS: RepositoryFs = {
   },
 };
 
+/**
+ * The reads of a language server inside one workspace folder: a file counts only when its real path (links
+ * resolved) is inside the folder's real path, as ReadableRoots (scan.ts) rules for the index; synchronous,
+ * for the few small files (Chart.yaml, kustomizations) a document's context needs before it is checked.
+ */
+export function workspaceFs(folder: string): RepositoryFs {
+  let root: string;
+  try {
+    root = fs.realpathSync(folder);
+  } catch {
+    root = path.resolve(folder);
+  }
+  const inside = (p: string): string | undefined => {
+    try {
+      const real = fs.realpathSync(p);
+      return isInside(real, root) ? real : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    isFile: (p) => {
+      const real = inside(p);
+      return real !== undefined && NODE_FS.isFile(real);
+    },
+    read: (p) => {
+      const real = inside(p);
+      if (real === undefined) return undefined;
+      try {
+        // A kustomization is small; a huge file there is not one to read whole.
+        return fs.statSync(real).size <= 1024 * 1024 ? fs.readFileSync(real, 'utf8') : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
 /** How many folders up a chart or kustomization is looked for. */
 const MAX_UP = 32;
 
