@@ -42,7 +42,8 @@ export async function remoteCrdFiles(args: CliArgs): Promise<{ files: InputFile[
 
 /** Whether a path (relative to cwd, `/`-separated) or one of its folders matches an --exclude glob. */
 export function excludedBy(globs: string[], cwd: string): (file: string) => boolean {
-  const res = globs.map((g) => globToRegExp(g.replace(/\/+$/, '')));
+  // `./chart/**` and `chart/` mean what `chart/**` and `chart` mean.
+  const res = globs.map((g) => globToRegExp(g.replace(/^(\.\/)+/, '').replace(/\/+$/, '')));
   return (file) => {
     if (file === STDIN || res.length === 0) return false;
     const rel = path.relative(cwd, path.resolve(cwd, file)).split(path.sep).join('/');
