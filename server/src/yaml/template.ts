@@ -50,6 +50,8 @@ export interface MaskedTemplate {
   actions: TemplateAction[];
   /** Ranges masked with placeholders (actions inside a line), sorted: values and keys there came from the template. */
   spans: { start: number; end: number }[];
+  /** The bodies of `define` blocks, blanked (they are output where they are included). */
+  defines?: { start: number; end: number }[];
 }
 
 const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'define', 'block', 'template', 'break', 'continue']);
@@ -228,8 +230,57 @@ export function maskTemplate(text: string): MaskedTemplate | undefined {
     }
   }
   for (const b of blank) for (let i = b.start; i < b.end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+  collapseBlankedLines(chars, [...actions.filter((a) => a.ownLine), ...blank]);
   const inBlank = (s: { start: number }) => blank.some((b) => s.start >= b.start && s.start < b.end);
-  return { text: chars.join(''), actions: actions.filter((a) => !inBlank(a)), spans: spans.filter((s) => !inBlank(s)) };
+  return { text: chars.join(''), actions: actions.filter((a) => !inBlank(a)), spans: spans.filter((s) => !inBlank(s)), defines: blank };
+}
+
+/**
+ * Lines that only held actions are blank now, but a line of spaces longer than the indentation of a block
+ * scalar's first line is an error there (`config: |` followed by `{{- if .x }}` at column 0 is common).
+ * Each run of such lines becomes trailing spaces of the line before it and one empty line: the line break
+ * before the run moves to the run's end. Offsets of everything else stay; the number of lines does not
+ * matter to the parse (positions are mapped with the original text).
+ */
+function collapseBlankedLines(chars: string[], ranges: { start: number; end: number }[]): void {
+  const n = chars.length;
+  const isBreak = (c: string | undefined) => c === '\n' || c === '\r';
+  const lineStart = (o: number) => {
+    let s = o;
+    while (s > 0 && !isBreak(chars[s - 1])) s--;
+    return s;
+  };
+  const lineEnd = (o: number) => {
+    let e = o;
+    while (e < n && !isBreak(chars[e])) e++;
+    return e;
+  };
+  const nextLine = (e: number) => (chars[e] === '\r' && chars[e + 1] === '\n' ? e + 2 : e + 1);
+  // The blanked lines, by start offset.
+  const lines = new Map<number, number>();
+  for (const r of ranges) {
+    for (let s = lineStart(r.start); s < n && s <= r.end; ) {
+      const e = lineEnd(s);
+      let blankLine = true;
+      for (let i = s; i < e && blankLine; i++) blankLine = chars[i] === ' ' || chars[i] === '\t';
+      if (blankLine) lines.set(s, e);
+      if (e >= n) break;
+      s = nextLine(e);
+    }
+  }
+  const starts = [...lines.keys()].sort((a, b) => a - b);
+  for (let k = 0; k < starts.length; ) {
+    const runStart = starts[k];
+    let runEnd = lines.get(runStart)!;
+    while (k + 1 < starts.length && starts[k + 1] === nextLine(runEnd)) runEnd = lines.get(starts[++k])!;
+    k++;
+    // The line break before the run (absent at the start of the text).
+    let from = runStart - 1;
+    if (from < 0 || runEnd <= runStart) continue;
+    if (chars[from] === '\n' && chars[from - 1] === '\r') from--;
+    for (let i = from; i < runEnd; i++) chars[i] = ' ';
+    chars[runEnd - 1] = '\n';
+  }
 }
 
 /** True when only blanks (or a comment) follow `from` on its line, outside actions. */
