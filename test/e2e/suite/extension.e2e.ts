@@ -290,7 +290,7 @@ test('a setting takes effect: crdYaml.unknownKinds "hint" reports an object no C
   await config().update('unknownKinds', 'hint', vscode.ConfigurationTarget.Workspace);
   try {
     const ds = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'UnknownKind'), 'the UnknownKind hint');
-    const d = find(ds, 'UnknownKind', 'not checked: no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"');
+    const d = find(ds, 'UnknownKind', 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"');
     assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
     assert.equal(d.range.start.line, 1);
   } finally {
