@@ -180,17 +180,19 @@ test('fix: YAML 1.1 surprises in string fields are explained and quoted (off, y,
   const crd = widgetWith(['                mode:', '                  type: string', ''].join('\n'));
   const s = serviceWithCrd({}, crd);
   for (const [plain, readAs] of [
-    ['off', 'the boolean false'],
-    ['y', 'the boolean true'],
-    ['0755', 'the number 493 (octal)'],
+    ['off', 'the boolean false (YAML 1.1, as kubectl reads it)'],
+    ['y', 'the boolean true (YAML 1.1, as kubectl reads it)'],
+    ['0755', 'the number 493 (octal) (YAML 1.1, as kubectl reads it)'],
+    // Numbers in any YAML: no word of YAML 1.1.
     ['1.10', 'the number 1.1'],
+    ['42', 'the number 42'],
   ]) {
     const cr = HEAD + `spec:\n  size: small\n  mode: ${plain}\n`;
     const { td } = docOf(cr);
     s.update(td);
     const f = s.findings(td).find((x) => x.code === 'FieldValueTypeInvalid');
     assert.ok(f, plain);
-    assert.equal(f.message, `${plain} is read as ${readAs} (YAML 1.1, as kubectl reads it), but this field is a string: quote it`);
+    assert.equal(f.message, `${plain} is read as ${readAs}, but this field is a string: quote it`);
     const [out] = checkFixesRemove(s, cr, 'FieldValueTypeInvalid', { title: /^Quote it/ });
     assert.equal(out, cr.replace(`mode: ${plain}`, `mode: "${plain}"`));
   }

@@ -5,6 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
+import { parse } from 'yaml';
 import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine/field';
 import { isObject } from '../engine/schema/types';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/validation/custom-resource';
@@ -384,7 +385,9 @@ export function fieldFinding(td: TextDocument, doc: YamlDoc, e: FieldError, from
     const surprise = plainScalarSurprise(doc, r.found);
     if (surprise) {
       f.params = { ...f.params, plainScalar: surprise };
-      f.message = `${surprise.source} is read as ${surprise.readAs} (YAML 1.1, as kubectl reads it), but this field is a string: quote it`;
+      // Name YAML 1.1 where it is the reason (plain YAML 1.2 would have read a string, or another number).
+      const yaml11 = yaml12Reading(surprise.source) !== scalarReading(node(doc, r.found));
+      f.message = `${surprise.source} is read as ${surprise.readAs}${yaml11 ? ' (YAML 1.1, as kubectl reads it)' : ''}, but this field is a string: quote it`;
     }
   }
   const rule = e.provenance?.rule;
@@ -399,6 +402,25 @@ export function fieldFinding(td: TextDocument, doc: YamlDoc, e: FieldError, from
     f.provenance = { rule };
   }
   return f;
+}
+
+function node(doc: YamlDoc, segs: PathSegment[]): unknown {
+  const n = doc.layer.nodeAtPath(segs);
+  return n && isScalar(n) ? n.value : undefined;
+}
+
+/** A scalar's reading, comparable across parsers (integers may be bigints). */
+function scalarReading(v: unknown): string {
+  return typeof v === 'bigint' || typeof v === 'number' ? `number:${Number(v)}` : `${typeof v}:${String(v)}`;
+}
+
+/** How plain YAML 1.2 (core schema) reads a scalar's source. */
+function yaml12Reading(source: string): string {
+  try {
+    return scalarReading(parse(source, { schema: 'core' }));
+  } catch {
+    return '';
+  }
 }
 
 /** A plain scalar read as a boolean or number where a string was meant (`off`, `y`, `0755`, `1.10`). */

@@ -132,7 +132,7 @@ test('a real multi-version CRD (Gateway API GatewayClass v1 and v1beta1) checks 
   );
   const pattern = find(ds, 'FieldValueInvalid', 'Invalid value "Example Controller": should match');
   assert.equal(pattern.range.start.line, 7);
-  const type = find(ds, 'FieldValueTypeInvalid', 'must be of type string, not integer');
+  const type = find(ds, 'FieldValueTypeInvalid', '42 is read as the number 42, but this field is a string: quote it');
   assert.equal(type.range.start.line, 8);
   const required = find(ds, 'FieldValueRequired', 'missing required field "name"');
   assert.equal(required.range.start.line, 9);
