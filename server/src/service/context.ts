@@ -6,7 +6,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location, Range } from 'vscode-languageserver-types';
 import type { PathSegment } from '../engine/field';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
-import { findPath, keyRange, nodeRange, parseYamlFile, type YamlDoc } from './yamlDocument';
+import { findPath, keyRange, nodeRange, parseYamlFile } from './yamlDocument';
+import type { CrdText, ServiceCaches } from './caches';
 
 /** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -45,35 +46,34 @@ export interface ServiceContext {
   settings: ServiceSettings;
   /** File contexts by URI (absent: an ordinary file). */
   files: Map<string, FileContext>;
+  /** The service's caches (caches.ts). */
+  caches: ServiceCaches;
 }
 
-/** Where the fields of a CRD document are, for definitions and related information. */
-export interface CrdText {
-  doc: YamlDoc;
-  lines: TextDocument;
-}
-
-const crdTexts = new Map<string, CrdText>();
-
-/** The parsed text of an indexed CRD (cached by its text). */
-export function crdText(crd: IndexedCrd): CrdText {
-  let t = crdTexts.get(crd.text);
+/**
+ * The parsed text of an indexed CRD: the editor's own parse when the CRD is in an open document (a
+ * 3 MB CRD being edited is not parsed again to place a link), else parsed once and cached by its text.
+ */
+export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
+  const open = ctx.caches.openFiles.get(crd.uri);
+  const doc = open?.file.docs[crd.docIndex];
+  if (open && doc && doc.text === crd.text) return { doc, lines: open.td, lineShift: 0 };
+  let t = ctx.caches.crdTexts.get(crd.text);
   if (!t) {
-    t = { doc: parseYamlFile(crd.text).docs[0], lines: TextDocument.create('crd:' + crd.id, 'yaml', 0, crd.text) };
-    crdTexts.set(crd.text, t);
-    if (crdTexts.size > 200) crdTexts.delete(crdTexts.keys().next().value as string);
+    t = { doc: parseYamlFile(crd.text).docs[0], lines: TextDocument.create('crd:' + crd.id, 'yaml', 0, crd.text), lineShift: crd.startLine };
+    ctx.caches.crdTexts.set(crd.text, t);
   }
   return t;
 }
 
 /** The location of a path inside an indexed CRD (its key when it has one), or of the deepest existing parent. */
-export function crdLocation(crd: IndexedCrd, segs: PathSegment[]): Location {
-  const t = crdText(crd);
+export function crdLocation(ctx: ServiceContext, crd: IndexedCrd, segs: PathSegment[]): Location {
+  const t = crdText(ctx, crd);
   const m = findPath(t.doc, segs);
   const r = (m.node || m.pair ? keyRange(t.doc, m.pair) ?? nodeRange(t.doc, m.node) : keyRange(t.doc, m.parentPair)) ?? [0, 0];
   const range: Range = {
-    start: shift(t.lines.positionAt(r[0]), crd.startLine),
-    end: shift(t.lines.positionAt(r[1]), crd.startLine),
+    start: shift(t.lines.positionAt(r[0]), t.lineShift),
+    end: shift(t.lines.positionAt(r[1]), t.lineShift),
   };
   return { uri: crd.uri, range };
 }

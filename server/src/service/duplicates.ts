@@ -70,7 +70,7 @@ export function duplicateFindings(ctx: ServiceContext, td: TextDocument, doc: Ya
       message,
       document: 'crd',
       params: { origin: 'duplicateCrd' },
-      related: others.map((o) => ({ location: crdLocation(o, [...NAMES_KIND]), message: `${o === used ? 'in use: ' : ''}${key} defined in ${shortName(o.uri)}` })),
+      related: others.map((o) => ({ location: crdLocation(ctx, o, [...NAMES_KIND]), message: `${o === used ? 'in use: ' : ''}${key} defined in ${shortName(o.uri)}` })),
     },
   ];
 }

@@ -14,7 +14,7 @@ import type { IndexedCrd } from '../workspace/crdIndex';
 import { identityFromTemplate, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
-import { cheapCrd, checkCr, checkCrd, textKey } from './engineCalls';
+import { checkCr, checkCrd, textKey } from './engineCalls';
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
@@ -22,43 +22,22 @@ import { closestNames } from './similar';
 import { unknownKindHint } from './unknownKind';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 
-/**
- * How much work a pass may do. `quick`: the API server checks of a large CRD whose text changed are not
- * re-run; its previous findings are re-mapped by field path onto the new text instead (so positions are
- * right), and the result says a full pass is still due.
- */
-export interface FindingsOptions {
-  quick?: boolean;
-}
-
-/** CRD documents at least this long are checked in a later, cancellable pass while the user types. */
-export const LARGE_CRD_CHARS = 100_000;
-
 /** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */
 const MAX_SYNTAX_ERRORS_OF_NON_YAML = 20;
 
-/** The last full engine findings of each large CRD document, by `uri#index`, for quick passes. */
-const lastCrdFindings = new Map<string, FieldError[]>();
-
-/** Every finding of a file; `pending` when a quick pass left a full check to do. */
-export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFile, opts: FindingsOptions = {}): { findings: Finding[]; pending: boolean } {
+/**
+ * Every finding of a file. An edit re-checks only the documents whose text or CRD changed, and in a CRD
+ * only the schema path to the edit (the engine's subtree memo, owned by the service's caches).
+ */
+export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFile): Finding[] {
   const out: Finding[] = [];
-  let pending = false;
   for (const doc of file.docs) {
     // `crdYaml.templates: ignore`: Go template documents are not checked at all.
     if (doc.template && ctx.settings.templates === 'ignore') continue;
     try {
-      if (opts.quick && doc.text.length >= LARGE_CRD_CHARS) {
-        const quick = quickCrdFindings(ctx, td, doc);
-        if (quick) {
-          out.push(...quick);
-          pending = true;
-          continue;
-        }
-      }
       const key = dependencyKey(ctx, doc, td.uri);
       const startLine = td.positionAt(doc.start).line;
-      const hit = docFindings.get(doc.ast);
+      const hit = ctx.caches.docFindings.get(doc.ast);
       if (hit && hit.key === key && hit.text === doc.text && (hit.startLine === startLine || !hit.sameFileRelated)) {
         // Same text, same CRD: the findings are the same, only moved by the lines inserted above.
         out.push(...(hit.startLine === startLine ? hit.findings : hit.findings.map((f) => shiftFinding(f, startLine - hit.startLine))));
@@ -67,7 +46,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
       const findings = documentFindings(ctx, td, doc);
       // Related locations in this same file (a CRD beside its CRs) may move independently: not shifted.
       const sameFileRelated = findings.some((f) => f.related?.some((r) => r.location.uri === td.uri));
-      docFindings.set(doc.ast, { key, text: doc.text, startLine, findings, sameFileRelated });
+      ctx.caches.docFindings.set(doc.ast, { key, text: doc.text, startLine, findings, sameFileRelated });
       out.push(...findings);
     } catch (e) {
       // A bug of ours on one document must not hide the others' findings.
@@ -76,7 +55,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
   }
   const findings = notYaml(td.languageId, file, out);
   // Beside another YAML server that reports them (crdYaml.syntaxDiagnostics), syntax errors are its job.
-  return { findings: ctx.settings.syntaxDiagnostics ? findings : findings.filter((f) => !SYNTAX_CODES.has(f.code)), pending };
+  return ctx.settings.syntaxDiagnostics ? findings : findings.filter((f) => !SYNTAX_CODES.has(f.code));
 }
 
 /** The codes of YAML syntax findings (crdYaml.syntaxDiagnostics). */
@@ -93,19 +72,6 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
   const n = syntax.length;
   return [{ ...first, code: 'NotYaml', message: `not a YAML file: ${n} syntax error${n === 1 ? '' : 's'}, the first: ${first.message}` }];
 }
-
-/** Syntax findings plus the previous API server findings re-mapped; undefined when a full check is cheap. */
-function quickCrdFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc): Finding[] | undefined {
-  const role = roleOf(doc.value);
-  // Cached or derivable findings (an edit of descriptions only) are exact and cheap: no quick pass.
-  if (role.role !== 'crd' || doc.syntax.some((s) => s.severity === 'error') || cheapCrd(textKey(doc.text, ctx.settings.yamlVersion), role.crd)) return undefined;
-  const out = syntaxFindings(td, doc);
-  out.push(...crdEngineFindings(ctx, td, doc, lastCrdFindings.get(`${td.uri}#${doc.index}`) ?? []));
-  return out;
-}
-
-/** Per parsed document (reused by the YAML layer while its text is unchanged): its last findings. */
-const docFindings = new WeakMap<object, { key: string; text: string; startLine: number; findings: Finding[]; sameFileRelated: boolean }>();
 
 /** What a document's findings depend on besides its text: the CRD it resolves to and the settings. */
 function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
@@ -151,8 +117,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       out.push(f);
       return out;
     }
-    const r = checkCrd(textKey(doc.text, ctx.settings.yamlVersion), role.crd);
-    if (doc.text.length >= LARGE_CRD_CHARS) lastCrdFindings.set(`${td.uri}#${doc.index}`, r.errors);
+    const r = checkCrd(ctx, textKey(doc.text, ctx.settings.yamlVersion), role.crd);
     out.push(...literalFindings(doc, crdEngineFindings(ctx, td, doc, r.errors)));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
   } else if (role.role === 'cr') {
@@ -180,7 +145,7 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
       if (f) out.push(f);
       continue;
     }
-    const f = fieldFinding(td, doc, e, {}, 'crd');
+    const f = fieldFinding(ctx, td, doc, e, {}, 'crd');
     if (e.params?.cost?.scope === 'contribution') contributions.push({ location: { uri: td.uri, range: f.range }, message: `this rule contributed an estimated cost of ${formatCost(e.params.cost.estimated)}` });
     else out.push(f);
   }
@@ -207,7 +172,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
       const f = finding(range, 'error', 'NoKindMatch', `${msg}${near.length ? ` (did you mean ${near.map((k) => `"${k}"`).join(', ')}?)` : ` (${role.group} defines ${kinds.join(', ')})`}`, 'cr');
       f.apiMessage = msg;
       f.params = { suggestions: near };
-      f.related = sameGroup.map((c) => ({ location: crdLocation(c, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }]), message: `${c.group} defines kind ${c.kind} (${c.name})` }));
+      f.related = sameGroup.map((c) => ({ location: crdLocation(ctx, c, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }]), message: `${c.group} defines kind ${c.kind} (${c.name})` }));
       out.push(f);
     } else if (ctx.settings.unknownKinds === 'hint') {
       const hint = unknownKindHint(role.group, role.version, role.kind, role.apiVersion);
@@ -218,7 +183,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   const { crd, version } = res;
   if (crd.broken) {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'), 'information', 'CRDUnreadable', `not checked: the CustomResourceDefinition ${crd.name} has YAML syntax errors`, 'cr');
-    f.related = [{ location: crdLocation(crd, []), message: `${crd.name} has YAML syntax errors` }];
+    f.related = [{ location: crdLocation(ctx, crd, []), message: `${crd.name} has YAML syntax errors` }];
     return [f];
   }
   const served = crdVersions(crd.crd).filter((v) => v.served);
@@ -231,20 +196,20 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     f.provenance = { crd: crd.name };
     f.related = [
       {
-        location: crdLocation(crd, version ? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'served' }] : [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }]),
+        location: crdLocation(ctx, crd, version ? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'served' }] : [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }]),
         message: `${crd.name} serves ${served.map((v) => `${crd.group}/${v.name}`).join(', ') || 'no version'}`,
       },
     ];
     out.push(f);
     return out;
   }
-  const r = checkCr(crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial });
+  const r = checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
     f.params = { origin: 'deprecatedVersion' };
     f.provenance = { crd: crd.name, version: version.name };
-    f.related = [provenanceInfo(crd, version, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'deprecated' }])];
+    f.related = [provenanceInfo(ctx, crd, version, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'deprecated' }])];
     return f;
   };
   if (!r.ok) {
@@ -256,24 +221,24 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   const skipped = result.errors.some((e) => e.params?.origin === 'celSkipped');
   for (const e of result.errors) {
     if (e.params?.origin === 'celSkipped') continue; // rides on the blocking errors (notes)
-    const f = fieldFinding(td, doc, e, { crd, version }, 'cr');
+    const f = fieldFinding(ctx, td, doc, e, { crd, version }, 'cr');
     if (skipped && BLOCKING_ERROR_TYPES.has(e.type)) f.notes = [CEL_SKIPPED_MESSAGE];
     out.push(f);
   }
   if (skipped && !out.some((f) => f.notes)) {
     // No blocking error of its own to ride on (cannot happen with the API server's rules): keep it visible.
     const e = result.errors.find((x) => x.params?.origin === 'celSkipped')!;
-    out.push(fieldFinding(td, doc, e, { crd, version }, 'cr'));
+    out.push(fieldFinding(ctx, td, doc, e, { crd, version }, 'cr'));
   }
   for (const e of result.warnings) {
     // The API server sends warnings as plain text (`Warning: example.com/v1beta1 Widget is deprecated; ...`).
     if (e.params?.origin === 'deprecatedVersion') out.push(deprecation(e.params.reason ?? e.detail));
-    else out.push(fieldFinding(td, doc, { ...e, severity: 'warning' }, { crd, version }, 'cr'));
+    else out.push(fieldFinding(ctx, td, doc, { ...e, severity: 'warning' }, { crd, version }, 'cr'));
   }
   out.push(...unknownFieldFindings(ctx, td, doc, role, crd, version, result.pruned));
   if (!doc.template) return out;
   // What of this template object needs the whole object: the findings the partial check does not have.
-  const p = partial ? r : checkCr(crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial: true });
+  const p = partial ? r : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
   return literalFindings(doc, out, partialMessages);
 }
@@ -289,7 +254,7 @@ function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDo
     const f = unknownFieldFinding(ctx, td, doc, { path: p.path, segments: segs, kind: role.kind, version: version.name, suggestions: siblingSuggestions(version, segs, doc), document: 'cr' });
     if (!f) continue;
     f.provenance = { crd: crd.name, version: version.name };
-    f.related = [provenanceInfo(crd, version, parentSchemaSegments(version, segs))];
+    f.related = [provenanceInfo(ctx, crd, version, parentSchemaSegments(version, segs))];
     out.push(f);
   }
   return out;
@@ -357,10 +322,10 @@ function parentSchemaSegments(version: CrdVersion, segs: PathSegment[]): PathSeg
   return undefined;
 }
 
-function provenanceInfo(crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding {
+function provenanceInfo(ctx: ServiceContext, crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding {
   const where = segs ?? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }];
   return {
-    location: crdLocation(crd, where),
+    location: crdLocation(ctx, crd, where),
     message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}`,
   };
 }
@@ -368,7 +333,7 @@ function provenanceInfo(crd: IndexedCrd, version: CrdVersion, segs: PathSegment[
 const SEVERITY: Record<NonNullable<FieldError['severity']>, FindingSeverity> = { error: 'error', warning: 'warning', information: 'information' };
 
 /** Turns one engine finding into a finding at its YAML range. */
-export function fieldFinding(td: TextDocument, doc: YamlDoc, e: FieldError, from: { crd?: IndexedCrd; version?: CrdVersion }, role: DocumentRole): Finding {
+export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, e: FieldError, from: { crd?: IndexedCrd; version?: CrdVersion }, role: DocumentRole): Finding {
   // The YAML layer maps the internal CRD paths the API server prints to the v1 fields written, and
   // CEL compile errors to the spot inside the rule string.
   const r = doc.layer.rangeOfFieldError(e);
@@ -397,7 +362,7 @@ export function fieldFinding(td: TextDocument, doc: YamlDoc, e: FieldError, from
     let where: PathSegment[] | undefined;
     if (p?.rulePath) where = [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: from.version.index }, { kind: 'field', name: 'schema' }, ...parseFieldPath(p.rulePath)];
     else where = parentSchemaSegments(from.version, [...printed, { kind: 'field', name: '' }]);
-    f.related = [provenanceInfo(from.crd, from.version, where, rule)];
+    f.related = [provenanceInfo(ctx, from.crd, from.version, where, rule)];
   } else if (rule) {
     f.provenance = { rule };
   }

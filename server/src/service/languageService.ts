@@ -18,6 +18,7 @@ import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crd
 import { lightCrds } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
 import { parseFile, templateDecidesSpec } from './templates';
+import { ServiceCaches } from './caches';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
 import { fixesFor } from './fixes';
@@ -43,13 +44,11 @@ function lineOf(text: string, offset: number): number {
 export class LanguageService {
   readonly index = new CrdIndex();
   private readonly ctx: ServiceContext;
-  /** Parsed open files by URI (and the text they were parsed from). */
-  private readonly files = new Map<string, YamlFile>();
   /** The CRD kinds (group/kind) each open file's CRs use: which files a CRD change re-checks. */
   private readonly uses = new Map<string, Set<string>>();
 
   constructor(settings: Partial<ServiceSettings> = {}) {
-    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map() };
+    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches() };
   }
 
   /**
@@ -62,14 +61,14 @@ export class LanguageService {
     if (fc.helmTemplate || fc.patch) this.ctx.files.set(uri, { ...fc });
     else this.ctx.files.delete(uri);
     // A chart template is parsed differently.
-    if (!!before.helmTemplate !== !!fc.helmTemplate) this.files.delete(uri);
+    if (!!before.helmTemplate !== !!fc.helmTemplate) this.ctx.caches.openFiles.delete(uri);
     return true;
   }
 
   /** Changes settings (the caller re-checks open documents). */
   configure(settings: Partial<ServiceSettings>): void {
-    if (settings.yamlVersion && settings.yamlVersion !== this.ctx.settings.yamlVersion) this.files.clear();
-    if (settings.templates && settings.templates !== this.ctx.settings.templates) this.files.clear();
+    if (settings.yamlVersion && settings.yamlVersion !== this.ctx.settings.yamlVersion) this.ctx.caches.openFiles.clear();
+    if (settings.templates && settings.templates !== this.ctx.settings.templates) this.ctx.caches.openFiles.clear();
     Object.assign(this.ctx.settings, settings);
   }
 
@@ -81,12 +80,13 @@ export class LanguageService {
   /** The parsed file for a document's current text (re-parsing only documents whose text changed). */
   file(td: TextDocument): YamlFile {
     const text = td.getText();
-    let f = this.files.get(td.uri);
-    if (!f || (f.source ?? f.text) !== text) {
+    const open = this.ctx.caches.openFiles.get(td.uri);
+    let f = open?.file;
+    if (!open || !f || (f.source ?? f.text) !== text) {
       const helmTemplate = this.ctx.files.get(td.uri)?.helmTemplate;
       f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
-      this.files.set(td.uri, f);
-    }
+      this.ctx.caches.openFiles.set(td.uri, { td, file: f });
+    } else if (open.td !== td) open.td = td;
     return f;
   }
 
@@ -107,7 +107,7 @@ export class LanguageService {
 
   /** Forgets an open document (its CRDs leave the index unless a disk copy is indexed). */
   close(uri: string): string[] {
-    this.files.delete(uri);
+    this.ctx.caches.closeDocument(uri);
     this.uses.delete(uri);
     return this.index.remove(uri, 'open');
   }
@@ -148,15 +148,15 @@ export class LanguageService {
 
   /** The findings of a document (finding.ts: lsp/ renders them as diagnostics, cli/ as text, JSON, SARIF). */
   findings(td: TextDocument): Finding[] {
-    return fileFindings(this.ctx, td, this.file(td)).findings;
+    return fileFindings(this.ctx, td, this.file(td));
   }
 
   /**
-   * Findings for the keystroke: large CRDs whose text changed keep their previous API server findings
-   * (re-mapped onto the new text) and `pending` says a full pass (`findings`) is due.
+   * The findings for a keystroke: the same as `findings` (an edit of a large CRD re-checks only the path
+   * to the edit), so `pending` is always false. Kept for lsp/ until it drops its wait for a typing pause.
    */
   quickFindings(td: TextDocument): { findings: Finding[]; pending: boolean } {
-    return fileFindings(this.ctx, td, this.file(td), { quick: true });
+    return { findings: this.findings(td), pending: false };
   }
 
   hover(td: TextDocument, pos: Position): Hover | null {

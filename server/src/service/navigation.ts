@@ -165,14 +165,14 @@ export function definition(ctx: ServiceContext, td: TextDocument, file: YamlFile
   if (!at || at.segments.length === 0) return [];
   const first = at.segments[0];
   if (at.segments.length === 1 && first.kind === 'field' && (first.name === 'apiVersion' || first.name === 'kind')) {
-    if (first.name === 'kind') return [crdLocation(res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }])];
-    if (res.version) return [crdLocation(res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: res.version.index }, { kind: 'field', name: 'name' }])];
-    return [crdLocation(res.crd, [{ kind: 'field', name: 'metadata' }, { kind: 'field', name: 'name' }])];
+    if (first.name === 'kind') return [crdLocation(ctx, res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }])];
+    if (res.version) return [crdLocation(ctx, res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: res.version.index }, { kind: 'field', name: 'name' }])];
+    return [crdLocation(ctx, res.crd, [{ kind: 'field', name: 'metadata' }, { kind: 'field', name: 'name' }])];
   }
   if (!res.version?.schema) return [];
   const s = schemaAtPath(res.version.schema, at.segments);
   if (!s || s.builtin) return [];
-  return [crdLocation(res.crd, schemaStepsToCrdPath(res.version, s.steps))];
+  return [crdLocation(ctx, res.crd, schemaStepsToCrdPath(res.version, s.steps))];
 }
 
 /** Folding ranges: each multi-line mapping entry and list item, and each document. */

@@ -75,7 +75,7 @@ export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: Yaml
   if (doc.syntax.some((s) => s.severity === 'error')) return { ...p, note: 'YAML syntax errors: not decoded' };
   if (!res.version || !res.version.served) return { ...p, note: `${res.crd.name} does not serve ${role.apiVersion}` };
   p.version = res.version.name;
-  const r = checkCr(res.crd, res.version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value);
+  const r = checkCr(ctx, res.crd, res.version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value);
   if (!r.ok) return { ...p, note: `preview unavailable: ${r.error}` };
   const v = r.value;
   const statusDropped = v.statusDropped === true;

@@ -2,6 +2,7 @@
  * Schema -> CEL types, mirroring k8s.io/apiserver/pkg/cel (DeclType, Escape) and
  * pkg/cel/common/schemas.go (SchemaDeclType, WithTypeAndObjectMeta).
  */
+import { memoOf } from '../field/memo';
 import type { JSONSchemaProps } from '../schema/types';
 
 /** A CEL type as the checker sees it (cel-go's *types.Type, reduced to what CRD rules need). */
@@ -200,6 +201,11 @@ function maxStringLengthPerRequest(s: JSONSchemaProps): number {
  */
 export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: boolean): DeclType | undefined {
   if (!s || typeof s !== 'object') return undefined;
+  // Per schema object in the active memo (engine/field/memo.ts): an edited schema converts only its path.
+  return memoOf('cel.schemaDeclType', s, isResourceRoot ? 'r' : '', () => computeDeclType(s, isResourceRoot));
+}
+
+function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): DeclType | undefined {
   if (isIntOrString(s)) {
     const ml = maxLengthOf(s);
     return simple(T.dyn, 'dyn', 1, ml !== undefined ? zeroIfNegative(ml) * 4 : maxStringLengthPerRequest(s), s);

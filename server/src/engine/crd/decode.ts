@@ -6,6 +6,7 @@
  * (the server's default `fieldValidation=Warn`).
  */
 import { FieldPath, OMIT_VALUE, invalid, strictDecodingPath, typeInvalid, type FieldError } from '../field';
+import { markPathInDetail, memoAt, rebaseErrors } from '../field/memo';
 import { decodeObjectMeta } from '../objectmeta/objectmeta';
 import type { JSONSchemaProps } from '../schema/types';
 import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName, setOwn } from './json';
@@ -45,7 +46,8 @@ class Decoder {
 
   unknown(p: FieldPath, known: readonly string[]): void {
     // The API server's strict-decoding warning text; the known names are for "did you mean".
-    this.errors.push({
+    // Its text prints the path (not rebased when a memoized subtree moves).
+    this.errors.push(markPathInDetail({
       type: 'FieldValueNotFound',
       field: p.toString(),
       badValue: OMIT_VALUE,
@@ -53,7 +55,7 @@ class Decoder {
       severity: 'warning',
       segments: p.segments(),
       params: { origin: 'unknownField', knownNames: [...known] },
-    });
+    }));
   }
 
   /** An object's known keys; others are reported as unknown fields. */
@@ -325,12 +327,39 @@ const SCHEMA_KEYS = [
  * A type-checked copy of an openAPIV3Schema: keys of the wrong JSON type are reported and left out,
  * JSON nulls are dropped (Go decodes them as unset), unknown keys are warned about and left out.
  */
+/** A decoded schema node and the decoding errors of its subtree. */
+interface DecodedSchema {
+  out: JSONSchemaProps;
+  errors: FieldError[];
+}
+
 function decodeSchema(d: Decoder, v: unknown, p: FieldPath): JSONSchemaProps | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isJSONObject(v)) {
     d.object(v, p, []);
     return undefined;
   }
+  // Per node (engine/field/memo.ts): decoding an edited CRD re-decodes only the edited path. The decoded
+  // nodes are shared between checks of the same subtree, so nothing downstream may mutate them.
+  const r = memoAt<DecodedSchema>(
+    'crd.decodeSchema',
+    v,
+    '',
+    p,
+    () => {
+      const sub = new Decoder();
+      return { out: decodeSchemaNode(sub, v, p), errors: sub.errors };
+    },
+    (val, from, to) => {
+      const errors = rebaseErrors(val.errors, from, to);
+      return errors && { out: val.out, errors };
+    },
+  );
+  for (const e of r.errors) d.errors.push(e);
+  return r.out;
+}
+
+function decodeSchemaNode(d: Decoder, v: Record<string, unknown>, p: FieldPath): JSONSchemaProps {
   const out: JSONSchemaProps = {};
   for (const [k, x] of Object.entries(v)) {
     const kp = p.child(k);

@@ -10,7 +10,8 @@ import { newStructural } from '../schema/structural';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
 import { validateOpenAPI } from '../validation/validation';
-import { RegexBudget } from '../regex/re2';
+import { MATCH_WORK_LIMIT, RegexBudget } from '../regex/re2';
+import { activeSubtreeMemo, withSubtreeMemo } from '../field/memo';
 import { cloneJSON } from './json';
 
 /** Moves a value error (path relative to the value) under `dpath` (which ends in `.default`). */
@@ -51,13 +52,22 @@ function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceR
  * (no unknown fields) and valid against the schema at its place, errors under `<path>.default`.
  */
 export function validateSchemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults = true): FieldError[] {
+  const errs = schemaDefaults(schema, pth, requirePrunedDefaults);
+  // With a memo, subtrees found there are charged the pattern work they spent; an answer is only the
+  // plain one when the shared budget never came near its end (else a pattern may have been skipped).
+  if (errs.budget.remaining < MATCH_WORK_LIMIT && activeSubtreeMemo()) return withSubtreeMemo(undefined, () => schemaDefaults(schema, pth, requirePrunedDefaults).errors);
+  return errs.errors;
+}
+
+function schemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults: boolean): { errors: FieldError[]; budget: RegexBudget } {
   const s = newStructural(schema).structural;
   // All defaults of one schema share one pattern work budget (a CRD may hold thousands of defaults).
   const budget = new RegexBudget();
-  return validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults }, {
+  const errors = validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults, budget }, {
     validateObjectMeta: (p, obj, node, isResourceRoot) =>
       validateEmbeddedResources(p ?? FieldPath.root(), cloneJSON(obj), isObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
     validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw, budget),
     validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot),
   });
+  return { errors, budget };
 }

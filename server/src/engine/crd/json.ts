@@ -4,6 +4,7 @@
  */
 import { IntegralFloat } from '../json/lossless';
 import { isObject } from '../schema/types';
+import { memoPair } from '../field/memo';
 
 /** Whether v is a JSON number in any of its decoded forms. */
 export function isNumber(v: unknown): boolean {
@@ -29,6 +30,13 @@ function isEmptyish(v: unknown): boolean {
  * ints and floats stay apart (Go int64 vs float64 after decoding).
  */
 export function semanticDeepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  // Objects compared before (per-version schemas of an edited CRD share their unchanged subtrees).
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return memoPair('crd.semanticDeepEqual', a, b, () => deepEqualNodes(a, b));
+  return deepEqualNodes(a, b);
+}
+
+function deepEqualNodes(a: unknown, b: unknown): boolean {
   if (isEmptyish(a) && isEmptyish(b)) return true;
   if (a instanceof IntegralFloat || b instanceof IntegralFloat) {
     return a instanceof IntegralFloat && b instanceof IntegralFloat && a.value === b.value;

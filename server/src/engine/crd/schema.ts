@@ -6,13 +6,30 @@
  * and CEL compilation where the API server would attempt it.
  */
 import { FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
-import { validateCrdCelRules } from '../cel/crd';
+import { markPathInDetail, memoAt, memoOf, rebaseErrors, rebaseField } from '../field/memo';
+import { compileRules, internalValidationRule } from '../cel/compile';
+import { schemaDeclType } from '../cel/types';
 import { newStructural, validateStructuralSchema } from '../schema/structural';
 import { isObject, type JSONSchemaProps, type ValidationRule } from '../schema/types';
 import { isNotImplemented, validateSchemaDefaults } from './defaults';
 import { validFieldPath } from './fieldpath';
 import type { CustomResourceValidation } from './types';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
+import {
+  STATIC_ESTIMATED_COST_LIMIT,
+  celContextKey,
+  childAdditionalPropertiesContext,
+  childItemsContext,
+  childPropertyContext,
+  costErrorMessage,
+  multiplyWithOverflowGuard,
+  rootCELContext,
+  totalCostErrors,
+  typeInfo,
+  type CELSchemaContext,
+  type ExpressionCost,
+  type TypeInfo,
+} from './celcontext';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -102,19 +119,28 @@ function isZeroField(goName: string, v: unknown): boolean {
   return false;
 }
 
-/**
- * specStandardValidatorV3 with its context (defaults allowed, inside resource meta). Go's oldSelf
- * correlation context is tracked by the CEL seam, which reports the uncorrelatable-oldSelf errors.
- */
+/** specStandardValidatorV3 with its context (defaults allowed, inside resource meta, the uncorrelatable ancestor). */
 interface StandardValidator {
   allowDefaults: boolean;
   disallowDefaultsReason: string;
   insideResourceMeta: boolean;
   requireValidPropertyType: boolean;
+  /** The outermost ancestor whose old and new values do not correlate (rules below may not use oldSelf). */
+  uncorrelatablePath?: FieldPath;
 }
 
 function withForbiddenDefaults(v: StandardValidator, reason: string): StandardValidator {
   return { ...v, allowDefaults: false, disallowDefaultsReason: reason };
+}
+
+/** withForbidOldSelfValidations: the first uncorrelatable ancestor is kept. */
+function withForbidOldSelfValidations(v: StandardValidator, p: FieldPath): StandardValidator {
+  return v.uncorrelatablePath ? v : { ...v, uncorrelatablePath: p };
+}
+
+/** cel.MapIsCorrelatable */
+function mapIsCorrelatable(mapType: unknown): boolean {
+  return mapType === undefined || mapType === 'granular' || mapType === 'atomic';
 }
 
 const obj = (v: unknown): JSONSchemaProps | undefined => (isObject(v) ? (v as JSONSchemaProps) : undefined);
@@ -215,32 +241,112 @@ function validateRules(s: JSONSchemaProps, p: FieldPath): FieldError[] {
   return errs;
 }
 
-/** Where CEL must not be compiled: by printed path and by schema node. */
-interface Gate {
-  paths: Set<string>;
-  nodes: Set<object>;
+/**
+ * ValidateCustomResourceDefinitionOpenAPISchema's answer for one node and its subtree: schema errors and
+ * CEL errors apart (OpenAPISchemaErrorList), and the cost of every expression compiled below, for the
+ * schema's TotalCost.
+ */
+interface OpenAPISchemaErrors {
+  schema: FieldError[];
+  cel: FieldError[];
+  costs: ExpressionCost[];
 }
 
-interface WalkResult {
-  errors: FieldError[];
+const NO_ERRORS: OpenAPISchemaErrors = { schema: [], cel: [], costs: [] };
+
+/** The walk's context besides the node: the standard validator's flags and the node's CEL context (none: CEL not attempted). */
+interface WalkContext {
+  ssv: StandardValidator;
+  isRoot: boolean;
+  cel: CELSchemaContext | undefined;
+  opts: CRDValidationOptions & { suppressPerExpressionCost?: boolean };
 }
 
 /**
- * ValidateCustomResourceDefinitionOpenAPISchema: the schema errors of one node and its subtree.
- * `gated` collects the printed paths of nodes whose subtree has schema errors; the API server does not
- * compile the CEL rules of such nodes.
+ * ValidateCustomResourceDefinitionOpenAPISchema: the schema errors of one node and its subtree, then, when
+ * the subtree has none and CEL is attempted, the node's rules compiled and costed, as the API server does
+ * in one walk. Memoized per node (engine/field/memo.ts): an edit re-walks only the path to it.
  */
-function validateOpenAPISchema(
-  s: JSONSchemaProps | undefined,
-  p: FieldPath,
-  ssv: StandardValidator,
-  isRoot: boolean,
-  celReachable: boolean,
-  gated: Gate,
-  opts: CRDValidationOptions = CREATE_OPTIONS,
-): WalkResult {
+function validateOpenAPISchema(s: JSONSchemaProps | undefined, p: FieldPath, w: WalkContext): OpenAPISchemaErrors {
+  if (!s) return NO_ERRORS;
+  return memoAt('crd.openAPISchema', s, walkKey(s, w), p, () => openAPISchemaNode(s, p, w), rebaseOpenAPISchemaErrors);
+}
+
+/** Subtree facts that decide which parts of the walk context can change a node's answer. */
+const HAS_DEFAULT = 1;
+const HAS_RULES = 2;
+const HAS_EMBEDDED = 4;
+
+function subtreeFeatures(s: unknown): number {
+  if (!isObject(s)) return 0;
+  return memoOf('crd.schemaFeatures', s, '', () => {
+    const n = s as JSONSchemaProps;
+    let f = 0;
+    if (n.default !== undefined) f |= HAS_DEFAULT;
+    if (Array.isArray(n['x-kubernetes-validations']) && n['x-kubernetes-validations'].length > 0) f |= HAS_RULES;
+    if (n['x-kubernetes-embedded-resource'] === true) f |= HAS_EMBEDDED;
+    // SchemaHas's traversal.
+    const sub = (x: unknown) => (f |= subtreeFeatures(x));
+    if (Array.isArray(n.items)) n.items.forEach(sub);
+    else sub(n.items);
+    for (const k of ['allOf', 'anyOf', 'oneOf'] as const) list(n[k]).forEach(sub);
+    sub(n.not);
+    for (const k of ['properties', 'patternProperties', 'definitions'] as const) Object.values(map(n[k])).forEach(sub);
+    sub(n.additionalProperties);
+    sub(n.additionalItems);
+    if (isObject(n.dependencies)) for (const d of Object.values(n.dependencies)) if (!Array.isArray(d)) sub(d);
+    return f;
+  });
+}
+
+/** specHasDefaults for one schema: some node has a default (memoized per node). */
+export function schemaHasDefaults(s: JSONSchemaProps | undefined): boolean {
+  return (subtreeFeatures(s) & HAS_DEFAULT) !== 0;
+}
+
+const optionIds = new WeakMap<object, number>();
+let nextOptionId = 1;
+
+/** The parts of the context that can change the answer for this subtree (coarser keys: more reuse). */
+function walkKey(s: JSONSchemaProps, w: WalkContext): string {
+  const f = subtreeFeatures(s);
+  let id = optionIds.get(w.opts);
+  if (id === undefined) optionIds.set(w.opts, (id = nextOptionId++));
+  let k = `${id}${w.isRoot ? 'R' : ''}${w.ssv.requireValidPropertyType ? 'T' : ''}`;
+  if (f & HAS_DEFAULT) k += `|d${w.ssv.allowDefaults ? 1 : 0}${w.ssv.disallowDefaultsReason}`;
+  if (f & (HAS_DEFAULT | HAS_EMBEDDED)) k += w.ssv.insideResourceMeta ? '|m' : '';
+  if (f & HAS_RULES) k += `|c${celContextKey(w.cel)}|o${w.ssv.uncorrelatablePath?.toString() ?? ''}`;
+  return k;
+}
+
+function rebaseOpenAPISchemaErrors(r: OpenAPISchemaErrors, from: { path: string; length: number }, to: FieldPath): OpenAPISchemaErrors | undefined {
+  const schema = rebaseErrors(r.schema, from, to);
+  const cel = schema && rebaseErrors(r.cel, from, to);
+  if (!cel) return undefined;
+  const target = to.toString();
+  const toSegs = r.costs.length ? to.segments() : [];
+  const costs: ExpressionCost[] = [];
+  for (const c of r.costs) {
+    const field = rebaseField(c.field, from.path, target);
+    if (field === undefined) return undefined;
+    costs.push({ field, segments: [...toSegs, ...c.segments.slice(from.length)], cost: c.cost });
+  }
+  return { schema: schema!, cel, costs };
+}
+
+function openAPISchemaNode(s: JSONSchemaProps, p: FieldPath, w: WalkContext): OpenAPISchemaErrors {
+  const { ssv, isRoot, opts } = w;
   const errors: FieldError[] = [];
-  if (!s) return { errors };
+  // Children's schema errors where Go appends them; their CEL errors and costs in the order of the CEL
+  // walk (additionalProperties, properties by name, items).
+  const celChildren: OpenAPISchemaErrors[] = [];
+  const ti = w.cel ? typeInfo(s, w.cel) : undefined;
+  const child = (x: JSONSchemaProps | undefined, cp: FieldPath, cw: WalkContext): OpenAPISchemaErrors => {
+    const r = validateOpenAPISchema(x, cp, cw);
+    for (const e of r.schema) errors.push(e);
+    return r;
+  };
+  const noCel = (sub: StandardValidator): WalkContext => ({ ssv: sub, isRoot: false, cel: undefined, opts });
   errors.push(...validateStandard(ssv, s, p));
 
   if (s.uniqueItems === true) errors.push(withParams(forbidden(p.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'), { origin: 'uniqueItems', keyword: 'uniqueItems' }));
@@ -253,41 +359,47 @@ function validateOpenAPISchema(
     }
     let sub = ssv;
     if (ssv.insideResourceMeta) sub = withForbiddenDefaults(ssv, 'inside additionalProperties applying to object metadata');
-    errors.push(...validateOpenAPISchema(obj(ap), p.child('additionalProperties'), sub, false, celReachable, gated, opts).errors);
+    celChildren.push(child(obj(ap), p.child('additionalProperties'), { ssv: sub, isRoot: false, cel: w.cel && obj(ap) && childAdditionalPropertiesContext(s, w.cel, ti!), opts }));
   }
 
   if (hasEntries(s.properties)) {
+    const byName: [string, OpenAPISchemaErrors][] = [];
     for (const [name, prop] of Object.entries(map(s.properties))) {
       let sub = ssv;
+      if (!mapIsCorrelatable(s['x-kubernetes-map-type'])) sub = withForbidOldSelfValidations(sub, p);
       if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.includes(name)) {
         sub = { ...sub, insideResourceMeta: true };
         if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${name}`);
       }
-      errors.push(...validateOpenAPISchema(obj(prop) ?? {}, p.child('properties').key(name), sub, false, celReachable, gated, opts).errors);
+      const ps = obj(prop) ?? {};
+      byName.push([name, child(ps, p.child('properties').key(name), { ssv: sub, isRoot: false, cel: w.cel && childPropertyContext(s, w.cel, ti!), opts })]);
     }
+    byName.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [, r] of byName) celChildren.push(r);
   }
 
-  errors.push(...validateOpenAPISchema(obj(s.not), p.child('not'), ssv, false, false, gated, opts).errors);
-  list(s.allOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('allOf').index(i), ssv, false, false, gated, opts).errors));
-  list(s.oneOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('oneOf').index(i), ssv, false, false, gated, opts).errors));
-  list(s.anyOf).forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('anyOf').index(i), ssv, false, false, gated, opts).errors));
+  child(obj(s.not), p.child('not'), noCel(ssv));
+  list(s.allOf).forEach((x, i) => child(obj(x) ?? {}, p.child('allOf').index(i), noCel(ssv)));
+  list(s.oneOf).forEach((x, i) => child(obj(x) ?? {}, p.child('oneOf').index(i), noCel(ssv)));
+  list(s.anyOf).forEach((x, i) => child(obj(x) ?? {}, p.child('anyOf').index(i), noCel(ssv)));
   for (const [name, d] of Object.entries(map(s.definitions))) {
-    errors.push(...validateOpenAPISchema(obj(d) ?? {}, p.child('definitions').key(name), ssv, false, false, gated, opts).errors);
+    child(obj(d) ?? {}, p.child('definitions').key(name), noCel(ssv));
   }
 
   const items = s.items;
   if (items !== undefined) {
-    const sub = ssv;
+    // Old and new items correlate only in list-type map lists.
+    const sub = s['x-kubernetes-list-type'] !== 'map' ? withForbidOldSelfValidations(ssv, p) : ssv;
     if (Array.isArray(items)) {
-      items.forEach((x, i) => errors.push(...validateOpenAPISchema(obj(x) ?? {}, p.child('items').index(i), sub, false, celReachable, gated, opts).errors));
+      items.forEach((x, i) => child(obj(x) ?? {}, p.child('items').index(i), noCel(sub)));
     } else {
-      errors.push(...validateOpenAPISchema(obj(items), p.child('items'), sub, false, celReachable, gated, opts).errors);
+      celChildren.push(child(obj(items), p.child('items'), { ssv: sub, isRoot: false, cel: w.cel && obj(items) && childItemsContext(s, w.cel, ti!), opts }));
     }
   }
 
   if (isObject(s.dependencies)) {
     for (const [name, d] of Object.entries(s.dependencies)) {
-      if (isObject(d)) errors.push(...validateOpenAPISchema(d as JSONSchemaProps, p.child('dependencies').key(name), ssv, false, false, gated, opts).errors);
+      if (isObject(d)) child(d as JSONSchemaProps, p.child('dependencies').key(name), noCel(ssv));
     }
   }
 
@@ -362,12 +474,88 @@ function validateOpenAPISchema(
   if (opts.requireMapListKeysMapSetValidation) errors.push(...validateMapListKeysMapSet(s, p));
   errors.push(...validateRules(s, p));
 
-  // CEL rules of this node are compiled only when the subtree has no schema errors.
-  if (errors.length > 0 || !celReachable) {
-    gated.paths.add(p.toString());
-    gated.nodes.add(s);
+  const schema = errors;
+  const cel: FieldError[] = [];
+  const costs: ExpressionCost[] = [];
+  for (const c of celChildren) {
+    for (const e of c.cel) cel.push(e);
+    for (const x of c.costs) costs.push(x);
   }
-  return { errors };
+  // Rules of a subtree with schema errors are not compiled: their errors would not be actionable.
+  if (schema.length === 0 && w.cel && ti) compileNodeRules(s, p, ssv, w.cel, ti, opts, cel, costs);
+  return schema.length === 0 && cel.length === 0 && costs.length === 0 ? NO_ERRORS : { schema, cel, costs };
+}
+
+/** The CEL block of ValidateCustomResourceDefinitionOpenAPISchema for a node whose subtree has no schema errors. */
+function compileNodeRules(
+  s: JSONSchemaProps,
+  p: FieldPath,
+  ssv: StandardValidator,
+  ctx: CELSchemaContext,
+  ti: TypeInfo,
+  opts: CRDValidationOptions & { suppressPerExpressionCost?: boolean },
+  errs: FieldError[],
+  costs: ExpressionCost[],
+): void {
+  const rules = (Array.isArray(s['x-kubernetes-validations']) ? s['x-kubernetes-validations'] : []) as ValidationRule[];
+  if (rules.length === 0) return;
+  const vpath = p.child('x-kubernetes-validations');
+  try {
+    if (ctx.noElemType && !ti.failed) {
+      errs.push(internalError(vpath, 'failed to convert to declType for CEL validation rules'));
+      return;
+    }
+    const decl = schemaDeclType(s, ctx.isRoot || s['x-kubernetes-embedded-resource'] === true);
+    if (ti.failed || !decl) {
+      // An untyped x-kubernetes-preserve-unknown-fields node has no CEL type: one error for the node's rules.
+      errs.push(internalError(vpath, 'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations'));
+      return;
+    }
+    const results = compileRules(s, decl, {
+      storedRule: (r) => opts.preexistingRules?.has(r) === true,
+      storedMessageExpression: (m) => opts.preexistingMessageExpressions?.has(m) === true,
+    });
+    results.forEach((cr, i) => {
+      const r = vpath.index(i);
+      const rule = rules[i];
+      const cost = ctx.cardinality !== undefined ? multiplyWithOverflowGuard(cr.maxCost, ctx.cardinality) : multiplyWithOverflowGuard(cr.maxCost, cr.maxCardinality);
+      if (!opts.suppressPerExpressionCost && cost > STATIC_ESTIMATED_COST_LIMIT) {
+        const e = forbidden(r.child('rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT));
+        errs.push(withParams(e, { origin: 'celCost', cost: { scope: 'rule', estimated: cost, limit: STATIC_ESTIMATED_COST_LIMIT } }));
+      }
+      costs.push(expressionCost(r.child('rule'), cost));
+      if (cr.error) {
+        const e = cr.error.type === 'Required' ? required(r.child('rule'), cr.error.detail) : invalid(r.child('rule'), internalValidationRule(rule), cr.error.detail);
+        if (cr.error.range) e.ruleRange = cr.error.range;
+        e.provenance = { rule: rule.rule };
+        errs.push(withParams(e, { origin: 'celCompile' }));
+      }
+      if (cr.messageExpressionError) {
+        const e = invalid(r.child('messageExpression'), internalValidationRule(rule), cr.messageExpressionError.detail);
+        if (cr.messageExpressionError.range) e.ruleRange = cr.messageExpressionError.range;
+        errs.push(e);
+      } else if (cr.messageExpressionAst) {
+        const mcost = cr.messageExpressionMaxCost;
+        if (!opts.suppressPerExpressionCost && mcost > STATIC_ESTIMATED_COST_LIMIT) {
+          errs.push(forbidden(r.child('messageExpression'), costErrorMessage('estimated messageExpression cost', mcost, STATIC_ESTIMATED_COST_LIMIT)));
+        }
+        costs.push(expressionCost(r.child('messageExpression'), mcost));
+      }
+      if (cr.usesOldSelf) {
+        const unc = ssv.uncorrelatablePath;
+        // The message prints the path of an ancestor: recomputed, not rebased, when the node moves.
+        if (unc) errs.push(markPathInDetail(invalid(r.child('rule'), rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${unc.toString()}`)));
+      } else if (rule.optionalOldSelf !== undefined && rule.optionalOldSelf !== null) {
+        errs.push(invalid(r.child('optionalOldSelf'), rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+      }
+    });
+  } catch (e) {
+    errs.push(invalid(vpath, undefined, `internal error validating x-kubernetes-validations: ${e instanceof Error ? e.message : String(e)}`));
+  }
+}
+
+function expressionCost(p: FieldPath, cost: number): ExpressionCost {
+  return { field: p.toString(), segments: p.segments(), cost };
 }
 
 /**
@@ -381,14 +569,6 @@ function guarded<T>(p: FieldPath, run: () => T): T | FieldError[] | undefined {
     if (isNotImplemented(e)) return undefined;
     return [internalError(p, e instanceof Error ? e.message : String(e))];
   }
-}
-
-/** The node path of a CEL finding (`<node>.x-kubernetes-validations[i]...`), or undefined. */
-function celNodeOf(field: string): string | undefined {
-  const i = field.indexOf('.x-kubernetes-validations[');
-  if (i >= 0) return field.slice(0, i);
-  if (field.startsWith('x-kubernetes-validations[')) return '';
-  return undefined;
 }
 
 /** Status-subresource root restrictions: the root may only use keywords that survive extracting status. */
@@ -460,27 +640,11 @@ export function validateCustomResourceDefinitionValidation(
     }
   }
 
-  const gated: Gate = { paths: new Set(), nodes: new Set() };
   const rootSsv: StandardValidator = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false, requireValidPropertyType: opts.requireValidPropertyType };
-  const { errors } = validateOpenAPISchema(schema, schemaPath, rootSsv, true, true, gated, opts);
-  allErrs.push(...errors);
-
-  if (celAllowed) {
-    const celErrs =
-      guarded(schemaPath, () =>
-        validateCrdCelRules(schema, schemaPath, {
-          hasSchemaErrors: (n) => gated.nodes.has(n),
-          suppressPerExpressionCost: opts.suppressPerExpressionCost,
-          preexistingRules: opts.preexistingRules,
-          preexistingMessageExpressions: opts.preexistingMessageExpressions,
-        }),
-      ) ?? [];
-    for (const e of celErrs) {
-      const node = celNodeOf(e.field);
-      if (node !== undefined && gated.paths.has(node)) continue;
-      allErrs.push(e);
-    }
-  }
+  // Only a structural schema with valid defaults gets a CEL context (RootCELContext).
+  const r = validateOpenAPISchema(schema, schemaPath, { ssv: rootSsv, isRoot: true, cel: celAllowed ? rootCELContext() : undefined, opts });
+  allErrs.push(...r.schema, ...r.cel);
+  if (celAllowed) allErrs.push(...totalCostErrors(r.costs, { field: schemaPath.toString(), segments: schemaPath.segments() }));
 
   if (allErrs.length === 0 && structuralInitErrs.length > 0) allErrs.push(...structuralInitErrs);
   return dedupe(allErrs);

@@ -14,7 +14,7 @@ import { validFieldPath } from './fieldpath';
 import { goURLParseRequestURI } from './gourl';
 import { validateObjectMeta } from '../objectmeta/objectmeta';
 import { nameIsDNSSubdomain } from './objectmeta';
-import { schemaHas, validateCustomResourceDefinitionValidation } from './schema';
+import { schemaHasDefaults, validateCustomResourceDefinitionValidation } from './schema';
 import type { CRDNames, CRDSpec, CRDVersion, ColumnDefinition, CustomResourceConversion, CustomResourceDefinition, SelectableField, Subresources } from './types';
 import { createWarnings } from './warnings';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
@@ -38,8 +38,8 @@ export function validateCustomResourceDefinition(crd: unknown): FieldError[] {
   const internal = convertToInternal(decoded.crd);
   const all = [...decoded.errors, ...validateInternal(internal), ...createWarnings(internal.spec)];
   const name = internal.metadata.name;
-  if (name) for (const e of all) e.provenance = { ...e.provenance, crd: name };
-  return all;
+  // New objects: errors of memoized subtrees are shared between checks (engine/field/memo.ts).
+  return name ? all.map((e) => ({ ...e, provenance: { ...e.provenance, crd: name } })) : all;
 }
 
 /**
@@ -126,7 +126,7 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath, opts: CRDValidationOpti
       else if (spec.preserveUnknownFields !== true && v.served) errs.push(required(p, 'because otherwise all fields are pruned'));
     });
   }
-  const hasDefaults = specSchemas(spec).some((s) => schemaHas(s, (x) => x.default !== undefined));
+  const hasDefaults = specSchemas(spec).some(schemaHasDefaults);
   if (hasDefaults && spec.preserveUnknownFields !== false) {
     errs.push(invalid(fldPath.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
   }

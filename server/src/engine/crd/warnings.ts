@@ -4,6 +4,7 @@
  * bare strings; here they carry the schema path where they were found, with severity `warning`.
  */
 import { FieldPath, type FieldError } from '../field';
+import { memoAt, rebaseErrors } from '../field/memo';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import type { CRDSpec } from './types';
 
@@ -55,6 +56,8 @@ export function visitSchema(s: unknown, p: FieldPath, visit: Visit): void {
   if (isObject(node.dependencies)) for (const [name, x] of Object.entries(node.dependencies)) visitSchema(x, p.child('dependencies').key(name), visit);
 }
 
+const LIST_TYPE_SET_WARNING = 'x-kubernetes-list-type: set';
+
 /** WarningsOnCreate for the internal spec. */
 export function createWarnings(spec: CRDSpec): FieldError[] {
   const out: FieldError[] = [];
@@ -63,23 +66,50 @@ export function createWarnings(spec: CRDSpec): FieldError[] {
   spec.versions.forEach((v, i) => {
     if (v.schema?.openAPIV3Schema) schemas.push([v.schema.openAPIV3Schema, FieldPath.root('spec', 'versions').index(i).child('schema', 'openAPIV3Schema')]);
   });
+  // Go returns each list-type=set warning text once.
   const setWarnings = new Set<string>();
   for (const [schema, root] of schemas) {
-    visitSchema(schema, root, (s, p) => {
-      const format = typeof s.format === 'string' ? s.format : '';
-      const type = typeof s.type === 'string' ? s.type : '';
-      if (isUnrecognizedFormat(format, type)) out.push(warning(p.child('format'), `unrecognized format "${format}"`));
-      if (s['x-kubernetes-list-type'] === 'set' && isObject(s.items) && !Array.isArray(s.items)) {
-        const it = (s.items as JSONSchemaProps).type;
-        if (it === 'object' || it === 'array') {
-          const msg = `x-kubernetes-list-type: set for items of type "${it}" is not supported by server-side apply or CEL validation rules`;
-          if (!setWarnings.has(msg)) {
-            setWarnings.add(msg);
-            out.push(warning(p.child('x-kubernetes-list-type'), msg));
-          }
-        }
+    for (const w of schemaWarnings(schema, root)) {
+      if (w.detail.startsWith(LIST_TYPE_SET_WARNING)) {
+        if (setWarnings.has(w.detail)) continue;
+        setWarnings.add(w.detail);
       }
-    });
+      out.push(w);
+    }
   }
+  return out;
+}
+
+/** The warnings of every node of a schema subtree, in SchemaHas's order (memoized per node: engine/field/memo.ts). */
+function schemaWarnings(s: unknown, p: FieldPath): FieldError[] {
+  if (!isObject(s)) return [];
+  return memoAt('crd.createWarnings', s, '', p, () => nodeWarnings(s as JSONSchemaProps, p), rebaseErrors);
+}
+
+function nodeWarnings(node: JSONSchemaProps, p: FieldPath): FieldError[] {
+  const out: FieldError[] = [];
+  const format = typeof node.format === 'string' ? node.format : '';
+  const type = typeof node.type === 'string' ? node.type : '';
+  if (isUnrecognizedFormat(format, type)) out.push(warning(p.child('format'), `unrecognized format "${format}"`));
+  if (node['x-kubernetes-list-type'] === 'set' && isObject(node.items) && !Array.isArray(node.items)) {
+    const it = (node.items as JSONSchemaProps).type;
+    if (it === 'object' || it === 'array') {
+      out.push(warning(p.child('x-kubernetes-list-type'), `${LIST_TYPE_SET_WARNING} for items of type "${it}" is not supported by server-side apply or CEL validation rules`));
+    }
+  }
+  const sub = (x: unknown, cp: FieldPath) => {
+    for (const w of schemaWarnings(x, cp)) out.push(w);
+  };
+  if (Array.isArray(node.items)) node.items.forEach((x, i) => sub(x, p.child('items').index(i)));
+  else sub(node.items, p.child('items'));
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[k])) node[k]!.forEach((x, i) => sub(x, p.child(k).index(i)));
+  sub(node.not, p.child('not'));
+  for (const k of ['properties', 'patternProperties', 'definitions'] as const) {
+    const m = node[k];
+    if (isObject(m)) for (const [name, x] of Object.entries(m)) sub(x, p.child(k).key(name));
+  }
+  sub(node.additionalProperties, p.child('additionalProperties'));
+  sub(node.additionalItems, p.child('additionalItems'));
+  if (isObject(node.dependencies)) for (const [name, x] of Object.entries(node.dependencies)) sub(x, p.child('dependencies').key(name));
   return out;
 }

@@ -7,6 +7,7 @@
  * ObjectMeta coercion.
  */
 import { errorMessage, FieldPath, internalError, invalid, type FieldError } from '../field';
+import { memoAt, rebaseErrors } from '../field/memo';
 import { pruneStructural } from '../pruning/algorithm';
 import { coerceObjectMetaStructural } from '../pruning/objectmeta';
 import { propertyOf, type Structural } from '../schema/model';
@@ -41,11 +42,22 @@ export interface DefaultValueValidators {
   validateCEL?(pth: FieldPath, value: unknown, node: DefaultSchemaNode, isResourceRoot: boolean): FieldError[];
 }
 
+/** The pattern work the validators spend from one shared budget (RegexBudget), replayed for memoized subtrees. */
+export interface WorkBudget {
+  remaining: number;
+  spent: number;
+}
+
 export interface ValidateDefaultsOptions {
   /** The schema is a resource's root schema (CRD validation passes true). */
   isResourceRoot: boolean;
   /** Defaults must not carry unknown fields (true on create; on update only if the old CRD had none). */
   requirePrunedDefaults: boolean;
+  /**
+   * The budget the validators spend from, when they share one: subtrees found in the active memo
+   * (engine/field/memo.ts) are charged what they spent when computed.
+   */
+  budget?: WorkBudget;
 }
 
 /**
@@ -69,7 +81,7 @@ export function validateDefaults(
   if (!s) return [];
   const errs: FieldError[] = [];
   try {
-    walk(pth, s, raw, { structural: s, raw }, [], false, opts.requirePrunedDefaults, validators, errs);
+    walk(pth, s, raw, { structural: s, raw }, [], false, opts.requirePrunedDefaults, validators, errs, opts.budget);
   } catch (e) {
     if (isTooDeep(e)) return [internalError(pth, 'the schema is nested too deeply to validate its defaults')];
     throw e;
@@ -103,6 +115,12 @@ function aggregate(errs: FieldError[]): string {
 
 const rawChild = (raw: unknown, key: string): unknown => (isJSONObject(raw) ? raw[key] : undefined);
 
+/** The defaults of a subtree and the pattern work their checks spent. */
+interface SubtreeDefaults {
+  errors: FieldError[];
+  spent: number;
+}
+
 function walk(
   pth: FieldPath,
   s: Structural,
@@ -113,6 +131,51 @@ function walk(
   requirePruned: boolean,
   v: DefaultValueValidators,
   errs: FieldError[],
+  budget: WorkBudget | undefined,
+): void {
+  // Outside resource metadata a subtree's answer depends on nothing above it but whether it is the
+  // resource root: memoized per node. Metadata defaults are checked against their resource's schema.
+  if (insideMeta || !isJSONObject(raw)) {
+    walkNode(pth, s, raw, root, steps, insideMeta, requirePruned, v, errs, budget);
+    return;
+  }
+  const isResourceRoot = s === root.structural;
+  const spentBefore = budget?.spent ?? 0;
+  let computed = false;
+  const r = memoAt<SubtreeDefaults>(
+    'defaulting.validateDefaults',
+    raw,
+    `${isResourceRoot ? 'r' : ''}${requirePruned ? 'p' : ''}`,
+    pth,
+    () => {
+      computed = true;
+      const out: FieldError[] = [];
+      walkNode(pth, s, raw, root, steps, insideMeta, requirePruned, v, out, budget);
+      return { errors: out, spent: (budget?.spent ?? 0) - spentBefore };
+    },
+    (val, from, to) => {
+      const moved = rebaseErrors(val.errors, from, to);
+      return moved && { errors: moved, spent: val.spent };
+    },
+  );
+  if (!computed && budget) {
+    budget.remaining -= r.spent;
+    budget.spent += r.spent;
+  }
+  for (const e of r.errors) errs.push(e);
+}
+
+function walkNode(
+  pth: FieldPath,
+  s: Structural,
+  raw: unknown,
+  root: DefaultSchemaNode,
+  steps: Step[],
+  insideMeta: boolean,
+  requirePruned: boolean,
+  v: DefaultValueValidators,
+  errs: FieldError[],
+  budget: WorkBudget | undefined,
 ): void {
   const node: DefaultSchemaNode = { structural: s, raw };
   if (s.xEmbeddedResource) {
@@ -151,12 +214,12 @@ function walk(
       else if (v.validateCEL) errs.push(...v.validateCEL(dpath, value, node, isResourceRoot));
     }
   }
-  if (s.items) walk(pth.child('items'), s.items, rawChild(raw, 'items'), root, [...steps, { index: true }], insideMeta, requirePruned, v, errs);
+  if (s.items) walk(pth.child('items'), s.items, rawChild(raw, 'items'), root, [...steps, { index: true }], insideMeta, requirePruned, v, errs, budget);
   const rawProps = rawChild(raw, 'properties');
   for (const k of Object.keys(s.properties ?? {})) {
     const sub = propertyOf(s.properties, k)!;
     const subInsideMeta = insideMeta || (s.xEmbeddedResource && (k === 'metadata' || k === 'apiVersion' || k === 'kind'));
-    walk(pth.child('properties').key(k), sub, rawChild(rawProps, k), root, [...steps, { child: k }], subInsideMeta, requirePruned, v, errs);
+    walk(pth.child('properties').key(k), sub, rawChild(rawProps, k), root, [...steps, { child: k }], subInsideMeta, requirePruned, v, errs, budget);
   }
 }
 

@@ -5,10 +5,17 @@ import type { PathSegment } from './errors';
  * `spec.foo[0].bar`, map keys as `[key]`. The root has no name and prints as `""`.
  */
 export class FieldPath {
+  /** The printed path, computed once (paths are immutable and printed often: memo keys, errors). */
+  private printed?: string;
+  /** Number of segments from the root. */
+  readonly length: number;
+
   private constructor(
     private readonly parent: FieldPath | null,
     private readonly seg: PathSegment | null,
-  ) {}
+  ) {
+    this.length = parent && seg ? parent.length + 1 : 0;
+  }
 
   /** A new root path; `NewPath(name, more...)`. With no names, the nil path (prints `""`). */
   static root(...names: string[]): FieldPath {
@@ -43,12 +50,16 @@ export class FieldPath {
   }
 
   toString(): string {
+    if (this.printed !== undefined) return this.printed;
+    const seg = this.seg;
     let s = '';
-    for (const seg of this.segments()) {
-      if (seg.kind === 'field') s = s === '' ? seg.name : `${s}.${seg.name}`;
-      else if (seg.kind === 'index') s += `[${seg.index}]`;
-      else s += `[${seg.key}]`;
+    if (seg && this.parent) {
+      const head = this.parent.toString();
+      if (seg.kind === 'field') s = head === '' ? seg.name : `${head}.${seg.name}`;
+      else if (seg.kind === 'index') s = `${head}[${seg.index}]`;
+      else s = `${head}[${seg.key}]`;
     }
+    this.printed = s;
     return s;
   }
 }

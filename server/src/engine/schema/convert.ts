@@ -66,6 +66,17 @@ function asSchema(v: unknown): Raw {
   return isJSONObject(v) ? v : {};
 }
 
+/**
+ * A nested schema through the per-object cache: the unchanged subtrees of an edited schema (the same
+ * objects) are not converted again. Its first conversion error is Go's error at this point of the walk.
+ */
+function convertChild(s: Raw, ctx: ConvertContext): Structural {
+  const r = newStructural(s);
+  if (r.tooDeep) throw new RangeError('OpenAPIV3Schema is nested too deeply');
+  if (r.error !== undefined) fail(ctx, r.error);
+  return r.structural;
+}
+
 function convertStructural(s: Raw, ctx: ConvertContext): Structural {
   validateUnsupportedFields(s, ctx);
   const vv = newValueValidation(s, ctx);
@@ -78,16 +89,16 @@ function convertStructural(s: Raw, ctx: ConvertContext): Structural {
   if (Array.isArray(items)) {
     if (items.length > 0) fail(ctx, "OpenAPIV3Schema 'items' must be a schema, but is an array");
   } else if (isJSONObject(items)) {
-    out.items = convertStructural(items, ctx);
+    out.items = convertChild(items, ctx);
   }
   const props = s.properties;
   if (isJSONObject(props) && Object.keys(props).length > 0) {
     const rec: Record<string, Structural> = {};
-    for (const k of Object.keys(props)) setOwn(rec, k, convertStructural(asSchema(props[k]), ctx));
+    for (const k of Object.keys(props)) setOwn(rec, k, convertChild(asSchema(props[k]), ctx));
     out.properties = rec;
   }
   const ap = s.additionalProperties;
-  if (isJSONObject(ap)) out.additionalProperties = { structural: convertStructural(ap, ctx), bool: true };
+  if (isJSONObject(ap)) out.additionalProperties = { structural: convertChild(ap, ctx), bool: true };
   else if (typeof ap === 'boolean') out.additionalProperties = { bool: ap };
   return out;
 }

@@ -3,6 +3,7 @@
  * structural schema, on the structural model.
  */
 import { errorMessage, FieldPath, forbidden, invalid, required, withParams, type FieldError } from '../field';
+import { memoAt, rebaseErrors } from '../field/memo';
 import { compilePattern } from '../regex/re2';
 import { validateStructuralCompleteness } from './complete';
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './model';
@@ -23,6 +24,10 @@ export function validateStructural(s: Structural, fldPath: FieldPath = FieldPath
 
 function validateStructuralInvariants(s: Structural | undefined, lvl: Level, fldPath: FieldPath): FieldError[] {
   if (!s) return [];
+  return memoAt('schema.structuralInvariants', s, lvl, fldPath, () => nodeInvariants(s, lvl, fldPath), rebaseErrors);
+}
+
+function nodeInvariants(s: Structural, lvl: Level, fldPath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (s.type === 'array' && !s.items) errs.push(required(fldPath.child('items'), 'must be specified'));
   errs.push(...validateStructuralInvariants(s.items, 'item', fldPath.child('items')));

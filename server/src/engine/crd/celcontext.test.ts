@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateCrdCelRules, costErrorMessage } from './crd';
+import { costErrorMessage } from './celcontext';
+import { validateCustomResourceDefinitionValidation } from './schema';
 import { FieldPath, errorMessage } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
 
-const P = FieldPath.root('spec', 'validation', 'openAPIV3Schema');
-const check = (s: JSONSchemaProps) => validateCrdCelRules(s, P).map((e) => [e.type, e.field, errorMessage(e)] as const);
+const P = FieldPath.root('spec', 'validation');
+/** The CEL part of a schema's validation (the schemas below are structural, so CEL runs). */
+const check = (s: JSONSchemaProps) => validateCustomResourceDefinitionValidation({ openAPIV3Schema: s }, false, P).map((e) => [e.type, e.field, errorMessage(e)] as const);
 
 test('rule field checks: required rule, messages, reason, fieldPath', () => {
   const errs = check({

@@ -1,0 +1,117 @@
+/**
+ * The state a language service keeps between calls: every cache belongs to one LanguageService instance
+ * (two services share nothing, and a service in a worker thread has its own), each bounded by a budget
+ * named here, and entries of a document are dropped when it closes.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { FieldError } from '../engine/field';
+import { SubtreeMemo } from '../engine/field/memo';
+import type { CustomResourceResult } from '../engine/customresource/strategy';
+import type { Finding } from './finding';
+import type { YamlDoc, YamlFile } from './yamlDocument';
+
+/** The budgets of the caches below, in one place. */
+export const CACHE_BUDGETS = {
+  /**
+   * CRD documents at least this long are not cached by their text: each keystroke in a 3 MB CRD is a new
+   * text, and looking one up compares it with every cached text of the same length (V8 hashes long
+   * strings by their length only). The subtree memo makes their re-check cheap instead.
+   */
+  largeCrdChars: 100_000,
+  /** Findings of small CRD texts (by text). */
+  crdChecks: 200,
+  /** Custom resource checks, by CRD id, version and document text. */
+  crChecks: 5000,
+  /** Parsed texts of indexed CRDs, for related-information locations and definitions (by text). */
+  crdTexts: 200,
+} as const;
+
+/** A least-recently-used map with a fixed number of entries. */
+export class Lru<K, V> {
+  private readonly m = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(k: K): V | undefined {
+    const v = this.m.get(k);
+    if (v !== undefined) {
+      this.m.delete(k);
+      this.m.set(k, v);
+    }
+    return v;
+  }
+  set(k: K, v: V): void {
+    this.m.delete(k);
+    this.m.set(k, v);
+    if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as K);
+  }
+  delete(k: K): void {
+    this.m.delete(k);
+  }
+  get size(): number {
+    return this.m.size;
+  }
+}
+
+export interface CrdCheck {
+  errors: FieldError[];
+  /** Engine parts that could not run (not implemented yet, or failed). */
+  failures: string[];
+}
+
+/** An engine answer, or why there is none. */
+export type Guarded<T> = { ok: true; value: T } | { ok: false; error: string; notImplemented: boolean };
+
+export type CrCheck = Guarded<CustomResourceResult>;
+
+/** Where the fields of a CRD document are, for definitions and related information. */
+export interface CrdText {
+  doc: YamlDoc;
+  /** Positions of the document's offsets. */
+  lines: TextDocument;
+  /** Lines to add to those positions (a CRD parsed alone, out of its file). */
+  lineShift: number;
+}
+
+/** An open document's last text and parse. */
+export interface OpenFile {
+  td: TextDocument;
+  file: YamlFile;
+}
+
+/** A document's last findings, reused while its text and what it depends on are unchanged. */
+export interface DocFindings {
+  key: string;
+  text: string;
+  startLine: number;
+  findings: Finding[];
+  sameFileRelated: boolean;
+}
+
+/** The caches of one language service. */
+export class ServiceCaches {
+  /** Per schema node results of the CRD checks (engine/field/memo.ts): an edit re-checks only its path. */
+  readonly memo = new SubtreeMemo();
+  readonly crdChecks = new Lru<string, CrdCheck>(CACHE_BUDGETS.crdChecks);
+  /** The same findings by the parsed value (one per text per parse), for CRDs of any size. */
+  readonly crdChecksByValue = new WeakMap<object, { text: string; check: CrdCheck }>();
+  readonly crChecks = new Lru<string, CrCheck>(CACHE_BUDGETS.crChecks);
+  readonly crdTexts = new Lru<string, CrdText>(CACHE_BUDGETS.crdTexts);
+  /** Per parsed document (reused by the YAML layer while its text is unchanged): its last findings. */
+  readonly docFindings = new WeakMap<object, DocFindings>();
+  /** Parsed open documents by URI (dropped on close): they also serve locations inside open CRDs. */
+  readonly openFiles = new Map<string, OpenFile>();
+
+  /** The findings of a small CRD text checked before. */
+  crdCheck(text: string): CrdCheck | undefined {
+    return text.length < CACHE_BUDGETS.largeCrdChars ? this.crdChecks.get(text) : undefined;
+  }
+
+  setCrdCheck(text: string, crd: unknown, check: CrdCheck): void {
+    if (typeof crd === 'object' && crd !== null) this.crdChecksByValue.set(crd, { text, check });
+    if (text.length < CACHE_BUDGETS.largeCrdChars) this.crdChecks.set(text, check);
+  }
+
+  /** Forgets what was kept for an open document. */
+  closeDocument(uri: string): void {
+    this.openFiles.delete(uri);
+  }
+}
