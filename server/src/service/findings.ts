@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine/field';
 import { isObject } from '../engine/schema/types';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/validation/custom-resource';
-import { formatFieldPath } from '../yaml';
+import { formatFieldPath, mappingKeys } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { identityFromTemplate, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
@@ -299,13 +299,9 @@ function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlD
   return closestNames(name, Object.keys(parent.properties).filter((k) => !used.has(k)));
 }
 
-/** The keys of the mapping at a path (as written); none when it is not a mapping. */
-function presentKeys(doc: YamlDoc, segs: PathSegment[]): Set<string> {
-  const node = doc.layer.nodeAtPath(segs);
-  const used = new Set<string>();
-  const items = (node as { items?: Array<{ key?: { value?: unknown } }> } | null | undefined)?.items;
-  if (Array.isArray(items)) for (const it of items) if (it?.key && typeof it.key.value === 'string') used.add(it.key.value);
-  return used;
+/** The keys of the mapping at a path (as written); none when it is not a mapping. Indexed once per mapping. */
+function presentKeys(doc: YamlDoc, segs: PathSegment[]): { has(key: string): boolean } {
+  return mappingKeys(doc.layer.nodeAtPath(segs));
 }
 
 /** The REST mapper's message for an apiVersion/kind no served CRD version matches. */
