@@ -93,7 +93,7 @@ export async function loadKubeconfig(files: string[], opts: { explicit?: boolean
     }
     let doc: unknown;
     try {
-      doc = parse(text, { maxAliasCount: 100 });
+      doc = parse(text, { maxAliasCount: 100, logLevel: 'error' });
     } catch (e) {
       throw new KubeconfigError(`kubeconfig ${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
     }

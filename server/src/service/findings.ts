@@ -378,7 +378,7 @@ function scalarReading(v: unknown): string {
 /** How plain YAML 1.2 (core schema) reads a scalar's source. */
 function yaml12Reading(source: string): string {
   try {
-    return scalarReading(parse(source, { schema: 'core' }));
+    return scalarReading(parse(source, { schema: 'core', logLevel: 'error' }));
   } catch {
     return '';
   }

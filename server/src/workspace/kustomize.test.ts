@@ -45,3 +45,16 @@ test('roles across kustomizations, updated and forgotten', () => {
   assert.equal(p.set('/repo/overlays/prod/kustomization.yaml', undefined), true);
   assert.equal(p.roleOf('/repo/overlays/prod/replicas.yaml'), undefined);
 });
+
+test('a kustomization with a collection as a key names no patch and prints no warning of the yaml package', () => {
+  const seen: string[] = [];
+  const emit = process.emitWarning;
+  process.emitWarning = ((w: string | Error) => void seen.push(String(w))) as typeof process.emitWarning;
+  try {
+    const p = kustomizationPatches('resources: [a.yaml]\npatches:\n- { { .x }: 1 }\n', '/ws/kustomization.yaml');
+    assert.deepEqual(p.partial, []);
+  } finally {
+    process.emitWarning = emit;
+  }
+  assert.deepEqual(seen, []);
+});

@@ -30,7 +30,7 @@ export function kustomizationPatches(text: string, kustomizationFile: string): K
   const out: KustomizationPatches = { partial: [], json6902: [] };
   let doc: unknown;
   try {
-    doc = parse(text, { maxAliasCount: 100 });
+    doc = parse(text, { maxAliasCount: 100, logLevel: 'error' });
   } catch {
     return out;
   }
