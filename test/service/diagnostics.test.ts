@@ -252,3 +252,28 @@ test('CEL compile errors map into block, folded and single-quoted rule strings',
     assert.deepEqual(d[0].range.start, { line, character }, rule);
   }
 });
+
+test('a printer column finding lands on the jsonPath written in the version (the API server says JSONPath)', () => {
+  const crd = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata: {name: gadgets.example.com}',
+    'spec:',
+    '  group: example.com',
+    '  scope: Namespaced',
+    '  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}',
+    '  versions:',
+    '  - name: v1',
+    '    served: true',
+    '    storage: true',
+    '    schema:',
+    '      openAPIV3Schema: {type: object}',
+    '    additionalPrinterColumns:',
+    '    - name: Size',
+    '      type: string',
+    '      jsonPath: "spec[size"',
+    '',
+  ].join('\n');
+  const [f] = checkFindings(new LanguageService(), crd, [{ text: '"spec[size"', code: 'FieldValueInvalid', line: 16 }]);
+  assert.match(f.apiMessage ?? '', /^spec\.additionalPrinterColumns\[0\]\.JSONPath: Invalid value/);
+});

@@ -24,6 +24,19 @@ const HOISTED: Record<string, string> = {
  * in all of them, so each is a candidate (the first one that exists is the best range).
  */
 export function v1PathsOfInternalCrdPath(segments: readonly PathSegment[], versionCount: number): PathSegment[][] {
+  const out = internalToV1(segments, versionCount);
+  if (out.length) return out.map((p) => v1PrinterColumnField(p) ?? p);
+  const renamed = v1PrinterColumnField(segments);
+  return renamed ? [renamed] : [];
+}
+
+/** Printer columns: the internal struct's field is `JSONPath`, v1's `jsonPath` (hoisted or per version). */
+function v1PrinterColumnField(p: readonly PathSegment[]): PathSegment[] | undefined {
+  const i = p.findIndex((s, j) => s.kind === 'field' && s.name === 'JSONPath' && j >= 2 && p[j - 2].kind === 'field' && (p[j - 2] as { name: string }).name === 'additionalPrinterColumns');
+  return i < 0 ? undefined : p.map((s, j) => (j === i ? field('jsonPath') : s));
+}
+
+function internalToV1(segments: readonly PathSegment[], versionCount: number): PathSegment[][] {
   const [s0, s1, s2] = segments;
   if (s0?.kind !== 'field' || s0.name !== 'spec' || s1?.kind !== 'field') return [];
   const rest = segments.slice(2);
