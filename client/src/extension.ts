@@ -56,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       openPreview(uri, position, false),
     ),
     vscode.commands.registerCommand('crdYaml.previewDiff', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, true)),
+    vscode.commands.registerCommand('crdYaml.previewReadBack', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, false, true)),
   );
 
   // Registered before start so that the first status (sent while the workspace is scanned) is not missed.
@@ -67,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
 }
 
-async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { line: number; character: number } | undefined, diff: boolean): Promise<void> {
+async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { line: number; character: number } | undefined, diff: boolean, readBack = false): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const source = uriArg ? (typeof uriArg === 'string' ? vscode.Uri.parse(uriArg) : uriArg) : editor?.document.uri;
   if (!source) {
@@ -82,7 +83,7 @@ async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { li
     await vscode.commands.executeCommand('vscode.diff', source, stored, `${baseName(source)} ↔ as stored`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     return;
   }
-  const previewUri = PreviewProvider.uriFor(source, pos);
+  const previewUri = PreviewProvider.uriFor(source, pos, readBack);
   const doc = await vscode.workspace.openTextDocument(previewUri);
   await vscode.languages.setTextDocumentLanguage(doc, 'yaml');
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
@@ -119,10 +120,10 @@ class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disp
     ];
   }
 
-  /** A preview of the CR at `pos`, or of the whole file (`'file'`). */
-  static uriFor(source: vscode.Uri, pos: { line: number; character: number } | 'file'): vscode.Uri {
-    const fragment = pos === 'file' ? 'file' : `${pos.line}:${pos.character}`;
-    return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (stored)`, query: source.toString(), fragment });
+  /** A preview of the CR at `pos` (with `readBack`: also as read back at each served version), or of the whole file (`'file'`). */
+  static uriFor(source: vscode.Uri, pos: { line: number; character: number } | 'file', readBack = false): vscode.Uri {
+    const fragment = pos === 'file' ? 'file' : `${pos.line}:${pos.character}${readBack ? ':readback' : ''}`;
+    return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${baseName(source)} (${readBack ? 'read back' : 'stored'})`, query: source.toString(), fragment });
   }
 
   static sourceOf(uri: vscode.Uri): vscode.Uri {
@@ -134,9 +135,10 @@ class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disp
     if (!c) return '# the crd-yaml server is not running\n';
     const whole = uri.fragment === 'file';
     const [line, character] = whole ? [0, 0] : uri.fragment.split(':').map(Number);
+    const readBack = uri.fragment.endsWith(':readback');
     const source = PreviewProvider.sourceOf(uri);
     try {
-      const params: PreviewParams = { textDocument: { uri: source.toString() }, position: { line: line || 0, character: character || 0 }, scope: whole ? 'file' : 'document' };
+      const params: PreviewParams = { textDocument: { uri: source.toString() }, position: { line: line || 0, character: character || 0 }, scope: whole ? 'file' : 'document', ...(readBack ? { readBack } : {}) };
       // By method name: the client library's RequestType class is another jsonrpc version's.
       const r = await c.sendRequest<PreviewResponse | null>(PreviewRequest.method, params);
       if (!r) return '# no custom resource of a known CRD at this position\n';

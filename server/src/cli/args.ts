@@ -18,6 +18,8 @@ export interface CliArgs {
   followSymlinks: boolean;
   /** migrate: rewrite the files in place. */
   write: boolean;
+  /** preview: also the stored object as read back at each served version. */
+  readBack: boolean;
   /** convert: the webhook URL, the target version, a PEM file of CAs to trust. */
   webhook?: string;
   to?: string;
@@ -91,6 +93,8 @@ Options:
                      stays inside the directories named: links to directories are not entered
                      and links to files outside them are not read.
   -w, --write        migrate: rewrite the files instead of printing the v1 CRDs.
+  --read-back        preview: also the stored object as a client reading each served
+                     version gets it (pruned by that version's schema).
   --webhook URL      convert: the webhook (http or https) to send the ConversionReview to.
   --to VERSION       convert: the version to convert to (v1, or group/v1).
   --ca-bundle FILE   convert: PEM certificates to trust for an https webhook (default: the
@@ -110,7 +114,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false, exclude: [], cluster: false };
+  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false, readBack: false, exclude: [], cluster: false };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -142,6 +146,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--yaml-1.2') args.yaml12 = true;
     else if (a === '--follow-symlinks') args.followSymlinks = true;
     else if (a === '-w' || a === '--write') args.write = true;
+    else if (a === '--read-back') args.readBack = true;
     else if (a === '--webhook') args.webhook = value();
     else if (a === '--to') args.to = value();
     else if (a === '--ca-bundle') args.caBundle = value();
@@ -167,6 +172,7 @@ export function parseArgs(argv: string[]): CliArgs {
   args.paths = rest;
   if (args.paths.length === 0) throw new UsageError(`${command}: no paths given`);
   if (args.write && command !== 'migrate') throw new UsageError(`${command}: --write is for migrate`);
+  if (args.readBack && command !== 'preview') throw new UsageError(`${command}: --read-back is for preview`);
   if (args.write && args.paths.includes('-')) throw new UsageError('migrate: --write cannot rewrite the standard input');
   for (const [flag, v] of [['--webhook', args.webhook], ['--to', args.to], ['--ca-bundle', args.caBundle]] as const) {
     if (v !== undefined && command !== 'convert') throw new UsageError(`${command}: ${flag} is for convert`);

@@ -149,7 +149,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
   }
 
   if (args.command === 'preview') {
-    const entries = previewFiles(files, opts);
+    const entries = previewFiles(files, { ...opts, readBack: args.readBack });
     if (entries.length === 0) {
       if (files.length) io.stderr(`crd-yaml: no custom resources to preview in ${args.paths.join(', ')}\n`);
       return EXIT_USAGE;

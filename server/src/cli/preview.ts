@@ -15,9 +15,9 @@ export interface PreviewEntry extends StoredObjectPreview {
 }
 
 /** The previews of every custom resource of `files` (CRDs from `files` and `crdFiles`), built-in kinds left out. */
-export function previewFiles(files: InputFile[], opts: CheckOptions = {}): PreviewEntry[] {
+export function previewFiles(files: InputFile[], opts: CheckOptions & { readBack?: boolean } = {}): PreviewEntry[] {
   const { service, docs } = openInputs(files, opts);
-  return docs.flatMap(({ file, td }) => service.previews(td, { unknownKinds: true }).map((p) => ({ ...p, file: file.path })));
+  return docs.flatMap(({ file, td }) => service.previews(td, { unknownKinds: true, readBack: opts.readBack }).map((p) => ({ ...p, file: file.path })));
 }
 
 /** Whether the API server would refuse the object. */
@@ -47,6 +47,8 @@ export function formatPreviewJson(entries: PreviewEntry[]): string {
     errors: e.findings.filter((f) => f.severity === 'error').map((f) => oneLine(f.apiMessage ?? f.message)),
     warnings: e.findings.filter((f) => f.severity === 'warning').map((f) => oneLine(f.apiMessage ?? f.message)),
     ...(e.note ? { note: e.note } : {}),
+    ...(e.storage ? { storage: { ...e.storage, ...(e.storage.object !== undefined ? { object: toPlain(e.storage.object) } : {}) } } : {}),
+    ...(e.readBack ? { readBack: e.readBack.map((r) => ({ ...r, ...(r.object !== undefined ? { object: toPlain(r.object) } : {}) })) } : {}),
   }));
   return stringifyJSONLossless(out, 2) + '\n';
 }

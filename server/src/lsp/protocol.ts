@@ -14,6 +14,8 @@ export interface PreviewParams {
    * the answer then has only `yaml`.
    */
   scope?: 'document' | 'file';
+  /** With `document`: also the stored object as a client reading each served version gets it. */
+  readBack?: boolean;
 }
 
 export interface PreviewResponse {

@@ -32,15 +32,20 @@ export function toDiagnostic(f: Finding, uri: string): Diagnostic {
   return d;
 }
 
-/** A fix as a quick-fix code action. */
+/** The command a code action runs after its edit to show the fix's notes (the server shows them). */
+export const SHOW_NOTES_COMMAND = 'crdYaml.showFixNotes';
+
+/** A fix as a quick-fix code action; its notes are shown by SHOW_NOTES_COMMAND once the edit is applied. */
 export function toCodeAction(fix: Fix, uri: string): CodeAction {
-  return {
+  const action: CodeAction = {
     title: fix.title,
     kind: CodeActionKind.QuickFix,
     diagnostics: fix.findings.map((f) => toDiagnostic(f, uri)),
     isPreferred: fix.preferred === true,
     edit: { changes: { [uri]: fix.edits } },
   };
+  if (fix.notes?.length) action.command = { title: 'Show what changed', command: SHOW_NOTES_COMMAND, arguments: [fix.title, fix.notes] };
+  return action;
 }
 
 /** The `crdYaml/preview` answer for one document. */

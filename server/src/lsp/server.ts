@@ -19,7 +19,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../service/languageService';
 import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
 import { PreviewRequest, StatusNotification, type PreviewResponse } from './protocol';
-import { toCodeAction, toDiagnostic, toPreviewResponse } from './render';
+import { SHOW_NOTES_COMMAND, toCodeAction, toDiagnostic, toPreviewResponse } from './render';
 import type { FieldValidation } from '../service/context';
 import { DiagnosticsScheduler } from './scheduler';
 import { RepositoryFeatures } from './repository';
@@ -156,6 +156,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
         definitionProvider: true,
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
+        executeCommandProvider: { commands: [SHOW_NOTES_COMMAND] },
       },
       serverInfo: { name: 'crd-yaml', version: '0.1.0' },
     };
@@ -293,6 +294,21 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   connection.onDefinition(guarded('definition', (p) => withDoc(p.textDocument.uri, (d) => service.definition(d, p.position)) ?? [], []));
   connection.onFoldingRanges(guarded('foldingRange', (p) => withDoc(p.textDocument.uri, (d) => service.foldingRanges(d)) ?? [], []));
   connection.onCodeLens(guarded('codeLens', (p) => withDoc(p.textDocument.uri, (d) => service.codeLenses(d)) ?? [], []));
+  // A fix's notes (what a migration changed): a message, the details in the server's log.
+  connection.onExecuteCommand(
+    guarded(
+      'executeCommand',
+      (p) => {
+        if (p.command !== SHOW_NOTES_COMMAND) return null;
+        const [title, notes] = (p.arguments ?? []) as [unknown, unknown];
+        const lines = Array.isArray(notes) ? notes.map(String) : [];
+        for (const l of lines) connection.console.info(`${String(title)}: ${l}`);
+        void connection.window.showInformationMessage(`${String(title)}: ${lines.length} change${lines.length === 1 ? '' : 's'} (listed in the crd-yaml output)`);
+        return null;
+      },
+      null,
+    ),
+  );
   connection.onRequest(
     PreviewRequest,
     guarded(
@@ -300,7 +316,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       (p) =>
         withDoc(p.textDocument.uri, (d): PreviewResponse | null => {
           if (p.scope === 'file') return { yaml: service.previewFile(d), object: null, pruned: [], defaulted: [], diagnostics: [] };
-          const r = service.preview(d, p.position);
+          const r = service.preview(d, p.position, { readBack: p.readBack === true });
           return r && toPreviewResponse(r, d.uri);
         }) ?? null,
       null,

@@ -24,6 +24,8 @@ export const FINDING_CODES = {
   UnknownKind: 'No known CRD defines this kind: the object is not checked (reported when crdYaml.unknownKinds is hint)',
   CRDUnreadable: 'The CRD of this object has YAML syntax errors: the object is not checked',
   DeprecatedVersion: 'The CRD marks this version deprecated: the API server answers with a warning',
+  VersionFieldLoss:
+    'Conversion strategy None with versions of different schemas: an object loses the fields the storage version lacks when stored, and those a served version lacks when read in it',
   EngineUnavailable: 'A check could not run on this document (see the message)',
   InternalError: 'crd-yaml failed on this document (a bug): other documents are still checked',
   DuplicateCRD: 'Another document defines the same group and kind: one of them is used to check objects (the README says which)',
@@ -90,6 +92,8 @@ export interface Fix {
   findings: Finding[];
   /** The obvious fix (an editor may apply it on its own). */
   preferred?: boolean;
+  /** What the fix changed, beyond its title, for the editor to show once it is applied (a migration's notes). */
+  notes?: string[];
 }
 
 /** The finding moved by `lines` lines (its document moved in the file). */

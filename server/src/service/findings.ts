@@ -20,6 +20,7 @@ import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, typ
 import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from './similar';
 import { unknownKindHint } from './unknownKind';
+import { versionLossFindings } from './versionLoss';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 
 /** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */
@@ -112,14 +113,18 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     if (apiVersion !== 'apiextensions.k8s.io/v1') {
       // apiextensions.k8s.io/v1beta1 has not been served since Kubernetes 1.22: kubectl's REST mapping fails.
       const msg = `no matches for kind "CustomResourceDefinition" in version "${String(apiVersion)}"`;
-      const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg} (served: apiextensions.k8s.io/v1)`, 'crd');
+      const v1beta1 = apiVersion === 'apiextensions.k8s.io/v1beta1';
+      const why = v1beta1 ? ': apiextensions.k8s.io/v1beta1 is not served since Kubernetes 1.22 (quick fix: upgrade to apiextensions.k8s.io/v1)' : ' (served: apiextensions.k8s.io/v1)';
+      const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg}${why}`, 'crd');
       f.apiMessage = msg;
+      if (v1beta1) f.params = { origin: 'v1beta1CRD' };
       out.push(f);
       return out;
     }
     const r = checkCrd(ctx, textKey(doc.text, ctx.settings.yamlVersion), role.crd);
     out.push(...literalFindings(doc, crdEngineFindings(ctx, td, doc, r.errors)));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
+    out.push(...versionLossFindings(td, doc, role.crd));
   } else if (role.role === 'cr') {
     out.push(...crFindings(ctx, td, doc, role, patch === 'partial'));
   }

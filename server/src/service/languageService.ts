@@ -26,7 +26,7 @@ import { roleOf } from './kube';
 import { docAt, type YamlFile } from './yamlDocument';
 import { hover } from './hover';
 import { completion } from './completion';
-import { preview, previewDocuments, previewFileText, previewLenses, type StoredObjectPreview } from './preview';
+import { preview, previewDocuments, previewFileText, previewLenses, type PreviewOptions, type StoredObjectPreview } from './preview';
 import { definition, documentSymbols, foldingRanges } from './navigation';
 
 /** Whether two ranges overlap or touch (a cursor at a finding's edge is on it). */
@@ -197,12 +197,12 @@ export class LanguageService {
   }
 
   /** The stored object of the CR document at a position (null: not a CR of a known CRD). */
-  preview(td: TextDocument, pos: Position): StoredObjectPreview | null {
-    return preview(this.ctx, td, this.file(td), pos);
+  preview(td: TextDocument, pos: Position, opts: PreviewOptions = {}): StoredObjectPreview | null {
+    return preview(this.ctx, td, this.file(td), pos, opts);
   }
 
   /** The previews of every CR document (`unknownKinds`: also those of kinds no known CRD defines, with a note). */
-  previews(td: TextDocument, opts: { unknownKinds?: boolean } = {}): StoredObjectPreview[] {
+  previews(td: TextDocument, opts: PreviewOptions = {}): StoredObjectPreview[] {
     return previewDocuments(this.ctx, td, this.file(td), opts);
   }
 

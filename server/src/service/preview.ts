@@ -11,8 +11,9 @@ import { stringifyJSONLossless } from '../engine/json/lossless';
 import type { ServiceContext } from './context';
 import type { Finding } from './finding';
 import { documentFindings, headRange } from './findings';
-import { checkCr, textKey } from './engineCalls';
-import { resolveCr, roleOf } from './kube';
+import { checkCr, guard, textKey } from './engineCalls';
+import { readBack, storedObject } from '../engine/crd/storageversion';
+import { crdVersions, resolveCr, roleOf } from './kube';
 import { BUILTIN_API_GROUPS } from '../yaml';
 import { docAt, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 
@@ -40,19 +41,55 @@ export interface StoredObjectPreview {
   findings: Finding[];
   /** Why there is no object. */
   note?: string;
+  /**
+   * When the CRD stores another version than the one written: the object as etcd keeps it (conversion
+   * None: storage apiVersion, pruned by the storage schema, defaulted by it on every read), or a note when
+   * a conversion webhook converts it. `object` is then what the preview shows.
+   */
+  storage?: StorageView;
+  /** On request: the stored object as a client reading each served version gets it. */
+  readBack?: ReadBackView[];
+}
+
+/** The object in the storage version. */
+export interface StorageView {
+  version: string;
+  object?: unknown;
+  /** Fields dropped on the way to storage (not in the storage version's schema). */
+  lost: Array<{ path: string }>;
+  /** Defaults of the storage version, applied whenever the object is read from storage. */
+  defaulted: Array<{ path: string; action: string; value?: unknown }>;
+  note?: string;
+}
+
+/** The stored object read back at one served version. */
+export interface ReadBackView {
+  version: string;
+  object?: unknown;
+  /** Fields dropped on reading (not in that version's schema). */
+  lost: Array<{ path: string }>;
+  note?: string;
+}
+
+/** What a preview may add on request. */
+export interface PreviewOptions {
+  /** Also a CR of a kind no known CRD defines (not a built-in kind), with a note. */
+  unknownKinds?: boolean;
+  /** The stored object as read back at each served version. */
+  readBack?: boolean;
 }
 
 /** The preview of the CR document at a position, or null when it is not a CR of a known CRD. */
-export function preview(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): StoredObjectPreview | null {
+export function preview(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position, opts: PreviewOptions = {}): StoredObjectPreview | null {
   const doc = docAt(file, td.offsetAt(pos));
-  return doc ? previewDocument(ctx, td, doc) : null;
+  return doc ? previewDocument(ctx, td, doc, opts) : null;
 }
 
 /**
  * The preview of one document, or null when it is not a CR of a known CRD; with `unknownKinds`, a CR of a
  * kind no known CRD defines (not a built-in kind) gets a preview with a note instead.
  */
-export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, opts: { unknownKinds?: boolean } = {}): StoredObjectPreview | null {
+export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, opts: PreviewOptions = {}): StoredObjectPreview | null {
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return null;
   const res = resolveCr(ctx.index, role);
@@ -80,13 +117,40 @@ export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: Yaml
   const v = r.value;
   const statusDropped = v.statusDropped === true;
   const underStatus = (path: string) => path === 'status' || path.startsWith('status.') || path.startsWith('status[');
-  return {
+  const out: StoredObjectPreview = {
     ...p,
     object: v.object,
     pruned: v.pruned.map((x) => ({ path: x.path, reason: x.reason })),
-    defaulted: v.defaulted.filter((d) => !(statusDropped && underStatus(d.path))).map((d) => ({ path: d.path, action: d.action, ...(d.value !== undefined ? { value: d.value } : {}) })),
+    defaulted: v.defaulted.filter((d) => !(statusDropped && underStatus(d.path))).map(defaultedEntry),
     statusDropped,
   };
+  addStorageViews(out, res.crd.crd, res.version.name, v.object, opts);
+  return out;
+}
+
+const defaultedEntry = (d: { path: string; action: string; value?: unknown }) => ({ path: d.path, action: d.action, ...(d.value !== undefined ? { value: d.value } : {}) });
+
+/** The storage view (another storage version) and, on request, the read-back views of a previewed object. */
+function addStorageViews(p: StoredObjectPreview, crd: Record<string, unknown>, written: string, created: unknown, opts: PreviewOptions): void {
+  const g = guard(() => {
+    const storage = crdVersions(crd).find((v) => v.storage);
+    if (!storage) return;
+    const stored = storedObject(crd, created);
+    if (storage.name !== written) {
+      p.storage = stored
+        ? { version: storage.name, object: stored.object, lost: stored.pruned.map((x) => ({ path: x.path })), defaulted: stored.defaulted.map(defaultedEntry) }
+        : { version: storage.name, lost: [], defaulted: [], note: 'converted to the storage version by the conversion webhook: not computed here (crd-yaml convert --webhook checks a webhook)' };
+    }
+    if (!opts.readBack) return;
+    p.readBack = crdVersions(crd)
+      .filter((v) => v.served)
+      .map((v): ReadBackView => {
+        if (!stored) return { version: v.name, lost: [], note: v.name === written ? 'as written' : 'converted by the conversion webhook: not computed here' };
+        const r = readBack(crd, stored.object, v.name);
+        return r ? { version: v.name, object: r.object, lost: r.pruned.map((x) => ({ path: x.path })) } : { version: v.name, lost: [], note: 'not served' };
+      });
+  });
+  if (!g.ok) p.note = `storage view unavailable: ${g.error}`;
 }
 
 /**
@@ -106,12 +170,30 @@ export function renderPreview(p: StoredObjectPreview, opts: { title?: string } =
     lines.push(`# ${f.severity}: ${oneLine(f.apiMessage ?? f.message)}`);
     for (const n of f.notes ?? []) lines.push(`#   ${oneLine(n)}`);
   }
-  if (p.object !== undefined) lines.push(stringify(toPlain(p.object), { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd());
+  let shown = p.object;
+  const s = p.storage;
+  if (s) {
+    const group = p.apiVersion.includes('/') ? p.apiVersion.slice(0, p.apiVersion.indexOf('/') + 1) : '';
+    lines.push(`# stored as ${group}${s.version}, the storage version${s.note ? `: ${s.note}` : ' (conversion None: only apiVersion changes)'}`);
+    for (const x of s.lost) lines.push(`# lost when stored: ${x.path} (not in ${s.version}'s schema)`);
+    for (const d of s.defaulted) lines.push(d.action === 'default' ? `# defaulted when read from storage: ${d.path} = ${inlineValue(d.value)}` : `# ${d.action} when read from storage: ${d.path}`);
+    if (s.object !== undefined) shown = s.object;
+  }
+  if (shown !== undefined) lines.push(yamlOf(shown));
+  for (const r of p.readBack ?? []) {
+    lines.push('---', `# read back as ${r.version}${r.note ? `: ${r.note}` : ''}`);
+    for (const x of r.lost) lines.push(`# lost when read: ${x.path} (not in ${r.version}'s schema)`);
+    if (r.object !== undefined) lines.push(yamlOf(r.object));
+  }
   return lines.join('\n') + '\n';
 }
 
+function yamlOf(v: unknown): string {
+  return stringify(toPlain(v), { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd();
+}
+
 /** The previews of every CR document of a file (see previewDocument for `unknownKinds`). */
-export function previewDocuments(ctx: ServiceContext, td: TextDocument, file: YamlFile, opts: { unknownKinds?: boolean } = {}): StoredObjectPreview[] {
+export function previewDocuments(ctx: ServiceContext, td: TextDocument, file: YamlFile, opts: PreviewOptions = {}): StoredObjectPreview[] {
   const out: StoredObjectPreview[] = [];
   for (const doc of file.docs) {
     const p = previewDocument(ctx, td, doc, opts);

@@ -68,7 +68,8 @@ export interface FieldErrorParams {
    * (`type`, `required`, `enum`, `pattern`, `maxLength`, `minimum`, ...), or one of
    * `structural` (a NonStructural rule), `completeness` (a field only specified under a junctor),
    * `cel` (a rule evaluated to false or failed), `celCompile`, `celCost`, `celSkipped` (rules not run
-   * because of blocking errors), `deprecatedVersion`, `unknownField` (strict decoding).
+   * because of blocking errors), `deprecatedVersion`, `unknownField` (strict decoding); set by the service:
+   * `v1beta1CRD` (a CRD written as apiextensions.k8s.io/v1beta1), `versionFieldLoss` (fields lost between versions).
    */
   origin?: string;
   /** The detail in the field's own terms, without the path prefix the API server repeats (`should be less than or equal to 10`). */

@@ -15,6 +15,7 @@ import { removeUnknownField } from './removeUnknownField';
 import { renameUnknownField } from './renameUnknownField';
 import { setType } from './setType';
 import { uniqueItemsToSet } from './uniqueItemsToSet';
+import { upgradeToV1 } from './upgradeToV1';
 import type { FixContext, FixProvider } from './types';
 
 export type { FixContext, FixProvider } from './types';
@@ -22,6 +23,7 @@ export type { FixContext, FixProvider } from './types';
 /** The fixes, in the order they are offered for one finding. */
 export const FIXES: readonly FixProvider[] = [
   // CRDs
+  upgradeToV1,
   addType,
   setType,
   removeConflictingKeyword,
