@@ -2,12 +2,21 @@
  * The VS Code client: starts the crd-yaml language server over IPC, shows the number of indexed CRDs in
  * the status bar (a list of them on click, repository.ts), and provides the "CRD: Preview Pruned/Defaulted
  * Object" command with a read-only virtual document (and a diff view) that follows the source as it
- * changes, and "CRD: Import CRDs from Cluster...".
+ * changes, "CRD: Import CRDs from Cluster..." and "CRD: Check Conversion Webhook".
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { configurationMiddleware, importFromCluster, resolvedSettings, showCrds, watchRedhatYaml, watchTrust } from './repository';
-import { PreviewRequest, StatusNotification, type PreviewParams, type PreviewResponse, type StatusParams } from '../../server/src/lsp/protocol';
+import {
+  ConversionWebhookRequest,
+  PreviewRequest,
+  StatusNotification,
+  type ConversionWebhookParams,
+  type ConversionWebhookResponse,
+  type PreviewParams,
+  type PreviewResponse,
+  type StatusParams,
+} from '../../server/src/lsp/protocol';
 
 const PREVIEW_SCHEME = 'crd-yaml-preview';
 let client: LanguageClient | undefined;
@@ -49,6 +58,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     watchTrust(() => client),
   );
 
+  // What the last conversion webhook check said, on the objects it sent.
+  const webhookFindings = vscode.languages.createDiagnosticCollection('crd-yaml conversion webhook');
+  context.subscriptions.push(webhookFindings);
+
   const previews = new PreviewProvider(() => client);
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews), previews);
   context.subscriptions.push(
@@ -57,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
     vscode.commands.registerCommand('crdYaml.previewDiff', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, true)),
     vscode.commands.registerCommand('crdYaml.previewReadBack', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, false, true)),
+    vscode.commands.registerCommand('crdYaml.checkConversionWebhook', () => checkConversionWebhook(context, webhookFindings)),
   );
 
   // Registered before start so that the first status (sent while the workspace is scanned) is not missed.
@@ -87,6 +101,44 @@ async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { li
   const doc = await vscode.workspace.openTextDocument(previewUri);
   await vscode.languages.setTextDocumentLanguage(doc, 'yaml');
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+}
+
+/**
+ * "CRD: Check Conversion Webhook": asks for the URL of a webhook the user runs and the version to convert
+ * to, has the server send the file's custom resources in a ConversionReview and check the answer as the
+ * API server does, and shows the API server's messages on the objects and the converted objects beside.
+ */
+async function checkConversionWebhook(context: vscode.ExtensionContext, findings: vscode.DiagnosticCollection): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const c = client;
+  if (!editor || !c) {
+    void vscode.window.showInformationMessage('Open a YAML file with custom resources to send them to a conversion webhook.');
+    return;
+  }
+  const webhook = await vscode.window.showInputBox({
+    title: 'Conversion webhook',
+    prompt: 'URL of the conversion webhook you run (http or https)',
+    value: context.workspaceState.get<string>('crdYaml.webhookUrl') ?? 'https://localhost:9443/convert',
+    ignoreFocusOut: true,
+  });
+  if (!webhook) return;
+  const to = await vscode.window.showInputBox({ title: 'Conversion webhook', prompt: 'Version to convert to (e.g. v1)', value: context.workspaceState.get<string>('crdYaml.webhookTo') ?? '', ignoreFocusOut: true });
+  if (!to) return;
+  await context.workspaceState.update('crdYaml.webhookUrl', webhook);
+  await context.workspaceState.update('crdYaml.webhookTo', to);
+  const params: ConversionWebhookParams = { textDocument: { uri: editor.document.uri.toString() }, position: editor.selection.active, webhook, to };
+  const r = await c.sendRequest<ConversionWebhookResponse | null>(ConversionWebhookRequest.method, params);
+  if (!r) {
+    void vscode.window.showInformationMessage('No custom resource of a known CRD in this file.');
+    return;
+  }
+  findings.set(editor.document.uri, await c.protocol2CodeConverter.asDiagnostics(r.diagnostics));
+  const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: r.yaml });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  const errors = r.diagnostics.filter((d) => d.severity === 1).length;
+  const what = `${r.sent} object${r.sent === 1 ? '' : 's'} to ${r.desiredAPIVersion}${r.reviewVersion ? ` (ConversionReview ${r.reviewVersion})` : ''}`;
+  if (errors) void vscode.window.showErrorMessage(`Conversion webhook: ${what}: ${r.diagnostics[0].message}`);
+  else void vscode.window.showInformationMessage(`Conversion webhook: ${what}: the API server would accept the answer.`);
 }
 
 function baseName(u: vscode.Uri): string {

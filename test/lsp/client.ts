@@ -51,6 +51,7 @@ export async function startServer(workspace: string | null, initializationOption
     latest.set(p.uri, p);
     deliver('textDocument/publishDiagnostics', p);
   });
+  conn.onNotification('window/showMessage', (p: unknown) => deliver('window/showMessage', p));
   const lastOf = new Map<string, unknown>();
   conn.onNotification('crdYaml/status', (p: unknown) => {
     lastOf.set('crdYaml/status', p);

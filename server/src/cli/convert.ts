@@ -7,9 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { stringify } from 'yaml';
 import { errorMessage } from '../engine/field';
-import { isJSONObject } from '../engine/crd/json';
 import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossless';
-import { migrateToV1 } from '../engine/crd/migrate';
 import { BUILTIN_API_GROUPS, type YamlVersion } from '../yaml';
 import { roleOf } from '../service/kube';
 import { headRange } from '../service/findings';
@@ -39,18 +37,6 @@ export interface ConvertReport {
   errors: number;
   /** Custom resources found (with or without a CRD). */
   objects: number;
-}
-
-/** The CRD's caBundle (base64 PEM), decoded; undefined when it has none. */
-function crdCaBundle(crd: unknown): string | undefined {
-  const v1 = migrateToV1(crd)?.crd ?? crd;
-  const spec = isJSONObject(v1) && isJSONObject(v1.spec) ? v1.spec : {};
-  const conv = isJSONObject(spec.conversion) ? spec.conversion : {};
-  const webhook = isJSONObject(conv.webhook) ? conv.webhook : {};
-  const cc = isJSONObject(webhook.clientConfig) ? webhook.clientConfig : {};
-  if (typeof cc.caBundle !== 'string' || cc.caBundle.trim() === '') return undefined;
-  const pem = Buffer.from(cc.caBundle, 'base64').toString('utf8');
-  return pem.includes('-----BEGIN') ? pem : undefined;
 }
 
 export async function convertFiles(files: InputFile[], opts: ConvertOptions): Promise<ConvertReport> {
@@ -84,8 +70,7 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
   const out: unknown[] = [];
   const post = opts.post ?? ((url, body, ca) => postJson(url, body, { ca }));
   for (const [crd, docs] of groups) {
-    const ca = opts.ca ?? crdCaBundle(crd.crd);
-    const result = await checkConversionWebhook(crd.crd, docs.map((d) => d.value), opts.to, randomUUID(), (body) => post(opts.webhook, body, ca));
+    const result = await checkConversionWebhook(crd.crd, docs.map((d) => d.value), opts.to, randomUUID(), (body, crdCa) => post(opts.webhook, body, opts.ca ?? crdCa));
     const whereOf = (i: number | undefined) => docs[i ?? result.sent[0] ?? 0]?.where ?? fileOf(crd);
     for (const e of result.errors) {
       report.errors++;

@@ -39,6 +39,39 @@ export interface PreviewResponse {
  */
 export const PreviewRequest = new RequestType<PreviewParams, PreviewResponse | null, void>('crdYaml/preview');
 
+export interface ConversionWebhookParams {
+  textDocument: { uri: string };
+  /** A position in a custom resource: its CRD's objects in the file are sent (default: the first CRD's). */
+  position: Position;
+  /** The webhook the user runs (http or https). */
+  webhook: string;
+  /** The version to convert to (`v1` or `group/v1`). */
+  to: string;
+  /** PEM certificates to trust for https; default the CRD's caBundle, else the system's. */
+  caBundle?: string;
+}
+
+export interface ConversionWebhookResponse {
+  /** `group/version` the objects were converted to. */
+  desiredAPIVersion: string;
+  /** The ConversionReview version sent (absent when nothing was sent). */
+  reviewVersion?: string;
+  /** How many objects were sent. */
+  sent: number;
+  /** The API server's messages on the request and the answer, and the converted objects' errors, at the objects. */
+  diagnostics: Diagnostic[];
+  /** The converted objects as YAML (what the API server says of each in comments). */
+  yaml: string;
+}
+
+/**
+ * `crdYaml/checkConversionWebhook`, sent by a client (the VS Code command "CRD: Check Conversion Webhook")
+ * to test a conversion webhook the user runs: the server sends the file's custom resources in a
+ * ConversionReview, applies the API server's checks to the answer and validates the converted objects.
+ * Answers null when the file has no custom resource of a known CRD.
+ */
+export const ConversionWebhookRequest = new RequestType<ConversionWebhookParams, ConversionWebhookResponse | null, void>('crdYaml/checkConversionWebhook');
+
 export interface StatusParams {
   /** Distinct CRDs (group/kind) indexed from open documents and workspace files. */
   crdCount: number;

@@ -5,9 +5,14 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { postJson } from '../net/webhook';
 import {
   CodeActionKind,
+  DiagnosticSeverity,
   DidChangeConfigurationNotification,
+  MessageType,
+  ShowMessageNotification,
   FileChangeType,
   TextDocuments,
   TextDocumentSyncKind,
@@ -18,8 +23,8 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../service/languageService';
 import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
-import { PreviewRequest, StatusNotification, type PreviewResponse } from './protocol';
-import { SHOW_NOTES_COMMAND, toCodeAction, toDiagnostic, toPreviewResponse } from './render';
+import { ConversionWebhookRequest, PreviewRequest, StatusNotification, type ConversionWebhookResponse, type PreviewResponse } from './protocol';
+import { SHOW_NOTES_COMMAND, SOURCE, toCodeAction, toDiagnostic, toPreviewResponse } from './render';
 import type { FieldValidation } from '../service/context';
 import { DiagnosticsScheduler } from './scheduler';
 import { RepositoryFeatures } from './repository';
@@ -294,6 +299,26 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   connection.onDefinition(guarded('definition', (p) => withDoc(p.textDocument.uri, (d) => service.definition(d, p.position)) ?? [], []));
   connection.onFoldingRanges(guarded('foldingRange', (p) => withDoc(p.textDocument.uri, (d) => service.foldingRanges(d)) ?? [], []));
   connection.onCodeLens(guarded('codeLens', (p) => withDoc(p.textDocument.uri, (d) => service.codeLenses(d)) ?? [], []));
+  connection.onRequest(ConversionWebhookRequest, async (p): Promise<ConversionWebhookResponse | null> => {
+    const d = documents.get(p.textDocument.uri);
+    if (!d) return null;
+    try {
+      service.update(d);
+      // The user named this URL; the CA is theirs or the CRD's (net/webhook.ts is the one outgoing call).
+      const r = await service.checkConversionWebhook(d, p.position, p.to, randomUUID(), (body, crdCa) => postJson(p.webhook, body, { ca: p.caBundle ?? crdCa }));
+      if (!r) return null;
+      return {
+        desiredAPIVersion: r.result.desiredAPIVersion,
+        ...(r.result.reviewVersion ? { reviewVersion: r.result.reviewVersion } : {}),
+        sent: r.result.sent.length,
+        diagnostics: r.messages.map((m) => ({ range: m.range, severity: m.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, source: SOURCE, message: m.message })),
+        yaml: r.yaml,
+      };
+    } catch (e) {
+      log(`checkConversionWebhook failed: ${(e as Error).stack ?? e}`);
+      return null;
+    }
+  });
   // A fix's notes (what a migration changed): a message, the details in the server's log.
   connection.onExecuteCommand(
     guarded(
@@ -303,7 +328,8 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
         const [title, notes] = (p.arguments ?? []) as [unknown, unknown];
         const lines = Array.isArray(notes) ? notes.map(String) : [];
         for (const l of lines) connection.console.info(`${String(title)}: ${l}`);
-        void connection.window.showInformationMessage(`${String(title)}: ${lines.length} change${lines.length === 1 ? '' : 's'} (listed in the crd-yaml output)`);
+        // A notification (not window/showMessageRequest): nothing to answer.
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `${String(title)}: ${lines.length} change${lines.length === 1 ? '' : 's'} (listed in the crd-yaml output)` });
         return null;
       },
       null,

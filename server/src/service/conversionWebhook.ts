@@ -3,15 +3,24 @@
  * one CRD are sent in a ConversionReview (the CRD's conversionReviewVersions decide v1 or v1beta1), the
  * answer gets the API server's checks (engine/crd/conversionreview.ts), and each converted object is
  * then created at the target version (pruned, defaulted, validated by that version's schema). The HTTP
- * call is the caller's (`post`): this module does no IO. Used by `crd-yaml convert` and the editor command.
+ * call is the caller's (`post`): this module does no IO. Used by `crd-yaml convert` and the editor command
+ * (checkDocumentConversion: the custom resources of one file).
  */
-import type { FieldError } from '../engine/field';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position, Range } from 'vscode-languageserver-types';
+import { stringify } from 'yaml';
+import { errorMessage, type FieldError } from '../engine/field';
 import { checkConversionReviewResponse, conversionReviewRequest, formatGroupVersionKind, objectsToConvert, type SentConversionReview } from '../engine/crd/conversionreview';
 import { isJSONObject } from '../engine/crd/json';
 import { migrateToV1 } from '../engine/crd/migrate';
 import { validateCustomResource } from '../engine/customresource/strategy';
 import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossless';
 import type { WebhookAnswer } from '../net/webhook';
+import type { ServiceContext } from './context';
+import { headRange } from './findings';
+import { resolveCr, roleOf } from './kube';
+import { toPlain } from './preview';
+import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
 
 /** A message about the check, and the object (index in the input list) it is about, when one. */
 export interface ConversionCheckError {
@@ -46,16 +55,28 @@ export interface ConversionCheckResult {
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /**
+ * The HTTP call, the caller's: POST the review body; `crdCa` is the CRD's caBundle as PEM (to trust
+ * unless the user gave another).
+ */
+export type PostReview = (body: string, crdCa: string | undefined) => Promise<WebhookAnswer>;
+
+/** The CRD's spec.conversion.webhook.clientConfig.caBundle (base64 PEM), decoded; undefined when it has none. */
+export function conversionCaBundle(crd: unknown): string | undefined {
+  const v1 = migrateToV1(crd)?.crd ?? crd;
+  const spec = isJSONObject(v1) && isJSONObject(v1.spec) ? v1.spec : {};
+  const conv = isJSONObject(spec.conversion) ? spec.conversion : {};
+  const webhook = isJSONObject(conv.webhook) ? conv.webhook : {};
+  const cc = isJSONObject(webhook.clientConfig) ? webhook.clientConfig : {};
+  if (typeof cc.caBundle !== 'string' || cc.caBundle.trim() === '') return undefined;
+  const pem = Buffer.from(cc.caBundle, 'base64').toString('utf8');
+  return pem.includes('-----BEGIN') ? pem : undefined;
+}
+
+/**
  * Sends `objects` (custom resources of the CRD) to the webhook through `post` and checks the answer.
  * `to` is a version name (`v1`) or an apiVersion (`example.com/v1`); `uid` identifies the request.
  */
-export async function checkConversionWebhook(
-  crdInput: unknown,
-  objects: readonly unknown[],
-  to: string,
-  uid: string,
-  post: (body: string) => Promise<WebhookAnswer>,
-): Promise<ConversionCheckResult> {
+export async function checkConversionWebhook(crdInput: unknown, objects: readonly unknown[], to: string, uid: string, post: PostReview): Promise<ConversionCheckResult> {
   // A v1beta1 CRD is read as the API server would hold it.
   const crd = migrateToV1(crdInput)?.crd ?? crdInput;
   const spec = isJSONObject(crd) && isJSONObject(crd.spec) ? crd.spec : {};
@@ -114,7 +135,7 @@ export async function checkConversionWebhook(
     isList,
   };
   const gvk = formatGroupVersionKind(sent.inApiVersion, sent.inKind);
-  const answer = await post(stringifyJSONLossless(request.review));
+  const answer = await post(stringifyJSONLossless(request.review), conversionCaBundle(crd));
   if ('error' in answer) {
     result.errors.push({ message: `conversion webhook for ${gvk} failed: ${answer.error}` });
     return result;
@@ -161,4 +182,63 @@ function httpStatusError(status: number, body: string): string {
     default:
       return text ? `an error on the server ("${text}") has prevented the request from succeeding` : `the server responded with the status code ${status} but did not return more information`;
   }
+}
+
+/** A webhook check of the custom resources of one file, in editor terms. */
+export interface DocumentConversionCheck {
+  /** The CRD the objects belong to (metadata.name). */
+  crd: string;
+  result: ConversionCheckResult;
+  /** Per message, the range of the object it is about (or of the first object sent). */
+  messages: Array<{ message: string; severity: 'error' | 'warning'; range: Range }>;
+  /** The converted objects as YAML, with what the API server says of each at the target version in comments. */
+  yaml: string;
+}
+
+/**
+ * Sends the custom resources of the file that belong to the CRD of the object at `pos` (the first custom
+ * resource of a known CRD when `pos` is in none) to the webhook. Undefined when the file has none.
+ */
+export async function checkDocumentConversion(
+  ctx: ServiceContext,
+  td: TextDocument,
+  file: YamlFile,
+  pos: Position,
+  to: string,
+  uid: string,
+  post: PostReview,
+): Promise<DocumentConversionCheck | undefined> {
+  const crs = file.docs
+    .map((doc) => ({ doc, role: roleOf(doc.value) }))
+    .filter((x): x is { doc: YamlDoc; role: Extract<ReturnType<typeof roleOf>, { role: 'cr' }> } => x.role.role === 'cr' && !x.doc.syntax.some((s) => s.severity === 'error'))
+    .map((x) => ({ ...x, crd: resolveCr(ctx.index, x.role)?.crd }))
+    .filter((x) => x.crd && !x.crd.broken);
+  const at = docAt(file, td.offsetAt(pos));
+  const crd = (crs.find((x) => x.doc === at) ?? crs[0])?.crd;
+  if (!crd) return undefined;
+  const mine = crs.filter((x) => x.crd === crd);
+  const result = await checkConversionWebhook(crd.crd, mine.map((x) => x.doc.value), to, uid, post);
+  const rangeOf = (i: number | undefined) => headRange(td, mine[i ?? result.sent[0] ?? 0].doc);
+  const messages: DocumentConversionCheck['messages'] = result.errors.map((e) => ({ message: e.message, severity: 'error', range: rangeOf(e.object) }));
+  const parts: string[] = [];
+  for (const c of result.converted ?? []) {
+    const lines = [`# ${mine[c.source].role.kind} ${nameOf(c.object)} converted to ${result.desiredAPIVersion}`];
+    for (const e of c.errors) {
+      messages.push({ message: `after conversion to ${result.desiredAPIVersion}: ${errorMessage(e)}`, severity: 'error', range: rangeOf(c.source) });
+      lines.push(`# error: ${errorMessage(e).replace(/\s*\n\s*/g, ' ')}`);
+    }
+    for (const w of c.warnings) {
+      messages.push({ message: `after conversion to ${result.desiredAPIVersion}: ${errorMessage(w)}`, severity: 'warning', range: rangeOf(c.source) });
+      lines.push(`# warning: ${errorMessage(w).replace(/\s*\n\s*/g, ' ')}`);
+    }
+    lines.push(stringify(toPlain(c.object), { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd());
+    parts.push(lines.join('\n') + '\n');
+  }
+  const header = result.errors.map((e) => `# error: ${e.message}`).join('\n');
+  const yaml = (header ? header + '\n' : '') + (parts.length ? parts.join('---\n') : result.errors.length ? '' : `# nothing to convert: every object is already ${result.desiredAPIVersion}\n`);
+  return { crd: crd.name, result, messages, yaml };
+}
+
+function nameOf(o: unknown): string {
+  return isJSONObject(o) && isJSONObject(o.metadata) ? str(o.metadata.name) : '';
 }

@@ -22,6 +22,7 @@ import { ServiceCaches } from './caches';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
 import { fixesFor } from './fixes';
+import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
 import { roleOf } from './kube';
 import { docAt, type YamlFile } from './yamlDocument';
 import { hover } from './hover';
@@ -199,6 +200,14 @@ export class LanguageService {
   /** The stored object of the CR document at a position (null: not a CR of a known CRD). */
   preview(td: TextDocument, pos: Position, opts: PreviewOptions = {}): StoredObjectPreview | null {
     return preview(this.ctx, td, this.file(td), pos, opts);
+  }
+
+  /**
+   * Sends the custom resources of the file that belong to the CRD of the object at `pos` to a conversion
+   * webhook through `post` (the caller's HTTP call) and checks the answer as the API server does.
+   */
+  checkConversionWebhook(td: TextDocument, pos: Position, to: string, uid: string, post: PostReview): Promise<DocumentConversionCheck | undefined> {
+    return checkDocumentConversion(this.ctx, td, this.file(td), pos, to, uid, post);
   }
 
   /** The previews of every CR document (`unknownKinds`: also those of kinds no known CRD defines, with a note). */
