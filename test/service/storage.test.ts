@@ -74,12 +74,19 @@ spec:
     colour: red
 `;
 
+const NONE = '  conversion:\n    strategy: None\n';
+
 test('conversion None with different schemas: the loss warning names the fields, at the version that loses them', () => {
-  const found = checkFindings(new LanguageService(), CRONTAB(), [
+  const found = checkFindings(new LanguageService(), CRONTAB(NONE), [
     { text: 'v1beta1', code: 'VersionFieldLoss', severity: 'warning', message: 'objects written as v1beta1 lose spec.cronSpec, spec.tags[*].colour when stored as v1' },
     { text: 'v1beta1', code: 'VersionFieldLoss', severity: 'warning', message: 'objects read as v1beta1 lose spec.schedule (stored as v1)' },
   ]);
   assert.equal(found[0].related?.[0].message, 'v1 is the storage version');
+  // Without spec.conversion (None by default, but often given a webhook when deployed): information.
+  checkFindings(new LanguageService(), CRONTAB(), [
+    { text: 'v1beta1', code: 'VersionFieldLoss', severity: 'information', message: 'unless a conversion webhook is added when it is deployed' },
+    { text: 'v1beta1', code: 'VersionFieldLoss', severity: 'information', message: 'objects read as v1beta1 lose spec.schedule' },
+  ]);
   // The same versions through a webhook, or with the same schema, lose nothing.
   checkFindings(new LanguageService(), CRONTAB('  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: "https://conv.example.com/convert"}\n'), []);
 });

@@ -34,17 +34,21 @@ export function versionLossFindings(td: TextDocument, doc: YamlDoc, crd: unknown
   for (const l of r.value) {
     const range = rangeOfPath(td, doc, nameOf(l.versionIndex), 'value');
     const storage = { location: { uri: td.uri, range: rangeOfPath(td, doc, nameOf(l.storageIndex), 'value') }, message: `${l.storageVersion} is the storage version` };
-    const base = { range, severity: 'warning' as const, code: 'VersionFieldLoss', document: 'crd' as const, params: { origin: 'versionFieldLoss' }, related: [storage] };
+    // Without spec.conversion the CRD may get a webhook when deployed (generated bases, kustomize patches):
+    // then this is only what would happen without one.
+    const severity = l.explicitNone ? ('warning' as const) : ('information' as const);
+    const unless = l.explicitNone ? '' : ' (no spec.conversion: unless a conversion webhook is added when it is deployed)';
+    const base = { range, severity, code: 'VersionFieldLoss', document: 'crd' as const, params: { origin: 'versionFieldLoss' }, related: [storage] };
     if (l.lostWhenStored.length) {
       out.push({
         ...base,
-        message: `objects written as ${l.version} lose ${list(l.lostWhenStored)} when stored as ${l.storageVersion}: conversion strategy None only changes apiVersion, and the storage version's schema does not have them`,
+        message: `objects written as ${l.version} lose ${list(l.lostWhenStored)} when stored as ${l.storageVersion}: conversion strategy None only changes apiVersion, and the storage version's schema does not have them${unless}`,
       });
     }
     if (l.lostWhenRead.length) {
       out.push({
         ...base,
-        message: `objects read as ${l.version} lose ${list(l.lostWhenRead)} (stored as ${l.storageVersion}): conversion strategy None only changes apiVersion, and ${l.version}'s schema does not have them`,
+        message: `objects read as ${l.version} lose ${list(l.lostWhenRead)} (stored as ${l.storageVersion}): conversion strategy None only changes apiVersion, and ${l.version}'s schema does not have them${unless}`,
       });
     }
   }

@@ -13,6 +13,7 @@ import { newStructural } from '../schema/convert';
 import type { Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
 import { cloneJSON, isJSONObject, setOwn } from './json';
+import { deepEqualJSON } from '../schema/values';
 
 /** One version of a v1 CRD, as written. */
 export interface CrdVersionSchema {
@@ -28,6 +29,11 @@ export interface CrdVersionSchema {
 
 /** Fields lost between one served version and the storage version. */
 export interface VersionFieldLoss {
+  /**
+   * The CRD says `conversion: {strategy: None}`; false when it has no `conversion` at all (None by default,
+   * but generated CRDs often get a conversion webhook only when deployed, e.g. from a kustomize patch).
+   */
+  explicitNone: boolean;
   /** The served version (not the storage version). */
   version: string;
   versionIndex: number;
@@ -89,18 +95,20 @@ export function versionFieldLoss(crd: unknown): VersionFieldLoss[] {
   if (!convertsByApiVersionOnly(crd)) return [];
   const versions = crdVersionSchemas(crd);
   const storage = versions.find((v) => v.storage);
-  if (!storage) return [];
+  // Cheap exits first: one version, or every served version with the storage version's very schema.
+  if (!storage || versions.every((v) => v === storage || !v.served || deepEqualJSON(v.schema, storage.schema))) return [];
   const storageSchema = structuralOf(storage);
   if (!storageSchema) return [];
+  const explicitNone = isJSONObject(crd) && isJSONObject(crd.spec) && isJSONObject(crd.spec.conversion);
   const out: VersionFieldLoss[] = [];
   for (const v of versions) {
-    if (v === storage || !v.served) continue;
+    if (v === storage || !v.served || deepEqualJSON(v.schema, storage.schema)) continue;
     const s = structuralOf(v);
     if (!s) continue;
     const lostWhenStored = fieldsPrunedBy(s, storageSchema);
     const lostWhenRead = fieldsPrunedBy(storageSchema, s);
     if (lostWhenStored.length || lostWhenRead.length) {
-      out.push({ version: v.name, versionIndex: v.index, storageVersion: storage.name, storageIndex: storage.index, lostWhenStored, lostWhenRead });
+      out.push({ explicitNone, version: v.name, versionIndex: v.index, storageVersion: storage.name, storageIndex: storage.index, lostWhenStored, lostWhenRead });
     }
   }
   return out;
