@@ -26,6 +26,14 @@ test('fix: a missing type is added (inferred), and the NonStructural finding goe
   assert.equal(out, WIDGET_CRD);
 });
 
+test('fix: a v1beta1 CRD is upgraded to apiextensions.k8s.io/v1 (the whole document, comments kept)', () => {
+  const crd = readFileSync(join(__dirname, '..', 'fixtures', 'v1beta1', 'crontab-printer-columns.yaml'), 'utf8');
+  const [out] = checkFixesRemove(new LanguageService(), crd, 'NoKindMatch', { title: /^Upgrade to apiextensions\.k8s\.io\/v1$/ });
+  assert.match(out, /^# A CronTab CRD with extra `kubectl get` columns/);
+  assert.match(out, /^    additionalPrinterColumns:\n    - name: Spec\n/m);
+  assert.match(out, /^      jsonPath: \.spec\.cronSpec$/m);
+});
+
 test('fix: an embedded resource becomes type: object', () => {
   const crd = WIDGET_CRD.replace('                enabled:\n                  type: boolean\n', '                enabled:\n                  type: string\n                  x-kubernetes-embedded-resource: true\n                  x-kubernetes-preserve-unknown-fields: true\n');
   const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueInvalid', { title: /^Set "type: object"$/ });
@@ -206,6 +214,7 @@ test('fix: YAML 1.1 surprises in string fields are explained and quoted (off, y,
 test('every fix in the index is exercised by a test of this file', () => {
   const src = readFileSync(__filename, 'utf8');
   const titles: Record<string, RegExp> = {
+    upgradeToV1: /fix: a v1beta1 CRD is upgraded/,
     addType: /fix: a missing type/,
     setType: /fix: an embedded resource/,
     removeConflictingKeyword: /fix: x-kubernetes-preserve-unknown-fields goes/,
