@@ -45,10 +45,19 @@ export interface FileBaselines {
   problem?: string;
 }
 
+/** All the objects a file has at its baseline (what the language service is given). */
+export interface BaselineObjects {
+  label: string;
+  objects: unknown[];
+  problem?: string;
+}
+
 /** Where baselines come from. */
 export interface BaselineSource {
   readonly label: string;
   forFile(file: string, objects: unknown[]): Promise<FileBaselines>;
+  /** The baseline objects of the objects of a file (a git source gives all the file had). */
+  objectsFor(file: string, objects: unknown[]): Promise<BaselineObjects>;
   close(): void;
 }
 
@@ -102,6 +111,23 @@ export class GitBaselineSource implements BaselineSource {
     return { text: blob?.toString('utf8'), commit };
   }
 
+  /** Every object the file has at the revision (CRDs with the stored-status stand-in). */
+  objectsAt(file: string): BaselineObjects {
+    try {
+      const at = this.textAt(file);
+      if (!at) return { label: this.label, objects: [], problem: `${file} is not in a git repository` };
+      if (at.text === undefined) return { label: this.label, objects: [] };
+      const objects = parseYamlDocuments(at.text).documents.map((d) => d.value);
+      return { label: this.label, objects: objects.map((o) => (identifyObject(o).kind === 'crd' ? storedStatusStandIn(o as Record<string, unknown>) : o)) };
+    } catch (e) {
+      return { label: this.label, objects: [], problem: e instanceof GitError ? e.message : `reading ${this.ref}: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  async objectsFor(file: string): Promise<BaselineObjects> {
+    return this.objectsAt(file);
+  }
+
   async forFile(file: string, objects: unknown[]): Promise<FileBaselines> {
     try {
       const at = this.textAt(file);
@@ -152,6 +178,11 @@ export class ClusterBaselineSource implements BaselineSource {
       }),
     );
     return { baselines, problem };
+  }
+
+  async objectsFor(file: string, objects: unknown[]): Promise<BaselineObjects> {
+    const r = await this.forFile(file, objects);
+    return { label: this.label, objects: r.baselines.filter((b): b is Baseline => !!b).map((b) => b.object), ...(r.problem ? { problem: r.problem } : {}) };
   }
 
   close(): void {

@@ -34,6 +34,12 @@ export interface CliArgs {
   cluster: boolean;
   kubeconfig?: string;
   context?: string;
+  /** check: the git revision whose objects the inputs update (`--base REF`). */
+  base?: string;
+  /** check: the cluster of the kubeconfig's current context holds the objects the inputs update. */
+  baseCluster: boolean;
+  /** check: the compatibility severities (`--compat CATEGORY=SEVERITY`). */
+  compatibility: Record<string, 'error' | 'warning' | 'information' | 'off'>;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -84,6 +90,16 @@ Options:
                      How unknown fields are reported, as the API server's fieldValidation:
                      Strict (default, as kubectl apply): an error; Warn: a warning (the
                      field is pruned); Ignore: not reported.
+  --base REF         check: check each object as an update of the same object (group, kind,
+                     namespace, name) in the same file at the git revision REF (HEAD, main,
+                     v1.2.0, HEAD~1): transition rules, ratcheting of unchanged values, CRD
+                     update rules and compatibility, and the objects a CRD change breaks. The
+                     repository is read without running git.
+  --base-cluster     check: the same, against the objects in the cluster of the kubeconfig's
+                     current context (read-only; $KUBECONFIG, ~/.kube/config).
+  --compat CATEGORY=SEVERITY
+                     check: the severity of a CRD compatibility category (error, warning,
+                     information, off), e.g. --compat enum=warning (repeatable).
   --unknown-kinds ignore|hint
                      hint: list the objects whose kind no known CRD defines (not checked).
                      By default they are only counted in the summary.
@@ -114,7 +130,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false, readBack: false, exclude: [], cluster: false };
+  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false, readBack: false, exclude: [], cluster: false, baseCluster: false, compatibility: {} };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -159,6 +175,13 @@ export function parseArgs(argv: string[]): CliArgs {
       const v = value();
       if (v !== 'ignore' && v !== 'hint') throw new UsageError(`unknown --unknown-kinds "${v}" (expected ignore or hint)`);
       args.unknownKinds = v;
+    } else if (a === '--base') args.base = value();
+    else if (a === '--base-cluster') args.baseCluster = true;
+    else if (a === '--compat') {
+      const v = value();
+      const m = /^([A-Za-z]+)=(error|warning|information|off)$/.exec(v);
+      if (!m) throw new UsageError(`--compat takes CATEGORY=error|warning|information|off, not "${v}"`);
+      args.compatibility[m[1]] = m[2] as 'error' | 'warning' | 'information' | 'off';
     } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else if (command === undefined) command = a;
     else rest.push(a);
@@ -173,6 +196,8 @@ export function parseArgs(argv: string[]): CliArgs {
   if (args.paths.length === 0) throw new UsageError(`${command}: no paths given`);
   if (args.write && command !== 'migrate') throw new UsageError(`${command}: --write is for migrate`);
   if (args.readBack && command !== 'preview') throw new UsageError(`${command}: --read-back is for preview`);
+  if ((args.base !== undefined || args.baseCluster || Object.keys(args.compatibility).length) && command !== 'check') throw new UsageError(`${command}: --base, --base-cluster and --compat are for check`);
+  if (args.base !== undefined && args.baseCluster) throw new UsageError('check: --base and --base-cluster exclude each other');
   if (args.write && args.paths.includes('-')) throw new UsageError('migrate: --write cannot rewrite the standard input');
   for (const [flag, v] of [['--webhook', args.webhook], ['--to', args.to], ['--ca-bundle', args.caBundle]] as const) {
     if (v !== undefined && command !== 'convert') throw new UsageError(`${command}: ${flag} is for convert`);

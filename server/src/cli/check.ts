@@ -12,6 +12,11 @@ import type { Finding, Fix } from '../service/finding';
 import { LanguageService } from '../service/languageService';
 import type { YamlVersion } from '../yaml';
 import { STDIN, type InputFile } from './files';
+import type { FileBaseline } from '../service/update';
+import type { ServiceSettings } from '../service/context';
+import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '../baseline';
+import { openCluster } from '../cluster';
+import { parseYamlDocuments } from '../yaml';
 
 /** A finding of one input file. */
 export interface FileFinding extends Finding {
@@ -32,6 +37,36 @@ export interface CheckOptions {
   cwd?: string;
   /** What input files are from their place in the repository (a chart template, a kustomize patch), by path as given. */
   contexts?: Map<string, FileContext>;
+  /** Baselines by input path (--base, --base-cluster): the inputs are checked as updates of them. */
+  baselines?: Map<string, FileBaseline>;
+  /** Severities of CRD compatibility categories (--compat). */
+  compatibility?: ServiceSettings['compatibility'];
+}
+
+/**
+ * The baselines of the inputs (IO): at a git revision (`--base REF`, the same path in the repository that
+ * holds each file) or in the cluster (`--base-cluster`). The standard input has none.
+ */
+export async function readBaselines(files: InputFile[], opts: { base?: string; cluster: boolean; cwd: string }): Promise<{ baselines: Map<string, FileBaseline> } | { error: string }> {
+  let source: BaselineSource;
+  if (opts.cluster) {
+    try {
+      source = new ClusterBaselineSource(await openCluster({ allowExec: true }));
+    } catch (e) {
+      return { error: `--base-cluster: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  } else source = new GitBaselineSource(opts.base ?? 'HEAD');
+  const baselines = new Map<string, FileBaseline>();
+  try {
+    for (const f of files) {
+      if (f.path === STDIN) continue;
+      const objects = parseYamlDocuments(f.text).documents.map((d) => d.value);
+      baselines.set(f.path, await source.objectsFor(path.resolve(opts.cwd, f.path), objects));
+    }
+  } finally {
+    source.close();
+  }
+  return { baselines };
 }
 
 export interface CheckReport {
@@ -53,7 +88,7 @@ export function uriOfInput(file: string, cwd: string): string {
 export function openInputs(files: InputFile[], opts: CheckOptions): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
   const cwd = opts.cwd ?? process.cwd();
   // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
-  const service = new LanguageService({ yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint' });
+  const service = new LanguageService({ yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {} });
   const paths = new Map<string, string>();
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);
@@ -71,6 +106,12 @@ export function openInputs(files: InputFile[], opts: CheckOptions): { service: L
   });
   // Every input is indexed before any is checked: a CR may come before its CRD.
   for (const d of docs) service.update(d.td);
+  for (const d of docs) {
+    const b = opts.baselines?.get(d.file.path);
+    if (b) service.setBaseline(d.td.uri, b);
+  }
+  // The objects a CRD change breaks are looked for among the inputs.
+  if (opts.baselines) service.setWorkspaceObjects(() => docs.map((d) => ({ uri: d.td.uri, text: d.file.text })));
   return { service, docs, paths };
 }
 
@@ -92,6 +133,11 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
       out.push({ ...f, file: file.path, fixes: [] });
     }
     for (const f of out) f.fixes = service.fixesOf(td, f, all);
+    // The objects a CRD change breaks, where the user can open them.
+    for (const f of out) {
+      if (f.code !== 'BreaksObjects') continue;
+      f.notes = (f.related ?? []).map((r) => `${paths.get(r.location.uri) ?? r.location.uri}:${r.location.range.start.line + 1}:${r.location.range.start.character + 1}: ${r.message}`);
+    }
     out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     findings.push(...out);
   }

@@ -43,7 +43,9 @@ export function formatText(findings: FileFinding[]): string {
     .map((f) => {
       const at = region(f.range);
       const where = `${f.file}:${at.line}:${at.column}`;
-      const message = (f.apiMessage ?? f.message)
+      // The API server's text, and when the finding applies only on update, from what.
+      const onUpdate = f.apiMessage && f.params?.update && f.code !== 'Incompatible' && f.code !== 'BreaksObjects' ? `on update from ${f.params.update.from}: ` : '';
+      const message = (onUpdate + (f.apiMessage ?? f.message))
         .split('\n')
         .filter((l, i) => i === 0 || !/^\s*\|/.test(l))
         .join('\n');

@@ -2,8 +2,8 @@
  * The crd-yaml command line, as a function of its arguments and output streams (tested in process;
  * server/src/cli.ts wires it to the real process).
  */
-import { checkFiles } from './check';
-import { parseArgs, UsageError, USAGE } from './args';
+import { checkFiles, readBaselines, type CheckReport } from './check';
+import { parseArgs, UsageError, USAGE, type CliArgs } from './args';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { collectYamlFiles, describeFsError, type InputFile } from './files';
@@ -159,7 +159,20 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
     return entries.some(hasErrors) ? EXIT_FINDINGS : EXIT_OK;
   }
 
-  const report = checkFiles(files, opts);
+  if (args.base !== undefined || args.baseCluster) {
+    return readBaselines(files, { base: args.base, cluster: args.baseCluster, cwd: io.cwd }).then((r) => {
+      if ('error' in r) {
+        io.stderr(`crd-yaml: ${r.error}\n`);
+        return EXIT_USAGE;
+      }
+      return printCheckReport(checkFiles(files, { ...opts, baselines: r.baselines, compatibility: args.compatibility }), args, io, inputErrors);
+    });
+  }
+  return printCheckReport(checkFiles(files, { ...opts, compatibility: args.compatibility }), args, io, inputErrors);
+}
+
+/** Prints a check report as args ask; returns the exit code. */
+function printCheckReport(report: CheckReport, args: CliArgs, io: CliIO, inputErrors: string[]): number {
   const counts = summarize(report.findings);
   if (args.quiet) report.findings = report.findings.filter((f) => f.severity === 'error' || f.severity === 'warning');
   if (args.format === 'json') io.stdout(formatJson(report, inputErrors, io.cwd));

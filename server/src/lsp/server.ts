@@ -26,6 +26,8 @@ import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, ReadableRoots, 
 import { ConversionWebhookRequest, PreviewRequest, StatusNotification, type ConversionWebhookResponse, type PreviewResponse } from './protocol';
 import { SHOW_NOTES_COMMAND, SOURCE, toCodeAction, toDiagnostic, toPreviewResponse } from './render';
 import type { FieldValidation } from '../service/context';
+import type { CompatSeverity } from '../engine/compat/categories';
+import { EditorBaselines } from './baselines';
 import { DiagnosticsScheduler } from './scheduler';
 import { RepositoryFeatures } from './repository';
 import type { QueuedEdits } from './queuedEdits';
@@ -37,6 +39,10 @@ export interface ServerSettings {
   unknownKinds: 'ignore' | 'hint';
   fieldValidation: FieldValidation;
   diagnosticsDelayMs: number;
+  /** `git:HEAD` (default), `git:<ref>`, `cluster` or `none`: what open files are checked as updates of. */
+  baseline: string;
+  /** Severities of CRD compatibility categories. */
+  compatibility: Record<string, CompatSeverity>;
 }
 
 const DEFAULTS: ServerSettings = {
@@ -45,7 +51,11 @@ const DEFAULTS: ServerSettings = {
   unknownKinds: 'ignore',
   fieldValidation: 'Strict',
   diagnosticsDelayMs: 0,
+  baseline: 'git:HEAD',
+  compatibility: {},
 };
+
+const COMPAT_SEVERITIES = ['error', 'warning', 'information', 'off'];
 
 function readSettings(raw: unknown): ServerSettings {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
@@ -56,6 +66,12 @@ function readSettings(raw: unknown): ServerSettings {
     unknownKinds: r.unknownKinds === 'hint' ? 'hint' : 'ignore',
     fieldValidation: r.fieldValidation === 'Warn' || r.fieldValidation === 'Ignore' ? r.fieldValidation : 'Strict',
     diagnosticsDelayMs: typeof r.diagnosticsDelayMs === 'number' && r.diagnosticsDelayMs >= 0 ? r.diagnosticsDelayMs : 0,
+    baseline: typeof r.baseline === 'string' && r.baseline.trim() ? r.baseline.trim() : DEFAULTS.baseline,
+    compatibility: Object.fromEntries(
+      Object.entries(r.compatibility && typeof r.compatibility === 'object' ? (r.compatibility as Record<string, unknown>) : {}).filter(
+        (e): e is [string, CompatSeverity] => typeof e[1] === 'string' && COMPAT_SEVERITIES.includes(e[1]),
+      ),
+    ),
   };
 }
 
@@ -71,6 +87,20 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   let indexing = false;
 
   const log = (msg: string) => connection.console.log(msg);
+  let trusted = true;
+  const baselines = new EditorBaselines(service, {
+    folders: () => folders,
+    openText: (uri) => documents.get(uri)?.getText(),
+    openUris: () => documents.all().map((d) => d.uri),
+    log,
+    trusted: () => trusted,
+  });
+  /** Reads an open file's baseline, then checks it again. */
+  const refreshBaseline = (uri: string) =>
+    void baselines
+      .refresh(uri)
+      .then(() => scheduler.schedule(uri, false))
+      .catch((e) => log(`baseline of ${uri}: ${(e as Error).message}`));
   const sendStatus = () => void connection.sendNotification(StatusNotification, { crdCount: service.crdCount, indexing }).catch(() => undefined);
 
   const scheduler = new DiagnosticsScheduler((uri, urgent) => {
@@ -144,6 +174,8 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     pullConfiguration = !!params.capabilities.workspace?.configuration;
     const init = params.initializationOptions as { settings?: unknown; trusted?: unknown; cacheDir?: unknown } | undefined;
     repo.initialize(init ?? {});
+    // Only a client that says the workspace is untrusted (VS Code) keeps exec credential plugins from running.
+    trusted = init?.trusted !== false;
     if (init?.settings) applySettings(init.settings);
     folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
     if (!folders.length && params.rootUri) {
@@ -151,9 +183,11 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       if (p) folders = [p];
     }
     readable.set(folders);
+    // The default baseline (git:HEAD) holds until settings say otherwise (clients without settings keep it).
+    baselines.configure(settings.baseline);
     return {
       capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         completionProvider: { triggerCharacters: ['.', ' '] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
@@ -177,11 +211,13 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   function applySettings(raw: unknown): void {
     const before = settings;
     settings = readSettings(raw);
-    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation });
+    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation, compatibility: settings.compatibility });
     const repoChanged = repo.configure(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
     scheduler.delayMs = settings.diagnosticsDelayMs;
     if (repoChanged) void repo.indexSources();
-    if (repoChanged || before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation) for (const d of documents.all()) scheduler.schedule(d.uri, false);
+    if (baselines.configure(settings.baseline)) for (const d of documents.all()) refreshBaseline(d.uri);
+    const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(settings.compatibility);
+    if (repoChanged || compatChanged || before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation) for (const d of documents.all()) scheduler.schedule(d.uri, false);
   }
 
   async function refreshSettings(): Promise<void> {
@@ -217,6 +253,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       for (const file of files) {
         const text = await readCandidate(file, readable);
         const uri = pathToFileURL(file).toString();
+        baselines.diskFile(uri, text);
         if (text !== undefined && !documents.get(uri)) {
           // Open CRs get their findings as soon as their CRD is indexed, not at the end of the scan.
           for (const dep of service.dependents(service.indexDiskFile(uri, text))) scheduler.schedule(dep, false);
@@ -255,18 +292,23 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       if (!file || rel === undefined || !isIndexedPath(rel, settings)) continue;
       const text = ch.type === FileChangeType.Deleted ? undefined : await readCandidate(file, readable);
       const changed = service.indexDiskFile(ch.uri, text);
+      baselines.diskFile(ch.uri, text);
       for (const dep of service.dependents(changed)) scheduler.schedule(dep, false);
       if (changed.length) sendStatus();
     }
   }
 
   documents.onDidChangeContent((e) => scheduler.schedule(e.document.uri, true));
+  // The baseline is read when a file opens and again when it is saved (a commit may have moved HEAD).
+  documents.onDidOpen((e) => refreshBaseline(e.document.uri));
+  documents.onDidSave((e) => refreshBaseline(e.document.uri));
   documents.onDidClose(async (e) => {
     const uri = e.document.uri;
     scheduler.cancel(uri);
     repo.forget(uri);
     opts.queued?.forget(uri);
     void connection.sendDiagnostics({ uri, diagnostics: [] });
+    baselines.forget(uri);
     let changed = service.close(uri);
     const file = uriToPath(uri);
     const rel = file && relPath(file);

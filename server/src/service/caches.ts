@@ -24,6 +24,10 @@ export const CACHE_BUDGETS = {
   crChecks: 5000,
   /** Parsed texts of indexed CRDs, for related-information locations and definitions (by text). */
   crdTexts: 200,
+  /** Custom resources checked as updates of their baseline, by CRD id, version, baseline and text. */
+  crUpdateChecks: 500,
+  /** CRDs checked as updates of their baseline, by baseline and text. */
+  crdUpdateChecks: 20,
 } as const;
 
 /** A least-recently-used map with a fixed number of entries. */
@@ -62,6 +66,15 @@ export type Guarded<T> = { ok: true; value: T } | { ok: false; error: string; no
 
 export type CrCheck = Guarded<CustomResourceResult>;
 
+/** An engine error of an update check; `onlyOnUpdate`: the object as a create would not have it. */
+export type UpdateError = FieldError & { onlyOnUpdate?: boolean };
+/** A custom resource checked as an update of its baseline. */
+export type CrUpdateCheck = Guarded<CustomResourceResult & { errors: UpdateError[] }>;
+/** A CRD checked as an update of its baseline. */
+export interface CrdUpdateCheck extends CrdCheck {
+  errors: UpdateError[];
+}
+
 /** Where the fields of a CRD document are, for definitions and related information. */
 export interface CrdText {
   doc: YamlDoc;
@@ -95,6 +108,8 @@ export class ServiceCaches {
   readonly crdChecksByValue = new WeakMap<object, { text: string; check: CrdCheck }>();
   readonly crChecks = new Lru<string, CrCheck>(CACHE_BUDGETS.crChecks);
   readonly crdTexts = new Lru<string, CrdText>(CACHE_BUDGETS.crdTexts);
+  readonly crUpdateChecks = new Lru<string, CrUpdateCheck>(CACHE_BUDGETS.crUpdateChecks);
+  readonly crdUpdateChecks = new Lru<string, CrdUpdateCheck>(CACHE_BUDGETS.crdUpdateChecks);
   /** Per parsed document (reused by the YAML layer while its text is unchanged): its last findings. */
   readonly docFindings = new WeakMap<object, DocFindings>();
   /** Parsed open documents by URI (dropped on close): they also serve locations inside open CRDs. */

@@ -8,6 +8,8 @@ import type { PathSegment } from '../engine/field';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
 import { findPath, keyRange, nodeRange, parseYamlFile } from './yamlDocument';
 import type { CrdText, ServiceCaches } from './caches';
+import type { CompatSeverity } from '../engine/compat/categories';
+import type { FileBaseline, WorkspaceObjects } from './update';
 
 /** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -26,9 +28,11 @@ export interface ServiceSettings {
   syntaxDiagnostics: boolean;
   /** Go templates (Helm chart templates): `check` what their literal YAML decides, or `ignore` them. */
   templates: 'check' | 'ignore';
+  /** Severities of CRD compatibility findings by category (engine/compat/categories.ts); `off` hides one. */
+  compatibility: Record<string, CompatSeverity>;
 }
 
-export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check' };
+export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check', compatibility: {} };
 
 /**
  * What the caller knows of a file from its place in the repository (the service does no IO): set with
@@ -48,6 +52,14 @@ export interface ServiceContext {
   files: Map<string, FileContext>;
   /** The service's caches (caches.ts). */
   caches: ServiceCaches;
+  /** Baselines of files by URI, as the caller read them (service/update.ts). */
+  baselines: Map<string, FileBaseline>;
+  /** Bumped when a baseline changes: findings computed against the old ones are stale. */
+  baselineGeneration: number;
+  /** The workspace's objects of a kind (for the objects a CRD change breaks); none without a provider. */
+  workspaceObjects?: WorkspaceObjects;
+  /** Bumped when workspace files change: what a CRD change breaks may have changed. */
+  workspaceGeneration: number;
 }
 
 /**

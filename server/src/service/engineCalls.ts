@@ -5,8 +5,9 @@
  */
 import { validateCustomResourceDefinition } from '../engine/crd/validation';
 import { validateCustomResource } from '../engine/customresource/strategy';
+import { compareWithCreate, validateCustomResourceDefinitionUpdate } from '../engine/crd/update';
 import { withSubtreeMemo } from '../engine/field/memo';
-import type { CrCheck, CrdCheck, Guarded } from './caches';
+import type { CrCheck, CrdCheck, CrdUpdateCheck, CrUpdateCheck, Guarded } from './caches';
 import type { ServiceContext } from './context';
 import type { IndexedCrd } from '../workspace/crdIndex';
 
@@ -61,4 +62,42 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
   const r = guard(() => validateCustomResource(crd.crd, structuredClone(obj), { version, partial: opts.partial }));
   ctx.caches.crChecks.set(key, r);
   return r;
+}
+
+const baselineIds = new WeakMap<object, number>();
+let nextBaselineId = 0;
+/** A stable id per baseline object (baselines are replaced, not mutated). */
+function baselineId(o: object): number {
+  let id = baselineIds.get(o);
+  if (id === undefined) baselineIds.set(o, (id = ++nextBaselineId));
+  return id;
+}
+
+/**
+ * The API server's update path for a CR document against the stored object (its baseline), errors a
+ * create of the same object would not have marked `onlyOnUpdate` (cached by CRD id, text and baseline).
+ */
+export function checkCrUpdate(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, old: Record<string, unknown>): CrUpdateCheck {
+  const key = `${crd.id}\u0000${version}\u0000${baselineId(old)}\u0000${text}`;
+  const hit = ctx.caches.crUpdateChecks.get(key);
+  if (hit) return hit;
+  const r = guard(() => {
+    const update = validateCustomResource(crd.crd, structuredClone(obj), { version, oldObject: structuredClone(old) });
+    const create = checkCr(ctx, crd, version, text, obj);
+    return { ...update, errors: compareWithCreate(update.errors, create.ok ? create.value.errors : []).errors };
+  });
+  ctx.caches.crUpdateChecks.set(key, r);
+  return r;
+}
+
+/** The API server's update path for a CRD document against the stored CRD (its baseline). */
+export function checkCrdUpdate(ctx: ServiceContext, text: string, crd: unknown, old: Record<string, unknown>): CrdUpdateCheck {
+  const key = `${baselineId(old)}\u0000${text}`;
+  const hit = ctx.caches.crdUpdateChecks.get(key);
+  if (hit) return hit;
+  const create = checkCrd(ctx, text, crd);
+  const r = guard(() => validateCustomResourceDefinitionUpdate(structuredClone(crd), structuredClone(old)));
+  const out: CrdUpdateCheck = r.ok ? { errors: compareWithCreate(r.value, create.errors).errors, failures: [] } : { ...create, failures: [...create.failures, r.error] };
+  ctx.caches.crdUpdateChecks.set(key, out);
+  return out;
 }

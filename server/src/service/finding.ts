@@ -27,6 +27,9 @@ export const FINDING_CODES = {
   VersionFieldLoss:
     'Conversion strategy None with versions of different schemas: an object loses the fields the storage version lacks when stored, and those a served version lacks when read in it',
   EngineUnavailable: 'A check could not run on this document (see the message)',
+  Incompatible: 'A CRD change that can break stored objects or their clients, against the baseline (params.compat.category: storedVersionRemoval, enum, required, type, ...)',
+  BreaksObjects: 'A CRD change that makes objects of the workspace invalid (they were valid against the baseline CRD)',
+  BaselineUnavailable: 'The baseline (crdYaml.baseline, --base) could not be read: update checks did not run',
   InternalError: 'crd-yaml failed on this document (a bug): other documents are still checked',
   DuplicateCRD: 'Another document defines the same group and kind: one of them is used to check objects (the README says which)',
 } as const;

@@ -14,7 +14,9 @@ import type { IndexedCrd } from '../workspace/crdIndex';
 import { identityFromTemplate, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
-import { checkCr, checkCrd, textKey } from './engineCalls';
+import { checkCr, checkCrd, checkCrdUpdate, checkCrUpdate, textKey } from './engineCalls';
+import type { CrCheck, CrUpdateCheck, UpdateError } from './caches';
+import { baselineFor, brokenObjectsFinding, compatFindings, onUpdate } from './update';
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
@@ -54,6 +56,13 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
       out.push(finding(headRange(td, doc), 'warning', 'InternalError', `crd-yaml internal error: ${(e as Error).message}`, 'other'));
     }
   }
+  const problem = ctx.baselines.get(td.uri)?.problem;
+  const first = file.docs.find((d) => roleOf(d.value).role !== 'other');
+  if (problem && first) {
+    // Said once per file: its objects were checked as new ones.
+    const f = finding(headRange(td, first), 'information', 'BaselineUnavailable', `checked as new objects, not as updates: ${problem}`, roleOf(first.value).role);
+    out.push(f);
+  }
   const findings = notYaml(td.languageId, file, out);
   // Beside another YAML server that reports them (crdYaml.syntaxDiagnostics), syntax errors are its job.
   return ctx.settings.syntaxDiagnostics ? findings : findings.filter((f) => !SYNTAX_CODES.has(f.code));
@@ -78,10 +87,12 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
 function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const role = roleOf(doc.value);
   const patch = ctx.files.get(uri)?.patch ?? '';
-  if (role.role === 'crd') return `crd:${patch}:${definitionsOf(ctx, role.crd).map((c) => `${c.id}@${c.uri}`).join(',')}`;
+  // Baselines (and, for a CRD, the workspace's objects of its kind) decide update findings.
+  const update = `${ctx.baselineGeneration}:${ctx.workspaceGeneration}:${JSON.stringify(ctx.settings.compatibility)}`;
+  if (role.role === 'crd') return `crd:${patch}:${definitionsOf(ctx, role.crd).map((c) => `${c.id}@${c.uri}`).join(',')}:${update}`;
   if (role.role !== 'cr') return `${role.role}:${patch}`;
   const crd = ctx.index.lookup(role.group, role.kind);
-  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}`;
+  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
   return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index.all().filter((c) => c.group === role.group).map((c) => c.id).join(',')}`;
 }
@@ -121,10 +132,17 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       out.push(f);
       return out;
     }
-    const r = checkCrd(ctx, textKey(doc.text, ctx.settings.yamlVersion), role.crd);
-    out.push(...literalFindings(doc, crdEngineFindings(ctx, td, doc, r.errors)));
+    const base = baselineFor(ctx, td.uri, doc.value);
+    const text = textKey(doc.text, ctx.settings.yamlVersion);
+    const r = base ? checkCrdUpdate(ctx, text, role.crd, base.object) : checkCrd(ctx, text, role.crd);
+    out.push(...literalFindings(doc, crdEngineFindings(ctx, td, doc, r.errors, base?.label)));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
     out.push(...versionLossFindings(td, doc, role.crd));
+    if (base) {
+      out.push(...compatFindings(ctx, td, doc, base.object, base.label, (segs) => rangeOfPath(td, doc, segs, 'key')));
+      const broken = brokenObjectsFinding(ctx, td, doc, base.object, base.label, rangeOfPath(td, doc, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }], 'value'));
+      if (broken) out.push(broken);
+    }
   } else if (role.role === 'cr') {
     out.push(...crFindings(ctx, td, doc, role, patch === 'partial'));
   }
@@ -135,7 +153,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
  * The API server's findings on a CRD. Cost findings are grouped: each over-budget rule is one finding, the
  * CRD's total is one finding with the rules that contributed to it as related locations.
  */
-function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, errors: FieldError[]): Finding[] {
+function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, errors: UpdateError[], baseline?: string): Finding[] {
   const out: Finding[] = [];
   const contributions: RelatedFinding[] = [];
   for (const e of errors) {
@@ -151,6 +169,7 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
       continue;
     }
     const f = fieldFinding(ctx, td, doc, e, {}, 'crd');
+    if (baseline && e.onlyOnUpdate) onUpdate(f, baseline);
     if (e.params?.cost?.scope === 'contribution') contributions.push({ location: { uri: td.uri, range: f.range }, message: `this rule contributed an estimated cost of ${formatCost(e.params.cost.estimated)}` });
     else out.push(f);
   }
@@ -208,7 +227,11 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     out.push(f);
     return out;
   }
-  const r = checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial });
+  // A patch (a partial object) updates nothing by itself.
+  const base = partial ? undefined : baselineFor(ctx, td.uri, doc.value);
+  const r: CrCheck | CrUpdateCheck = base
+    ? checkCrUpdate(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, base.object)
+    : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
@@ -227,6 +250,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   for (const e of result.errors) {
     if (e.params?.origin === 'celSkipped') continue; // rides on the blocking errors (notes)
     const f = fieldFinding(ctx, td, doc, e, { crd, version }, 'cr');
+    if (base && (e as UpdateError).onlyOnUpdate) onUpdate(f, base.label);
     if (skipped && BLOCKING_ERROR_TYPES.has(e.type)) f.notes = [CEL_SKIPPED_MESSAGE];
     out.push(f);
   }

@@ -19,6 +19,7 @@ import { lightCrds } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
 import { parseFile, templateDecidesSpec } from './templates';
 import { ServiceCaches } from './caches';
+import type { FileBaseline, WorkspaceObjects } from './update';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
 import { fixesFor } from './fixes';
@@ -49,7 +50,7 @@ export class LanguageService {
   private readonly uses = new Map<string, Set<string>>();
 
   constructor(settings: Partial<ServiceSettings> = {}) {
-    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches() };
+    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches(), baselines: new Map(), baselineGeneration: 0, workspaceGeneration: 0 };
   }
 
   /**
@@ -64,6 +65,32 @@ export class LanguageService {
     // A chart template is parsed differently.
     if (!!before.helmTemplate !== !!fc.helmTemplate) this.ctx.caches.openFiles.delete(uri);
     return true;
+  }
+
+  /**
+   * The baseline of a file (the objects it had at a git revision, or has in a cluster): its documents are
+   * then checked as updates of the objects with their keys. `undefined`: checked as creates.
+   */
+  setBaseline(uri: string, baseline: FileBaseline | undefined): void {
+    if (baseline) this.ctx.baselines.set(uri, baseline);
+    else this.ctx.baselines.delete(uri);
+    this.ctx.baselineGeneration++;
+  }
+
+  /** The baseline a file was given (for its label and problem). */
+  baselineOf(uri: string): FileBaseline | undefined {
+    return this.ctx.baselines.get(uri);
+  }
+
+  /** Where the workspace's objects of a kind are read from (for what a CRD change breaks). */
+  setWorkspaceObjects(provider: WorkspaceObjects | undefined): void {
+    this.ctx.workspaceObjects = provider;
+    this.ctx.workspaceGeneration++;
+  }
+
+  /** Workspace files changed: what CRD changes break is computed again. */
+  workspaceChanged(): void {
+    this.ctx.workspaceGeneration++;
   }
 
   /** Changes settings (the caller re-checks open documents). */

@@ -78,14 +78,19 @@ export function compareCustomResourceDefinitions(oldCrd: unknown, newCrd: unknow
     }
   }
 
-  oldVersions.forEach((ov, oi) => {
-    const name = str(ov.name);
-    const n = newByName.get(name);
-    if (!n) return;
+  const oldByName = new Map(oldVersions.map((v, i) => [str(v.name), i]));
+  const oldStorage = oldVersions.findIndex((v) => v.storage === true);
+  newVersions.forEach((nv, ni) => {
+    const name = str(nv.name);
+    // A version new in this change is compared with the old storage version: the objects stored there are
+    // what it serves (a v1alpha1 -> v1 promotion).
+    const oi = oldByName.get(name) ?? oldStorage;
+    if (oi === undefined || oi < 0) return;
     const o = schemaOf(oldCrd, oi);
-    const s = schemaOf(newCrd, n.i);
+    const s = schemaOf(newCrd, ni);
     if (!o || !s) return;
-    compareSchema(o.schema, s.schema, s.path, '', { version: name, add });
+    const against = str(oldVersions[oi].name);
+    compareSchema(o.schema, s.schema, s.path, '', { version: name, add: against === name ? add : (c, p, m, e) => add(c, p, `${m} (${name} against ${against})`, e) });
   });
   return out;
 }

@@ -97,6 +97,10 @@ export interface FieldErrorParams {
    * reads as a non-string (`off`, `0755`) where a string is expected. `source` is the text as written.
    */
   plainScalar?: { source: string; readAs: string };
+  /** Set by the service: the finding applies on update from a baseline (`HEAD`, `the cluster (...)`), not to a new object. */
+  update?: { from: string };
+  /** Set by the service: a CRD compatibility finding and its category (engine/compat). */
+  compat?: { category: string; kind: 'breaking' | 'client' };
 }
 
 /** The numbers of a CEL cost finding (apiextensions-apiserver's static cost checks). */

@@ -1,0 +1,142 @@
+/**
+ * The update path in the service: documents compared with their baseline, i.e. the same object (group,
+ * kind, namespace, name) at a git revision or in a cluster. The callers (lsp/, cli/) read baselines and
+ * hand them over with `LanguageService.setBaseline`; the service does no IO.
+ *
+ * - A custom resource with a baseline is checked as an update of it (transition rules, ratcheting,
+ *   metadata update rules): what applies only on update says so (`on update from HEAD: ...`), and an
+ *   unchanged invalid value is not reported (the API server lets it through).
+ * - A CRD with a baseline is checked as an update of it (a stored version removed, immutable fields), its
+ *   compatibility with the baseline is reported by category (crdYaml.compatibility sets severities), and
+ *   the workspace's own objects of its kind are checked against both: "this change makes N objects invalid".
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { errorMessage, type PathSegment } from '../engine/field';
+import { compareCustomResourceDefinitions } from '../engine/compat/compare';
+import { COMPAT_CATEGORIES, type CompatSeverity } from '../engine/compat/categories';
+import { validateCustomResource } from '../engine/customresource/strategy';
+import { baselineKey, sameKey } from '../baseline/key';
+import type { ServiceContext } from './context';
+import type { Finding, RelatedFinding } from './finding';
+import { roleOf } from './kube';
+import { parseYamlFile, type YamlDoc } from './yamlDocument';
+import { LineIndex } from '../yaml';
+
+/** The objects of one file at its baseline (all of them: documents are matched by key on each pass). */
+export interface FileBaseline {
+  /** For people: `HEAD`, `origin/main`, `the cluster (context kind-dev)`. */
+  label: string;
+  objects: unknown[];
+  /** Why there is no baseline for the file (a bad revision, the cluster not answering), said once. */
+  problem?: string;
+}
+
+/** The workspace's files that may hold objects of a kind, with their current text (open or on disk). */
+export type WorkspaceObjects = (group: string, kind: string) => Array<{ uri: string; text: string }>;
+
+/** The most objects of a kind checked against a changed CRD (each is validated twice). */
+export const MAX_WORKSPACE_OBJECTS = 200;
+
+/** The baseline of a document's object, when its file has one with the same key. */
+export function baselineFor(ctx: ServiceContext, uri: string, value: unknown): { object: Record<string, unknown>; label: string } | undefined {
+  const fb = ctx.baselines.get(uri);
+  if (!fb || fb.objects.length === 0) return undefined;
+  const k = baselineKey(value);
+  if (!k) return undefined;
+  const hit = fb.objects.find((o) => {
+    const ok = baselineKey(o);
+    return ok !== undefined && sameKey(ok, k);
+  });
+  return hit ? { object: hit as Record<string, unknown>, label: fb.label } : undefined;
+}
+
+/** Marks a finding as one that applies on update from the baseline. */
+export function onUpdate(f: Finding, label: string): Finding {
+  f.message = `on update from ${label}: ${f.message}`;
+  f.params = { ...f.params, update: { from: label } };
+  return f;
+}
+
+const LSP_SEVERITY: Record<Exclude<CompatSeverity, 'off'>, Finding['severity']> = { error: 'error', warning: 'warning', information: 'information' };
+
+/** The compatibility findings of a CRD document against its baseline, at the places they are about. */
+export function compatFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, oldCrd: unknown, label: string, rangeOf: (segs: PathSegment[]) => Finding['range']): Finding[] {
+  const out: Finding[] = [];
+  for (const c of compareCustomResourceDefinitions(oldCrd, doc.value)) {
+    const cat = COMPAT_CATEGORIES.get(c.category);
+    const sev = ctx.settings.compatibility[c.category] ?? cat?.defaultSeverity ?? 'warning';
+    if (sev === 'off') continue;
+    const f: Finding = {
+      range: rangeOf(c.segments),
+      severity: LSP_SEVERITY[sev],
+      code: 'Incompatible',
+      message: `incompatible with ${label} (${c.category}): ${c.message}`,
+      document: 'crd',
+      path: c.path,
+      segments: c.segments,
+      params: { compat: { category: c.category, kind: cat?.kind ?? 'breaking' }, update: { from: label } },
+      ...(c.version ? { provenance: { version: c.version } } : {}),
+    };
+    out.push(f);
+  }
+  return out;
+}
+
+/**
+ * The workspace's objects of the CRD's kind that the change makes invalid: valid (as a create) against the
+ * baseline CRD, invalid against the new one. One finding listing them, each a related location.
+ */
+export function brokenObjectsFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, oldCrd: unknown, label: string, range: Finding['range']): Finding | undefined {
+  const provider = ctx.workspaceObjects;
+  const role = roleOf(doc.value);
+  if (!provider || role.role !== 'crd') return undefined;
+  const spec = (doc.value as { spec?: { group?: unknown; names?: { kind?: unknown } } }).spec;
+  const group = typeof spec?.group === 'string' ? spec.group : '';
+  const kind = typeof spec?.names?.kind === 'string' ? spec.names.kind : '';
+  if (!group || !kind) return undefined;
+  const broken: RelatedFinding[] = [];
+  let checked = 0;
+  let cut = false;
+  for (const { uri, text } of provider(group, kind)) {
+    if (cut) break;
+    const file = parseYamlFile(text, undefined, { yamlVersion: ctx.settings.yamlVersion });
+    const lines = new LineIndex(text);
+    const position = (offset: number) => lines.positionAt(offset);
+    for (const d of file.docs) {
+      const r = roleOf(d.value);
+      if (r.role !== 'cr' || r.group !== group || r.kind !== kind || d.syntax.some((s) => s.severity === 'error')) continue;
+      if (checked >= MAX_WORKSPACE_OBJECTS) {
+        cut = true;
+        break;
+      }
+      checked++;
+      const errs = (crd: unknown) => validateCustomResource(crd, structuredClone(d.value)).errors.filter((e) => (e.severity ?? 'error') === 'error');
+      const before = errs(oldCrd);
+      if (before.length > 0) continue;
+      const after = errs(doc.value);
+      if (after.length === 0) continue;
+      const first = after[0];
+      const at = d.layer.rangeOfFieldError(first);
+      const name = (d.value as { metadata?: { name?: unknown } }).metadata?.name;
+      broken.push({
+        location: { uri, range: { start: position(at.start), end: position(at.end) } },
+        message: `${kind} ${typeof name === 'string' ? name : '(no name)'}: ${errorMessage(first)}${after.length > 1 ? ` (and ${after.length - 1} more)` : ''}`,
+      });
+    }
+  }
+  if (broken.length === 0) return undefined;
+  const n = broken.length;
+  const f: Finding = {
+    range,
+    severity: 'warning',
+    code: 'BreaksObjects',
+    message: `this change makes ${n} ${kind} object${n === 1 ? '' : 's'} of the workspace invalid (valid against ${label}): ${broken
+      .slice(0, 3)
+      .map((b) => b.message.split(':')[0])
+      .join(', ')}${n > 3 ? ', ...' : ''}${cut ? ` (only the first ${MAX_WORKSPACE_OBJECTS} objects were checked)` : ''}`,
+    document: 'crd',
+    related: broken,
+    params: { update: { from: label } },
+  };
+  return f;
+}
