@@ -68,6 +68,10 @@ function fixture(): string {
 
 /** The editor's view: the service with every file open and its baseline at HEAD, as lsp/baselines.ts reads it. */
 function editorFindings(dir: string, files: Record<string, string>): Map<string, Finding[]> {
+  return editor(dir, files).findings;
+}
+
+function editor(dir: string, files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const service = new LanguageService();
   const git = new GitBaselineSource('HEAD', dir);
@@ -76,7 +80,7 @@ function editorFindings(dir: string, files: Record<string, string>): Map<string,
   for (const d of docs) service.setBaseline(d.uri, git.objectsAt(join(dir, d.uri.split('/').pop()!)));
   service.setWorkspaceObjects((group, kind) => docs.filter((d) => d.getText().includes(`kind: ${kind}`)).map((d) => ({ uri: d.uri, text: d.getText() })));
   git.close();
-  return new Map(docs.map((d) => [d.uri.split('/').pop()!, service.findings(d)]));
+  return { service, docs, findings: new Map(docs.map((d) => [d.uri.split('/').pop()!, service.findings(d)])) };
 }
 
 const brief = (fs: Finding[]) => fs.map((f) => `${f.range.start.line + 1}: ${f.code}: ${f.message}`);
@@ -94,6 +98,13 @@ test('editor: a custom resource is checked as an update of HEAD (transition rule
     assert.equal(changed.length, 1);
     assert.equal(changed[0].apiMessage, 'spec.size: Invalid value: 60: spec.size in body should be less than or equal to 10');
     assert.equal(changed[0].params?.update, undefined);
+    // Hover on a field shows its value at the baseline.
+    const e = editor(dir, { 'widgets.yaml': WIDGETS('{replicas: 2, size: 50, mode: a, note: x}') });
+    const wd = e.docs[1];
+    const at = (needle: string) => wd.positionAt(wd.getText().indexOf(needle) + 1);
+    const hoverText = (needle: string) => String((e.service.hover(wd, at(needle))?.contents as { value: string }).value);
+    assert.match(hoverText('replicas: 2'), /\*\*At HEAD:\*\* `3`\n/);
+    assert.match(hoverText('size: 50'), /\*\*At HEAD:\*\* `50` \(unchanged: the API server lets its existing errors through on update\)/);
     // Without a baseline (a new object) the unchanged invalid value is an error.
     const service = new LanguageService();
     const crd = TextDocument.create('file:///x/crd.yaml', 'yaml', 1, CRD());

@@ -28,6 +28,7 @@ import { SHOW_NOTES_COMMAND, SOURCE, toCodeAction, toDiagnostic, toPreviewRespon
 import type { FieldValidation } from '../service/context';
 import type { CompatSeverity } from '../engine/compat/categories';
 import { EditorBaselines } from './baselines';
+import { RUN_TESTS_COMMAND } from '../service/crdTests';
 import { DiagnosticsScheduler } from './scheduler';
 import { RepositoryFeatures } from './repository';
 import type { QueuedEdits } from './queuedEdits';
@@ -195,7 +196,8 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
         definitionProvider: true,
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
-        executeCommandProvider: { commands: [SHOW_NOTES_COMMAND] },
+        // A fix's notes; the Run lenses of CRD rule test files.
+        executeCommandProvider: { commands: [SHOW_NOTES_COMMAND, RUN_TESTS_COMMAND] },
       },
       serverInfo: { name: 'crd-yaml', version: '0.1.0' },
     };
@@ -366,6 +368,16 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
     guarded(
       'executeCommand',
       (p) => {
+        if (p.command === RUN_TESTS_COMMAND) {
+          const [uri, index] = (p.arguments ?? []) as [string, number | undefined];
+          const r = withDoc(uri, (d) => service.runTests(d, typeof index === 'number' ? index : undefined));
+          if (!r) return null;
+          // The failures are findings of the test file; the lenses show the outcomes.
+          scheduler.schedule(uri, false);
+          void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+          void connection.window.showInformationMessage(`crd-yaml test: ${r.passed} passed, ${r.failed} failed`);
+          return r;
+        }
         if (p.command !== SHOW_NOTES_COMMAND) return null;
         const [title, notes] = (p.arguments ?? []) as [unknown, unknown];
         const lines = Array.isArray(notes) ? notes.map(String) : [];

@@ -13,6 +13,7 @@ import type { ServiceContext } from './context';
 import { cursorContext, type CursorContext, type CursorSegment } from './cursorContext';
 import { CEL_FUNCTIONS, CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } from './keywords';
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt, RESOURCE_ROOT_FIELDS } from './kube';
+import { testObjectAt } from './crdTests';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isEmptyDocument, newObjectItems } from './newObject';
 
@@ -30,17 +31,26 @@ export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile
   if (lines[pos.line - docLine] === undefined) return [];
   const cc = cursorContext(lines, pos.line - docLine, pos.character);
   const replace: Range = { start: { line: pos.line, character: pos.character - cc.prefix.length }, end: pos };
-  const head = documentHead(doc);
-  const segs = toSegments(cc.path);
-  if (cc.path.length === 0 || (cc.path.length === 1 && !cc.inKey)) {
+  let head = documentHead(doc);
+  let segs = toSegments(cc.path);
+  // Inside a CRD rule test's object or oldObject: that object is the custom resource.
+  const inTest = testObjectAt(td.uri, doc.value, segs);
+  if (inTest) {
+    segs = inTest.segments;
+    const o = inTest.object;
+    head = { apiVersion: typeof o?.apiVersion === 'string' ? o.apiVersion : undefined, kind: typeof o?.kind === 'string' ? o.kind : undefined };
+    if (segs.length === 0 && cc.inKey) {
+      const extra = RESOURCE_ROOT_FIELDS;
+      const res = head.apiVersion && head.kind ? resolveCr(ctx.index, crRole(head.apiVersion, head.kind)) : undefined;
+      return res?.version?.schema ? propertyItems(res.version.schema, cc, replace, extra) : [];
+    }
+  } else if (cc.path.length === 0 || (cc.path.length === 1 && !cc.inKey)) {
     const root = rootCompletion(ctx, cc, head, replace);
     if (root) return root;
   }
   if (head.kind === 'CustomResourceDefinition') return crdCompletion(doc, cc, segs, replace, pos);
   if (head.apiVersion && head.kind) {
-    const slash = head.apiVersion.indexOf('/');
-    const role = { role: 'cr' as const, group: slash < 0 ? '' : head.apiVersion.slice(0, slash), version: head.apiVersion.slice(slash + 1), kind: head.kind, apiVersion: head.apiVersion };
-    const res = resolveCr(ctx.index, role);
+    const res = resolveCr(ctx.index, crRole(head.apiVersion, head.kind));
     const schema = res?.version?.schema;
     if (!schema) return [];
     if (cc.inKey) {
@@ -52,6 +62,11 @@ export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile
     return at ? valueItems(at.schema, replace) : [];
   }
   return [];
+}
+
+function crRole(apiVersion: string, kind: string) {
+  const slash = apiVersion.indexOf('/');
+  return { role: 'cr' as const, group: slash < 0 ? '' : apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind, apiVersion };
 }
 
 /** apiVersion and kind as written in the document (works on half-typed text). */

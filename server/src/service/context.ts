@@ -10,6 +10,7 @@ import { findPath, keyRange, nodeRange, parseYamlFile } from './yamlDocument';
 import type { CrdText, ServiceCaches } from './caches';
 import type { CompatSeverity } from '../engine/compat/categories';
 import type { FileBaseline, WorkspaceObjects } from './update';
+import type { TestRun } from './crdTests';
 
 /** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -60,6 +61,8 @@ export interface ServiceContext {
   workspaceObjects?: WorkspaceObjects;
   /** Bumped when workspace files change: what a CRD change breaks may have changed. */
   workspaceGeneration: number;
+  /** The last run of each CRD rule test file (crdTests.ts). */
+  testRuns: Map<string, TestRun>;
 }
 
 /**

@@ -29,6 +29,8 @@ export const FINDING_CODES = {
   EngineUnavailable: 'A check could not run on this document (see the message)',
   Incompatible: 'A CRD change that can break stored objects or their clients, against the baseline (params.compat.category: storedVersionRemoval, enum, required, type, ...)',
   BreaksObjects: 'A CRD change that makes objects of the workspace invalid (they were valid against the baseline CRD)',
+  TestFile: 'A CRD rule test file (*.crdtest.yaml) that cannot be read as one (no crd, no tests, a malformed case)',
+  TestFailed: 'A case of a CRD rule test file failed in its last run (the differences in the notes)',
   BaselineUnavailable: 'The baseline (crdYaml.baseline, --base) could not be read: update checks did not run',
   InternalError: 'crd-yaml failed on this document (a bug): other documents are still checked',
   DuplicateCRD: 'Another document defines the same group and kind: one of them is used to check objects (the README says which)',

@@ -15,17 +15,24 @@ import { guard } from './engineCalls';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
 import { celTypeName, crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
 import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
+import { baselineFor } from './update';
+import { testObjectAt } from './crdTests';
 
 /** The hover at a position, or null. */
 export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): Hover | null {
   const offset = td.offsetAt(pos);
   const doc = docAt(file, offset);
   if (!doc || doc.value === undefined) return null;
-  const at = pathAtOffset(doc, offset);
-  if (!at || at.segments.length === 0) return null;
-  const r = at.onKey ? keyRange(doc, at.pair) : nodeRange(doc, at.node);
+  const found = pathAtOffset(doc, offset);
+  if (!found || found.segments.length === 0) return null;
+  const r = found.onKey ? keyRange(doc, found.pair) : nodeRange(doc, found.node);
   const range = r ? { start: td.positionAt(r[0]), end: td.positionAt(r[1]) } : undefined;
-  const role = roleOf(doc.value);
+  // Inside a CRD rule test's object or oldObject: that object is the custom resource.
+  const inTest = testObjectAt(td.uri, doc.value, found.segments);
+  if (inTest && inTest.segments.length === 0) return null;
+  const at = inTest ? { ...found, segments: inTest.segments } : found;
+  const value = inTest ? inTest.object : doc.value;
+  const role = roleOf(value);
   let md: string | undefined;
   if (role.role === 'cr') {
     const res = resolveCr(ctx.index, role);
@@ -43,12 +50,25 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
       return { contents: { kind: MarkupKind.Markdown, value: md }, range };
     }
     md = describeSchema(s.name ?? '', s.schema, s.required);
+    const base = inTest ? undefined : baselineFor(ctx, td.uri, doc.value);
+    if (base) md += `\n\n${baselineValue(valueAt(base.object, at.segments), valueAt(doc.value, at.segments), base.label)}`;
     if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_`;
   } else if (role.role === 'crd') {
     md = crdHover(doc.value, at.segments.map((x) => (x.kind === 'field' ? x.name : x.kind === 'key' ? x.key : String(x.index))), at.onKey);
   }
   if (!md) return null;
   return { contents: { kind: MarkupKind.Markdown, value: md }, range };
+}
+
+/** The field's value at the baseline, for people: what an update changes (and what ratcheting keeps). */
+function baselineValue(old: unknown, now: unknown, label: string): string {
+  if (old === undefined) return `**At ${label}:** not set (the update adds it)`;
+  const show = (v: unknown) => {
+    const s = JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? Number(x) : x)) ?? String(v);
+    return s.length > 200 ? s.slice(0, 200) + '…' : s;
+  };
+  const same = show(old) === show(now);
+  return `**At ${label}:** \`${show(old)}\`${same ? ' (unchanged: the API server lets its existing errors through on update)' : ''}`;
 }
 
 /** A CRD's versions in kubectl's order of preference, the storage, deprecated and unserved ones marked. */

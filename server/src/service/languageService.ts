@@ -20,6 +20,7 @@ import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type S
 import { parseFile, templateDecidesSpec } from './templates';
 import { ServiceCaches } from './caches';
 import type { FileBaseline, WorkspaceObjects } from './update';
+import { isTestFile, runTests, testFindings, testLenses } from './crdTests';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
 import { fixesFor } from './fixes';
@@ -50,7 +51,7 @@ export class LanguageService {
   private readonly uses = new Map<string, Set<string>>();
 
   constructor(settings: Partial<ServiceSettings> = {}) {
-    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches(), baselines: new Map(), baselineGeneration: 0, workspaceGeneration: 0 };
+    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches(), baselines: new Map(), baselineGeneration: 0, workspaceGeneration: 0, testRuns: new Map() };
   }
 
   /**
@@ -136,6 +137,7 @@ export class LanguageService {
   /** Forgets an open document (its CRDs leave the index unless a disk copy is indexed). */
   close(uri: string): string[] {
     this.ctx.caches.closeDocument(uri);
+    this.ctx.testRuns.delete(uri);
     this.uses.delete(uri);
     return this.index.remove(uri, 'open');
   }
@@ -176,7 +178,13 @@ export class LanguageService {
 
   /** The findings of a document (finding.ts: lsp/ renders them as diagnostics, cli/ as text, JSON, SARIF). */
   findings(td: TextDocument): Finding[] {
-    return fileFindings(this.ctx, td, this.file(td));
+    const f = fileFindings(this.ctx, td, this.file(td));
+    return isTestFile(td.uri) ? [...f, ...testFindings(this.ctx, td)] : f;
+  }
+
+  /** Runs the cases of a CRD rule test file (all, or the one at `index`); their failures become findings. */
+  runTests(td: TextDocument, index?: number): { passed: number; failed: number } {
+    return runTests(this.ctx, td, index);
   }
 
   /**
@@ -248,6 +256,7 @@ export class LanguageService {
   }
 
   codeLenses(td: TextDocument): CodeLens[] {
+    if (isTestFile(td.uri)) return testLenses(this.ctx, td);
     return previewLenses(this.ctx, td, this.file(td));
   }
 
