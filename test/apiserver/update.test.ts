@@ -11,6 +11,10 @@ import { skipWithoutKapi, startApiServer, type ApiServer } from './kapi';
 import { validateCustomResource } from '../../server/src/engine/customresource/strategy';
 import { validateCustomResourceDefinitionUpdate } from '../../server/src/engine/crd/update';
 import { errorMessage, type FieldError } from '../../server/src/engine/field';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../server/src/cli/main';
 
 const spec = (maximum: number) => ({
   type: 'object',
@@ -120,5 +124,32 @@ test('dry-run updates of stored custom resources and of their CRD: the server an
     }
   } finally {
     s.stop();
+  }
+});
+
+test('crd-yaml check --base-cluster: the objects in the cluster are the baselines', { skip: skipWithoutKapi(), timeout: 10 * 60_000 }, async () => {
+  const s = await startApiServer();
+  const dir = mkdtempSync(join(tmpdir(), 'crd-yaml-base-cluster-'));
+  const kubeconfig = process.env.KUBECONFIG;
+  try {
+    await s.createCrds([crd(100)]);
+    const created = await s.request('POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 5 } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    writeFileSync(join(dir, 'crd.yaml'), JSON.stringify(crd(100)));
+    writeFileSync(join(dir, 'w.yaml'), 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {replicas: 4}\n');
+    process.env.KUBECONFIG = s.kubeconfig;
+    let out = '';
+    let err = '';
+    const code = await runCli(['check', '--base-cluster', '.'], { stdout: (x) => (out += x), stderr: (x) => (err += x), cwd: dir });
+    assert.equal(code, 1, out + err);
+    assert.match(out, /^w\.yaml:4:18: error: on update from the cluster \(context [^)]+\): spec\.replicas: Invalid value: 4: must not decrease \[FieldValueInvalid spec\.replicas\]$/m);
+    // The same file as a create: nothing wrong.
+    let out2 = '';
+    assert.equal(await runCli(['check', '.'], { stdout: (x) => (out2 += x), stderr: () => undefined, cwd: dir }), 0, out2);
+  } finally {
+    if (kubeconfig === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = kubeconfig;
+    s.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -115,11 +115,14 @@ export class GitBaselineSource implements BaselineSource {
   objectsAt(file: string): BaselineObjects {
     try {
       const at = this.textAt(file);
-      if (!at) return { label: this.label, objects: [], problem: `${file} is not in a git repository` };
+      // Not in a repository: nothing to compare with, and nothing worth saying on every file.
+      if (!at) return { label: this.label, objects: [] };
       if (at.text === undefined) return { label: this.label, objects: [] };
       const objects = parseYamlDocuments(at.text).documents.map((d) => d.value);
       return { label: this.label, objects: objects.map((o) => (identifyObject(o).kind === 'crd' ? storedStatusStandIn(o as Record<string, unknown>) : o)) };
     } catch (e) {
+      // A repository without commits yet has no HEAD: nothing to compare with either.
+      if (this.ref === 'HEAD' && e instanceof GitError && /revision "HEAD" not found/.test(e.message)) return { label: this.label, objects: [] };
       return { label: this.label, objects: [], problem: e instanceof GitError ? e.message : `reading ${this.ref}: ${e instanceof Error ? e.message : String(e)}` };
     }
   }
@@ -131,7 +134,7 @@ export class GitBaselineSource implements BaselineSource {
   async forFile(file: string, objects: unknown[]): Promise<FileBaselines> {
     try {
       const at = this.textAt(file);
-      if (!at) return { baselines: objects.map(() => undefined), problem: `${file} is not in a git repository` };
+      if (!at) return { baselines: objects.map(() => undefined) };
       if (at.text === undefined) return { baselines: objects.map(() => undefined) };
       const base = parseYamlDocuments(at.text).documents.map((d) => d.value);
       return { baselines: match(objects, base, this.label, storedStatusStandIn) };

@@ -19,6 +19,7 @@ import { baselineKey, sameKey } from '../baseline/key';
 import type { ServiceContext } from './context';
 import type { Finding, RelatedFinding } from './finding';
 import { roleOf } from './kube';
+import { goDeepEqual } from '../engine/validation/go-values';
 import { parseYamlFile, type YamlDoc } from './yamlDocument';
 import { LineIndex } from '../yaml';
 
@@ -37,6 +38,8 @@ export type WorkspaceObjects = (group: string, kind: string) => Array<{ uri: str
 /** The most objects of a kind checked against a changed CRD (each is validated twice). */
 export const MAX_WORKSPACE_OBJECTS = 200;
 
+const validAgainstBaseline = new WeakMap<object, Map<string, boolean>>();
+
 /** The baseline of a document's object, when its file has one with the same key. */
 export function baselineFor(ctx: ServiceContext, uri: string, value: unknown): { object: Record<string, unknown>; label: string } | undefined {
   const fb = ctx.baselines.get(uri);
@@ -47,7 +50,16 @@ export function baselineFor(ctx: ServiceContext, uri: string, value: unknown): {
     const ok = baselineKey(o);
     return ok !== undefined && sameKey(ok, k);
   });
-  return hit ? { object: hit as Record<string, unknown>, label: fb.label } : undefined;
+  if (!hit) return undefined;
+  // An object this change leaves as it is is not being updated: it is checked as what it is, a manifest
+  // (as a create), so a committed invalid object keeps its errors. (A CRD from git carries a stand-in status.)
+  if (sameManifest(value, hit)) return undefined;
+  return { object: hit as Record<string, unknown>, label: fb.label };
+}
+
+function sameManifest(a: unknown, b: unknown): boolean {
+  const strip = (v: unknown) => (roleOf(v).role === 'crd' && v && typeof v === 'object' ? { ...(v as Record<string, unknown>), status: undefined } : v);
+  return goDeepEqual(strip(a), strip(b));
 }
 
 /** Marks a finding as one that applies on update from the baseline. */
@@ -111,8 +123,12 @@ export function brokenObjectsFinding(ctx: ServiceContext, td: TextDocument, doc:
       }
       checked++;
       const errs = (crd: unknown) => validateCustomResource(crd, structuredClone(d.value)).errors.filter((e) => (e.severity ?? 'error') === 'error');
-      const before = errs(oldCrd);
-      if (before.length > 0) continue;
+      // The baseline CRD does not change while the CRD is edited: its verdict on each object is kept.
+      let seen = validAgainstBaseline.get(oldCrd as object);
+      if (!seen) validAgainstBaseline.set(oldCrd as object, (seen = new Map()));
+      let valid = seen.get(d.text);
+      if (valid === undefined) seen.set(d.text, (valid = errs(oldCrd).length === 0));
+      if (!valid) continue;
       const after = errs(doc.value);
       if (after.length === 0) continue;
       const first = after[0];
