@@ -96,7 +96,7 @@ Options:
                      update rules and compatibility, and the objects a CRD change breaks. The
                      repository is read without running git.
   --base-cluster     check: the same, against the objects in the cluster of the kubeconfig's
-                     current context (read-only; $KUBECONFIG, ~/.kube/config).
+                     current context (read-only; --kubeconfig and --context choose others).
   --compat CATEGORY=SEVERITY
                      check: the severity of a CRD compatibility category (error, warning,
                      information, off), e.g. --compat enum=warning (repeatable).

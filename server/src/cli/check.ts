@@ -47,11 +47,14 @@ export interface CheckOptions {
  * The baselines of the inputs (IO): at a git revision (`--base REF`, the same path in the repository that
  * holds each file) or in the cluster (`--base-cluster`). The standard input has none.
  */
-export async function readBaselines(files: InputFile[], opts: { base?: string; cluster: boolean; cwd: string }): Promise<{ baselines: Map<string, FileBaseline> } | { error: string }> {
+export async function readBaselines(
+  files: InputFile[],
+  opts: { base?: string; cluster: boolean; cwd: string; kubeconfig?: string; context?: string },
+): Promise<{ baselines: Map<string, FileBaseline> } | { error: string }> {
   let source: BaselineSource;
   if (opts.cluster) {
     try {
-      source = new ClusterBaselineSource(await openCluster({ allowExec: true }));
+      source = new ClusterBaselineSource(await openCluster({ kubeconfig: opts.kubeconfig, context: opts.context, allowExec: true }));
     } catch (e) {
       return { error: `--base-cluster: ${e instanceof Error ? e.message : String(e)}` };
     }

@@ -160,7 +160,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
   }
 
   if (args.base !== undefined || args.baseCluster) {
-    return readBaselines(files, { base: args.base, cluster: args.baseCluster, cwd: io.cwd }).then((r) => {
+    return readBaselines(files, { base: args.base, cluster: args.baseCluster, cwd: io.cwd, kubeconfig: args.kubeconfig, context: args.context }).then((r) => {
       if ('error' in r) {
         io.stderr(`crd-yaml: ${r.error}\n`);
         return EXIT_USAGE;
