@@ -14,7 +14,7 @@ import { validateCustomResource } from '../../server/src/engine/customresource/s
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { validateCustomResourceDefinitionUpdate } from '../../server/src/engine/crd/update';
 import { compileSchemaValidations } from '../../server/src/engine/cel/compile';
-import { evaluateConformanceExpression } from '../../server/src/engine/cel/conformance';
+import { evaluateConformanceCost, evaluateConformanceExpression } from '../../server/src/engine/cel/conformance';
 import type { ConformanceCase, RunContext } from './runner';
 
 export interface OpOutput {
@@ -67,6 +67,9 @@ export function runOp(c: ConformanceCase, ctx: RunContext): OpOutput {
       return { errors: compileSchemaValidations(c.schema as JSONSchemaProps) };
     case 'cel-eval':
       return evaluateConformanceExpression(c.expr ?? '', c.vars ?? {});
+    case 'cel-cost':
+      // Project extension (test/conformance/found): estimated and runtime cost of a rule, as the oracle's cel-cost.
+      return evaluateConformanceCost(c.schema as JSONSchemaProps, c.expr ?? '', c.object, c.isResourceRoot ?? true);
     default:
       throw new Error(`unknown op ${c.op}`);
   }

@@ -16,8 +16,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apivalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
+	"k8s.io/apiserver/pkg/cel/common"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
@@ -267,4 +270,59 @@ func celValueJSON(v ref.Val) (interface{}, error) {
 		return out, nil
 	}
 	return map[string]interface{}{"$opaque": fmt.Sprintf("%s(%v)", v.Type().TypeName(), v.Value())}, nil
+}
+
+// opCELCost answers what the engine's estimator and runtime cost tracker must match: the rule `expr`
+// compiled on `schema` (self; CR validation's StoredExpressions env at the default compatibility
+// version, the per-call limit, the Kubernetes cost estimator) and, when `object` is given, evaluated
+// on it. The answer's value is {"estimatedMin", "estimatedMax", "cost", "result" | "error"}; a
+// compile error is the answer's error.
+func opCELCost(c *testCase) (answer, error) {
+	_, s, err := structural(c.Schema)
+	if err != nil {
+		return answer{}, err
+	}
+	root := c.resourceRoot()
+	declType := model.SchemaDeclType(s, root)
+	if declType == nil {
+		return answer{}, fmt.Errorf("schema has no CEL type")
+	}
+	s.ValidationExtensions.XValidations = apiextensionsv1.ValidationRules{{Rule: c.Expr}}
+	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	results, err := cel.Compile(s, declType, celconfig.PerCallLimit, envSet, cel.StoredExpressionsEnvLoader())
+	if err != nil {
+		return answer{}, err
+	}
+	r := results[0]
+	if r.Error != nil {
+		msg := r.Error.Detail
+		return answer{Error: &msg}, nil
+	}
+	out := map[string]interface{}{"estimatedMax": r.MaxCost}
+	if len(c.Object) > 0 {
+		obj, err := decodeInstance(c.Object)
+		if err != nil {
+			return answer{}, err
+		}
+		var sts common.Schema = &model.Structural{Structural: s}
+		if root {
+			sts = &model.Structural{Structural: model.WithTypeAndObjectMeta(s)}
+		}
+		val, det, evalErr := r.Program.Eval(map[string]interface{}{"self": common.UnstructuredToVal(obj, sts)})
+		if det != nil && det.ActualCost() != nil {
+			out["cost"] = *det.ActualCost()
+		}
+		if evalErr != nil {
+			out["error"] = evalErr.Error()
+		} else if enc, err := celValueJSON(val); err == nil {
+			out["result"] = enc
+		} else {
+			out["error"] = "encoding result: " + err.Error()
+		}
+	}
+	raw, err := encodeValue(out)
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{Value: &raw}, nil
 }

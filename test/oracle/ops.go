@@ -44,6 +44,8 @@ func runOp(c *testCase) (answer, error) {
 		return opCELCompile(c)
 	case "cel-eval":
 		return opCELEval(c)
+	case "cel-cost":
+		return opCELCost(c)
 	}
 	return answer{}, fmt.Errorf("unknown op %q", c.Op)
 }

@@ -1,111 +1,56 @@
 /**
  * Compilation of x-kubernetes-validations rules (k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel
- * compilation.go): parse, type-check against the schema's CEL type, rule must be bool, messageExpression
- * must be string, transition-rule detection, static cost.
+ * compilation.go): parse and type-check against the schema's CEL type, rule must be bool,
+ * messageExpression must be string, program creation, transition-rule detection, static cost.
  */
-import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { GoStruct, invalid, type FieldError, FieldPath } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
-import { checkExpression, children, type CheckIssue } from './checker';
 import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
-import { estimateCost } from './cost';
-import { rewriteListSemantics } from './listsemantics';
-import { desugarOptionalLiterals } from './optionalsyntax';
-import { dotInSyntaxIssues } from './dotin';
+import { PER_CALL_LIMIT, celEnvironment, type CompiledExpression, type EnvironmentOptions } from './environment';
+import type { CostEstimateResult } from './cost/estimate';
 
-export const PER_CALL_LIMIT = 1000000;
+export { PER_CALL_LIMIT, formatIssue } from './environment';
 
 /** What compiling one rule yields (CompilationResult). */
 export interface CompiledRule {
   rule: ValidationRule;
-  /** The parsed rule, when it compiled. */
-  ast?: ASTNode;
+  /** The compiled rule, when it compiled. */
+  compiled?: CompiledExpression;
   error?: { type: 'Invalid' | 'Required' | 'Internal'; detail: string; range?: { start: number; end: number } };
   usesOldSelf: boolean;
   maxCost: number;
+  /** The estimate with its breakdown (comprehensions and calls sized by the schema). */
+  estimate?: CostEstimateResult;
   maxCardinality: number;
-  messageExpressionAst?: ASTNode;
+  messageExpression?: CompiledExpression;
   messageExpressionError?: { detail: string; range?: { start: number; end: number } };
   messageExpressionMaxCost: number;
-  /** The rule as the runtime evaluates it (list-type semantics rewritten), when it differs from rule.rule. */
-  runtimeSource?: string;
-  messageExpressionRuntimeSource?: string;
   /** The rule's fieldPath resolved against the schema (field.Path printing), when valid. */
   normalizedFieldPath?: FieldPath;
+  /** The rule's self type (named as the API server names it for this node). */
+  declType?: DeclType;
 }
-
-let parserEnv: Environment | undefined;
-function parser(): Environment {
-  parserEnv ??= new Environment({
-    unlistedVariablesAreDyn: true,
-    enableOptionalTypes: true,
-    limits: { maxAstNodes: 100000, maxDepth: 1000, maxListElements: 100000, maxMapEntries: 100000, maxCallArguments: 32 },
-  });
-  return parserEnv;
-}
-
-/** cel-go's issue printing: `ERROR: <input>:L:C: msg` plus the source line and a caret. */
-export function formatIssue(src: string, offset: number, message: string): string {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < src.length; i++) {
-    if (src[i] === '\n') {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  let lineEnd = src.indexOf('\n', lineStart);
-  if (lineEnd < 0) lineEnd = src.length;
-  const col = [...src.slice(lineStart, offset)].length;
-  const text = src.slice(lineStart, lineEnd);
-  return `ERROR: <input>:${line}:${col + 1}: ${message}\n | ${text}\n | ${'.'.repeat(col)}^`;
-}
-
-const MAX_RECURSION_DEPTH = 250;
 
 /**
- * Whether the AST nests more than `max` operations deep. Iterative: the parser builds long chains
- * (`1 + 1 + ...`, `a && b && ...`) without recursing, and a recursive walk of a 20,000-term chain
- * overflowed the stack (reported as an internal error instead of cel-go's recursion-limit error).
+ * Where each expression compiles (cel.Compile's envLoader) and for which Kubernetes version. By
+ * default a rule compiles as a new expression (a CRD create: the NewExpressions environment at the
+ * compatibility version); rules the stored CRD already had on an update (storedRule), and every rule
+ * when serving custom resources (STORED_EXPRESSIONS), compile in the StoredExpressions environment.
  */
-function deeperThan(root: ASTNode, max: number): boolean {
-  const stack: Array<[ASTNode, number]> = [[root, 0]];
-  while (stack.length) {
-    const [n, d] = stack.pop()!;
-    const kids = children(n);
-    if (kids.length && d + 1 > max) return true;
-    for (const k of kids) stack.push([k, d + 1]);
-  }
-  return false;
+export interface CompileOptions {
+  /** Kubernetes minor version of the API server modelled (default: the newest supported). */
+  kubernetesMinor?: number;
+  /** The environment of every expression ('new' unless a predicate below says otherwise). */
+  kind?: 'new' | 'stored';
+  storedRule?(rule: string): boolean;
+  storedMessageExpression?(expr: string): boolean;
 }
 
-export type ParseOutcome = { ok: true; ast: ASTNode } | { ok: false; message: string; offset: number; range: { start: number; end: number } };
+/** Every expression in the StoredExpressions environment (the custom resource handler's). */
+export const STORED_EXPRESSIONS: CompileOptions = { kind: 'stored' };
 
-/** Parse a CEL expression, translating parser failures to cel-go's wording. */
-export function parseExpression(src: string): ParseOutcome {
-  let ast: ASTNode;
-  try {
-    ast = parser().parse(src).ast;
-  } catch (e) {
-    const err = e as { summary?: string; message?: string; range?: { start: number; end: number } };
-    const range = err.range ?? { start: 0, end: src.length };
-    const summary = err.summary ?? err.message ?? String(e);
-    const tok = src.slice(range.start, Math.max(range.end, range.start + 1));
-    let message: string;
-    if (/maximum.*depth|depth/i.test(summary)) message = 'max recursion depth exceeded';
-    else if (/^Expected (\w+), got/.test(summary)) message = `Syntax error: mismatched input '${tok}' expecting ${/^Expected (\w+)/.exec(summary)![1]}`;
-    else if (/^Unexpected (character|token)/.test(summary)) message = `Syntax error: mismatched input '${tok}' expecting <EOF>`;
-    else message = `Syntax error: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`;
-    return { ok: false, message, offset: range.start, range };
-  }
-  if (deeperThan(ast, MAX_RECURSION_DEPTH)) {
-    return { ok: false, message: 'max recursion depth exceeded', offset: 0, range: { start: 0, end: src.length } };
-  }
-  return { ok: true, ast };
-}
-
-function issuesString(src: string, issues: CheckIssue[]): string {
-  return issues.map((i) => formatIssue(src, i.offset, i.message)).join('\n');
+function envFor(opts: CompileOptions, stored: boolean | undefined): EnvironmentOptions {
+  return { kubernetesMinor: opts.kubernetesMinor, kind: stored ? 'stored' : opts.kind ?? 'new' };
 }
 
 /** The variables of a rule environment: self, and oldSelf (optional when optionalOldSelf). */
@@ -116,60 +61,16 @@ function ruleVars(selfType: CelType, optionalOldSelf: boolean): Map<string, CelT
   ]);
 }
 
-/** Compile one CEL expression against vars; a compile error string in the API server's form, or the AST. */
-export function compileExpressionAgainst(
-  src: string,
-  vars: Map<string, CelType>,
-  opts: { storedExpressions?: boolean } = {},
-): { ast?: ASTNode; type?: CelType; usesOldSelf: boolean; error?: string; programError?: string; range?: { start: number; end: number }; runtimeSource?: string; typeOf?: (n: ASTNode) => CelType | undefined } {
-  let text = src;
-  let p = parseExpression(src);
-  if (!p.ok && src.includes('?')) {
-    // Optional entries in literals ([?x], {?k: v}) are valid CEL the cel-js parser lacks: desugar and retry.
-    const d = desugarOptionalLiterals(src);
-    if (d !== undefined) {
-      const p2 = parseExpression(d);
-      if (p2.ok) {
-        p = p2;
-        text = d;
-      }
-    }
-  }
-  if (!p.ok) {
-    // `x.in`: cel-go's ANTLR recovery reports several errors the cel-js parser does not.
-    const dotIn = dotInSyntaxIssues(src, (t) => parseExpression(t).ok);
-    if (dotIn) return { usesOldSelf: false, error: dotIn.map((i) => formatIssue(src, i.offset, i.message)).join('\n'), range: p.range };
-    return { usesOldSelf: false, error: formatIssue(src, p.offset, p.message), range: p.range };
-  }
-  const r = checkExpression(p.ast, vars, opts);
-  if (r.issues.length) return { usesOldSelf: r.usesOldSelf, error: issuesString(text, r.issues), range: text === src ? r.issues[0].range : undefined };
-  let runtimeSource: string | undefined;
-  try {
-    runtimeSource = rewriteListSemantics(text, p.ast, r.typeOf) ?? (text !== src ? text : undefined);
-  } catch {
-    runtimeSource = text !== src ? text : undefined;
-  }
-  return { ast: p.ast, type: r.type, usesOldSelf: r.usesOldSelf, programError: r.programErrors[0], runtimeSource, typeOf: r.typeOf };
+function firstRange(c: CompiledExpression): { start: number; end: number } | undefined {
+  return c.issues[0]?.range;
 }
-
-/**
- * Which expressions compile in the StoredExpressions environment (cel.Compile's envLoader): all of them
- * when serving custom resources, those the stored CRD already had on a CRD update; the others (a CRD
- * create, rules new in an update) in the NewExpressions environment.
- */
-export interface ExpressionEnvironments {
-  storedRule?(rule: string): boolean;
-  storedMessageExpression?(expr: string): boolean;
-}
-
-/** Every expression in the StoredExpressions environment (the custom resource handler's). */
-export const STORED_EXPRESSIONS: ExpressionEnvironments = { storedRule: () => true, storedMessageExpression: () => true };
 
 /**
  * Compile all rules of one schema node (Compile + compileRule). declType is the node's CEL type
- * (SchemaDeclType of the node); cardinality the node's MaxCardinality fallback.
+ * (SchemaDeclType of the node). opts: the Kubernetes version, and 'new' (CRD create/update: the
+ * compatibility version) or 'stored' (custom resource validation: everything the server has).
  */
-export function compileRules(node: JSONSchemaProps, declType: DeclType | undefined, envs: ExpressionEnvironments = {}): CompiledRule[] {
+export function compileRules(node: JSONSchemaProps, declType: DeclType | undefined, opts: CompileOptions = {}): CompiledRule[] {
   const rules = Array.isArray(node['x-kubernetes-validations']) ? node['x-kubernetes-validations'] : [];
   if (rules.length === 0) return [];
   if (!declType) {
@@ -184,45 +85,47 @@ export function compileRules(node: JSONSchemaProps, declType: DeclType | undefin
   }
   const named = assignTypeName(declType, 'selfType0');
   const card = maxCardinality(declType.minSerializedSize);
-  return rules.map((rule) => compileRule(node, rule ?? ({} as ValidationRule), named, card, envs));
+  return rules.map((rule) => compileRule(node, rule ?? ({} as ValidationRule), named, card, opts));
 }
 
-function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: DeclType, card: number, envs: ExpressionEnvironments): CompiledRule {
-  const out: CompiledRule = { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageExpressionMaxCost: 0 };
+function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: DeclType, card: number, opts: CompileOptions): CompiledRule {
+  const out: CompiledRule = { rule, usesOldSelf: false, maxCost: 0, maxCardinality: 0, messageExpressionMaxCost: 0, declType };
   const src = typeof rule.rule === 'string' ? rule.rule : '';
   if (src.trim().length === 0) return out;
+  const env = celEnvironment(envFor(opts, opts.storedRule?.(src)));
   const vars = ruleVars(declType.cel, rule.optionalOldSelf === true);
-  const c = compileExpressionAgainst(src, vars, { storedExpressions: envs.storedRule?.(src) === true });
-  if (c.error !== undefined) {
-    out.error = { type: 'Invalid', detail: `compilation failed: ${c.error}`, range: c.range };
+  const c = env.compile(src, vars);
+  out.compiled = c;
+  if (c.issuesText !== undefined) {
+    out.error = { type: 'Invalid', detail: `compilation failed: ${c.issuesText}`, range: firstRange(c) };
     return out;
   }
-  if (c.type!.kind !== 'bool') {
+  const checked = c.checked!;
+  if (checked.type.kind !== 'bool') {
     out.error = { type: 'Invalid', detail: 'cel expression must evaluate to a bool', range: { start: 0, end: src.length } };
     return out;
   }
-  out.usesOldSelf = c.usesOldSelf;
-  if (c.programError !== undefined) {
-    out.error = { type: 'Invalid', detail: `program instantiation failed: ${c.programError}`, range: { start: 0, end: src.length } };
+  out.usesOldSelf = checked.usedVariables.has('oldSelf');
+  if (c.programErrors.length) {
+    out.error = { type: 'Invalid', detail: `program instantiation failed: ${c.programErrors[0]}`, range: { start: 0, end: src.length } };
     return out;
   }
-  out.ast = c.ast;
-  out.runtimeSource = c.runtimeSource;
-  out.maxCost = estimateCost(c.ast!, declType, c.typeOf!);
+  out.estimate = env.estimate(c, declType);
+  out.maxCost = out.estimate?.cost.max ?? 0;
   out.maxCardinality = card;
   const me = typeof rule.messageExpression === 'string' ? rule.messageExpression : '';
   if (me !== '') {
-    const m = compileExpressionAgainst(me, vars, { storedExpressions: envs.storedMessageExpression?.(me) === true });
-    if (m.error !== undefined) {
-      out.messageExpressionError = { detail: `messageExpression compilation failed: ${m.error}`, range: m.range };
-    } else if (m.type!.kind !== 'string') {
+    const menv = celEnvironment(envFor(opts, opts.storedMessageExpression?.(me)));
+    const m = menv.compile(me, vars);
+    if (m.issuesText !== undefined) {
+      out.messageExpressionError = { detail: `messageExpression compilation failed: ${m.issuesText}`, range: firstRange(m) };
+    } else if (m.checked!.type.kind !== 'string') {
       out.messageExpressionError = { detail: 'messageExpression must evaluate to a string', range: { start: 0, end: me.length } };
-    } else if (m.programError !== undefined) {
-      out.messageExpressionError = { detail: `messageExpression instantiation failed: ${m.programError}` };
+    } else if (m.programErrors.length) {
+      out.messageExpressionError = { detail: `messageExpression instantiation failed: ${m.programErrors[0]}` };
     } else {
-      out.messageExpressionAst = m.ast;
-      out.messageExpressionRuntimeSource = m.runtimeSource;
-      out.messageExpressionMaxCost = estimateCost(m.ast!, declType, m.typeOf!);
+      out.messageExpression = m;
+      out.messageExpressionMaxCost = menv.estimate(m, declType)?.cost.max ?? 0;
     }
   }
   // compileRule returns on a messageExpression error before normalizing the fieldPath: such a rule's
@@ -379,13 +282,13 @@ function ruleErr(path: FieldPath, i: number, child: string, bad: unknown, detail
  * Compiles and type-checks every x-kubernetes-validations rule of a schema as the API server does on
  * CRD create; error paths are relative to the schema root (`properties[a].x-kubernetes-validations[0].rule`).
  */
-export function compileSchemaValidations(schema: JSONSchemaProps): FieldError[] {
+export function compileSchemaValidations(schema: JSONSchemaProps, opts: CompileOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
   try {
     for (const v of schemaNodes(schema, FieldPath.root())) {
       const rules = v.node['x-kubernetes-validations'];
       if (!Array.isArray(rules) || rules.length === 0) continue;
-      const results = compileRules(v.node, schemaDeclType(v.node, v.isResourceRoot));
+      const results = compileRules(v.node, schemaDeclType(v.node, v.isResourceRoot), opts);
       results.forEach((r, i) => {
         if (r.error) errs.push(ruleErr(v.path, i, 'rule', internalValidationRule(r.rule), r.error.detail, r.error.range));
         if (r.messageExpressionError) errs.push(ruleErr(v.path, i, 'messageExpression', internalValidationRule(r.rule), r.messageExpressionError.detail, r.messageExpressionError.range));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { escapeName, schemaDeclType, assignTypeName, formatCelType, maxCardinality } from './types';
 import { toCelValue } from './unstructured';
 import { IntegralFloat } from '../json/lossless';
+import { Timestamp } from './runtime/values';
 
 test('escapeName follows k8s cel.Escape', () => {
   assert.equal(escapeName('a-b.c/d'), 'a__dash__b__dot__c__slash__d');
@@ -64,5 +65,5 @@ test('toCelValue types values by schema', () => {
   assert.equal(v.get('f'), 2);
   assert.equal(v.has('s'), false);
   assert.equal(v.get('a__dash__b'), 'x');
-  assert.ok(v.get('t') instanceof Date);
+  assert.ok(v.get('t') instanceof Timestamp);
 });

@@ -1,34 +1,22 @@
 /**
- * UnstructuredToVal (apiextensions-apiserver pkg/apiserver/schema/cel/values.go): a JSON value, typed by
- * its schema, as a cel-js runtime value. Integers become bigint, numbers doubles, formatted strings
- * bytes/timestamps/durations, objects Maps keyed by escaped property names (null fields absent).
+ * UnstructuredToVal (apiserver pkg/cel/common/valuesunstructured.go): a JSON value, typed by its
+ * schema, as a CEL runtime value. Integers become bigint, numbers doubles, formatted strings
+ * bytes/timestamps/durations, objects Maps keyed by escaped property names (null fields absent), lists
+ * of x-kubernetes-list-type set/map keep their semantics. A value of the wrong JSON type for its schema
+ * becomes the API server's "invalid data" error value, which fails any rule that reads it.
  */
 import { IntegralFloat } from '../json/lossless';
-import { goKind } from '../validation/go-values';
 import type { JSONSchemaProps } from '../schema/types';
+import { goKind } from '../validation/go-values';
 import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './types';
-import { parseGoDuration, durationFromNanos } from './values';
-import { parseRFC3339 } from './lib/time';
-import { invalidData } from './lib/errors';
+import { parseDate, parseGoDuration, parseRFC3339 } from './runtime/time';
+import { CelError, Duration, K8S_OBJECT, K8S_RAW, LIST_MAP_KEYS, LIST_TYPE, type TaggedList, type Val } from './runtime/values';
 
-/** Marks list values of list-type set/map: equality ignores order (k8s unstructuredList). */
-export const UNORDERED_LIST = Symbol.for('crd-yaml.cel.unorderedList');
-/** The x-kubernetes-list-map-keys of a list-type map value. */
-export const MAP_KEYS = Symbol.for('crd-yaml.cel.mapListKeys');
-/** On an object's Map: the JSON object it came from and which keys its schema knows (unstructuredMap). */
-export const RAW_OBJECT = Symbol.for('crd-yaml.cel.rawObject');
+export { K8S_OBJECT } from './runtime/values';
 
-/** What unstructuredMap.Equal needs besides the converted fields. */
-export interface RawObject {
-  value: Record<string, unknown>;
-  /** propSchema(key) found: a property, or any key of a map with additionalProperties. */
-  known(key: string): boolean;
-  /** The key a field has in the converted Map (properties are escaped, map keys are not). */
-  mapKey(key: string): string;
-}
 
 /** Go's %T of a decoded JSON value. */
-function goTypeName(v: unknown): string {
+function goTypeOf(v: unknown): string {
   switch (goKind(v)) {
     case 'int':
       return 'int64';
@@ -47,49 +35,23 @@ function goTypeName(v: unknown): string {
   }
 }
 
-export { invalidDataMessage } from './lib/errors';
-
-function toNumber(v: unknown): number | undefined {
-  if (v instanceof IntegralFloat) return v.value;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  return undefined;
-}
-
-function toInt(v: unknown): unknown {
-  if (typeof v === 'bigint') return v;
-  if (v instanceof IntegralFloat) return BigInt(v.value);
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  return v;
-}
-
 /** A JSON value without a (usable) schema: ints as bigint, objects as Maps. */
-export function untypedToCel(v: unknown): unknown {
+export function untypedToCel(v: unknown): Val {
   if (v === null || v === undefined) return null;
   if (typeof v === 'boolean' || typeof v === 'string' || typeof v === 'bigint') return v;
   if (v instanceof IntegralFloat) return v.value;
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
   if (Array.isArray(v)) return v.map(untypedToCel);
   if (typeof v === 'object') {
-    const m = new Map<string, unknown>();
+    const m = new Map<string, Val>();
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) m.set(k, untypedToCel(x));
     return m;
   }
   return v;
 }
 
-const BARE_KEYWORDS = new Set(['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
-
-function parseDate(s: string): Date | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return undefined;
-  return parseRFC3339(`${s}T00:00:00Z`);
-}
-
-const isObjectSchema = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Conversions of the current withConversionCache scope: (raw object, schema) → CEL value. */
-let scope: WeakMap<object, Map<unknown, unknown>> | undefined;
+/** Conversions of the current withConversionCache scope: (raw object, schema) -> CEL value. */
+let scope: WeakMap<object, Map<unknown, Val>> | undefined;
 const metaMemo = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
 
 /** withTypeAndObjectMeta, memoized so converted embedded objects are found in the cache again. */
@@ -115,7 +77,7 @@ export function withConversionCache<T>(fn: () => T): T {
 }
 
 /** The CEL runtime value of v typed by schema s (which must already carry root/embedded metadata). */
-export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown {
+export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): Val {
   if (v === null || v === undefined) return null;
   if (scope && typeof v === 'object' && !(v instanceof IntegralFloat)) {
     let m = scope.get(v as object);
@@ -128,83 +90,87 @@ export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): unknown 
   return convert(v, s);
 }
 
-function convert(v: unknown, s: JSONSchemaProps | undefined): unknown {
+function invalid(expected: string, v: unknown): CelError {
+  return new CelError(`invalid data, expected ${expected}, got ${goTypeOf(v)}`);
+}
+
+function convert(v: unknown, s: JSONSchemaProps | undefined): Val {
   if (!s || typeof s !== 'object') return untypedToCel(v);
   const kind = goKind(v);
   if (s['x-kubernetes-int-or-string'] === true) {
     if (kind === 'string') return v;
-    return kind === 'int' ? toInt(v) : invalidData('invalid data, expected XIntOrString value to be either a string or integer');
+    if (kind === 'int') return typeof v === 'bigint' ? v : BigInt(v as number);
+    return new CelError('invalid data, expected XIntOrString value to be either a string or integer');
   }
   switch (s.type) {
     case 'integer':
-      return kind === 'int' ? toInt(v) : invalidData(`invalid data, expected int, got ${goTypeName(v)}`);
-    case 'number': {
-      const n = kind === 'int' || kind === 'float' ? toNumber(v) : undefined;
-      return n === undefined ? invalidData(`invalid data, expected float, got ${goTypeName(v)}`) : n;
-    }
+      if (kind === 'int') return typeof v === 'bigint' ? v : BigInt(v as number);
+      return invalid('int', v);
+    case 'number':
+      if (v instanceof IntegralFloat) return v.value;
+      if (kind === 'int' || kind === 'float') return typeof v === 'bigint' ? Number(v) : (v as number);
+      return invalid('float', v);
     case 'boolean':
-      return kind === 'bool' ? v : invalidData(`invalid data, expected bool, got ${goTypeName(v)}`);
+      return kind === 'bool' ? v : invalid('bool', v);
     case 'string': {
-      if (typeof v !== 'string') return invalidData(`invalid data, expected string, got ${goTypeName(v)}`);
+      if (typeof v !== 'string') return invalid('string', v);
       switch (s.format) {
         case 'byte': {
-          if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v)) return v;
+          if (!/^[A-Za-z0-9+/]*={0,2}$/.test(v)) return new CelError(`Invalid byte formatted string ${v}: illegal base64 data`);
           return new Uint8Array(Buffer.from(v, 'base64'));
         }
         case 'date-time':
-          return parseRFC3339(v) ?? v;
+          return parseRFC3339(v) ?? new CelError(`Invalid date-time formatted string ${v}`);
         case 'date':
-          return parseDate(v) ?? v;
+          return parseDate(v) ?? new CelError(`Invalid date formatted string ${v}`);
         case 'duration': {
           const ns = parseGoDuration(v);
-          return ns === undefined ? v : durationFromNanos(ns);
+          return ns === undefined ? new CelError(`Invalid duration ${v}`) : new Duration(ns);
         }
       }
       return v;
     }
     case 'array': {
-      if (!Array.isArray(v)) return invalidData('invalid data, expected an array for the provided schema with type=array');
+      if (!Array.isArray(v)) return new CelError('invalid data, expected an array for the provided schema with type=array');
       const items = itemsSchema(s);
       const embedded = items?.['x-kubernetes-embedded-resource'] === true;
-      const out = v.map((x) => toCelValue(x, items && embedded ? withTypeAndObjectMetaMemo(items) : items));
+      const out = v.map((x) => toCelValue(x, items && embedded ? withTypeAndObjectMetaMemo(items) : items)) as TaggedList;
       const lt = s['x-kubernetes-list-type'];
-      if (lt === 'set' || lt === 'map') (out as unknown as Record<symbol, unknown>)[UNORDERED_LIST] = lt;
+      if (lt === 'set' || lt === 'map') out[LIST_TYPE] = lt;
       if (lt === 'map') {
         // Map-list keys are property names; values are keyed by escaped names.
-        const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : [];
-        (out as unknown as Record<symbol, unknown>)[MAP_KEYS] = keys.map((k) => escapeName(k) ?? k);
+        const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? (s['x-kubernetes-list-map-keys'] as string[]) : [];
+        out[LIST_MAP_KEYS] = keys.map((k) => escapeName(k) ?? k);
       }
       return out;
     }
     case 'object': {
-      if (kind !== 'map') return invalidData('invalid data, expected a map for the provided schema with type=object');
+      if (kind !== 'map') return new CelError('invalid data, expected a map for the provided schema with type=object');
       const o = v as Record<string, unknown>;
-      const m = new Map<string, unknown>();
+      const m = new Map<Val, Val>();
+      const props = s.properties && typeof s.properties === 'object' ? s.properties : undefined;
       // Properties win over additionalProperties (a schema the API server rejects, but defaults are still checked).
-      const ap = isObjectSchema(s.properties) ? undefined : additionalPropertiesSchema(s);
+      const ap = props ? undefined : additionalPropertiesSchema(s);
       if (ap) {
         const emb = ap['x-kubernetes-embedded-resource'] === true;
         for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMetaMemo(ap) : ap));
-        (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: () => true, mapKey: (k) => k };
+        // unstructuredMap: equality and size count the JSON object's entries.
+        (m as unknown as Record<symbol, unknown>)[K8S_RAW] = o;
         return m;
       }
-      const props = s.properties ?? {};
+      (m as unknown as Record<symbol, unknown>)[K8S_OBJECT] = props ?? {};
+      (m as unknown as Record<symbol, unknown>)[K8S_RAW] = o;
+      if (!props) return m;
       for (const [k, x] of Object.entries(o)) {
         if (x === null || x === undefined) continue;
         const p = props[k];
-        if (!p) {
-          m.set(k, untypedToCel(x));
-          continue;
-        }
+        if (!p) continue;
         const cv = toCelValue(x, p['x-kubernetes-embedded-resource'] === true ? withTypeAndObjectMetaMemo(p) : p);
-        const esc = escapeName(k);
-        // Unescapable names cannot be selected but still take part in equality.
-        m.set(esc ?? k, cv);
-        if (BARE_KEYWORDS.has(k)) m.set(k, cv);
+        m.set(escapeName(k) ?? k, cv);
       }
-      (m as unknown as Record<symbol, RawObject>)[RAW_OBJECT] = { value: o, known: (k) => Object.prototype.hasOwnProperty.call(props, k), mapKey: (k) => escapeName(k) ?? k };
       return m;
     }
   }
+  if (s['x-kubernetes-preserve-unknown-fields'] === true) return untypedToCel(v);
   return untypedToCel(v);
 }

@@ -3,18 +3,14 @@
  * pkg/apiserver/schema/cel/validation.go Validator): rules evaluated per schema node, transition rules
  * with oldSelf through correlatable nodes, messageExpression/reason/fieldPath, ratcheting, cost limits.
  */
-import type { Environment } from '@marcbachmann/cel-js';
-import { Optional } from '@marcbachmann/cel-js';
 import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { additionalPropertiesSchema, itemsSchema, schemaDeclType, type DeclType } from './types';
-import { compileRules, STORED_EXPRESSIONS, type CompiledRule } from './compile';
-import { createKubernetesEnvironment, compileExpression, evaluateWithLimits, PER_CALL_LIMIT, type CelProgram } from './environment';
-import { invalidDataMessage, toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
+import { compileRules, type CompiledRule } from './compile';
+import { evaluate as evaluateProgram, PER_CALL_LIMIT, SAFETY_TIMEOUT_MS, supportedMinor, type Program, type Minor } from './environment';
+import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
 import { IntegralFloat } from '../json/lossless';
-import { ADD_FN, EQUALS_FN, HAS_FN, k8sAdd, k8sEquals, k8sHas } from './listsemantics';
-import { OPT_ELEM_FN, OPT_MAP_FN } from './optionalsyntax';
-import { celEquals } from './lib/compare';
+import { Optional } from './runtime/values';
 import { correlatedDeepEqual } from '../validation/schema-validator';
 import { makeMapList, type MapList } from '../listtype/maplist';
 
@@ -32,6 +28,13 @@ export interface CelValidationOptions {
   costBudget?: number;
   /** Called after each evaluation of a rule (or its messageExpression) with its wall time and cost (bench, tests). */
   observe?: (e: RuleEvaluation) => void;
+  /** The Kubernetes minor version whose API server is modelled (default: the newest supported). */
+  kubernetesMinor?: Minor;
+  /**
+   * Wall-clock safety net per evaluation in ms (default SAFETY_TIMEOUT_MS); the cost limits are what
+   * stop rules, as in the API server. Tests pass Infinity so no outcome depends on machine speed.
+   */
+  safetyTimeoutMs?: number;
 }
 
 /** One evaluation as reported to CelValidationOptions.observe. */
@@ -42,6 +45,8 @@ export interface RuleEvaluation {
   expression: 'rule' | 'messageExpression';
   ms: number;
   cost: number;
+  /** The work the evaluation did (interpreter steps, elements and characters processed): bounded by its cost. */
+  work: number;
   /** The evaluation's error, if any (cel-go wording). */
   error?: string;
 }
@@ -50,21 +55,18 @@ export interface RuleEvaluation {
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 const MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;
 /**
- * Wall-clock bound of one evaluation (rule or messageExpression): the backstop behind the cost limit.
- * The API server has no such bound (only its request deadline); we need one because our evaluator is
- * slower than cel-go's on some operations and the editor must stay responsive.
+ * Wall-clock bound of all rules of one object: a safety net behind the cost budget, in the role of
+ * the API server's request deadline. No test depends on it.
  */
-export const RULE_TIMEOUT_MS = 50;
-/** Bound on the evaluation time of all rules of one object (the request deadline's role in the API server). */
-const TOTAL_TIME_MS = 1500;
-/** cel-go's error when the request context's deadline interrupts an evaluation. */
-const DEADLINE_EXCEEDED = 'operation interrupted: context deadline exceeded';
+const TOTAL_TIME_MS = 5000;
+/** cel-go's error when an evaluation is interrupted. */
+const DEADLINE_EXCEEDED = 'operation interrupted';
 const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
 interface RuleProgram {
   compiled: CompiledRule;
-  program?: CelProgram;
-  messageProgram?: CelProgram;
+  program?: Program;
+  messageProgram?: Program;
 }
 
 interface NodePrograms {
@@ -75,55 +77,28 @@ interface NodePrograms {
 }
 
 const cache = new WeakMap<JSONSchemaProps, Map<string, NodePrograms>>();
-const runtimeEnvs = new Map<boolean, Environment>();
 
-/** The runtime environment: self dyn; oldSelf dyn, or optional<dyn> for optionalOldSelf rules. */
-function env(optionalOldSelf = false): Environment {
-  let e = runtimeEnvs.get(optionalOldSelf);
-  if (!e) {
-    e = createKubernetesEnvironment({ compatibilityVersion: '1.37' });
-    e.registerVariable('self', 'dyn');
-    e.registerVariable('oldSelf', optionalOldSelf ? 'optional<dyn>' : 'dyn');
-    e.registerFunction(`${EQUALS_FN}(dyn, dyn): bool`, (a: unknown, b: unknown) => k8sEquals(a, b, celEquals));
-    e.registerFunction(`${ADD_FN}(dyn, dyn): dyn`, (a: unknown, b: unknown) => k8sAdd(a, b, celEquals));
-    e.registerFunction(`${HAS_FN}(dyn, string): bool`, (x: unknown, f: string) => k8sHas(x, f));
-    e.registerFunction(`${OPT_ELEM_FN}(dyn): dyn`, (o: unknown) => (o instanceof Optional ? (o.hasValue() ? [o.value()] : []) : [o]));
-    e.registerFunction(`${OPT_MAP_FN}(dyn, dyn, dyn): dyn`, (m: unknown, k: unknown, o: unknown) => {
-      if (!(o instanceof Optional) || !o.hasValue()) return m;
-      if (m instanceof Map) return new Map(m).set(k, o.value());
-      return { ...(m as Record<string, unknown>), [String(k)]: o.value() };
-    });
-    runtimeEnvs.set(optionalOldSelf, e);
-  }
-  return e;
-}
-
-function programsFor(node: JSONSchemaProps, isResourceRoot: boolean): NodePrograms {
+/** The rules of a node compiled in the StoredExpressions environment (what custom resource validation runs). */
+function programsFor(node: JSONSchemaProps, isResourceRoot: boolean, minor: Minor): NodePrograms {
   let m = cache.get(node);
   if (!m) {
     m = new Map();
     cache.set(node, m);
   }
-  const k = isResourceRoot ? 'root' : 'node';
+  const k = `${isResourceRoot ? 'root' : 'node'}/${minor}`;
   let p = m.get(k);
   if (!p) {
     const decl: DeclType | undefined = schemaDeclType(node, isResourceRoot);
-    const compiled = compileRules(node, decl, STORED_EXPRESSIONS);
+    const compiled = compileRules(node, decl, { kind: 'stored', kubernetesMinor: minor });
     p = {
       unexposed: decl === undefined,
       rules: compiled.map((c) => {
         const r: RuleProgram = { compiled: c };
-        if (!c.error && c.ast) {
-          const opt = c.rule.optionalOldSelf === true;
-          const prog = compileExpression(env(opt), c.runtimeSource ?? c.rule.rule);
-          if (prog.ok) r.program = prog.program;
-          else c.error = { type: 'Invalid', detail: `compilation failed: ${prog.error}` };
-          if (c.messageExpressionAst && c.rule.messageExpression) {
-            // Type-checked by compile.ts in the rule's environment; at run time the API server hands the
-            // messageExpression the plain activation (oldSelf not optional), so it runs in the plain one.
-            const mp = compileExpression(env(false), c.messageExpressionRuntimeSource ?? c.rule.messageExpression);
-            if (mp.ok) r.messageProgram = mp.program;
-          }
+        if (!c.error && c.compiled?.program) {
+          r.program = c.compiled.program;
+          // Type-checked in the rule's environment; at run time the API server hands the messageExpression
+          // the plain activation (oldSelf not optional).
+          if (c.messageExpression?.program) r.messageProgram = c.messageExpression.program;
         }
         return r;
       }),
@@ -217,27 +192,18 @@ interface State {
   evalMs: number;
   stop: boolean;
   observe?: (e: RuleEvaluation) => void;
+  minor: Minor;
+  timeoutMs: number;
 }
 
-/** evaluateWithLimits, timed for State.observe. */
-function evaluate(st: State, path: FieldPath, rule: ValidationRule, expression: RuleEvaluation['expression'], ...args: Parameters<typeof evaluateWithLimits>): ReturnType<typeof evaluateWithLimits> {
+/** One evaluation under the cost limit, timed for State.observe. */
+function evaluate(st: State, path: FieldPath, rule: ValidationRule, expression: RuleEvaluation['expression'], program: Program, vars: Record<string, unknown>, costLimit: number): ReturnType<typeof evaluateProgram> {
   const t0 = performance.now();
-  const r = evaluateWithLimits(...args);
+  const r = evaluateProgram(program, vars, { costLimit, timeoutMs: st.timeoutMs });
   const ms = performance.now() - t0;
   st.evalMs += ms;
-  st.observe?.({ rule, path: path.toString(), expression, ms, cost: r.cost, ...('error' in r ? { error: r.error } : {}) });
+  st.observe?.({ rule, path: path.toString(), expression, ms, cost: r.cost, work: r.work ?? 0, ...('error' in r ? { error: r.error } : {}) });
   return r;
-}
-
-/** cel-go's wording of runtime errors cel-js words differently. */
-function runtimeMessage(msg: string): string {
-  const data = invalidDataMessage(msg);
-  if (data !== undefined) return data;
-  let m: RegExpExecArray | null;
-  if ((m = /^no such key: index out of bounds, index (-?\d+)/.exec(msg))) return `index out of bounds: ${m[1]}`;
-  if ((m = /^index '(-?\d+)' out of range in list size/.exec(msg))) return `index out of bounds: ${m[1]}`;
-  if (msg === 'return error for overflow') return 'integer overflow';
-  return msg;
 }
 
 function ruleErrorString(rule: ValidationRule): string {
@@ -272,7 +238,7 @@ function validateExpressions(
   if (obj === null || obj === undefined) return;
   const rules = node['x-kubernetes-validations'];
   if (!Array.isArray(rules) || rules.length === 0) return;
-  const progs = programsFor(node, isResourceRoot);
+  const progs = programsFor(node, isResourceRoot, st.minor);
   if (progs.unexposed) {
     errs.push(invalid(path, schemaTypeValue(node), 'rule compiler initialization error: failed to convert to declType for CEL validation rules'));
     return;
@@ -298,7 +264,7 @@ function validateExpressions(
     if (!rp.program) continue;
     const optionalOld = rule.optionalOldSelf === true;
     if (c.usesOldSelf && !hasOld && !optionalOld) continue;
-    if (st.evalMs > TOTAL_TIME_MS) {
+    if (st.evalMs > TOTAL_TIME_MS && Number.isFinite(st.timeoutMs)) {
       // The request deadline has passed: cel-go interrupts the evaluation; we do not start it.
       errs.push(withRule(invalid(path, typeStr, `${DEADLINE_EXCEEDED} evaluating rule: ${ruleErrorString(rule)}`), rule));
       st.stop = true;
@@ -307,10 +273,10 @@ function validateExpressions(
     // Without an old value oldSelf is unbound (validationActivation.ResolveName), so a messageExpression
     // of an optionalOldSelf rule that reads it fails and falls back to the message, as in the API server.
     const activation: Record<string, unknown> = hasOld ? { self, oldSelf } : { self };
-    const ruleActivation = optionalOld ? { self, oldSelf: hasOld ? Optional.of(oldSelf) : Optional.none() } : activation;
+    const ruleActivation: Record<string, unknown> = optionalOld ? { self, oldSelf: hasOld ? Optional.of(oldSelf) : Optional.none() } : activation;
     // Stop as soon as the rule has spent more than the object's remaining budget: the API server
     // reports that case by the budget, whether or not the evaluation finished.
-    const res = evaluate(st, path, rule, 'rule', env(optionalOld), rp.program, ruleActivation, { costLimit: Math.min(PER_CALL_LIMIT, st.budget + 1), timeoutMs: RULE_TIMEOUT_MS });
+    const res = evaluate(st, path, rule, 'rule', rp.program, ruleActivation, Math.min(PER_CALL_LIMIT, st.budget + 1));
     if (res.cost > st.budget) {
       errs.push(withRule(invalid(path, typeStr, OUT_OF_BUDGET), rule));
       st.budget = -1;
@@ -319,7 +285,7 @@ function validateExpressions(
     }
     st.budget -= res.cost;
     if ('error' in res) {
-      const msg = runtimeMessage(res.error);
+      const msg = res.error;
       if (res.kind === 'limit') {
         errs.push(withRule(invalid(path, typeStr, `'${msg}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule)}`), rule));
         st.stop = true;
@@ -341,7 +307,7 @@ function validateExpressions(
     }
     let detail: string | undefined;
     if (rp.messageProgram) {
-      const mr = evaluate(st, current, rule, 'messageExpression', env(false), rp.messageProgram, activation, { costLimit: Math.min(PER_CALL_LIMIT, st.budget + 1), timeoutMs: RULE_TIMEOUT_MS });
+      const mr = evaluate(st, current, rule, 'messageExpression', rp.messageProgram, activation, Math.min(PER_CALL_LIMIT, st.budget + 1));
       let stopDetail: string | undefined;
       if (mr.cost > st.budget) stopDetail = 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run';
       else if ('error' in mr && mr.kind === 'limit') stopDetail = `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(rule.messageExpression)}`;
@@ -389,7 +355,7 @@ function validateNode(
   errs: FieldError[],
 ): void {
   if (st.stop || obj === null || obj === undefined || !hasRules(node)) return;
-  if (!path.isRoot() && programsFor(node, isResourceRoot).unexposed) return;
+  if (!path.isRoot() && programsFor(node, isResourceRoot, st.minor).unexposed) return;
   validateExpressions(node, isResourceRoot, path, obj, oldObj, ratchet, st, errs);
   if (st.stop) return;
   if (Array.isArray(obj)) {
@@ -432,7 +398,7 @@ function validateNode(
 export function validateCelRules(schema: JSONSchemaProps, obj: unknown, opts: CelValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   if (!hasRules(schema)) return errs;
-  const st: State = { budget: opts.costBudget ?? RUNTIME_CEL_COST_BUDGET, evalMs: 0, stop: false, observe: opts.observe };
+  const st: State = { budget: opts.costBudget ?? RUNTIME_CEL_COST_BUDGET, evalMs: 0, stop: false, observe: opts.observe, minor: supportedMinor(opts.kubernetesMinor), timeoutMs: opts.safetyTimeoutMs ?? SAFETY_TIMEOUT_MS };
   const hasOld = opts.oldObject !== undefined && opts.oldObject !== null;
   const ratchet: Ratchet = hasOld && opts.ratcheting !== false ? { current: { oldValue: opts.oldObject, newValue: obj, schema } } : {};
   try {

@@ -534,7 +534,7 @@ function compileNodeRules(
         const e = invalid(r.child('messageExpression'), internalValidationRule(rule), cr.messageExpressionError.detail);
         if (cr.messageExpressionError.range) e.ruleRange = cr.messageExpressionError.range;
         errs.push(e);
-      } else if (cr.messageExpressionAst) {
+      } else if (cr.messageExpression) {
         const mcost = cr.messageExpressionMaxCost;
         if (!opts.suppressPerExpressionCost && mcost > STATIC_ESTIMATED_COST_LIMIT) {
           errs.push(forbidden(r.child('messageExpression'), costErrorMessage('estimated messageExpression cost', mcost, STATIC_ESTIMATED_COST_LIMIT)));

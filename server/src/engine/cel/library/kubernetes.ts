@@ -1,0 +1,846 @@
+/**
+ * The Kubernetes value-type libraries (apiserver pkg/cel/library): quantity (1.28), IP and CIDR
+ * (1.30), URLs (always), format (1.31), semver (1.33), and the authorization library's names (the
+ * CRD environment declares them; no rule can obtain an authorizer, so only the type checker sees
+ * them). Parsing and errors follow the Go packages (resource.ParseQuantity, netip, net/url,
+ * blang/semver, apimachinery util/validation).
+ */
+import { R, STRING_TRAVERSAL_COST_FACTOR, REGEX_STRING_LENGTH_COST_FACTOR, fixed, type EstimateNode, type EstimatorContext } from '../cost/model';
+import { cmpString } from '../runtime/equality';
+import { k8sActualSize } from '../runtime/size';
+import { parseRFC3339 } from '../runtime/time';
+import { Optional, fail, type OpaqueValue, type Val } from '../runtime/values';
+import { utilValidationChecks } from '../../objectmeta/names';
+import { fn, traversal, type Library } from './decls';
+import { regexCost } from './stdlib';
+
+// ---------------------------------------------------------------------------------------------
+// Quantity
+
+// parseQuantityString scans sign, digits, '.', digits, suffix letters, exponent: every part may be empty
+// (the documented regex says [0-9.]+, but 'Mi', '+' and '.' parse as 0; '1.2.3' is a format error).
+const QUANTITY_RE = /^([+-]?[0-9]*(?:\.[0-9]*)?)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+
+function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** A Kubernetes resource.Quantity as an exact fraction num/den (den > 0). */
+export class Quantity implements OpaqueValue {
+  readonly celTypeName = 'kubernetes.Quantity';
+  readonly num: bigint;
+  readonly den: bigint;
+  constructor(num: bigint, den: bigint = 1n) {
+    const g = gcd(num, den) || 1n;
+    this.num = num / g;
+    this.den = den / g;
+  }
+  compareTo(o: Quantity): number {
+    const l = this.num * o.den;
+    const r = o.num * this.den;
+    return l < r ? -1 : l > r ? 1 : 0;
+  }
+  equals(o: OpaqueValue): boolean {
+    if (!(o instanceof Quantity)) return false;
+    return this.compareTo(o) === 0;
+  }
+  add(o: Quantity): Quantity {
+    return new Quantity(this.num * o.den + o.num * this.den, this.den * o.den);
+  }
+  sub(o: Quantity): Quantity {
+    return new Quantity(this.num * o.den - o.num * this.den, this.den * o.den);
+  }
+}
+
+/** resource.ParseQuantity: the quantity, or Go's error text. */
+export function parseQuantity(s: string): Quantity | string {
+  if (s.length === 0) return 'quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'';
+  const m = QUANTITY_RE.exec(s);
+  if (!m) return "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  const numStr = m[1];
+  const suffix = m[2];
+  const nm = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(numStr);
+  if (!nm) return "unable to parse numeric part of quantity";
+  const digits = (nm[2] || '') + (nm[3] || '');
+  let num = BigInt(digits || '0');
+  if (nm[1] === '-') num = -num;
+  let den = 10n ** BigInt((nm[3] || '').length);
+  if (suffix in BINARY) num *= BINARY[suffix];
+  else if (suffix in DECIMAL) {
+    const e = DECIMAL[suffix];
+    if (e >= 0) num *= 10n ** BigInt(e);
+    else den *= 10n ** BigInt(-e);
+  } else {
+    const em = /^[eE]([-+]?\d+)$/.exec(suffix);
+    if (!em) return "unable to parse quantity's suffix";
+    const e = Number(em[1]);
+    if (Math.abs(e) > 1000) return "unable to parse quantity's suffix";
+    if (e >= 0) num *= 10n ** BigInt(e);
+    else den *= 10n ** BigInt(-e);
+  }
+  // Without digits only ParseQuantity's int64 fast path (scale >= nano) succeeds: inf.Dec rejects the empty value.
+  if (digits === '' && den > 1_000_000_000n) return "unable to parse numeric part of quantity";
+  // ParseQuantity rounds values finer than nano up to the next nano (away from zero).
+  const scaled = num * 1_000_000_000n;
+  if (scaled % den !== 0n) {
+    let q = scaled / den;
+    q += num < 0n ? -1n : 1n;
+    return new Quantity(q, 1_000_000_000n);
+  }
+  return new Quantity(num, den);
+}
+
+const MAX_INT = 9223372036854775807n;
+const MIN_INT = -9223372036854775808n;
+
+export function asInt64(q: Quantity): bigint | undefined {
+  if (q.den !== 1n) return undefined;
+  if (q.num > MAX_INT || q.num < MIN_INT) return undefined;
+  return q.num;
+}
+
+export function quantityOrFail(s: string): Quantity {
+  const q = parseQuantity(s);
+  if (typeof q === 'string') fail(q);
+  return q;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// IP and CIDR
+
+/** An IP address: 4 or 16 bytes. */
+export class IP implements OpaqueValue {
+  readonly celTypeName = 'net.IP';
+  constructor(readonly bytes: Uint8Array) {}
+  get family(): 4 | 6 {
+    return this.bytes.length === 4 ? 4 : 6;
+  }
+  equals(o: OpaqueValue): boolean {
+    return o instanceof IP && this.bytes.length === o.bytes.length && this.bytes.every((b, i) => b === o.bytes[i]);
+  }
+  toCelString(): string {
+    return formatIP(this.bytes);
+  }
+  size(): number {
+    return this.bytes.length;
+  }
+}
+
+/** A CIDR prefix: the address as written (host bits kept) and the prefix length. */
+export class CIDR implements OpaqueValue {
+  readonly celTypeName = 'net.CIDR';
+  constructor(readonly ip: IP, readonly bits: number) {}
+  equals(o: OpaqueValue): boolean {
+    return o instanceof CIDR && this.bits === o.bits && this.ip.equals(o.ip);
+  }
+  masked(): CIDR {
+    const b = Uint8Array.from(this.ip.bytes);
+    for (let i = 0; i < b.length * 8; i++) if (i >= this.bits) b[i >> 3] &= ~(0x80 >> (i & 7));
+    return new CIDR(new IP(b), this.bits);
+  }
+  containsIP(ip: IP): boolean {
+    if (ip.family !== this.ip.family) return false;
+    for (let i = 0; i < this.bits; i++) {
+      const m = 0x80 >> (i & 7);
+      if ((ip.bytes[i >> 3] & m) !== (this.ip.bytes[i >> 3] & m)) return false;
+    }
+    return true;
+  }
+  containsCIDR(o: CIDR): boolean {
+    return o.ip.family === this.ip.family && o.bits >= this.bits && this.containsIP(o.ip);
+  }
+  toCelString(): string {
+    return `${formatIP(this.ip.bytes)}/${this.bits}`;
+  }
+  size(): number {
+    return Math.ceil(this.bits / 8);
+  }
+}
+
+function parseIPv4(s: string): Uint8Array | string {
+  const out = new Uint8Array(4);
+  const fields = s.split('.');
+  if (fields.length > 4) return 'IPv4 address too long';
+  if (fields.length < 4) return 'IPv4 address too short';
+  for (let i = 0; i < 4; i++) {
+    const f = fields[i];
+    if (f === '') return 'IPv4 field must have at least one digit';
+    if (!/^\d+$/.test(f)) return 'unexpected character';
+    if (f.length > 1 && f[0] === '0') return 'IPv4 field has octet with leading zero';
+    const v = Number(f);
+    if (v > 255) return 'IPv4 field has value >255';
+    out[i] = v;
+  }
+  return out;
+}
+
+function parseIPv6(s: string): Uint8Array | string {
+  if (s.includes('%')) return 'IPv6 zone not allowed';
+  const out = new Uint8Array(16);
+  let ellipsis = -1;
+  let i = 0;
+  let rest = s;
+  if (rest.startsWith('::')) {
+    ellipsis = 0;
+    rest = rest.slice(2);
+    if (rest === '') return out;
+  }
+  while (rest.length) {
+    const m = /^[0-9a-fA-F]{1,4}/.exec(rest);
+    if (!m) {
+      if (rest[0] === ':') return 'each colon-separated field must have at least one digit';
+      return 'unexpected character';
+    }
+    if (m[0].length === 4 && /^[0-9a-fA-F]{5}/.test(rest)) return 'IPv6 field has value >=2^16';
+    // Embedded IPv4 tail.
+    if (rest[m[0].length] === '.') {
+      if (ellipsis < 0 && i !== 12) return 'embedded IPv4 address must replace the final 2 fields of the address';
+      if (i + 4 > 16) return 'too many hex fields to fit an embedded IPv4 at the end of the address';
+      const v4 = parseIPv4(rest);
+      if (typeof v4 === 'string') return v4;
+      out.set(v4, i);
+      i += 4;
+      rest = '';
+      break;
+    }
+    const v = parseInt(m[0], 16);
+    if (i >= 16) return 'too many fields';
+    out[i] = v >> 8;
+    out[i + 1] = v & 0xff;
+    i += 2;
+    rest = rest.slice(m[0].length);
+    if (rest === '') break;
+    if (rest[0] !== ':') return 'unexpected character, want colon';
+    if (rest.length === 1) return 'colon must be followed by more characters';
+    rest = rest.slice(1);
+    if (rest[0] === ':') {
+      if (ellipsis >= 0) return 'multiple :: in address';
+      ellipsis = i;
+      rest = rest.slice(1);
+      if (rest === '') break;
+    }
+    if (i === 16 && rest.length) return 'trailing garbage after address';
+  }
+  if (ellipsis < 0) {
+    if (i !== 16) return 'address string too short';
+  } else {
+    const n = 16 - i;
+    if (n < 2) return 'the :: must expand to at least one field of zeros';
+    for (let j = i - 1; j >= ellipsis; j--) out[j + n] = out[j];
+    for (let j = ellipsis; j < ellipsis + n; j++) out[j] = 0;
+  }
+  return out;
+}
+
+/** netip.ParseAddr plus the Kubernetes restrictions; bytes or an error text. */
+export function parseAddr(s: string): Uint8Array | string {
+  let r: Uint8Array | string;
+  if (s === '') return `ParseAddr(""): unable to parse IP`;
+  if (s.includes(':')) r = parseIPv6(s);
+  else if (s.includes('.')) r = parseIPv4(s);
+  else r = 'unable to parse IP';
+  if (typeof r === 'string') return `ParseAddr(${JSON.stringify(s)}): ${r}`;
+  if (r.length === 16 && r.slice(0, 10).every((b) => b === 0) && r[10] === 0xff && r[11] === 0xff) {
+    return 'IPv4-mapped IPv6 address is not allowed';
+  }
+  return r;
+}
+
+/** Canonical text of an address (dotted IPv4, RFC 5952 IPv6). */
+export function formatIP(b: Uint8Array): string {
+  if (b.length === 4) return Array.from(b).join('.');
+  const words: number[] = [];
+  for (let i = 0; i < 16; i += 2) words.push((b[i] << 8) | b[i + 1]);
+  let bestStart = -1;
+  let bestLen = 0;
+  for (let i = 0; i < 8; ) {
+    if (words[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && words[j] === 0) j++;
+    if (j - i > bestLen && j - i >= 2) {
+      bestStart = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const hex = (w: number) => w.toString(16);
+  if (bestStart < 0) return words.map(hex).join(':');
+  return words.slice(0, bestStart).map(hex).join(':') + '::' + words.slice(bestStart + bestLen).map(hex).join(':');
+}
+
+export function ipOrFail(s: string): IP {
+  const r = parseAddr(s);
+  if (typeof r === 'string') fail(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${r}`);
+  return new IP(r);
+}
+
+/** netip.ParsePrefix plus the Kubernetes restrictions; a CIDR or an error text. */
+export function parsePrefix(s: string): CIDR | string {
+  const slash = s.lastIndexOf('/');
+  if (slash < 0) return `netip.ParsePrefix(${JSON.stringify(s)}): no '/'`;
+  const addr = parseAddr(s.slice(0, slash));
+  if (typeof addr === 'string') return `netip.ParsePrefix(${JSON.stringify(s)}): ${addr}`;
+  const bitsStr = s.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bitsStr) || (bitsStr.length > 1 && bitsStr[0] === '0')) return `netip.ParsePrefix(${JSON.stringify(s)}): bad bits after slash: ${JSON.stringify(bitsStr)}`;
+  const bits = Number(bitsStr);
+  if (bits > addr.length * 8) return `netip.ParsePrefix(${JSON.stringify(s)}): prefix length out of range`;
+  return new CIDR(new IP(addr), bits);
+}
+
+export function cidrOrFail(s: string): CIDR {
+  const r = parsePrefix(s);
+  if (typeof r === 'string') fail(`network address parse error during conversion from string: ${r}`);
+  return r;
+}
+
+
+
+// ---------------------------------------------------------------------------------------------
+// URLs
+
+/** A parsed URL (the net/url fields the library exposes). */
+export class URLValue implements OpaqueValue {
+  readonly celTypeName = 'kubernetes.URL';
+  constructor(
+    readonly scheme: string,
+    readonly host: string,
+    readonly path: string,
+    readonly rawQuery: string,
+    readonly opaque: string,
+  ) {}
+  equals(o: OpaqueValue): boolean {
+    return o instanceof URLValue && this.scheme === o.scheme && this.host === o.host && this.path === o.path && this.rawQuery === o.rawQuery && this.opaque === o.opaque;
+  }
+}
+
+function unescape(s: string, query: boolean): string | undefined {
+  try {
+    return decodeURIComponent(query ? s.replace(/\+/g, ' ') : s);
+  } catch {
+    return undefined;
+  }
+}
+
+function validHost(host: string): boolean {
+  // host[:port]; IPv6 literals in brackets; the port must be digits.
+  let h = host;
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    if (end < 0) return false;
+    const rest = h.slice(end + 1);
+    return rest === '' || /^:\d*$/.test(rest);
+  }
+  const colon = h.lastIndexOf(':');
+  if (colon >= 0) {
+    const port = h.slice(colon + 1);
+    if (!/^\d*$/.test(port)) return false;
+    h = h.slice(0, colon);
+  }
+  return !/[\s<>"{}|\\^`]/.test(h) && !h.includes(':');
+}
+
+/** Go's url.ParseRequestURI followed by url.Parse; undefined when invalid. */
+export function parseURL(raw: string): URLValue | undefined {
+  if (raw === '' || /[\x00-\x1f\x7f]/.test(raw)) return undefined;
+  let rest = raw;
+  let scheme = '';
+  const sm = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
+  if (sm) {
+    scheme = sm[1].toLowerCase();
+    rest = rest.slice(sm[0].length);
+  } else if (/^[^/?#]*:/.test(rest)) return undefined;
+  if (!scheme && !rest.startsWith('/')) return undefined;
+  // url.Parse drops the fragment.
+  const hash = rest.indexOf('#');
+  if (hash >= 0) rest = rest.slice(0, hash);
+  let rawQuery = '';
+  const q = rest.indexOf('?');
+  if (q >= 0) {
+    rawQuery = rest.slice(q + 1);
+    rest = rest.slice(0, q);
+  }
+  if (scheme && !rest.startsWith('/')) {
+    // Opaque URL (e.g. "https::/x" or "mailto:a@b").
+    return new URLValue(scheme, '', '', rawQuery, rest);
+  }
+  let host = '';
+  if (rest.startsWith('//') && (scheme || true)) {
+    const after = rest.slice(2);
+    const slash = after.indexOf('/');
+    let authority = slash >= 0 ? after.slice(0, slash) : after;
+    rest = slash >= 0 ? after.slice(slash) : '';
+    const at = authority.lastIndexOf('@');
+    if (at >= 0) authority = authority.slice(at + 1);
+    if (!validHost(authority)) return undefined;
+    host = authority;
+  }
+  const path = unescape(rest, false);
+  if (path === undefined) return undefined;
+  return new URLValue(scheme, host, path, rawQuery, '');
+}
+
+export function hostname(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return host.slice(1, end);
+  }
+  const c = host.lastIndexOf(':');
+  return c >= 0 ? host.slice(0, c) : host;
+}
+
+export function port(host: string): string {
+  const start = host.startsWith('[') ? host.indexOf(']') + 1 : 0;
+  const c = host.indexOf(':', start);
+  return c >= 0 ? host.slice(c + 1) : '';
+}
+
+/** Go's url.PathEscape-style EscapedPath for an unescaped path. */
+export function escapedPath(p: string): string {
+  return p.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/g, (c) => encodeURIComponent(c));
+}
+
+export function query(raw: string): Map<string, string[]> {
+  const m = new Map<string, string[]>();
+  if (raw === '') return m;
+  for (const part of raw.split('&')) {
+    if (part === '' || part.includes(';')) continue;
+    const eq = part.indexOf('=');
+    const k = unescape(eq >= 0 ? part.slice(0, eq) : part, true);
+    const v = unescape(eq >= 0 ? part.slice(eq + 1) : '', true);
+    if (k === undefined || v === undefined) continue;
+    const l = m.get(k) ?? [];
+    l.push(v);
+    m.set(k, l);
+  }
+  return m;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Semver
+
+/** A parsed semantic version. */
+export class Semver implements OpaqueValue {
+  readonly celTypeName = 'kubernetes.Semver';
+  constructor(
+    readonly major: bigint,
+    readonly minor: bigint,
+    readonly patch: bigint,
+    readonly pre: string[],
+  ) {}
+  compareTo(o: Semver): number {
+    for (const k of ['major', 'minor', 'patch'] as const) {
+      if (this[k] !== o[k]) return this[k] < o[k] ? -1 : 1;
+    }
+    if (this.pre.length === 0 && o.pre.length === 0) return 0;
+    if (this.pre.length === 0) return 1;
+    if (o.pre.length === 0) return -1;
+    for (let i = 0; i < Math.min(this.pre.length, o.pre.length); i++) {
+      const a = this.pre[i];
+      const b = o.pre[i];
+      const an = /^\d+$/.test(a);
+      const bn = /^\d+$/.test(b);
+      if (an && bn) {
+        const x = BigInt(a);
+        const y = BigInt(b);
+        if (x !== y) return x < y ? -1 : 1;
+      } else if (an !== bn) return an ? -1 : 1;
+      else if (a !== b) return cmpString(a, b);
+    }
+    return this.pre.length === o.pre.length ? 0 : this.pre.length < o.pre.length ? -1 : 1;
+  }
+  equals(o: OpaqueValue): boolean {
+    return o instanceof Semver && this.compareTo(o) === 0;
+  }
+}
+
+function parseNumber(s: string, what: string): bigint {
+  if (!/^\d+$/.test(s)) fail(`Invalid character(s) found in ${what} number "${s}"`);
+  if (s.length > 1 && s[0] === '0') fail(`${what[0].toUpperCase() + what.slice(1)} number must not contain leading zeroes "${s}"`);
+  return BigInt(s);
+}
+
+/** blang/semver Parse. */
+export function parseSemver(s: string): Semver {
+  if (s.length === 0) fail('Version string empty');
+  const parts = s.split('.');
+  if (parts.length < 3) fail('No Major.Minor.Patch elements found');
+  const major = parseNumber(parts[0], 'major');
+  const minor = parseNumber(parts[1], 'minor');
+  const rest = parts.slice(2).join('.');
+  let patchStr = rest;
+  let pre: string[] = [];
+  let build = '';
+  const plus = patchStr.indexOf('+');
+  if (plus >= 0) {
+    build = patchStr.slice(plus + 1);
+    patchStr = patchStr.slice(0, plus);
+    for (const b of build.split('.')) if (!/^[0-9A-Za-z-]+$/.test(b)) fail(`Invalid character(s) found in build meta data "${b}"`);
+  }
+  const dash = patchStr.indexOf('-');
+  if (dash >= 0) {
+    pre = patchStr.slice(dash + 1).split('.');
+    patchStr = patchStr.slice(0, dash);
+    for (const p of pre) {
+      if (p === '') fail('Prerelease is empty');
+      if (!/^[0-9A-Za-z-]+$/.test(p)) fail(`Invalid character(s) found in prerelease "${p}"`);
+      if (/^\d+$/.test(p) && p.length > 1 && p[0] === '0') fail(`Numeric PreRelease version must not contain leading zeroes "${p}"`);
+    }
+  }
+  const patch = parseNumber(patchStr, 'patch');
+  return new Semver(major, minor, patch, pre);
+}
+
+/** The Kubernetes normalizing parse: strip "v", pad missing minor/patch, drop leading zeros. */
+export function parseSemverNormalized(s: string): Semver {
+  let v = s.startsWith('v') ? s.slice(1) : s;
+  const core = v.split(/[-+]/)[0];
+  const extra = v.slice(core.length);
+  const nums = core.split('.');
+  if (nums.length < 3 && extra) fail('short version cannot contain PreRelease/Build meta data');
+  while (nums.length < 3) nums.push('0');
+  const fixed = nums.map((n) => (/^\d+$/.test(n) ? n.replace(/^0+(?=\d)/, '') : n));
+  v = fixed.join('.') + extra;
+  return parseSemver(v);
+}
+
+export function tryParseSemver(s: string, normalize: boolean): boolean {
+  try {
+    if (normalize) parseSemverNormalized(s);
+    else parseSemver(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Format
+
+const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
+const DNS1035_LABEL = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const QNAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const LABEL_VALUE = `(${QNAME})?`;
+
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  let s = msg + ' (e.g. ';
+  s += examples.map((e) => `'${e}'`).join(',  or ');
+  return s + `, regex used for validation is '${fmt}')`;
+}
+
+function full(re: string): RegExp {
+  return new RegExp(`^(?:${re})$`);
+}
+
+// The DNS checks of apimachinery's util/validation (which format.go calls), shared with CRD validation.
+const { isDNS1123Label: dns1123Label, isDNS1123Subdomain: dns1123Subdomain, isDNS1035Label: dns1035Label } = utilValidationChecks;
+
+function qualifiedName(v: string): string[] {
+  const errs: string[] = [];
+  const parts = v.split('/');
+  let name: string;
+  if (parts.length === 1) name = parts[0];
+  else if (parts.length === 2) {
+    const prefix = parts[0];
+    name = parts[1];
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else for (const m of dns1123Subdomain(prefix)) errs.push('prefix part ' + m);
+  } else {
+    return [regexError("a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", QNAME, 'MyName', 'my.name', '123-abc') + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  if (!full(QNAME).test(name)) errs.push('name part ' + regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", QNAME, 'MyName', 'my.name', '123-abc'));
+  return errs;
+}
+
+function labelValue(v: string): string[] {
+  const errs: string[] = [];
+  if (v.length > 63) errs.push('must be no more than 63 characters');
+  if (!full(LABEL_VALUE).test(v)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE, 'MyValue', 'my_value', '12345'));
+  return errs;
+}
+
+/** NameIsDNS*(name, prefix=true): a trailing '-' is allowed in a generateName prefix. */
+function asPrefix(fn: (v: string) => string[]): (v: string) => string[] {
+  return (v) => fn(v.endsWith('-') ? v.slice(0, -1) + 'a' : v);
+}
+
+export const VALIDATORS: Record<string, (v: string) => string[]> = {
+  dns1123Label,
+  dns1123Subdomain,
+  dns1035Label,
+  qualifiedName,
+  dns1123LabelPrefix: asPrefix(dns1123Label),
+  dns1123SubdomainPrefix: asPrefix(dns1123Subdomain),
+  dns1035LabelPrefix: asPrefix(dns1035Label),
+  labelValue,
+  uri: (v) => (parseURL(v) ? [] : ['invalid URI']),
+  uuid: (v) => (/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(v) ? [] : ['does not match the UUID format']),
+  byte: (v) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(v) ? [] : ['invalid base64']),
+  date: (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) && parseRFC3339(`${v}T00:00:00Z`) ? [] : ['invalid date']),
+  datetime: (v) => (parseRFC3339(v) ? [] : ['invalid datetime']),
+};
+
+/** A named format validator value. */
+export class NamedFormat implements OpaqueValue {
+  readonly celTypeName = 'kubernetes.NamedFormat';
+  constructor(readonly name: string) {}
+  equals(o: OpaqueValue): boolean {
+    return o instanceof NamedFormat && this.name === o.name;
+  }
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// The declarations.
+
+/** Cost of parsing the first argument: a traversal of it (Kubernetes CostEstimator). */
+const parseCost = {
+  estimate: (ctx: EstimatorContext, _id: string, _t: EstimateNode | undefined, args: EstimateNode[]) =>
+    args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) } : undefined,
+  cost: (_id: string, args: Val[]) => (args.length >= 1 ? traversal(k8sActualSize(args[0])) : undefined),
+};
+
+/** Accessors and comparisons of the Kubernetes types cost 1 (estimate and runtime). */
+const unitCost = { estimate: () => ({ cost: fixed(1) }), cost: () => 1 };
+
+export const QUANTITY: Library = {
+  name: 'kubernetes.quantity',
+  since: 28,
+  types: ['kubernetes.Quantity'],
+  functions: [
+    fn('quantity', 'parses a Kubernetes resource quantity ("100m", "1Gi")', [['string_to_quantity', 'quantity(string): Quantity', quantityOrFail]], parseCost),
+    fn('isQuantity', 'whether the string is a valid quantity', [['is_quantity_string', 'isQuantity(string): bool', (s: string) => typeof parseQuantity(s) !== 'string']], parseCost),
+    fn('sign', 'the sign of the quantity: -1, 0 or 1', [['quantity_sign', 'sign(Quantity): int', (q: Quantity) => BigInt(q.num > 0n ? 1 : q.num < 0n ? -1 : 0)]], unitCost),
+    fn('isGreaterThan', 'whether this quantity (semver) is greater than the other', [['quantity_is_greater_than', 'Quantity.isGreaterThan(Quantity): bool', (a: Quantity, b: Quantity) => a.compareTo(b) > 0]], unitCost),
+    fn('isLessThan', 'whether this quantity (semver) is less than the other', [['quantity_is_less_than', 'Quantity.isLessThan(Quantity): bool', (a: Quantity, b: Quantity) => a.compareTo(b) < 0]], unitCost),
+    fn('compareTo', 'compares with the other quantity (semver): -1, 0 or 1', [['quantity_compare_to', 'Quantity.compareTo(Quantity): int', (a: Quantity, b: Quantity) => BigInt(a.compareTo(b))]], unitCost),
+    fn('asApproximateFloat', 'the quantity as a double (may lose precision)', [['quantity_get_float', 'Quantity.asApproximateFloat(): double', (q: Quantity) => Number(q.num) / Number(q.den)]], unitCost),
+    fn('asInteger', 'the quantity as an int (an error when it is not an integer)', [['quantity_get_int', 'Quantity.asInteger(): int', (q: Quantity) => asInt64(q) ?? fail('cannot convert value to integer')]], unitCost),
+    fn('isInteger', 'whether the quantity is an integer in int range', [['quantity_is_integer', 'Quantity.isInteger(): bool', (q: Quantity) => asInt64(q) !== undefined]], unitCost),
+    fn('add', 'the sum of the quantities', [
+      ['quantity_add', 'Quantity.add(Quantity): Quantity', (a: Quantity, b: Quantity) => a.add(b)],
+      ['quantity_add_int', 'Quantity.add(int): Quantity', (a: Quantity, b: bigint) => a.add(new Quantity(b))],
+    ], unitCost),
+    fn('sub', 'the difference of the quantities', [
+      ['quantity_sub', 'Quantity.sub(Quantity): Quantity', (a: Quantity, b: Quantity) => a.sub(b)],
+      ['quantity_sub_int', 'Quantity.sub(int): Quantity', (a: Quantity, b: bigint) => a.sub(new Quantity(b))],
+    ], unitCost),
+  ],
+};
+
+function containsCost(kind: 'ip' | 'cidr') {
+  return {
+    estimate: (ctx: EstimatorContext, id: string, _t: EstimateNode | undefined, args: EstimateNode[]) => {
+      if (args.length < 1) return undefined;
+      const sz = { min: 4, max: 16 };
+      let c = R.factor(R.add(sz, sz), STRING_TRAVERSAL_COST_FACTOR);
+      if (kind === 'cidr') c = R.add(R.add(c, R.factor(sz, STRING_TRAVERSAL_COST_FACTOR)), fixed(1));
+      if (id === `cidr_contains_${kind}_string`) c = R.add(c, R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR));
+      return { cost: c };
+    },
+    cost: (id: string, args: Val[]) => {
+      if (args.length < 2) return undefined;
+      const cidrSize = k8sActualSize(args[0]);
+      let c = traversal(cidrSize + cidrSize);
+      if (kind === 'cidr') c += traversal(cidrSize) + 1;
+      if (id === `cidr_contains_${kind}_string`) c += traversal(k8sActualSize(args[1]));
+      return c;
+    },
+  };
+}
+
+export const IP_LIB: Library = {
+  name: 'kubernetes.net.ip',
+  since: 30,
+  types: ['net.IP'],
+  functions: [
+    fn('ip', 'parses an IPv4 or IPv6 address; of a CIDR: its address', [
+      ['string_to_ip', 'ip(string): IP', ipOrFail],
+      ['cidr_ip', 'CIDR.ip(): IP', (c: CIDR) => c.ip],
+    ], {
+      estimate: (ctx, id, _t, args) => (id === 'cidr_ip' ? { cost: fixed(1) } : args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) } : undefined),
+      cost: (id, args) => (id === 'cidr_ip' ? 1 : traversal(k8sActualSize(args[0]))),
+    }),
+    fn('isIP', 'whether the string is a valid IP address', [['is_ip', 'isIP(string): bool', (s: string) => typeof parseAddr(s) !== 'string']], parseCost),
+    fn('ip.isCanonical', 'whether the IP address is written in canonical form', [['ip_is_canonical', 'ip.isCanonical(string): bool', (s: string) => formatIP(ipOrFail(s).bytes) === s]], {
+      estimate: (ctx, _id, _t, args) => (args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), 2 * STRING_TRAVERSAL_COST_FACTOR) } : undefined),
+      cost: (_id, args) => Math.ceil(k8sActualSize(args[0]) * 2 * STRING_TRAVERSAL_COST_FACTOR),
+    }),
+    fn('string', 'the address as a string', [['ip_to_string', 'string(IP): string', (v: IP) => v.toCelString()]]),
+    fn('family', 'the IP family: 4 or 6', [['ip_family', 'IP.family(): int', (v: IP) => BigInt(v.family)]], unitCost),
+    fn('isUnspecified', 'whether the address is 0.0.0.0 or ::', [['ip_is_unspecified', 'IP.isUnspecified(): bool', (v: IP) => v.bytes.every((b) => b === 0)]], unitCost),
+    fn('isLoopback', 'whether the address is a loopback address', [
+      ['ip_is_loopback', 'IP.isLoopback(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 127 : v.bytes.slice(0, 15).every((b) => b === 0) && v.bytes[15] === 1)],
+    ], unitCost),
+    fn('isLinkLocalMulticast', 'whether the address is a link-local multicast address', [
+      ['ip_is_link_local_multicast', 'IP.isLinkLocalMulticast(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 224 && v.bytes[1] === 0 && v.bytes[2] === 0 : v.bytes[0] === 0xff && (v.bytes[1] & 0x0f) === 0x02)],
+    ], unitCost),
+    fn('isLinkLocalUnicast', 'whether the address is a link-local unicast address', [
+      ['ip_is_link_local_unicast', 'IP.isLinkLocalUnicast(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 169 && v.bytes[1] === 254 : v.bytes[0] === 0xfe && (v.bytes[1] & 0xc0) === 0x80)],
+    ], unitCost),
+    fn('isGlobalUnicast', 'whether the address is a global unicast address', [
+      ['ip_is_global_unicast', 'IP.isGlobalUnicast(): bool', (v: IP) => {
+        const b = v.bytes;
+        if (v.family === 4) {
+          if (b.every((x) => x === 255)) return false;
+          return !(b.every((x) => x === 0) || b[0] === 127 || (b[0] === 169 && b[1] === 254) || b[0] >= 224);
+        }
+        if (b.every((x) => x === 0) || (b.slice(0, 15).every((x) => x === 0) && b[15] === 1)) return false;
+        return !(b[0] === 0xff || (b[0] === 0xfe && (b[1] & 0xc0) === 0x80));
+      }],
+    ], unitCost),
+  ],
+};
+
+export const CIDR_LIB: Library = {
+  name: 'kubernetes.net.cidr',
+  since: 30,
+  types: ['net.CIDR'],
+  functions: [
+    fn('cidr', 'parses a CIDR ("10.0.0.0/8")', [['string_to_cidr', 'cidr(string): CIDR', cidrOrFail]], parseCost),
+    fn('isCIDR', 'whether the string is a valid CIDR', [['is_cidr', 'isCIDR(string): bool', (s: string) => typeof parsePrefix(s) !== 'string']], parseCost),
+    fn('string', 'the CIDR as a string', [['cidr_to_string', 'string(CIDR): string', (v: CIDR) => v.toCelString()]]),
+    fn('containsIP', 'whether the CIDR contains the address', [
+      ['cidr_contains_ip_string', 'CIDR.containsIP(string): bool', (c: CIDR, s: string) => {
+        const r = parseAddr(s);
+        return typeof r === 'string' ? fail('no such overload') : c.containsIP(new IP(r));
+      }],
+      ['cidr_contains_ip_ip', 'CIDR.containsIP(IP): bool', (c: CIDR, ip: IP) => c.containsIP(ip)],
+    ], containsCost('ip')),
+    fn('containsCIDR', 'whether the CIDR contains the other CIDR', [
+      ['cidr_contains_cidr_string', 'CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => c.containsCIDR(cidrOrFail(s))],
+      ['cidr_contains_cidr', 'CIDR.containsCIDR(CIDR): bool', (c: CIDR, o: CIDR) => c.containsCIDR(o)],
+    ], containsCost('cidr')),
+    fn('masked', 'the CIDR with the host bits cleared', [['cidr_masked', 'CIDR.masked(): CIDR', (c: CIDR) => c.masked()]], unitCost),
+    fn('prefixLength', 'the prefix length in bits', [['cidr_prefix_length', 'CIDR.prefixLength(): int', (c: CIDR) => BigInt(c.bits)]], unitCost),
+  ],
+};
+
+function urlOrFail(s: string): URLValue {
+  const u = parseURL(s);
+  if (!u) fail(`URL parse error during conversion from string: parse ${JSON.stringify(s)}: invalid URI for request`);
+  return u;
+}
+
+export const URLS: Library = {
+  name: 'kubernetes.urls',
+  since: 0,
+  types: ['kubernetes.URL'],
+  functions: [
+    fn('url', 'parses an absolute URI or absolute path', [['string_to_url', 'url(string): URL', urlOrFail]], {
+      estimate: (ctx, _id, _t, args) => {
+        if (args.length !== 1) return undefined;
+        const sz = ctx.sizeEstimate(args[0]);
+        return { cost: R.factor(sz, STRING_TRAVERSAL_COST_FACTOR), resultSize: sz };
+      },
+      cost: (_id, args) => traversal(k8sActualSize(args[0])),
+    }),
+    fn('isURL', 'whether the string is a valid URL', [['is_url_string', 'isURL(string): bool', (s: string) => parseURL(s) !== undefined]]),
+    fn('getScheme', 'the scheme ("https")', [['url_get_scheme', 'URL.getScheme(): string', (u: URLValue) => u.scheme]], unitCost),
+    fn('getHost', 'the host with its port', [['url_get_host', 'URL.getHost(): string', (u: URLValue) => u.host]], unitCost),
+    fn('getHostname', 'the host without its port', [['url_get_hostname', 'URL.getHostname(): string', (u: URLValue) => hostname(u.host)]], unitCost),
+    fn('getPort', 'the port ("" when absent)', [['url_get_port', 'URL.getPort(): string', (u: URLValue) => port(u.host)]], unitCost),
+    fn('getEscapedPath', 'the escaped path', [['url_get_escaped_path', 'URL.getEscapedPath(): string', (u: URLValue) => escapedPath(u.path)]], unitCost),
+    fn('getQuery', 'the query parameters', [['url_get_query', 'URL.getQuery(): map<string, list<string>>', (u: URLValue) => new Map(query(u.rawQuery))]], unitCost),
+  ],
+};
+
+export const SEMVER: Library = {
+  name: 'kubernetes.semver',
+  since: 33,
+  types: ['kubernetes.Semver'],
+  functions: [
+    fn('semver', 'parses a semantic version; with true, normalizes ("v1.2" -> 1.2.0)', [
+      ['string_to_semver', 'semver(string): Semver', (s: string) => parseSemver(s)],
+      ['string_bool_to_semver', 'semver(string, bool): Semver', (s: string, n: boolean) => (n ? parseSemverNormalized(s) : parseSemver(s))],
+    ], parseCost),
+    fn('isSemver', 'whether the string is a valid semantic version (normalizing with true)', [
+      ['is_semver_string', 'isSemver(string): bool', (s: string) => tryParseSemver(s, false)],
+      ['is_semver_string_bool', 'isSemver(string, bool): bool', (s: string, n: boolean) => tryParseSemver(s, n)],
+    ], parseCost),
+    fn('isGreaterThan', 'whether this version is greater than the other', [['semver_is_greater_than', 'Semver.isGreaterThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) > 0]], unitCost),
+    fn('isLessThan', 'whether this version is less than the other', [['semver_is_less_than', 'Semver.isLessThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) < 0]], unitCost),
+    fn('compareTo', 'compares with the other version: -1, 0 or 1', [['semver_compare_to', 'Semver.compareTo(Semver): int', (a: Semver, b: Semver) => BigInt(a.compareTo(b))]], unitCost),
+    fn('major', 'the major version', [['semver_major', 'Semver.major(): int', (a: Semver) => a.major]], unitCost),
+    fn('minor', 'the minor version', [['semver_minor', 'Semver.minor(): int', (a: Semver) => a.minor]], unitCost),
+    fn('patch', 'the patch version', [['semver_patch', 'Semver.patch(): int', (a: Semver) => a.patch]], unitCost),
+  ],
+};
+
+/** format.go's MaxRegexSize per named format (the runtime cost of validate()). */
+const UUID_PATTERN = '(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$';
+const DATETIME_PATTERN = '^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$';
+const MAX_REGEX_SIZE: Record<string, number> = {
+  dns1123Label: 30, dns1123Subdomain: 60, dns1035Label: 30, qualifiedName: 60, dns1123LabelPrefix: 30, dns1123SubdomainPrefix: 60,
+  dns1035LabelPrefix: 30, labelValue: 40, uri: 1103, uuid: UUID_PATTERN.length, byte: 84, date: DATETIME_PATTERN.length, datetime: DATETIME_PATTERN.length,
+};
+const MAX_NAME_FORMAT_REGEX_SIZE = 128;
+
+export const FORMAT: Library = {
+  name: 'kubernetes.format',
+  since: 31,
+  types: ['kubernetes.NamedFormat'],
+  functions: [
+    ...Object.keys(VALIDATORS).map((name) =>
+      fn(`format.${name}`, `the ${name} format, for validate()`, [[`format_${name}`, `format.${name}(): Format`, () => new NamedFormat(name)]]),
+    ),
+    fn('format.named', 'the named format, if it exists', [
+      ['format_named', 'format.named(string): optional<Format>', (s: string) => (Object.prototype.hasOwnProperty.call(VALIDATORS, s) ? Optional.of(new NamedFormat(s)) : Optional.none())],
+    ], unitCost),
+    fn('validate', 'validates the string: none when valid, else the list of errors', [
+      ['format_validate', 'Format.validate(string): optional<list<string>>', (f: NamedFormat, s: string) => {
+        const errs = VALIDATORS[f.name](s);
+        return errs.length ? Optional.of(errs) : Optional.none();
+      }],
+    ], {
+      estimate: (ctx, _id, _t, args) =>
+        args.length >= 1 ? { cost: R.factor(R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR) } : undefined,
+      cost: (_id, args) => (args[0] instanceof NamedFormat ? regexCost(k8sActualSize(args[1]), MAX_REGEX_SIZE[args[0].name] ?? MAX_NAME_FORMAT_REGEX_SIZE) : undefined),
+    }),
+  ],
+};
+
+/** The authorization library's functions (no implementation: a CRD rule has no authorizer value). */
+export const AUTHZ: Library = {
+  name: 'kubernetes.authz',
+  since: 27,
+  functions: [
+    fn('path', '', [['authorizer_path', 'Authorizer.path(string): PathCheck']]),
+    fn('group', '', [['authorizer_group', 'Authorizer.group(string): GroupCheck']]),
+    fn('serviceAccount', '', [['authorizer_serviceaccount', 'Authorizer.serviceAccount(string, string): Authorizer']]),
+    fn('resource', '', [['groupcheck_resource', 'GroupCheck.resource(string): ResourceCheck']]),
+    fn('subresource', '', [['resourcecheck_subresource', 'ResourceCheck.subresource(string): ResourceCheck']]),
+    fn('namespace', '', [['resourcecheck_namespace', 'ResourceCheck.namespace(string): ResourceCheck']]),
+    fn('name', '', [['resourcecheck_name', 'ResourceCheck.name(string): ResourceCheck']]),
+    fn('check', '', [
+      ['pathcheck_check', 'PathCheck.check(string): Decision'],
+      ['resourcecheck_check', 'ResourceCheck.check(string): Decision'],
+    ]),
+    fn('errored', '', [['decision_errored', 'Decision.errored(): bool']]),
+    fn('error', '', [['decision_error', 'Decision.error(): string']]),
+    fn('allowed', '', [['decision_allowed', 'Decision.allowed(): bool']]),
+    fn('reason', '', [['decision_reason', 'Decision.reason(): string']]),
+  ],
+};
+
+/** AuthzSelectors (1.31): field and label selectors on resource checks. */
+export const AUTHZ_SELECTORS: Library = {
+  name: 'kubernetes.authzSelectors',
+  since: 31,
+  functions: [
+    fn('fieldSelector', '', [['authorizer_fieldselector', 'ResourceCheck.fieldSelector(string): ResourceCheck']]),
+    fn('labelSelector', '', [['authorizer_labelselector', 'ResourceCheck.labelSelector(string): ResourceCheck']]),
+  ],
+};

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { evaluateConformanceExpression } from '../conformance';
+import { IntegralFloat } from '../../json/lossless';
+
+/** Evaluates and returns the value (or throws with the CEL error), corpus encoding. */
+function ev(expr: string, vars: Record<string, unknown> = {}): unknown {
+  const r = evaluateConformanceExpression(expr, vars);
+  if (r.error !== undefined) throw new Error(r.error);
+  return r.value;
+}
+
+function err(expr: string, vars: Record<string, unknown> = {}): string {
+  const r = evaluateConformanceExpression(expr, vars);
+  assert.ok(r.error !== undefined, `expected an error from ${expr}, got ${JSON.stringify(r.value, (_k, v) => (typeof v === 'bigint' ? `${v}` : v))}`);
+  return r.error!;
+}
+
+test('strings: code-point indices, Go TrimSpace and Replace/SplitN semantics', () => {
+  assert.equal(ev("'a👑b'.indexOf('b')"), 2n);
+  assert.equal(ev("'a👑b'.substring(1, 2)"), '👑');
+  assert.equal(ev("'\\u00a0x\\u200b'.trim()"), 'x\u200b');
+  assert.equal(ev("'abc'.replace('', '-', 2)"), '-a-bc');
+  assert.deepEqual(ev("'a,b,c'.split(',', 2)"), ['a', 'b,c']);
+  assert.match(err("'abc'.substring(2, 1)"), /invalid substring range\. start: 2, end: 1/);
+});
+
+test('string(double) and format follow Go printing', () => {
+  assert.equal(ev('string(1.0)'), '1');
+  assert.equal(ev('string(1234567.0)'), '1.234567e+06');
+  assert.equal(ev("'%.1f|%s|%x'.format([1234.56, [1.5], 255])"), '1,234.6|[1.500000]|ff');
+  assert.equal(ev("'%s'.format([{'b': [1], 'a': 'x'}])"), '{"a":"x", "b":[1]}');
+});
+
+test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
+  assert.equal(ev("'x1y22'.find('[0-9]+')"), '1');
+  assert.deepEqual(ev("'x1y22'.findAll('[0-9]+')"), ['1', '22']);
+  assert.equal(ev("'abc'.matches('(?i)ABC')"), true);
+  // cel-go's ValidateRegexLiterals reports the literal without the parser's detail.
+  assert.match(err("'abc'.matches('a(?=b)')"), /ERROR: <input>:1:15: invalid matches argument\n/);
+  assert.match(err("'abc'.matches(p)", { p: '(' }), /error parsing regexp/);
+});
+
+test('numeric semantics: int64/uint64 overflow, conversions, heterogeneous equality', () => {
+  assert.match(err('-9223372036854775808 / -1'), /integer overflow/);
+  assert.match(err('0u - 1u'), /unsigned integer overflow/);
+  assert.match(err("int('1.5')"), /type conversion error from 'string' to 'int'/);
+  assert.match(err('int(1e19)'), /integer overflow/);
+  assert.equal(ev('dyn(1) == 1u'), true);
+  assert.deepEqual(ev('double(2)'), new IntegralFloat(2));
+});
+
+test('timestamps keep zone and nanoseconds; overflow is an error', () => {
+  assert.equal(ev("string(timestamp('2020-01-01T10:00:00.000000001+05:30'))"), '2020-01-01T10:00:00.000000001+05:30');
+  assert.equal(ev("timestamp('2020-01-01T10:00:00+05:30').getHours('+05:30')"), 10n);
+  assert.match(err("timestamp('9999-12-31T23:59:59Z') + duration('1s')"), /timestamp overflow/);
+  assert.match(err("duration('1d')"), /invalid duration argument/);
+});
+
+test('lists and sets use CEL equality and ordering', () => {
+  assert.deepEqual(ev('[[1], [1], [2]].distinct()'), [[1n], [2n]]);
+  assert.equal(ev('[1, 2].indexOf(2)'), 1n);
+  assert.equal(ev('sets.contains([1, 2], [dyn(2.0)])'), true);
+  assert.deepEqual(ev("['b', 'a'].sortBy(e, e)"), ['a', 'b']);
+  assert.match(err('[].max()'), /max called on empty list/);
+});
+
+test('optional literal entries and two-variable comprehensions', () => {
+  assert.deepEqual(ev("[1, ?optional.none(), ?optional.of(3)]"), [1n, 3n]);
+  assert.deepEqual(ev("{?'a': optional.of(1), ?'b': optional.none()}"), { a: 1n });
+  assert.deepEqual(ev("{'a': 1, 'b': 2}.transformMap(k, v, v > 1, v * 10)"), { b: 20n });
+  assert.equal(ev('[1, 2].all(i, v, v > i)'), true);
+});
+
+test('Kubernetes types: quantity, ip/cidr, url, semver, format', () => {
+  assert.equal(ev("quantity('1Gi').compareTo(quantity('1G'))"), 1n);
+  assert.equal(ev("quantity('1.5').isInteger()"), false);
+  assert.equal(ev("string(cidr('10.1.2.3/8').masked())"), '10.0.0.0/8');
+  assert.equal(ev("cidr('10.0.0.0/8').containsIP('10.255.0.1')"), true);
+  assert.equal(ev("ip('fe80::1').family()"), 6n);
+  assert.match(err("ip('::ffff:1.2.3.4')"), /IPv4-mapped/);
+  assert.equal(ev("url('https://a.b:8443/p?q=1').getPort()"), '8443');
+  assert.equal(ev("semver('1.2.3-rc.1').isLessThan(semver('1.2.3'))"), true);
+  assert.equal(ev("format.dns1123Label().validate('xY').hasValue()"), true);
+  assert.equal(ev("format.labelValue().validate('a-b_c.d').hasValue()"), false);
+});
+
+test('has() on any select (cel-go) and null comparisons with opaque types', () => {
+  assert.equal(ev('has(self[0].m)', { self: [{ m: 1 }] }), true);
+  assert.equal(ev('has(self[0].n)', { self: [{ m: 1 }] }), false);
+  assert.equal(ev("'has(a[0].b)'.size()"), 11n);
+  assert.equal(ev("format.dns1123Label().validate('ok') == null"), false);
+});
+
+test('sum of an empty list is the zero of its declared element type', async () => {
+  const { celEnvironment, evaluate } = await import('../environment');
+  const { T } = await import('../types');
+  const c = celEnvironment().compile("ds.sum() == duration('0')", new Map([['ds', T.list(T.duration)]]));
+  assert.deepEqual(c.issues, []);
+  const r = evaluate(c.program!, { ds: [] });
+  assert.ok('value' in r && r.value === true, JSON.stringify(r));
+  assert.equal(ev('dyn([]).sum()'), 0n);
+});
