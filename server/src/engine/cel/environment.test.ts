@@ -86,7 +86,8 @@ test('deeply nested expression is rejected without throwing', () => {
 });
 
 test('cel-go error wording for missing keys, indexes and operator overloads', () => {
-  assert.deepEqual(run('self.b', { self: { a: 1 } }), { error: 'no such key: b', kind: 'runtime', cost: 2 });
+  const k = run('self.b', { self: { a: 1 } });
+  assert.ok('error' in k && k.error === 'no such key: b' && k.kind === 'runtime' && k.cost === 2, JSON.stringify(k));
   const i = run('self[3]', { self: [1] });
   assert.ok('error' in i && i.error === 'index out of bounds: 3');
   const b = run('1 + 1.0');

@@ -201,14 +201,38 @@ function maxStringLengthPerRequest(s: JSONSchemaProps): number {
  */
 export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: boolean): DeclType | undefined {
   if (!s || typeof s !== 'object') return undefined;
+  if (declCache) {
+    const key = isResourceRoot ? 1 : 0;
+    let e = declCache.get(s);
+    if (!e) declCache.set(s, (e = [undefined, undefined]));
+    if (e[key] === undefined) e[key] = computeDeclType(s, isResourceRoot) ?? null;
+    return e[key] ?? undefined;
+  }
   // Per schema object in the active memo (engine/field/memo.ts): an edited schema converts only its path.
   return memoOf('cel.schemaDeclType', s, isResourceRoot ? 'r' : '', () => computeDeclType(s, isResourceRoot));
+}
+
+let declCache: WeakMap<JSONSchemaProps, [DeclType | null | undefined, DeclType | null | undefined]> | undefined;
+
+/**
+ * Runs fn with schemaDeclType memoized per schema object: a walk that asks for the type of every node
+ * of a rule scope is then linear, not quadratic. Scoped, because callers may change schemas between calls.
+ */
+export function withDeclTypeCache<R>(fn: () => R): R {
+  if (declCache) return fn();
+  declCache = new WeakMap();
+  try {
+    return fn();
+  } finally {
+    declCache = undefined;
+  }
 }
 
 function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): DeclType | undefined {
   if (isIntOrString(s)) {
     const ml = maxLengthOf(s);
-    return simple(T.dyn, 'dyn', 1, ml !== undefined ? zeroIfNegative(ml) * 4 : maxStringLengthPerRequest(s), s);
+    // Its own dyn object, so editors can tell an int-or-string from other dyn values (declOf).
+    return register(simple({ kind: 'dyn' }, 'dyn', 1, ml !== undefined ? zeroIfNegative(ml) * 4 : maxStringLengthPerRequest(s), s));
   }
   const orig = s;
   if (isResourceRoot) s = withTypeAndObjectMeta(s);
@@ -282,6 +306,19 @@ function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): DeclType 
   return undefined;
 }
 
+const decls = new WeakMap<CelType, DeclType>();
+
+function register(d: DeclType): DeclType {
+  decls.set(d.cel, d);
+  return d;
+}
+
+/** The schema declaration a CEL type was made from, when it came from a schema (for editor features). */
+export function declOf(t: CelType): DeclType | undefined {
+  if (t.kind === 'object') return t.decl;
+  return decls.get(t);
+}
+
 /** DeclType.MaybeAssignTypeName: names object types by their path from the rule's self type. */
 export function assignTypeName(t: DeclType, name: string): DeclType {
   if (t.fields) {
@@ -294,11 +331,11 @@ export function assignTypeName(t: DeclType, name: string): DeclType {
   }
   if (t.cel.kind === 'map' && t.elemType) {
     const elem = assignTypeName(t.elemType, `${name}.@elem`);
-    return { ...t, elemType: elem, cel: T.map(T.string, elem.cel) };
+    return register({ ...t, elemType: elem, cel: T.map(T.string, elem.cel) });
   }
   if (t.cel.kind === 'list' && t.elemType) {
     const elem = assignTypeName(t.elemType, `${name}.@idx`);
-    return { ...t, elemType: elem, cel: { ...(t.cel as CelType & { kind: 'list' }), elem: elem.cel } };
+    return register({ ...t, elemType: elem, cel: { ...(t.cel as CelType & { kind: 'list' }), elem: elem.cel } });
   }
   return t;
 }

@@ -5,7 +5,7 @@
  */
 import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
-import { additionalPropertiesSchema, itemsSchema, schemaDeclType, type DeclType } from './types';
+import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withDeclTypeCache, type DeclType } from './types';
 import { compileRules, type CompiledRule } from './compile';
 import { evaluate as evaluateProgram, PER_CALL_LIMIT, SAFETY_TIMEOUT_MS, supportedMinor, type Program, type Minor } from './environment';
 import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
@@ -402,7 +402,7 @@ export function validateCelRules(schema: JSONSchemaProps, obj: unknown, opts: Ce
   const hasOld = opts.oldObject !== undefined && opts.oldObject !== null;
   const ratchet: Ratchet = hasOld && opts.ratcheting !== false ? { current: { oldValue: opts.oldObject, newValue: obj, schema } } : {};
   try {
-    withConversionCache(() => validateNode(schema, opts.isResourceRoot, FieldPath.root(), obj, opts.oldObject, ratchet, st, errs));
+    withDeclTypeCache(() => withConversionCache(() => validateNode(schema, opts.isResourceRoot, FieldPath.root(), obj, opts.oldObject, ratchet, st, errs)));
   } catch (e) {
     errs.push(internalError(FieldPath.root(), `CEL evaluation failed: ${e instanceof Error ? e.message : String(e)}`));
   }

@@ -279,6 +279,7 @@ class Checker {
         return this.setType(e, T.bool);
       }
       if (o.params.length !== argTypes.length) continue;
+      if (!possibleMatch(o.params, argTypes)) continue;
       const { params, result: res } = this.instantiate(o);
       const m = isAssignableList(this.m, argTypes, params);
       if (!m) continue;
@@ -433,6 +434,19 @@ class Checker {
     for (const [id, s] of this.scopes) out.set(id, new Map([...s].map(([k, t]) => [k, substitute(this.m, t, true)])));
     return out;
   }
+}
+
+/** A cheap test before unification: an overload whose concrete parameter kinds differ from the arguments' cannot match. */
+function possibleMatch(params: CelType[], args: CelType[]): boolean {
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i];
+    const a = args[i];
+    if (p.kind === 'param' || p.kind === 'dyn' || a.kind === 'param' || a.kind === 'dyn' || a.kind === 'error') continue;
+    if (a.kind === 'null_type' || p.kind === 'null_type') continue;
+    if (p.kind !== a.kind) return false;
+    if ((p.kind === 'opaque' || p.kind === 'object') && (a as { name: string }).name !== p.name) return false;
+  }
+  return true;
 }
 
 function literalType(v: unknown): CelType {
