@@ -64,7 +64,8 @@ export function runOp(c: ConformanceCase, ctx: RunContext): OpOutput {
       if (c.oldCrd !== undefined) return { errors: validateCustomResourceDefinitionUpdate(crd, c.oldCrd) };
       return { errors: validateCustomResourceDefinition(crd) };
     case 'cel-compile':
-      return { errors: compileSchemaValidations(c.schema as JSONSchemaProps) };
+      // compatibilityVersion (project extension): a 1.37 server whose new-expression environment is at that version.
+      return { errors: compileSchemaValidations(c.schema as JSONSchemaProps, c.compatibilityVersion ? { compatibilityMinor: Number(c.compatibilityVersion.split('.')[1]) } : {}) };
     case 'cel-eval':
       return evaluateConformanceExpression(c.expr ?? '', c.vars ?? {});
     case 'cel-cost':

@@ -29,6 +29,8 @@ export interface ConformanceCase {
   isResourceRoot?: boolean;
   expr?: string;
   vars?: Record<string, unknown>;
+  /** Extension (test/oracle/README.md), cel-compile: the compatibility version of the new-expression environment. */
+  compatibilityVersion?: string;
   expect: { errors?: ExpectedError[]; object?: unknown; value?: unknown; error?: string };
   /** Where the case was read from (set by the loader). */
   file: string;

@@ -24,6 +24,7 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apimachinery/pkg/util/version"
 )
 
 // opCELCompile compiles every rule of the schema as CRD validation does on create
@@ -38,7 +39,15 @@ func opCELCompile(c *testCase) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	envSet := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
+	compat := environment.DefaultCompatibilityVersion()
+	if c.CompatibilityVersion != "" {
+		v, err := version.ParseMajorMinor(c.CompatibilityVersion)
+		if err != nil {
+			return answer{}, err
+		}
+		compat = v
+	}
+	envSet := environment.MustBaseEnvSet(compat)
 	var errs field.ErrorList
 	var walk func(s *apiextensions.JSONSchemaProps, path *field.Path, ctx *apivalidation.CELSchemaContext)
 	walk = func(s *apiextensions.JSONSchemaProps, path *field.Path, ctx *apivalidation.CELSchemaContext) {

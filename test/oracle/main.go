@@ -39,6 +39,9 @@ type testCase struct {
 	Expr           string                     `json:"expr"`
 	Vars           map[string]json.RawMessage `json:"vars"`
 	Expect         map[string]json.RawMessage `json:"expect"`
+	// CompatibilityVersion (project extension, cel-compile): the base environment's compatibility
+	// version ("1.29") instead of DefaultCompatibilityVersion, as a server with --min-compatibility-version.
+	CompatibilityVersion string `json:"compatibilityVersion"`
 }
 
 func (c *testCase) resourceRoot() bool { return c.IsResourceRoot == nil || *c.IsResourceRoot }

@@ -2,6 +2,8 @@
  * Command-line arguments of crd-yaml. Hand-written (no dependency): two commands, a few options.
  */
 
+import { parseKubernetesVersion, supportedKubernetesVersions } from '../engine/version';
+
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'yaml' | 'junit';
 
 export interface CliArgs {
@@ -40,6 +42,8 @@ export interface CliArgs {
   baseCluster: boolean;
   /** check: the compatibility severities (`--compat CATEGORY=SEVERITY`). */
   compatibility: Record<string, 'error' | 'warning' | 'information' | 'off'>;
+  /** --kubernetes-version 1.X: the API server version checked as (30 .. 37); undefined: the newest. */
+  kubernetesMinor?: number;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -103,6 +107,9 @@ Options:
   --unknown-kinds ignore|hint
                      hint: list the objects whose kind no known CRD defines (not checked).
                      By default they are only counted in the summary.
+  --kubernetes-version X.Y
+                     Check as an API server of Kubernetes X.Y would (1.30 to 1.37, default
+                     the newest): its CEL libraries and feature gates.
   -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
   --follow-symlinks  Follow symbolic links met while searching directories (each real file is
                      still read once, each real directory searched once). By default a search
@@ -182,6 +189,11 @@ export function parseArgs(argv: string[]): CliArgs {
       const m = /^([A-Za-z]+)=(error|warning|information|off)$/.exec(v);
       if (!m) throw new UsageError(`--compat takes CATEGORY=error|warning|information|off, not "${v}"`);
       args.compatibility[m[1]] = m[2] as 'error' | 'warning' | 'information' | 'off';
+    } else if (a === '--kubernetes-version') {
+      const v = value();
+      const minor = parseKubernetesVersion(v);
+      if (minor === undefined) throw new UsageError(`unknown --kubernetes-version "${v}" (expected ${supportedKubernetesVersions().join(', ')})`);
+      args.kubernetesMinor = minor;
     } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else if (command === undefined) command = a;
     else rest.push(a);

@@ -33,6 +33,8 @@ export interface CheckOptions {
   fieldValidation?: FieldValidation;
   /** `hint`: list the objects no known CRD defines (they are always counted). */
   unknownKinds?: 'ignore' | 'hint';
+  /** The Kubernetes minor checked as (--kubernetes-version); undefined: the newest. */
+  kubernetesMinor?: number;
   /** The directory relative paths are resolved against. */
   cwd?: string;
   /** What input files are from their place in the repository (a chart template, a kustomize patch), by path as given. */
@@ -91,7 +93,7 @@ export function uriOfInput(file: string, cwd: string): string {
 export function openInputs(files: InputFile[], opts: CheckOptions): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
   const cwd = opts.cwd ?? process.cwd();
   // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
-  const service = new LanguageService({ yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {} });
+  const service = new LanguageService({ yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor });
   const paths = new Map<string, string>();
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);

@@ -25,6 +25,8 @@ export interface ConvertOptions {
   /** PEM text of the CAs to trust (--ca-bundle); otherwise the CRD's caBundle, otherwise the system's. */
   ca?: string;
   format: 'yaml' | 'json';
+  /** The Kubernetes minor checked as (--kubernetes-version); undefined: the newest. */
+  kubernetesMinor?: number;
   /** The HTTP call (tests may replace it); postJson by default. */
   post?: (url: string, body: string, ca: string | undefined) => Promise<WebhookAnswer>;
 }
@@ -42,7 +44,7 @@ export interface ConvertReport {
 export async function convertFiles(files: InputFile[], opts: ConvertOptions): Promise<ConvertReport> {
   const report: ConvertReport = { stdout: '', lines: [], converted: 0, errors: 0, objects: 0 };
   // The same CRD index as `check` (inputs as open documents, --crd files as workspace files).
-  const { service, docs: inputs, paths } = openInputs(files, { crdFiles: opts.crdFiles, yamlVersion: opts.yamlVersion });
+  const { service, docs: inputs, paths } = openInputs(files, { crdFiles: opts.crdFiles, yamlVersion: opts.yamlVersion, kubernetesMinor: opts.kubernetesMinor });
   const fileOf = (crd: IndexedCrd) => paths.get(crd.uri) ?? crd.uri;
   // The custom resources of each CRD, in input order.
   const groups = new Map<IndexedCrd, { file: string; value: unknown; where: string }[]>();
@@ -70,7 +72,7 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
   const out: unknown[] = [];
   const post = opts.post ?? ((url, body, ca) => postJson(url, body, { ca }));
   for (const [crd, docs] of groups) {
-    const result = await checkConversionWebhook(crd.crd, docs.map((d) => d.value), opts.to, randomUUID(), (body, crdCa) => post(opts.webhook, body, opts.ca ?? crdCa));
+    const result = await checkConversionWebhook(crd.crd, docs.map((d) => d.value), opts.to, randomUUID(), (body, crdCa) => post(opts.webhook, body, opts.ca ?? crdCa), opts.kubernetesMinor);
     const whereOf = (i: number | undefined) => docs[i ?? result.sent[0] ?? 0]?.where ?? fileOf(crd);
     for (const e of result.errors) {
       report.errors++;

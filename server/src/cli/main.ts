@@ -94,7 +94,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
     io.stderr(`crd-yaml: ${n} symbolic ${n === 1 ? 'link' : 'links'} not followed (${skippedLinks.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}); --follow-symlinks follows them\n`);
   }
   const yamlVersion = args.yaml12 ? '1.2' : '1.1';
-  const opts = { crdFiles, yamlVersion, fieldValidation: args.fieldValidation, unknownKinds: args.unknownKinds, cwd: io.cwd, contexts: repo.contexts } as const;
+  const opts = { crdFiles, yamlVersion, fieldValidation: args.fieldValidation, unknownKinds: args.unknownKinds, kubernetesMinor: args.kubernetesMinor, cwd: io.cwd, contexts: repo.contexts } as const;
 
   if (args.command === 'test') {
     // Named files are test files whatever their name; in folders, *.crdtest.yaml. The other YAML files
@@ -106,7 +106,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
       io.stderr(`crd-yaml: no *.crdtest.yaml files in ${args.paths.join(', ')}\n`);
       return EXIT_USAGE;
     }
-    const r = runTestFiles(tests, { crdFiles: [...crdFiles, ...others], cwd: io.cwd });
+    const r = runTestFiles(tests, { crdFiles: [...crdFiles, ...others], cwd: io.cwd, kubernetesMinor: args.kubernetesMinor });
     for (const p of r.fileProblems) io.stderr(`crd-yaml: ${p}\n`);
     io.stdout(args.format === 'junit' ? formatTestJunit(r) : formatTestText(r));
     if (inputErrors.length) return EXIT_USAGE;
@@ -136,7 +136,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
       }
     }
     const format = args.format === 'json' ? 'json' : 'yaml';
-    return convertFiles(files, { webhook: args.webhook!, to: args.to!, crdFiles, yamlVersion, ca, format }).then((r) => {
+    return convertFiles(files, { webhook: args.webhook!, to: args.to!, crdFiles, yamlVersion, ca, format, kubernetesMinor: args.kubernetesMinor }).then((r) => {
       io.stdout(r.stdout);
       for (const l of r.lines) io.stderr(l + '\n');
       if (r.objects === 0) {

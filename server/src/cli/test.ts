@@ -39,7 +39,7 @@ export function isTestFile(p: string): boolean {
  * Runs every case of the test files. `crdFiles`: where group/kind references are looked up (--crd,
  * and the other YAML files found under PATHS). Paths in `crd:` are relative to the test file.
  */
-export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; cwd: string }): TestRunReport {
+export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; cwd: string; kubernetesMinor?: number }): TestRunReport {
   const report: TestRunReport = { cases: [], fileProblems: [] };
   let known: unknown[] | undefined;
   const knownCrds = () => (known ??= opts.crdFiles.flatMap((f) => crdsOf(f.text)));
@@ -68,7 +68,7 @@ export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; 
     for (const c of t.cases) {
       const outcome: CaseOutcome = crdProblem && !c.problem
         ? { passed: false, errors: [], missing: [], unexpected: [], problem: crdProblem }
-        : runTestCase(crdForObject(crds, c.object), c);
+        : runTestCase(crdForObject(crds, c.object), c, opts.kubernetesMinor);
       report.cases.push({ file: f.path, name: c.name, line: line(c.nameRange.start), outcome });
     }
   }

@@ -58,10 +58,10 @@ export function crdForObject(crds: unknown[], obj: unknown): unknown {
 }
 
 /** Runs one case against its CRD. */
-export function runTestCase(crd: unknown, c: TestCase): CaseOutcome {
+export function runTestCase(crd: unknown, c: TestCase, kubernetesMinor?: number): CaseOutcome {
   if (c.problem) return { passed: false, errors: [], missing: [], unexpected: [], problem: c.problem };
   if (crd === undefined) return { passed: false, errors: [], missing: [], unexpected: [], problem: 'no CRD for this object (its apiVersion group and kind)' };
-  const res = validateCustomResource(crd, c.object, c.oldObject !== undefined ? { oldObject: c.oldObject } : {});
+  const res = validateCustomResource(crd, c.object, c.oldObject !== undefined ? { oldObject: c.oldObject, kubernetesMinor } : { kubernetesMinor });
   const errors = res.errors.filter((e) => (e.severity ?? 'error') === 'error');
   const expected = c.expect === 'valid' ? [] : c.expect;
   const owner = matchErrors(expected, errors);

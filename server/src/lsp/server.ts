@@ -4,6 +4,7 @@
  * the server keeps running.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseKubernetesVersion } from '../engine/version';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { postJson } from '../net/webhook';
@@ -44,6 +45,8 @@ export interface ServerSettings {
   baseline: string;
   /** Severities of CRD compatibility categories. */
   compatibility: Record<string, CompatSeverity>;
+  /** `crdYaml.kubernetesVersion` (`1.30` .. `1.37`) as a minor; undefined: the newest. */
+  kubernetesMinor?: number;
 }
 
 const DEFAULTS: ServerSettings = {
@@ -73,6 +76,7 @@ function readSettings(raw: unknown): ServerSettings {
         (e): e is [string, CompatSeverity] => typeof e[1] === 'string' && COMPAT_SEVERITIES.includes(e[1]),
       ),
     ),
+    kubernetesMinor: typeof r.kubernetesVersion === 'string' ? parseKubernetesVersion(r.kubernetesVersion) : undefined,
   };
 }
 
@@ -213,13 +217,13 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   function applySettings(raw: unknown): void {
     const before = settings;
     settings = readSettings(raw);
-    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation, compatibility: settings.compatibility });
+    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation, compatibility: settings.compatibility, kubernetesMinor: settings.kubernetesMinor });
     const repoChanged = repo.configure(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
     scheduler.delayMs = settings.diagnosticsDelayMs;
     if (repoChanged) void repo.indexSources();
     if (baselines.configure(settings.baseline)) for (const d of documents.all()) refreshBaseline(d.uri);
     const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(settings.compatibility);
-    if (repoChanged || compatChanged || before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation) for (const d of documents.all()) scheduler.schedule(d.uri, false);
+    if (repoChanged || compatChanged || before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation || before.kubernetesMinor !== settings.kubernetesMinor) for (const d of documents.all()) scheduler.schedule(d.uri, false);
   }
 
   async function refreshSettings(): Promise<void> {

@@ -31,6 +31,11 @@ export interface ServiceSettings {
   templates: 'check' | 'ignore';
   /** Severities of CRD compatibility findings by category (engine/compat/categories.ts); `off` hides one. */
   compatibility: Record<string, CompatSeverity>;
+  /**
+   * The Kubernetes minor the API server checks are made as (1.30 .. 1.37 as 30 .. 37; engine/version.ts):
+   * its CEL libraries and compatibility version, its feature gates. Undefined: the newest.
+   */
+  kubernetesMinor?: number;
 }
 
 export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check', compatibility: {} };

@@ -45,7 +45,7 @@ export function checkCrd(ctx: ServiceContext, text: string, crd: unknown): CrdCh
   const hit = cachedCrd(ctx, text, crd);
   if (hit) return hit;
   // The engine does not mutate its input (the memo relies on it: unchanged subtrees are shared).
-  const r = guard(() => withSubtreeMemo(ctx.caches.memo, () => validateCustomResourceDefinition(crd)));
+  const r = guard(() => withSubtreeMemo(ctx.caches.memo, () => validateCustomResourceDefinition(crd, { kubernetesMinor: ctx.settings.kubernetesMinor })));
   const out: CrdCheck = r.ok ? { errors: r.value, failures: [] } : { errors: [], failures: [r.error] };
   ctx.caches.setCrdCheck(text, crd, out);
   return out;
@@ -59,7 +59,7 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
   const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
   const hit = ctx.caches.crChecks.get(key);
   if (hit) return hit;
-  const r = guard(() => validateCustomResource(crd.crd, structuredClone(obj), { version, partial: opts.partial }));
+  const r = guard(() => validateCustomResource(crd.crd, structuredClone(obj), { version, partial: opts.partial, kubernetesMinor: ctx.settings.kubernetesMinor }));
   ctx.caches.crChecks.set(key, r);
   return r;
 }

@@ -98,6 +98,8 @@ export class LanguageService {
   configure(settings: Partial<ServiceSettings>): void {
     if (settings.yamlVersion && settings.yamlVersion !== this.ctx.settings.yamlVersion) this.ctx.caches.openFiles.clear();
     if (settings.templates && settings.templates !== this.ctx.settings.templates) this.ctx.caches.openFiles.clear();
+    // Another Kubernetes version: every engine answer may change (the checks' caches start over).
+    if ('kubernetesMinor' in settings && settings.kubernetesMinor !== this.ctx.settings.kubernetesMinor) this.ctx.caches = new ServiceCaches();
     Object.assign(this.ctx.settings, settings);
   }
 

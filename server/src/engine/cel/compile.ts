@@ -40,6 +40,8 @@ export interface CompiledRule {
 export interface CompileOptions {
   /** Kubernetes minor version of the API server modelled (default: the newest supported). */
   kubernetesMinor?: number;
+  /** The compatibility version new expressions are checked at, when not the minor's default (EnvironmentOptions). */
+  compatibilityMinor?: number;
   /** The environment of every expression ('new' unless a predicate below says otherwise). */
   kind?: 'new' | 'stored';
   storedRule?(rule: string): boolean;
@@ -50,7 +52,7 @@ export interface CompileOptions {
 export const STORED_EXPRESSIONS: CompileOptions = { kind: 'stored' };
 
 function envFor(opts: CompileOptions, stored: boolean | undefined): EnvironmentOptions {
-  return { kubernetesMinor: opts.kubernetesMinor, kind: stored ? 'stored' : opts.kind ?? 'new' };
+  return { kubernetesMinor: opts.kubernetesMinor, compatibilityMinor: opts.compatibilityMinor, kind: stored ? 'stored' : opts.kind ?? 'new' };
 }
 
 /** The variables of a rule environment: self, and oldSelf (optional when optionalOldSelf). */

@@ -7,7 +7,8 @@
  */
 import { check, type CheckedAst } from './checker/checker';
 import { estimateCost, type CostEstimateResult } from './cost/estimate';
-import { NEWEST_MINOR, OLDEST_MINOR, environmentDeclarations, type EnvDecls, type EnvKind } from './library';
+import { environmentDeclarations, type EnvDecls, type EnvKind } from './library';
+import { kubernetesMinor } from '../version';
 import type { Minor } from './library/decls';
 import { withDeadline } from './runtime/guard';
 import { plan, type Evaluation, type Program } from './runtime/interpreter';
@@ -55,12 +56,16 @@ export interface EnvironmentOptions {
   kubernetesMinor?: Minor;
   /** 'new': what a new or changed rule may use (the compatibility version); 'stored': everything the server has. */
   kind?: EnvKind;
+  /**
+   * The API server's compatibility version for new expressions when it is not the default of its
+   * minor (`--min-compatibility-version`; a 1.37 server emulating 1.34 has 1.34, a 1.34 server 1.33).
+   */
+  compatibilityMinor?: Minor;
 }
 
 /** Clamps a minor to the supported range. */
 export function supportedMinor(minor: Minor | undefined): Minor {
-  if (minor === undefined || !Number.isFinite(minor)) return NEWEST_MINOR;
-  return Math.min(NEWEST_MINOR, Math.max(OLDEST_MINOR, Math.trunc(minor)));
+  return kubernetesMinor(minor);
 }
 
 const parseCache = new Map<string, ParseResult>();
@@ -82,7 +87,7 @@ export class CelEnvironment {
   readonly decls: EnvDecls;
 
   constructor(opts: EnvironmentOptions = {}) {
-    this.decls = environmentDeclarations(supportedMinor(opts.kubernetesMinor), opts.kind ?? 'stored');
+    this.decls = environmentDeclarations(supportedMinor(opts.kubernetesMinor), opts.kind ?? 'stored', opts.compatibilityMinor);
   }
 
   get minor(): Minor {
@@ -145,9 +150,10 @@ const envs = new Map<string, CelEnvironment>();
 export function celEnvironment(opts: EnvironmentOptions = {}): CelEnvironment {
   const minor = supportedMinor(opts.kubernetesMinor);
   const kind = opts.kind ?? 'stored';
-  const key = `${minor}/${kind}`;
+  const compat = kind === 'new' ? opts.compatibilityMinor : undefined;
+  const key = `${minor}/${kind}/${compat ?? ''}`;
   let e = envs.get(key);
-  if (!e) envs.set(key, (e = new CelEnvironment({ kubernetesMinor: minor, kind })));
+  if (!e) envs.set(key, (e = new CelEnvironment({ kubernetesMinor: minor, kind, compatibilityMinor: compat })));
   return e;
 }
 

@@ -38,12 +38,12 @@ function validateValue(dpath: FieldPath, value: unknown, raw: unknown, budget: R
  * The CEL rules on a default, as ValidateDefaults runs them: with the default as both object and old
  * object, then (ratcheting, for optionalOldSelf) once more as a create when the first run passes.
  */
-function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceRoot: boolean): FieldError[] {
+function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceRoot: boolean, kubernetesMinor: number | undefined): FieldError[] {
   if (!isObject(raw)) return [];
   const schema = raw as JSONSchemaProps;
   // celValidator.Validate(..., default, default, ...) without WithRatcheting: oldSelf is bound, nothing ratchets.
-  let errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, oldObject: cloneJSON(value), ratcheting: false });
-  if (errs.length === 0) errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot });
+  let errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, oldObject: cloneJSON(value), ratcheting: false, kubernetesMinor });
+  if (errs.length === 0) errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, kubernetesMinor });
   return errs.filter((e) => (e.severity ?? 'error') === 'error').map((e) => under(dpath, e));
 }
 
@@ -51,15 +51,15 @@ function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceR
  * ValidateDefaults(pth, schema, isResourceRoot=true, requirePrunedDefaults): every default is pruned
  * (no unknown fields) and valid against the schema at its place, errors under `<path>.default`.
  */
-export function validateSchemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults = true): FieldError[] {
-  const errs = schemaDefaults(schema, pth, requirePrunedDefaults);
+export function validateSchemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults = true, kubernetesMinor?: number): FieldError[] {
+  const errs = schemaDefaults(schema, pth, requirePrunedDefaults, kubernetesMinor);
   // With a memo, subtrees found there are charged the pattern work they spent; an answer is only the
   // plain one when the shared budget never came near its end (else a pattern may have been skipped).
-  if (errs.budget.remaining < MATCH_WORK_LIMIT && activeSubtreeMemo()) return withSubtreeMemo(undefined, () => schemaDefaults(schema, pth, requirePrunedDefaults).errors);
+  if (errs.budget.remaining < MATCH_WORK_LIMIT && activeSubtreeMemo()) return withSubtreeMemo(undefined, () => schemaDefaults(schema, pth, requirePrunedDefaults, kubernetesMinor).errors);
   return errs.errors;
 }
 
-function schemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults: boolean): { errors: FieldError[]; budget: RegexBudget } {
+function schemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDefaults: boolean, kubernetesMinor: number | undefined): { errors: FieldError[]; budget: RegexBudget } {
   const s = newStructural(schema).structural;
   // All defaults of one schema share one pattern work budget (a CRD may hold thousands of defaults).
   const budget = new RegexBudget();
@@ -67,7 +67,7 @@ function schemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDe
     validateObjectMeta: (p, obj, node, isResourceRoot) =>
       validateEmbeddedResources(p ?? FieldPath.root(), cloneJSON(obj), isObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
     validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw, budget),
-    validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot),
+    validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot, kubernetesMinor),
   });
   return { errors, budget };
 }

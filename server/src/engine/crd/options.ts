@@ -29,6 +29,10 @@ export interface CRDValidationOptions {
   allowInvalidCABundle: boolean;
   /** Versions ('' for the top level) whose unchanged selectable fields may exceed the maximum. */
   allowTooManySelectableFields: ReadonlySet<string>;
+  /** The Kubernetes minor checked as (engine/version.ts; undefined: the newest). */
+  kubernetesMinor?: number;
+  /** The server's compatibility version for new CEL rules when not the minor's default (`--min-compatibility-version`). */
+  compatibilityMinor?: number;
 }
 
 /** ValidateCustomResourceDefinition's options. */

@@ -512,6 +512,8 @@ function compileNodeRules(
       return;
     }
     const results = compileRules(s, decl, {
+      kubernetesMinor: opts.kubernetesMinor,
+      compatibilityMinor: opts.compatibilityMinor,
       storedRule: (r) => opts.preexistingRules?.has(r) === true,
       storedMessageExpression: (m) => opts.preexistingMessageExpressions?.has(m) === true,
     });
@@ -634,7 +636,7 @@ export function validateCustomResourceDefinitionValidation(
     const structuralErrs = guarded(schemaPath, () => validateStructuralSchema(schema, schemaPath)) ?? [];
     if (structuralErrs.length > 0) allErrs.push(...structuralErrs);
     else {
-      const defaultErrs = guarded(schemaPath, () => validateSchemaDefaults(schema, schemaPath, opts.requirePrunedDefaults)) ?? [];
+      const defaultErrs = guarded(schemaPath, () => validateSchemaDefaults(schema, schemaPath, opts.requirePrunedDefaults, opts.kubernetesMinor)) ?? [];
       if (defaultErrs.length > 0) allErrs.push(...defaultErrs);
       else celAllowed = true;
     }

@@ -17,7 +17,7 @@ import { validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
 import { convertToInternal } from './conversion';
 import { decodeCustomResourceDefinition } from './decode';
 import { semanticDeepEqual } from './json';
-import { validateCustomResourceDefinition, validateInternal } from './validation';
+import { dropDisabledFields, validateCustomResourceDefinition, validateInternal, type KubernetesTarget } from './validation';
 import { schemaHas } from './schema';
 import type { CRDValidationOptions } from './options';
 import type { CRDSpec, CustomResourceDefinition } from './types';
@@ -49,7 +49,7 @@ export function storedStatusOf(crd: unknown): StoredCRDStatus {
  * against the stored values. Warnings (severity `warning`) are the create warnings the new CRD
  * introduces. Never throws.
  */
-export function validateCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unknown): FieldError[] {
+export function validateCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unknown, target: KubernetesTarget = {}): FieldError[] {
   const decoded = decodeCustomResourceDefinition(crd);
   if (!isObject(crd)) return decoded.errors;
   const obj = convertToInternal(decoded.crd);
@@ -63,7 +63,10 @@ export function validateCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unk
   if (storage && !storedVersions.includes(storage.name)) storedVersions.push(storage.name);
   obj.status = { storedVersions };
 
+  dropDisabledFields(obj, old, target.kubernetesMinor);
   const opts = updateOptions(obj, old, stored.established);
+  opts.kubernetesMinor = target.kubernetesMinor;
+  opts.compatibilityMinor = target.compatibilityMinor;
   const errs: FieldError[] = [];
   const meta = isObject(crd) ? crd.metadata : undefined;
   const oldMeta = isObject(oldCrd) ? oldCrd.metadata : undefined;
@@ -232,6 +235,6 @@ export function compareWithCreate(update: FieldError[], create: FieldError[]): U
  * an update has (a stored version removed, an immutable field) and the create errors the stored CRD
  * exempts it from (rules it already broke).
  */
-export function checkCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unknown): UpdateCheck {
-  return compareWithCreate(validateCustomResourceDefinitionUpdate(crd, oldCrd), validateCustomResourceDefinition(crd));
+export function checkCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unknown, target: KubernetesTarget = {}): UpdateCheck {
+  return compareWithCreate(validateCustomResourceDefinitionUpdate(crd, oldCrd, target), validateCustomResourceDefinition(crd, target));
 }

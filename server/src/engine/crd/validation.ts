@@ -17,6 +17,7 @@ import { nameIsDNSSubdomain } from './objectmeta';
 import { schemaHasDefaults, validateCustomResourceDefinitionValidation } from './schema';
 import type { CRDNames, CRDSpec, CRDVersion, ColumnDefinition, CustomResourceConversion, CustomResourceDefinition, SelectableField, Subresources } from './types';
 import { createWarnings } from './warnings';
+import { featureGates } from '../version';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 import { internalVersionStruct } from './gostruct';
 import { validateWebhookService, validateWebhookURL } from './webhook';
@@ -32,11 +33,13 @@ const API_APPROVAL_ANNOTATION = 'api-approved.kubernetes.io';
  * Warnings (e.g. deprecated versions) come back with severity `warning`. Never throws: malformed input
  * (not an object, wrongly typed fields) is reported as FieldValueTypeInvalid errors.
  */
-export function validateCustomResourceDefinition(crd: unknown): FieldError[] {
+export function validateCustomResourceDefinition(crd: unknown, target: KubernetesTarget = {}): FieldError[] {
   const decoded = decodeCustomResourceDefinition(crd);
   if (!isObject(crd)) return decoded.errors;
   const internal = convertToInternal(decoded.crd);
-  const all = [...decoded.errors, ...validateInternal(internal), ...createWarnings(internal.spec)];
+  dropDisabledFields(internal, undefined, target.kubernetesMinor);
+  const opts = createOptions(target);
+  const all = [...decoded.errors, ...validateInternal(internal, undefined, opts), ...createWarnings(internal.spec)];
   const name = internal.metadata.name;
   // New objects: errors of memoized subtrees are shared between checks (engine/field/memo.ts).
   return name ? all.map((e) => ({ ...e, provenance: { ...e.provenance, crd: name } })) : all;
@@ -46,8 +49,8 @@ export function validateCustomResourceDefinition(crd: unknown): FieldError[] {
  * ValidateCustomResourceDefinition on the internal object; with an old object and update options, the
  * checks validateCustomResourceDefinitionUpdate shares with it (engine/crd/update.ts adds the rest).
  */
-export function validateInternal(obj: CustomResourceDefinition, update?: { old: CustomResourceDefinition; opts: CRDValidationOptions }): FieldError[] {
-  const opts = update?.opts ?? CREATE_OPTIONS;
+export function validateInternal(obj: CustomResourceDefinition, update?: { old: CustomResourceDefinition; opts: CRDValidationOptions }, createOpts: CRDValidationOptions = CREATE_OPTIONS): FieldError[] {
+  const opts = update?.opts ?? createOpts;
   const spec = obj.spec;
   const nameFn = (name: string, prefix: boolean): string[] => {
     const ret = nameIsDNSSubdomain(name, prefix);
@@ -75,6 +78,30 @@ export function validateInternal(obj: CustomResourceDefinition, update?: { old: 
   errs.push(...validateAPIApproval(obj));
   if (spec.preserveUnknownFields === true) errs.push(preserveUnknownFieldsError());
   return errs;
+}
+
+/** The Kubernetes version a CRD is checked as (engine/version.ts). */
+export interface KubernetesTarget {
+  /** The API server's minor (1.30 .. 1.37 as 30 .. 37); undefined: the newest. */
+  kubernetesMinor?: number;
+  /**
+   * The API server's compatibility version for new CEL rules, when not the default of its minor (1.X-1,
+   * 1.29 for 1.30): a server started with `--min-compatibility-version`, or emulating an older version
+   * (a 1.37 binary floors it at 1.34).
+   */
+  compatibilityMinor?: number;
+}
+
+/**
+ * The CRD strategy's dropDisabledFields (PrepareForCreate / PrepareForUpdate): with
+ * CustomResourceFieldSelectors off (1.30), selectableFields are dropped unless the stored CRD uses them.
+ * (optionalOldSelf would be dropped with CRDValidationRatcheting off: on in every modelled version.)
+ */
+export function dropDisabledFields(obj: CustomResourceDefinition, old: CustomResourceDefinition | undefined, kubernetesMinor: number | undefined): void {
+  if (featureGates(kubernetesMinor).CustomResourceFieldSelectors) return;
+  if (old && (old.spec.selectableFields.length > 0 || old.spec.versions.some((v) => v.selectableFields.length > 0))) return;
+  obj.spec.selectableFields = [];
+  for (const v of obj.spec.versions) v.selectableFields = [];
 }
 
 /** validatePreserveUnknownFields: true may not be set (unless the stored CRD has it). */
@@ -444,4 +471,15 @@ function validateAPIApproval(crd: CustomResourceDefinition, old?: CustomResource
       `protected groups must have approval annotation "${API_APPROVAL_ANNOTATION}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
     ),
   ];
+}
+
+const createOptionsByTarget = new Map<string, CRDValidationOptions>();
+
+/** CREATE_OPTIONS for a target version: one object per target (memoized walks key on its identity). */
+function createOptions(target: KubernetesTarget): CRDValidationOptions {
+  if (target.kubernetesMinor === undefined && target.compatibilityMinor === undefined) return CREATE_OPTIONS;
+  const key = `${target.kubernetesMinor ?? ''}/${target.compatibilityMinor ?? ''}`;
+  let o = createOptionsByTarget.get(key);
+  if (!o) createOptionsByTarget.set(key, (o = Object.freeze({ ...CREATE_OPTIONS, kubernetesMinor: target.kubernetesMinor, compatibilityMinor: target.compatibilityMinor })));
+  return o;
 }

@@ -32,6 +32,8 @@ export interface CustomResourceOptions {
    * answer cannot change when the rest is added (partial.ts). Strategic merge patch directives are ignored.
    */
   partial?: boolean;
+  /** The Kubernetes minor checked as: its CEL environment (engine/version.ts; default the newest). */
+  kubernetesMinor?: number;
 }
 
 export interface CustomResourceResult {
@@ -220,7 +222,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     if (opts.partial) for (let i = errs.length - 1; i >= 0; i--) if (errs[i].type === 'FieldValueRequired') errs.splice(i, 1);
     if (hasCelValidator(schema, true)) {
       if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(withParams(invalid(null, null, CEL_SKIPPED_MESSAGE), { origin: 'celSkipped' }));
-      else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old }));
+      else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old, kubernetesMinor: opts.kubernetesMinor }));
     }
   }
   res.errors.push(...(opts.partial ? errs.filter((e) => e.type !== 'FieldValueRequired') : errs));

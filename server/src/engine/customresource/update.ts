@@ -9,7 +9,7 @@ import { validateCustomResource, type CustomResourceOptions } from './strategy';
 export type { UpdateCheck };
 
 /** validateCustomResource as an update of oldObject, compared with the same object as a create. */
-export function checkCustomResourceUpdate(crd: unknown, obj: unknown, oldObject: unknown, opts: Pick<CustomResourceOptions, 'version'> = {}): UpdateCheck {
+export function checkCustomResourceUpdate(crd: unknown, obj: unknown, oldObject: unknown, opts: Pick<CustomResourceOptions, 'version' | 'kubernetesMinor'> = {}): UpdateCheck {
   const update = validateCustomResource(crd, obj, { ...opts, oldObject }).errors;
   const create = validateCustomResource(crd, obj, opts).errors;
   return compareWithCreate(update, create);

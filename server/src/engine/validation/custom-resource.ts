@@ -12,6 +12,8 @@ export interface ValueValidationOptions {
   oldObject?: unknown;
   /** Skip the CEL rules (the caller runs them itself, e.g. after checking for blocking errors). */
   skipCel?: boolean;
+  /** The Kubernetes minor checked as (engine/version.ts; default the newest). */
+  kubernetesMinor?: number;
 }
 
 /**
@@ -29,7 +31,7 @@ export function validateCustomResourceValue(obj: unknown, schema: JSONSchemaProp
     // cel.NewValidator is nil without reachable rules: then nothing is skipped and nothing is said.
     if (hasCelValidator(schema, opts.isResourceRoot)) {
       if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(withParams(invalid(null, null, CEL_SKIPPED_MESSAGE), { origin: 'celSkipped' }));
-      else errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject }));
+      else errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject, kubernetesMinor: opts.kubernetesMinor }));
     }
   }
   return errs;

@@ -7,6 +7,7 @@
  * its DefaultCompatibilityVersion (1.29 for 1.30, V-1 from 1.31 on), and runs stored rules in the
  * StoredExpressions environment (everything the binary has).
  */
+import { NEWEST_KUBERNETES_MINOR, OLDEST_KUBERNETES_MINOR } from '../../version';
 import { ALL_MACROS, type MacroOptions } from '../syntax/parse';
 import type { FunctionDecl, Library, Minor, OverloadDecl, RuntimeCost, StaticCost } from './decls';
 import { AUTHZ, AUTHZ_SELECTORS, CIDR_LIB, FORMAT, IP_LIB, QUANTITY, SEMVER, URLS } from './kubernetes';
@@ -15,9 +16,9 @@ import { REGEX } from './regex';
 import { OPTIONAL, STANDARD } from './stdlib';
 import { SETS, STRINGS } from './strings';
 
-/** The oldest and newest Kubernetes minors modelled (1.30 .. 1.37). */
-export const OLDEST_MINOR: Minor = 30;
-export const NEWEST_MINOR: Minor = 37;
+/** The oldest and newest Kubernetes minors modelled (1.30 .. 1.37, engine/version.ts). */
+export const OLDEST_MINOR: Minor = OLDEST_KUBERNETES_MINOR;
+export const NEWEST_MINOR: Minor = NEWEST_KUBERNETES_MINOR;
 
 /** Which of the two environments of an EnvSet. */
 export type EnvKind = 'new' | 'stored';
@@ -92,12 +93,16 @@ export function compatibilityVersion(minor: Minor): Minor {
 
 const cache = new Map<string, EnvDecls>();
 
-/** The declarations of the NewExpressions or StoredExpressions environment of an API server of `minor`. */
-export function environmentDeclarations(minor: Minor, kind: EnvKind): EnvDecls {
-  const key = `${minor}/${kind}`;
+/**
+ * The declarations of the NewExpressions or StoredExpressions environment of an API server of `minor`.
+ * `compatibility` overrides the server's compatibility version (its `--min-compatibility-version`, which
+ * a server emulating an older version also floors at binary-3); by default DefaultCompatibilityVersion.
+ */
+export function environmentDeclarations(minor: Minor, kind: EnvKind, compatibility?: Minor): EnvDecls {
+  const compat = kind === 'new' ? Math.min(minor, compatibility ?? compatibilityVersion(minor)) : Infinity;
+  const key = `${minor}/${kind}/${compat}`;
   let d = cache.get(key);
   if (d) return d;
-  const compat = kind === 'new' ? compatibilityVersion(minor) : Infinity;
   const libraries = baseOptions(minor)
     .filter((o) => compat >= o.introduced && (o.removed === undefined || compat < o.removed))
     .map((o) => o.library);

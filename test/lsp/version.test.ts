@@ -1,0 +1,53 @@
+/**
+ * crdYaml.kubernetesVersion: the server checks CRDs as an API server of that version (engine/version.ts).
+ * A rule using isCIDR is an undeclared reference at 1.30 and fine at 1.37 (the default); changing the
+ * setting re-checks open documents.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, type TestServer } from './client';
+
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: nets.example.com
+spec:
+  group: example.com
+  names: {kind: Net, plural: nets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          cidr:
+            type: string
+            maxLength: 64
+            x-kubernetes-validations:
+            - rule: isCIDR(self)
+`;
+
+let server: TestServer | undefined;
+after(async () => {
+  await server?.stop();
+});
+
+test('crdYaml.kubernetesVersion 1.30: a rule using isCIDR does not compile; back to 1.37 it does', async () => {
+  server = await startServer(null, { settings: { kubernetesVersion: '1.30' } });
+  const uri = 'file:///version/crd.yaml';
+  const old = server.diagnostics(uri, (d) => d.length > 0);
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: CRD } });
+  const d = await old;
+  assert.equal(d.length, 1, JSON.stringify(d));
+  assert.match(d[0].message, /isCIDR/);
+  assert.equal(d[0].range.start.line, 20);
+  const clean = server.diagnostics(uri, (x) => x.length === 0);
+  await server.conn.sendNotification('workspace/didChangeConfiguration', { settings: { crdYaml: { kubernetesVersion: '1.37' } } });
+  assert.deepEqual(await clean, []);
+  const again = server.diagnostics(uri, (x) => x.length === 1);
+  await server.conn.sendNotification('workspace/didChangeConfiguration', { settings: { crdYaml: { kubernetesVersion: '1.30' } } });
+  assert.match((await again)[0].message, /isCIDR/);
+});
