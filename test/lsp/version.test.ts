@@ -42,12 +42,12 @@ test('crdYaml.kubernetesVersion 1.30: a rule using isCIDR does not compile; back
   await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: CRD } });
   const d = await old;
   assert.equal(d.length, 1, JSON.stringify(d));
-  assert.match(d[0].message, /isCIDR/);
+  assert.match(String(d[0].message), /isCIDR/);
   assert.equal(d[0].range.start.line, 20);
   const clean = server.diagnostics(uri, (x) => x.length === 0);
   await server.conn.sendNotification('workspace/didChangeConfiguration', { settings: { crdYaml: { kubernetesVersion: '1.37' } } });
   assert.deepEqual(await clean, []);
   const again = server.diagnostics(uri, (x) => x.length === 1);
   await server.conn.sendNotification('workspace/didChangeConfiguration', { settings: { crdYaml: { kubernetesVersion: '1.30' } } });
-  assert.match((await again)[0].message, /isCIDR/);
+  assert.match(String((await again)[0].message), /isCIDR/);
 });

@@ -6,7 +6,7 @@
 import { GoStruct, invalid, type FieldError, FieldPath } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
-import { PER_CALL_LIMIT, celEnvironment, type CompiledExpression, type EnvironmentOptions } from './environment';
+import { celEnvironment, type CompiledExpression, type EnvironmentOptions } from './environment';
 import type { CostEstimateResult } from './cost/estimate';
 
 export { PER_CALL_LIMIT, formatIssue } from './environment';

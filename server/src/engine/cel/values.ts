@@ -4,6 +4,7 @@
  * `__proto__` are plain data.
  */
 import { IntegralFloat } from '../json/lossless';
+import { goFloat } from '../field/errors';
 import { formatGoDuration, parseGoDuration, parseRFC3339 } from './runtime/time';
 import { formatTimestamp } from './runtime/time';
 import { Duration, Optional, Timestamp, TypeValue, Uint, isList, isOpaque, listItems, type Val } from './runtime/values';
@@ -54,14 +55,15 @@ export function toConformanceValue(v: Val): unknown {
   if (v === null || v === undefined || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'bigint') return v ?? null;
   if (typeof v === 'number') {
     if (Number.isNaN(v)) return { $double: 'NaN' };
-    if (!Number.isFinite(v)) return { $double: v > 0 ? '+Inf' : '-Inf' };
+    if (!Number.isFinite(v)) return { $double: v > 0 ? 'Infinity' : '-Infinity' };
     return Number.isInteger(v) ? new IntegralFloat(v) : v;
   }
   if (v instanceof Uint) return { $uint: v.value.toString() };
   if (v instanceof Uint8Array) return { $bytes: Buffer.from(v).toString('base64') };
   if (v instanceof Timestamp) return { $timestamp: formatTimestamp(new Timestamp(v.nanos)) };
   if (v instanceof Duration) return { $duration: formatGoDuration(v.nanos) };
-  if (v instanceof Optional) return v.present ? { $optional: toConformanceValue(v.value) } : { $optional: null };
+  // The oracle prints other values as {"$opaque": "<TypeName>(<%v of Value()>)"}.
+  if (v instanceof Optional) return { $opaque: `optional_type(${v.present ? goNative(v.value) : '<nil>'})` };
   if (v instanceof TypeValue) return { $type: v.name };
   if (isList(v)) return listItems(v).map(toConformanceValue);
   if (v instanceof Map) {
@@ -69,9 +71,32 @@ export function toConformanceValue(v: Val): unknown {
     for (const [k, x] of v) o[String(k instanceof Uint ? k.value : k)] = toConformanceValue(x);
     return o;
   }
-  if (isOpaque(v)) {
-    const s = (v as unknown as { toCelString?: () => string }).toCelString?.();
-    return { $opaque: s ?? v.celTypeName };
+  if (isOpaque(v)) return { $opaque: `${v.celTypeName}(${goNative(v)})` };
+  return String(v);
+}
+
+/** Go's %v of a CEL value's native Go value (ref.Val.Value()), as the oracle prints opaque values. */
+export function goNative(v: Val): string {
+  if (v === null) return 'NULL_VALUE';
+  switch (typeof v) {
+    case 'string':
+      return v;
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return String(v);
+    case 'number':
+      return goFloat(v);
   }
+  if (v instanceof Uint) return v.value.toString();
+  if (v instanceof Uint8Array) return `[${Array.from(v).join(' ')}]`;
+  if (v instanceof Duration) return formatGoDuration(v.nanos);
+  if (v instanceof Optional) return v.present ? goNative(v.value) : '<nil>';
+  if (isList(v)) return `[${listItems(v).map(goNative).join(' ')}]`;
+  if (v instanceof Map) {
+    const items = [...v].map(([k, x]) => [goNative(k), goNative(x)] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return `map[${items.map(([k, x]) => `${k}:${x}`).join(' ')}]`;
+  }
+  if (isOpaque(v)) return v.goString?.() ?? v.celTypeName;
   return String(v);
 }

@@ -537,6 +537,7 @@ function validate(a: CheckedAst): void {
       if (!r.ok) a.programErrors.push(r.error);
     }
   });
+  validateFormatCalls(a, report);
   walk(a.parsed.expr, (e) => {
     if (exempt.has(e.id)) return;
     if (e.kind === 'list') {
@@ -568,5 +569,120 @@ function validate(a: CheckedAst): void {
         if (!isExactType(vt, v)) report(entry.value, `expected type '${formatCelType(vt)}' but found '${formatCelType(v)}'`);
       }
     }
+  });
+}
+
+/** A type's name as cel-go's Type.TypeName() gives it (format validator messages). */
+function typeName(t: CelType): string {
+  switch (t.kind) {
+    case 'timestamp':
+      return 'google.protobuf.Timestamp';
+    case 'duration':
+      return 'google.protobuf.Duration';
+    case 'list':
+      return 'list';
+    case 'map':
+      return 'map';
+    case 'object':
+    case 'opaque':
+      return t.name;
+    case 'null_type':
+      return 'null_type';
+    case 'param':
+      return t.name;
+    default:
+      return t.kind;
+  }
+}
+
+type Kind = CelType['kind'];
+
+/**
+ * ext strings' stringFormatValidator (cel-go ext/formatting.go, strings library version 1..3): a
+ * `'literal'.format([list literal])` call is parsed at check time and each clause checked against the
+ * static type of its argument (dyn passes), with the runtime formatter's messages.
+ */
+function validateFormatCalls(a: CheckedAst, report: (e: Expr, message: string) => void): void {
+  walk(a.parsed.expr, (e) => {
+    if (e.kind !== 'call' || e.fn !== 'format' || !e.target || e.args.length !== 1) return;
+    const ref = a.references.get(e.id);
+    if (ref?.kind === 'call' && !ref.overloads.some((o) => o.id === 'string_format')) return;
+    if (e.target.kind !== 'literal' || typeof e.target.value !== 'string' || e.args[0].kind !== 'list') return;
+    const format = e.target.value;
+    const args = e.args[0].elems;
+    const typeOf = (x: Expr): CelType => a.types.get(x.id) ?? T.dyn;
+    const oneOf = (x: Expr, ...kinds: Kind[]) => {
+      const t = typeOf(x);
+      return t.kind === 'dyn' || kinds.includes(t.kind);
+    };
+    // verifyString: lists and maps are checked element by element; the first bad one is named.
+    const badForString = (x: Expr): Expr | undefined => {
+      if (!oneOf(x, 'list', 'map', 'int', 'uint', 'double', 'bool', 'string', 'timestamp', 'bytes', 'duration', 'type', 'null_type')) return x;
+      if (x.kind === 'list') for (const el of x.elems) { const b = badForString(el); if (b) return b; }
+      if (x.kind === 'map') for (const en of x.entries) { const b = badForString(en.key) ?? badForString(en.value); if (b) return b; }
+      return undefined;
+    };
+    let requested = 0;
+    let argIndex = 0;
+    let i = 0;
+    // Go's strings are bytes: the format is walked as UTF-8 (clause letters are ASCII).
+    const bytes = Buffer.from(format, 'utf8');
+    const at = (k: number) => String.fromCharCode(bytes[k]);
+    while (i < bytes.length) {
+      if (at(i) !== '%') {
+        i++;
+        continue;
+      }
+      if (i + 1 < bytes.length && at(i + 1) === '%') {
+        i += 2;
+        continue;
+      }
+      requested++;
+      if (i + 1 >= bytes.length) return report(e, 'unexpected end of string');
+      if (argIndex >= args.length) return report(e, `index ${argIndex} out of range`);
+      let j = i + 1;
+      if (at(j) === '.') {
+        j++;
+        while (j < bytes.length && at(j) >= '0' && at(j) <= '9') j++;
+        if (j >= bytes.length) return report(e, 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier');
+      }
+      const clause = at(j);
+      j++;
+      const arg = args[argIndex];
+      const bad = (x: Expr, what: string) => report(x, `error during formatting: ${what}, was given ${typeName(typeOf(x))}`);
+      switch (clause) {
+        case 's': {
+          const b = badForString(arg);
+          if (b) return bad(b, 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps');
+          break;
+        }
+        case 'd':
+          if (!oneOf(arg, 'int', 'uint')) return bad(arg, 'decimal clause can only be used on integers');
+          break;
+        case 'f':
+          if (!oneOf(arg, 'double', 'string')) return bad(arg, 'fixed-point clause can only be used on doubles');
+          break;
+        case 'e':
+          if (!oneOf(arg, 'double', 'string')) return bad(arg, 'scientific clause can only be used on doubles');
+          break;
+        case 'b':
+          if (!oneOf(arg, 'int', 'uint', 'bool')) return bad(arg, 'only integers and bools can be formatted as binary');
+          break;
+        case 'x':
+        case 'X':
+          if (!oneOf(arg, 'int', 'uint', 'string', 'bytes')) return bad(arg, 'only integers, byte buffers, and strings can be formatted as hex');
+          break;
+        case 'o':
+          if (!oneOf(arg, 'int', 'uint')) return bad(arg, 'octal clause can only be used on integers');
+          break;
+        default: {
+          // %c of the byte as a rune (a UTF-8 lead byte prints as its Latin-1 character, as Go's rune(byte)).
+          return report(e, `could not parse formatting clause: unrecognized formatting clause "${clause}"`);
+        }
+      }
+      argIndex++;
+      i = j;
+    }
+    if (args.length > requested) report(e, `too many arguments supplied to string.format (expected ${requested}, got ${args.length})`);
   });
 }

@@ -24,6 +24,11 @@ export interface OverloadDecl {
   impl?: (...args: Val[]) => Val;
   /** Receives error arguments too (cel-go NonStrict). */
   nonStrict?: boolean;
+  /**
+   * false: cel-go's DisableTypeGuards — the values of dyn arguments are not checked against the
+   * parameter types before the call (the implementation copes, e.g. flatten() of an already flat list).
+   */
+  typeGuards?: false;
   /** Available from this Kubernetes minor (for the compatibility version of new expressions). */
   since?: Minor;
   /** Removed at this minor. */

@@ -29,6 +29,16 @@ function kindOf(v: Val): Kind {
 }
 
 const typeNameOf = typeName;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function isValidUtf8(b: Uint8Array): boolean {
+  try {
+    UTF8.decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const celString = (v: Val): string | undefined => toCelString(v);
 
 const SUPERSCRIPT: Record<string, string> = {
@@ -47,14 +57,23 @@ function fixed(x: number, prec: number): string {
   return (x < 0 || Object.is(x, -0) ? '-' : '') + groupThousands(i) + (f !== undefined ? '.' + f : '');
 }
 
-function scientific(x: number, prec: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (!Number.isFinite(x)) return x > 0 ? '∞' : '-∞';
-  const [m, e] = x.toExponential(prec).split('e');
-  const exp = Number(e);
-  const digits = String(Math.abs(exp)).padStart(2, '0');
-  const sup = (exp < 0 ? '⁻' : '') + [...digits].map((d) => SUPERSCRIPT[d]).join('');
-  return `${m}×10${sup}`;
+/**
+ * %e: cel-go builds the verb as `%<precision>e`, a width, so the precision is always Go's default 6
+ * and a given precision pads the result to that many characters.
+ */
+function scientific(x: number, width: number | undefined): string {
+  let out: string;
+  if (Number.isNaN(x)) out = 'NaN';
+  else if (!Number.isFinite(x)) out = x > 0 ? '∞' : '-∞';
+  else {
+    const [m, e] = x.toExponential(6).split('e');
+    const exp = Number(e);
+    const digits = String(Math.abs(exp)).padStart(2, '0');
+    const sup = (exp < 0 ? '⁻' : '') + [...digits].map((d) => SUPERSCRIPT[d]).join('');
+    out = `${m}×10${sup}`;
+  }
+  const n = [...out].length;
+  return width !== undefined && width > n ? ' '.repeat(width - n) + out : out;
 }
 
 function formatError(msg: string): never {
@@ -67,6 +86,9 @@ function formatS(v: unknown): string {
   if (k === 'list') return formatList(v as CelList);
   if (k === 'map') return formatMap(v);
   if (k === 'null') return 'null';
+  if (k === 'bytes' && !isValidUtf8(v as Uint8Array)) {
+    formatError(`could not convert argument ${quoteGo('invalid UTF-8 in bytes, cannot convert to string')} to string`);
+  }
   const s = celString(v);
   if (s === undefined || k === 'object' || k === 'optional') {
     formatError(`string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${typeNameOf(v)}`);
@@ -209,7 +231,7 @@ export function formatString(format: string, list: CelList): string {
         val = fixed(floatArg(arg, 'fixed-point'), precision ?? 6);
         break;
       case 'e':
-        val = scientific(floatArg(arg, 'scientific'), precision ?? 6);
+        val = scientific(floatArg(arg, 'scientific'), precision);
         break;
       case 'b': {
         const n = toBigInt(arg);

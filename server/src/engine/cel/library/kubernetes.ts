@@ -10,7 +10,8 @@ import { cmpString } from '../runtime/equality';
 import { k8sActualSize } from '../runtime/size';
 import { parseRFC3339 } from '../runtime/time';
 import { Optional, fail, type OpaqueValue, type Val } from '../runtime/values';
-import { utilValidationChecks } from '../../objectmeta/names';
+import { isQualifiedName, isValidLabelValue, utilValidationChecks } from '../../objectmeta/names';
+import { goURLParseRequestURI, type GoURL } from '../../crd/gourl';
 import { fn, traversal, type Library } from './decls';
 import { regexCost } from './stdlib';
 
@@ -126,6 +127,9 @@ export class IP implements OpaqueValue {
   toCelString(): string {
     return formatIP(this.bytes);
   }
+  goString(): string {
+    return formatIP(this.bytes);
+  }
   size(): number {
     return this.bytes.length;
   }
@@ -157,6 +161,9 @@ export class CIDR implements OpaqueValue {
   toCelString(): string {
     return `${formatIP(this.ip.bytes)}/${this.bits}`;
   }
+  goString(): string {
+    return this.toCelString();
+  }
   size(): number {
     return Math.ceil(this.bits / 8);
   }
@@ -180,7 +187,6 @@ function parseIPv4(s: string): Uint8Array | string {
 }
 
 function parseIPv6(s: string): Uint8Array | string {
-  if (s.includes('%')) return 'IPv6 zone not allowed';
   const out = new Uint8Array(16);
   let ellipsis = -1;
   let i = 0;
@@ -237,18 +243,37 @@ function parseIPv6(s: string): Uint8Array | string {
   return out;
 }
 
-/** netip.ParseAddr plus the Kubernetes restrictions; bytes or an error text. */
-export function parseAddr(s: string): Uint8Array | string {
-  let r: Uint8Array | string;
+/** Go's netip.ParseAddr: the bytes and zone, or Go's error text (`ParseAddr("x"): ...`). */
+function netipParseAddr(s: string): { bytes: Uint8Array; zone: string } | string {
   if (s === '') return `ParseAddr(""): unable to parse IP`;
-  if (s.includes(':')) r = parseIPv6(s);
-  else if (s.includes('.')) r = parseIPv4(s);
+  let r: Uint8Array | string;
+  let zone = '';
+  if (s.includes(':')) {
+    const pct = s.indexOf('%');
+    let addr = s;
+    if (pct >= 0) {
+      zone = s.slice(pct + 1);
+      addr = s.slice(0, pct);
+      if (zone === '') return `ParseAddr(${JSON.stringify(s)}): zone must be a non-empty string`;
+    }
+    r = parseIPv6(addr);
+  } else if (s.includes('.')) r = parseIPv4(s);
   else r = 'unable to parse IP';
   if (typeof r === 'string') return `ParseAddr(${JSON.stringify(s)}): ${r}`;
-  if (r.length === 16 && r.slice(0, 10).every((b) => b === 0) && r[10] === 0xff && r[11] === 0xff) {
-    return 'IPv4-mapped IPv6 address is not allowed';
-  }
-  return r;
+  return { bytes: r, zone };
+}
+
+function is4In6(b: Uint8Array): boolean {
+  return b.length === 16 && b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
+}
+
+/** library/ip.go parseIPAddr: netip.ParseAddr without zones or IPv4-mapped IPv6 addresses; bytes or the error. */
+export function parseAddr(s: string): Uint8Array | string {
+  const r = netipParseAddr(s);
+  if (typeof r === 'string') return `IP Address ${JSON.stringify(s)} parse error during conversion from string: ${r}`;
+  if (r.zone !== '') return `IP address ${JSON.stringify(s)} with zone value is not allowed`;
+  if (is4In6(r.bytes)) return `IPv4-mapped IPv6 address ${JSON.stringify(s)} is not allowed`;
+  return r.bytes;
 }
 
 /** Canonical text of an address (dotted IPv4, RFC 5952 IPv6). */
@@ -278,23 +303,34 @@ export function formatIP(b: Uint8Array): string {
 
 export function ipOrFail(s: string): IP {
   const r = parseAddr(s);
-  if (typeof r === 'string') fail(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${r}`);
+  if (typeof r === 'string') fail(r);
   return new IP(r);
 }
 
-/** netip.ParsePrefix plus the Kubernetes restrictions; a CIDR or an error text. */
-export function parsePrefix(s: string): CIDR | string {
+/** Go's netip.ParsePrefix: a CIDR, or Go's error text (`netip.ParsePrefix("x"): ...`). */
+function netipParsePrefix(s: string): CIDR | string {
+  const err = (msg: string) => `netip.ParsePrefix(${JSON.stringify(s)}): ${msg}`;
   const slash = s.lastIndexOf('/');
-  if (slash < 0) return `netip.ParsePrefix(${JSON.stringify(s)}): no '/'`;
-  const addr = parseAddr(s.slice(0, slash));
-  if (typeof addr === 'string') return `netip.ParsePrefix(${JSON.stringify(s)}): ${addr}`;
+  if (slash < 0) return err("no '/'");
+  const a = netipParseAddr(s.slice(0, slash));
+  if (typeof a === 'string') return err(a);
+  if (a.zone !== '') return err('IPv6 zones cannot be present in a prefix');
   const bitsStr = s.slice(slash + 1);
-  if (!/^\d{1,3}$/.test(bitsStr) || (bitsStr.length > 1 && bitsStr[0] === '0')) return `netip.ParsePrefix(${JSON.stringify(s)}): bad bits after slash: ${JSON.stringify(bitsStr)}`;
+  if (!/^\d{1,3}$/.test(bitsStr) || (bitsStr.length > 1 && bitsStr[0] === '0')) return err(`bad bits after slash: ${JSON.stringify(bitsStr)}`);
   const bits = Number(bitsStr);
-  if (bits > addr.length * 8) return `netip.ParsePrefix(${JSON.stringify(s)}): prefix length out of range`;
-  return new CIDR(new IP(addr), bits);
+  if (bits > a.bytes.length * 8) return err('prefix length out of range');
+  return new CIDR(new IP(a.bytes), bits);
 }
 
+/** library/cidr.go parseCIDR: netip.ParsePrefix without IPv4-mapped IPv6 addresses; a CIDR or the error. */
+export function parsePrefix(s: string): CIDR | string {
+  const r = netipParsePrefix(s);
+  if (typeof r === 'string') return `network address parse error during conversion from string: ${r}`;
+  if (is4In6(r.ip.bytes)) return `IPv4-mapped IPv6 address ${JSON.stringify(s)} is not allowed`;
+  return r;
+}
+
+/** stringToCIDR: its error wraps parseCIDR's in the same prefix again, as Go does. */
 export function cidrOrFail(s: string): CIDR {
   const r = parsePrefix(s);
   if (typeof r === 'string') fail(`network address parse error during conversion from string: ${r}`);
@@ -316,6 +352,16 @@ export class URLValue implements OpaqueValue {
     readonly rawQuery: string,
     readonly opaque: string,
   ) {}
+  /** url.URL.String() for what ParseRequestURI keeps (no user info or fragment). */
+  goString(): string {
+    let s = this.scheme ? `${this.scheme}:` : '';
+    if (this.opaque) s += this.opaque;
+    else {
+      if (this.host || this.scheme) s += `//${this.host}`;
+      s += escapedPath(this.path);
+    }
+    return this.rawQuery ? `${s}?${this.rawQuery}` : s;
+  }
   equals(o: OpaqueValue): boolean {
     return o instanceof URLValue && this.scheme === o.scheme && this.host === o.host && this.path === o.path && this.rawQuery === o.rawQuery && this.opaque === o.opaque;
   }
@@ -348,6 +394,17 @@ function validHost(host: string): boolean {
 }
 
 /** Go's url.ParseRequestURI followed by url.Parse; undefined when invalid. */
+/** url.ParseRequestURI as a URL value, or Go's error (`parse "x": missing protocol scheme`). */
+export function parseRequestURI(raw: string): URLValue | string {
+  const r = goURLParseRequestURI(raw);
+  if (r.error !== undefined) return r.error;
+  return parseURL(raw) ?? fromGoURL(r.url);
+}
+
+function fromGoURL(u: GoURL): URLValue {
+  return new URLValue(u.scheme, u.host, unescape(u.path, false) ?? u.path, u.rawQuery, u.opaque);
+}
+
 export function parseURL(raw: string): URLValue | undefined {
   if (raw === '' || /[\x00-\x1f\x7f]/.test(raw)) return undefined;
   let rest = raw;
@@ -436,6 +493,10 @@ export class Semver implements OpaqueValue {
     readonly patch: bigint,
     readonly pre: string[],
   ) {}
+  /** blang/semver Version.String() (build metadata is not kept). */
+  goString(): string {
+    return `${this.major}.${this.minor}.${this.patch}${this.pre.length ? '-' + this.pre.join('.') : ''}`;
+  }
   compareTo(o: Semver): number {
     for (const k of ['major', 'minor', 'patch'] as const) {
       if (this[k] !== o[k]) return this[k] < o[k] ? -1 : 1;
@@ -526,50 +587,13 @@ export function tryParseSemver(s: string, normalize: boolean): boolean {
 // ---------------------------------------------------------------------------------------------
 // Format
 
-const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
-const DNS1035_LABEL = '[a-z]([-a-z0-9]*[a-z0-9])?';
-const QNAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const LABEL_VALUE = `(${QNAME})?`;
-
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  let s = msg + ' (e.g. ';
-  s += examples.map((e) => `'${e}'`).join(',  or ');
-  return s + `, regex used for validation is '${fmt}')`;
-}
-
-function full(re: string): RegExp {
-  return new RegExp(`^(?:${re})$`);
-}
-
 // The DNS checks of apimachinery's util/validation (which format.go calls), shared with CRD validation.
 const { isDNS1123Label: dns1123Label, isDNS1123Subdomain: dns1123Subdomain, isDNS1035Label: dns1035Label } = utilValidationChecks;
 
-function qualifiedName(v: string): string[] {
-  const errs: string[] = [];
-  const parts = v.split('/');
-  let name: string;
-  if (parts.length === 1) name = parts[0];
-  else if (parts.length === 2) {
-    const prefix = parts[0];
-    name = parts[1];
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else for (const m of dns1123Subdomain(prefix)) errs.push('prefix part ' + m);
-  } else {
-    return [regexError("a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", QNAME, 'MyName', 'my.name', '123-abc') + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  if (!full(QNAME).test(name)) errs.push('name part ' + regexError("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", QNAME, 'MyName', 'my.name', '123-abc'));
-  return errs;
-}
-
-function labelValue(v: string): string[] {
-  const errs: string[] = [];
-  if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!full(LABEL_VALUE).test(v)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE, 'MyValue', 'my_value', '12345'));
-  return errs;
-}
+// qualifiedName and labelValue: util/validation's IsQualifiedName / IsValidLabelValue are content's
+// IsLabelKey / IsLabelValue (lengths in bytes), shared with metadata validation.
+const qualifiedName = isQualifiedName;
+const labelValue = isValidLabelValue;
 
 /** NameIsDNS*(name, prefix=true): a trailing '-' is allowed in a generateName prefix. */
 function asPrefix(fn: (v: string) => string[]): (v: string) => string[] {
@@ -585,7 +609,10 @@ export const VALIDATORS: Record<string, (v: string) => string[]> = {
   dns1123SubdomainPrefix: asPrefix(dns1123Subdomain),
   dns1035LabelPrefix: asPrefix(dns1035Label),
   labelValue,
-  uri: (v) => (parseURL(v) ? [] : ['invalid URI']),
+  uri: (v) => {
+    const r = parseRequestURI(v);
+    return typeof r === 'string' ? [r] : [];
+  },
   uuid: (v) => (/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(v) ? [] : ['does not match the UUID format']),
   byte: (v) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(v) ? [] : ['invalid base64']),
   date: (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) && parseRFC3339(`${v}T00:00:00Z`) ? [] : ['invalid date']),
@@ -729,8 +756,8 @@ export const CIDR_LIB: Library = {
 };
 
 function urlOrFail(s: string): URLValue {
-  const u = parseURL(s);
-  if (!u) fail(`URL parse error during conversion from string: parse ${JSON.stringify(s)}: invalid URI for request`);
+  const u = parseRequestURI(s);
+  if (typeof u === 'string') fail(`URL parse error during conversion from string: ${u}`);
   return u;
 }
 
@@ -747,7 +774,7 @@ export const URLS: Library = {
       },
       cost: (_id, args) => traversal(k8sActualSize(args[0])),
     }),
-    fn('isURL', 'whether the string is a valid URL', [['is_url_string', 'isURL(string): bool', (s: string) => parseURL(s) !== undefined]]),
+    fn('isURL', 'whether the string is a valid URL', [['is_url_string', 'isURL(string): bool', (s: string) => typeof parseRequestURI(s) !== 'string']]),
     fn('getScheme', 'the scheme ("https")', [['url_get_scheme', 'URL.getScheme(): string', (u: URLValue) => u.scheme]], unitCost),
     fn('getHost', 'the host with its port', [['url_get_host', 'URL.getHost(): string', (u: URLValue) => u.host]], unitCost),
     fn('getHostname', 'the host without its port', [['url_get_hostname', 'URL.getHostname(): string', (u: URLValue) => hostname(u.host)]], unitCost),

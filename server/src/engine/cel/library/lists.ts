@@ -192,7 +192,7 @@ function listsExt(): FunctionDecl[] {
       cost: (_id, _args, result) => trackAllocating(1, actualSize(result)),
     }),
     fn('flatten', 'the list with nested lists spliced in (to a depth)', [
-      ['list_flatten', 'list<list<T>>.flatten(): list<T>', (l: CelList) => flatten(l, 1)],
+      ['list_flatten', 'list<list<T>>.flatten(): list<T>', (l: CelList) => flatten(l, 1), { typeGuards: false }],
       ['list_flatten_int', 'list<dyn>.flatten(int): list<dyn>', (l: CelList, d: bigint) => flatten(l, Number(d))],
     ], {
       estimate: (ctx, _id, t, args) => (t && args.length <= 1 ? allocatingList(args.length === 1 ? literalUint(args[0], 18446744073709551615) : 1, ctx.sizeEstimate(t)) : undefined),

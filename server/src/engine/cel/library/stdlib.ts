@@ -9,7 +9,7 @@ import { bytesToString, checkInt, checkUint, doubleToInt, doubleToUint, parseGoF
 import { compileRE2 } from '../../regex/re2';
 import { matchRegex } from './regex';
 import { actualSize, k8sActualSize, runeCount } from '../runtime/size';
-import { formatTimestamp, parseGoDuration, parseRFC3339, timestampField, timestampInRange } from '../runtime/time';
+import { formatTimestamp, parseGoDuration, parseRFC3339Unbounded, timestampField, timestampInRange } from '../runtime/time';
 import {
   CelError,
   Duration,
@@ -184,17 +184,18 @@ function toBool(v: Val): boolean {
   return fail("type conversion error from 'string' to 'bool'");
 }
 
-/** timestamp(string): Go's time.Parse(RFC3339) with cel-go's error. */
+/** timestamp(string): String.ConvertToType(TimestampType): time.Parse(RFC3339), then CEL's range. */
 export function parseTimestamp(s: string): Timestamp {
-  const t = parseRFC3339(s);
-  if (!t) fail(`timestamp conversion error: parsing time "${s}" as "2006-01-02T15:04:05Z07:00": cannot parse "${s}" as "2006"`);
+  const t = parseRFC3339Unbounded(s);
+  if (!t) fail("type conversion error from 'string' to 'google.protobuf.Timestamp'");
+  if (!timestampInRange(t.nanos)) fail('timestamp overflow');
   return t;
 }
 
-/** duration(string): Go's time.ParseDuration with cel-go's error. */
+/** duration(string): String.ConvertToType(DurationType): time.ParseDuration. */
 export function parseDurationValue(s: string): Duration {
   const n = parseGoDuration(s);
-  if (n === undefined) fail(`invalid duration argument: time: invalid duration "${s}"`);
+  if (n === undefined) fail("type conversion error from 'string' to 'google.protobuf.Duration'");
   return new Duration(n);
 }
 

@@ -77,9 +77,20 @@ export function parseGoFloat(s: string): number | undefined {
   const t = s.toLowerCase();
   if (/^[+-]?(inf|infinity)$/.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
   if (/^[+-]?nan$/.test(t)) return NaN;
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) return Number(s);
-  if (/^[+-]?0x[0-9a-f]*(\.[0-9a-f]*)?p[+-]?\d+$/.test(t)) return undefined;
-  return undefined;
+  let f: number | undefined;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(t)) f = Number(s);
+  else {
+    // Hexadecimal mantissa with a binary exponent (0x1.8p1); the exponent is required.
+    const m = /^([+-]?)0x([0-9a-f]*)(?:\.([0-9a-f]*))?p([+-]?\d+)$/.exec(t);
+    if (m && (m[2] + (m[3] ?? '')).length > 0) {
+      const frac = m[3] ?? '';
+      const mant = parseInt((m[2] + frac) || '0', 16);
+      f = (m[1] === '-' ? -1 : 1) * mant * Math.pow(2, Number(m[4]) - 4 * frac.length);
+    }
+  }
+  // Out of range (more than half a ULP beyond the largest double) is ErrRange: an error, not ±Inf.
+  if (f === undefined || !Number.isFinite(f)) return undefined;
+  return f;
 }
 
 /** int(double): truncation, valid for -2^63 <= d < 2^63. */

@@ -413,6 +413,24 @@ class EqInterp extends Interp {
   }
 }
 
+/** Whether a static type is or holds dyn (its values' runtime types are not known from it). */
+function hasDyn(t: CelType | undefined): boolean {
+  if (!t) return true;
+  switch (t.kind) {
+    case 'dyn':
+    case 'error':
+      return true;
+    case 'list':
+      return hasDyn(t.elem);
+    case 'map':
+      return hasDyn(t.key) || hasDyn(t.value);
+    case 'opaque':
+      return t.params.some(hasDyn);
+    default:
+      return false;
+  }
+}
+
 /** Runtime type test of an overload parameter (cel-go's function-level dispatch). */
 function matchesParam(t: CelType, v: Val): boolean {
   switch (t.kind) {
@@ -437,9 +455,17 @@ function matchesParam(t: CelType, v: Val): boolean {
       return v instanceof Timestamp;
     case 'duration':
       return v instanceof Duration;
-    case 'list':
-      return isList(v);
-    case 'map':
+    case 'list': {
+      // cel-go's Type.IsAssignableRuntimeType: the kind, then the first element only.
+      if (!isList(v)) return false;
+      const items = listItems(v);
+      return items.length === 0 || matchesParam(t.elem, items[0]);
+    }
+    case 'map': {
+      if (!(v instanceof Map)) return false;
+      const first = v.entries().next();
+      return first.done === true || (matchesParam(t.key, first.value[0]) && matchesParam(t.value, first.value[1]));
+    }
     case 'object':
       return v instanceof Map;
     case 'type':
@@ -460,6 +486,11 @@ class CallInterp extends Interp {
     /** The overload the checker resolved, or undefined: dispatch on the runtime values among `candidates`. */
     readonly overload: ResolvedOverload | undefined,
     readonly candidates: ResolvedOverload[],
+    /**
+     * An argument is statically dyn: the resolved overload's parameter types are checked on the values
+     * first (cel-go's type guards on overload bindings), "no such overload" when they do not match.
+     */
+    readonly guard = false,
   ) {
     super();
   }
@@ -484,6 +515,7 @@ class CallInterp extends Interp {
     else {
       if (!o) o = this.candidates.find((c) => c.params.length === n && c.params.every((p, i) => matchesParam(p, vals[i])));
       if (!o || !o.impl) out = new CelError(`no such overload: ${this.fn}`);
+      else if (this.guard && !o.params.every((p, i) => matchesParam(p, vals[i]))) out = new CelError('no such overload');
       else {
         try {
           out = o.impl(...vals);
@@ -814,7 +846,8 @@ class Planner {
       if (!ref || ref.overloads.length !== 1 || ref.overloads[0].id === id) return new OptionalOrInterp(args[0], args[1], fn === 'orValue');
     }
     const candidates = this.ast.decls.functions.get(fn)?.overloads.filter((o) => o.member === member) ?? [];
-    const call = new CallInterp(fn, args, single, candidates);
+    const guard = single !== undefined && single.typeGuards !== false && argExprs.some((a) => hasDyn(this.ast.types.get(a.id)));
+    const call = new CallInterp(fn, args, single, candidates, guard);
     if (fn === '@in' && single?.id === 'in_list' && args[1] instanceof Const && isList(args[1].value)) {
       const values = listItems(args[1].value);
       if (values.length === 0) return new Const(false);

@@ -22,6 +22,12 @@ function daysFromCivil(y: number, m: number, d: number): number {
 
 /** Go's time.Parse(time.RFC3339, s); undefined when invalid or outside CEL's range. */
 export function parseRFC3339(s: string): Timestamp | undefined {
+  const t = parseRFC3339Unbounded(s);
+  return t && t.nanos >= MIN_TIMESTAMP_NANOS && t.nanos <= MAX_TIMESTAMP_NANOS ? t : undefined;
+}
+
+/** time.Parse(RFC3339) without CEL's timestamp range (years 1 to 9999): what parses, in or out of range. */
+export function parseRFC3339Unbounded(s: string): Timestamp | undefined {
   const m = RFC3339.exec(s);
   if (!m) return undefined;
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
@@ -36,7 +42,6 @@ export function parseRFC3339(s: string): Timestamp | undefined {
   const frac = m[7] ? BigInt(m[7].slice(1, 10).padEnd(9, '0')) : 0n;
   const secs = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + se) - BigInt(offset * 60);
   const nanos = secs * 1_000_000_000n + frac;
-  if (nanos < MIN_TIMESTAMP_NANOS || nanos > MAX_TIMESTAMP_NANOS) return undefined;
   return new Timestamp(nanos, offset);
 }
 

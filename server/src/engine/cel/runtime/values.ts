@@ -196,6 +196,8 @@ export interface OpaqueValue {
   /** cel-go's type name (`kubernetes.Quantity`, `net.IP`). */
   readonly celTypeName: string;
   equals(other: OpaqueValue): boolean;
+  /** Go's %v of the value's Value() (the native Go value), where it prints meaningfully. */
+  goString?(): string;
 }
 
 export function isOpaque(v: Val): v is OpaqueValue {

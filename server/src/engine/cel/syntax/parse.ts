@@ -330,9 +330,16 @@ class Converter {
     const op = n.op;
     let count = 0;
     let cur: ASTNode = n;
+    // A run is `--x` as written: parentheses end it (`-(-x)` is two negations, the inner one of a
+    // parenthesized operand, so `-(-9223372036854775808)` is the negation of a valid literal).
     while (cur.op === op) {
       count++;
-      cur = cur.args as ASTNode;
+      const next = cur.args as ASTNode;
+      if (next.op !== op || !/^\s*$/.test(this.src.slice(cur.start + 1, next.start))) {
+        cur = next;
+        break;
+      }
+      cur = next;
     }
     // `-1`, `- 1`: the grammar's signed literal (so -9223372036854775808 is a valid int).
     if (op === '-_' && count % 2 === 1 && cur.op === 'value' && (typeof cur.args === 'bigint' || typeof cur.args === 'number')) {
