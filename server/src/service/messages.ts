@@ -99,7 +99,7 @@ function costMessage(e: FieldError): string {
   const numbers = `estimated cost ${formatCost(c.estimated)}, limit ${formatCost(c.limit)}`;
   const bound = c.dominant ? (c.dominant.kind === 'list' ? 'maxItems' : c.dominant.kind === 'map' ? 'maxProperties' : 'maxLength') : '';
   const advice = c.dominant
-    ? `: the ${c.dominant.kind} ${valuePathOfSchemaPath(c.dominant.path)} is unbounded (set ${bound})`
+    ? `: the ${c.dominant.kind} ${valuePathOfSchemaPath(c.dominant.path)} is unbounded (set ${c.maxBound ? `${c.maxBound.keyword}: ${c.maxBound.value} or less` : bound})`
     : ': bound the lists, maps and strings it iterates (maxItems, maxProperties, maxLength)';
   switch (c.scope) {
     case 'rule':

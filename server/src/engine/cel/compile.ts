@@ -16,7 +16,13 @@ export interface CompiledRule {
   rule: ValidationRule;
   /** The compiled rule, when it compiled. */
   compiled?: CompiledExpression;
-  error?: { type: 'Invalid' | 'Required' | 'Internal'; detail: string; range?: { start: number; end: number } };
+  error?: {
+    type: 'Invalid' | 'Required' | 'Internal';
+    detail: string;
+    range?: { start: number; end: number };
+    /** The first issue is an undefined field: the receiver's field names and the closest ones. */
+    undefinedField?: { name: string; knownNames: string[]; suggestions: string[] };
+  };
   usesOldSelf: boolean;
   maxCost: number;
   /** The estimate with its breakdown (comprehensions and calls sized by the schema). */
@@ -99,7 +105,7 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
   const c = env.compile(src, vars);
   out.compiled = c;
   if (c.issuesText !== undefined) {
-    out.error = { type: 'Invalid', detail: `compilation failed: ${c.issuesText}`, range: firstRange(c) };
+    out.error = { type: 'Invalid', detail: `compilation failed: ${c.issuesText}`, range: firstRange(c), undefinedField: c.issues[0]?.undefinedField };
     return out;
   }
   const checked = c.checked!;
@@ -292,7 +298,7 @@ export function compileSchemaValidations(schema: JSONSchemaProps, opts: CompileO
       if (!Array.isArray(rules) || rules.length === 0) continue;
       const results = compileRules(v.node, schemaDeclType(v.node, v.isResourceRoot), opts);
       results.forEach((r, i) => {
-        if (r.error) errs.push(ruleErr(v.path, i, 'rule', internalValidationRule(r.rule), r.error.detail, r.error.range));
+        if (r.error) errs.push(withUndefinedField(ruleErr(v.path, i, 'rule', internalValidationRule(r.rule), r.error.detail, r.error.range), r.error.undefinedField));
         if (r.messageExpressionError) errs.push(ruleErr(v.path, i, 'messageExpression', internalValidationRule(r.rule), r.messageExpressionError.detail, r.messageExpressionError.range));
       });
     }
@@ -300,4 +306,10 @@ export function compileSchemaValidations(schema: JSONSchemaProps, opts: CompileO
     errs.push(invalid(FieldPath.root(), undefined, `internal error compiling rules: ${e instanceof Error ? e.message : String(e)}`));
   }
   return errs;
+}
+
+/** A compile error about an undefined field carries the receiver's field names and "did you mean" suggestions. */
+export function withUndefinedField(e: FieldError, u: { knownNames: string[]; suggestions: string[] } | undefined): FieldError {
+  e.params = { ...e.params, origin: 'celCompile', ...(u ? { knownNames: u.knownNames, ...(u.suggestions.length ? { suggestions: u.suggestions } : {}) } : {}) };
+  return e;
 }

@@ -33,7 +33,10 @@ export const SAFETY_TIMEOUT_MS = 1000;
 export interface CelIssue {
   message: string;
   offset: number;
+  /** The source range it is about (for an undefined field, the field's name). */
   range: { start: number; end: number };
+  /** An undefined field: the receiver's field names and the closest ones ("did you mean"). */
+  undefinedField?: { name: string; knownNames: string[]; suggestions: string[] };
 }
 
 /** A compiled expression (cel-go's checked AST plus program). */
@@ -105,7 +108,14 @@ export class CelEnvironment {
     if (checked.issues.length) {
       const ranges = new Map<number, { start: number; end: number }>();
       walkRanges(p.ast.expr, ranges);
-      const issues = checked.issues.map((i) => ({ message: i.message, offset: i.offset, range: ranges.get(i.exprId) ?? { start: i.offset, end: i.offset + 1 } }));
+      const issues = checked.issues.map((i): CelIssue => {
+        const range = ranges.get(i.exprId) ?? { start: i.offset, end: i.offset + 1 };
+        if (!i.undefinedField) return { message: i.message, offset: i.offset, range };
+        // The name is the last occurrence of it as a whole word in the select (`self.replica`, `x.?name`,
+        // or the whole `has(self.name)` when a macro made the select).
+        const nameRange = wordRange(src, i.undefinedField.name, range) ?? range;
+        return { message: i.message, offset: i.offset, range: nameRange, undefinedField: i.undefinedField };
+      });
       return { source: src, checked, issues, issuesText: issues.map((i) => formatIssue(src, i.offset, i.message)).join('\n'), programErrors: [] };
     }
     const program = plan(checked);
@@ -174,4 +184,15 @@ export function evaluate(program: Program, vars: Record<string, Val>, limits: Ev
   } catch (e) {
     return { error: `internal error: ${e instanceof Error ? e.message : String(e)}`, kind: 'runtime', cost: 0 };
   }
+}
+
+/** The last occurrence of an identifier as a whole word within a range of the source. */
+function wordRange(src: string, name: string, within: { start: number; end: number }): { start: number; end: number } | undefined {
+  const ident = /[A-Za-z0-9_]/;
+  for (let at = src.lastIndexOf(name, within.end - name.length); at >= within.start; at = src.lastIndexOf(name, at - 1)) {
+    if (at < 0) break;
+    const end = at + name.length;
+    if ((at === 0 || !ident.test(src[at - 1])) && (end >= src.length || !ident.test(src[end]))) return { start: at, end };
+  }
+  return undefined;
 }

@@ -24,7 +24,7 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
 }
 
 /** extractMaxElements: how a node multiplies the cardinality of its children; undefined = unbounded. */
-function extractMaxElements(s: JSONSchemaProps): number | undefined {
+export function extractMaxElements(s: JSONSchemaProps): number | undefined {
   switch (s.type) {
     case 'object':
       // Any additionalProperties (false included: a non-nil JSONSchemaPropsOrBool) makes the object a map.

@@ -7,7 +7,8 @@
  */
 import { FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
 import { markPathInDetail, memoAt, memoOf, rebaseErrors, rebaseField } from '../field/memo';
-import { compileRules, internalValidationRule } from '../cel/compile';
+import { compileRules, internalValidationRule, withUndefinedField } from '../cel/compile';
+import { adviseCosts, costSites } from '../cel/costadvice';
 import { schemaDeclType } from '../cel/types';
 import { newStructural, validateStructuralSchema } from '../schema/structural';
 import { isObject, type JSONSchemaProps, type ValidationRule } from '../schema/types';
@@ -17,6 +18,7 @@ import type { CustomResourceValidation } from './types';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 import {
   STATIC_ESTIMATED_COST_LIMIT,
+  STATIC_ESTIMATED_CRD_COST_LIMIT,
   celContextKey,
   childAdditionalPropertiesContext,
   childItemsContext,
@@ -530,7 +532,7 @@ function compileNodeRules(
         const e = cr.error.type === 'Required' ? required(r.child('rule'), cr.error.detail) : invalid(r.child('rule'), internalValidationRule(rule), cr.error.detail);
         if (cr.error.range) e.ruleRange = cr.error.range;
         e.provenance = { rule: rule.rule };
-        errs.push(withParams(e, { origin: 'celCompile' }));
+        errs.push(withUndefinedField(e, cr.error.undefinedField));
       }
       if (cr.messageExpressionError) {
         const e = invalid(r.child('messageExpression'), internalValidationRule(rule), cr.messageExpressionError.detail);
@@ -645,8 +647,17 @@ export function validateCustomResourceDefinitionValidation(
   const rootSsv: StandardValidator = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false, requireValidPropertyType: opts.requireValidPropertyType };
   // Only a structural schema with valid defaults gets a CEL context (RootCELContext).
   const r = validateOpenAPISchema(schema, schemaPath, { ssv: rootSsv, isRoot: true, cel: celAllowed ? rootCELContext() : undefined, opts });
-  allErrs.push(...r.schema, ...r.cel);
-  if (celAllowed) allErrs.push(...totalCostErrors(r.costs, { field: schemaPath.toString(), segments: schemaPath.segments() }));
+  const total = celAllowed ? totalCostErrors(r.costs, { field: schemaPath.toString(), segments: schemaPath.segments() }) : [];
+  let celErrs = [...r.cel, ...total];
+  // Over budget: what to bound, and by how much (crd-yaml's advice, engine/cel/costadvice.ts).
+  if (celErrs.some((e) => e.params?.origin === 'celCost')) {
+    const limits = { rule: STATIC_ESTIMATED_COST_LIMIT, total: STATIC_ESTIMATED_CRD_COST_LIMIT, noRuleLimit: opts.suppressPerExpressionCost };
+    const compile = { kubernetesMinor: opts.kubernetesMinor, compatibilityMinor: opts.compatibilityMinor, storedRule: (x: string) => opts.preexistingRules?.has(x) === true, storedMessageExpression: (m: string) => opts.preexistingMessageExpressions?.has(m) === true };
+    const sites = costSites(r.costs, schemaPath.segments().length);
+    const sum = r.costs.reduce((a, c) => a + c.cost, 0);
+    celErrs = adviseCosts({ root: schema, sites, total: sum, limits, compile }, celErrs);
+  }
+  allErrs.push(...r.schema, ...celErrs);
 
   if (allErrs.length === 0 && structuralInitErrs.length > 0) allErrs.push(...structuralInitErrs);
   return dedupe(allErrs);

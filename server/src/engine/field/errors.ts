@@ -116,6 +116,13 @@ export interface CostParams {
    * `openAPIV3Schema` (e.g. `properties[spec].properties[items]`), when known.
    */
   dominant?: { path: string; kind: 'list' | 'map' | 'string' };
+  /** Every unbounded list, map or string the estimate depends on (same form), most dominant first. */
+  unbounded?: Array<{ path: string; kind: 'list' | 'map' | 'string' }>;
+  /**
+   * The largest bound on `dominant` that brings the rule under its limit and the CRD's total under its
+   * own, computed with the estimator (engine/cel/costadvice.ts); absent when no bound on it alone does.
+   */
+  maxBound?: { keyword: 'maxItems' | 'maxProperties' | 'maxLength'; value: number };
 }
 
 export type PathSegment = { kind: 'field'; name: string } | { kind: 'index'; index: number } | { kind: 'key'; key: string };

@@ -5,6 +5,7 @@
 import type { Finding, Fix } from '../finding';
 import { addRequired } from './addRequired';
 import { addType } from './addType';
+import { celFieldName } from './celFieldName';
 import { closestEnum } from './closestEnum';
 import { declareOutside } from './declareOutside';
 import { moveOutOfJunctor } from './moveOutOfJunctor';
@@ -31,6 +32,7 @@ export const FIXES: readonly FixProvider[] = [
   moveOutOfJunctor,
   removeMetadataSchema,
   declareOutside,
+  celFieldName,
   // CRs
   renameUnknownField,
   removeUnknownField,

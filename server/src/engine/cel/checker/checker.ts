@@ -9,6 +9,7 @@ import { T, formatCelType, type CelType, type DeclField } from '../types';
 import { type ComprehensionExpr, type Expr, type ParsedAst, walk } from '../syntax/ast';
 import { isAssignable, isAssignableList, isDyn, isDynOrError, isExactType, maybeUnwrapOptional, mostGeneral, substitute, type Mapping } from './unify';
 import { compileRE2 } from '../../regex/re2';
+import { closestNames } from '../../field/similar';
 import { parseGoDuration, parseRFC3339 } from '../runtime/time';
 import { MAX_TIMESTAMP_NANOS, MIN_TIMESTAMP_NANOS } from '../runtime/values';
 
@@ -19,6 +20,11 @@ export interface CheckIssue {
   offset: number;
   /** The expression it is about. */
   exprId: number;
+  /**
+   * An undefined field: the name, the fields the receiver type has (CEL spelling, escaped) and the
+   * closest of them ("did you mean"), for messages and quick fixes.
+   */
+  undefinedField?: { name: string; knownNames: string[]; suggestions: string[] };
 }
 
 /** What an identifier or call resolved to. */
@@ -197,7 +203,10 @@ class Checker {
       case 'object': {
         const f = this.field(target, field);
         if (f) result = f.type.cel;
-        else this.error(e, `undefined field '${field}'`);
+        else {
+          const knownNames = [...(target.decl.fields?.keys() ?? [])];
+          this.issues.push({ message: `undefined field '${field}'`, offset: e.offset, exprId: e.id, undefinedField: { name: field, knownNames, suggestions: closestNames(field, knownNames) } });
+        }
         break;
       }
       case 'param':

@@ -51,6 +51,12 @@ export interface FunctionDecl {
   examples?: string[];
   estimate?: StaticCost;
   cost?: RuntimeCost;
+  /**
+   * The runtime cost depends on the arguments only (not the result): when it cannot fit in the budget
+   * the call stops with the cost-limit error before doing the work, as it would after it (sort, distinct,
+   * sets.*: quadratic work on lists an API server stops by cost).
+   */
+  costFromArgs?: true;
 }
 
 /** A library as the Kubernetes base environment enables it (environment/base.go). */

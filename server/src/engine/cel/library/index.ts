@@ -29,6 +29,7 @@ export interface ResolvedOverload extends OverloadDecl {
   library: string;
   estimate?: StaticCost;
   cost?: RuntimeCost;
+  costFromArgs?: true;
 }
 
 /** A function of an environment: all its overloads, from every library that declares the name. */
@@ -114,7 +115,7 @@ export function environmentDeclarations(minor: Minor, kind: EnvKind, compatibili
     for (const o of f.overloads) {
       if ((o.since ?? 0) > minor || (o.until !== undefined && o.until <= minor)) continue;
       if (r.overloads.some((x) => x.id === o.id)) continue;
-      r.overloads.push({ ...o, name: f.name, library: lib.name, estimate: f.estimate, cost: f.cost });
+      r.overloads.push({ ...o, name: f.name, library: lib.name, estimate: f.estimate, cost: f.cost, costFromArgs: f.costFromArgs });
     }
   };
   const types = new Set<string>();

@@ -213,6 +213,7 @@ function listsExt(): FunctionDecl[] {
         return allocatingList(2, R.mul(sz, sz));
       },
       cost: (_id, args) => trackSelfCompare(args[0] as CelList),
+      costFromArgs: true,
     }),
     {
       name: 'sort',
@@ -220,6 +221,7 @@ function listsExt(): FunctionDecl[] {
       overloads: sortOverloads,
       estimate: (ctx, id, t, args) => (t && args.length === 0 ? sortEstimate(ctx, t, id.slice(5, -5)) : undefined),
       cost: (_id, args) => trackSelfCompare(args[0] as CelList),
+      costFromArgs: true,
     },
     {
       name: '@sortByAssociatedKeys',
@@ -227,6 +229,7 @@ function listsExt(): FunctionDecl[] {
       overloads: sortByOverloads,
       estimate: (ctx, id, t, args) => (t && args.length === 1 ? sortEstimate(ctx, args[0], id.slice(5, -'_sortByAssociatedKeys'.length)) : undefined),
       cost: (_id, args) => trackSelfCompare(args[1] as CelList),
+      costFromArgs: true,
     },
   ];
 }

@@ -222,6 +222,7 @@ function setsCost(factor: number) {
     estimate: (ctx: EstimatorContext, _id: string, _t: EstimateNode | undefined, args: EstimateNode[]) =>
       args.length === 2 ? { cost: R.add(R.factor(R.mul(ctx.sizeEstimate(args[0]), ctx.sizeEstimate(args[1])), factor), { min: 1, max: 1 }) } : undefined,
     cost: (_id: string, args: Val[]) => addU(1, Math.floor(mulU(actualSize(args[0]), actualSize(args[1])) * factor)),
+    costFromArgs: true as const,
   };
 }
 

@@ -517,6 +517,8 @@ class CallInterp extends Interp {
       if (!o || !o.impl) out = new CelError(`no such overload: ${this.fn}`);
       else if (this.guard && !o.params.every((p, i) => matchesParam(p, vals[i]))) out = new CelError('no such overload');
       else {
+        // A cost known from the arguments that cannot fit stops the call before its work (the same error after it).
+        if (o.costFromArgs) ensureBudget(runtimeCost(o, this.overload ? this.overload.id : '', vals, undefined));
         try {
           out = o.impl(...vals);
         } catch (e) {
