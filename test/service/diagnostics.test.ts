@@ -165,7 +165,8 @@ test('single-version CRDs: the API server path is internal (spec.validation), th
 
 test('CEL compile errors point inside the rule string: the compiler message and caret, no Go struct', () => {
   const crd = WIDGET_CRD.replace('self.replicas <= 5', 'self.nope <= 5');
-  const d = checkFindings(new LanguageService(), crd, [{ text: 'self.nope', code: 'FieldValueInvalid', message: "undefined field 'nope'", apiMessage: '{"Rule":"self.nope \\u003c= 5"' }]);
+  // An undefined field's range is its name (what the "did you mean" fix replaces).
+  const d = checkFindings(new LanguageService(), crd, [{ text: 'nope', code: 'FieldValueInvalid', message: "undefined field 'nope'", apiMessage: '{"Rule":"self.nope \\u003c= 5"' }]);
   assert.equal(d[0].range.start.line, 24);
   assert.equal(d[0].message, "compilation failed: ERROR: <input>:1:5: undefined field 'nope'\n | self.nope <= 5\n | ....^");
 });
@@ -243,12 +244,12 @@ test('keystroke on a large CRD: the findings are final (no pass pending) and mov
 
 test('CEL compile errors map into block, folded and single-quoted rule strings', () => {
   const cases: Array<[string, number, number]> = [
-    ['- rule: |\n                    self.replicas <= 5 &&\n                    self.nope > 1', 26, 20],
-    ['- rule: >-\n                    self.replicas <= 5 &&\n                    self.nope > 1', 26, 20],
-    ["- rule: 'self.size == ''a'' && self.nope'", 24, 47],
+    ['- rule: |\n                    self.replicas <= 5 &&\n                    self.nope > 1', 26, 25],
+    ['- rule: >-\n                    self.replicas <= 5 &&\n                    self.nope > 1', 26, 25],
+    ["- rule: 'self.size == ''a'' && self.nope'", 24, 52],
   ];
   for (const [rule, line, character] of cases) {
-    const d = checkFindings(new LanguageService(), WIDGET_CRD.replace('- rule: "self.replicas <= 5"', rule), [{ text: 'self.nope', code: 'FieldValueInvalid', message: "undefined field 'nope'" }]);
+    const d = checkFindings(new LanguageService(), WIDGET_CRD.replace('- rule: "self.replicas <= 5"', rule), [{ text: 'nope', code: 'FieldValueInvalid', message: "undefined field 'nope'" }]);
     assert.deepEqual(d[0].range.start, { line, character }, rule);
   }
 });
