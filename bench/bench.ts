@@ -109,7 +109,12 @@ const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 function positionAt(text: string, offset: number): { line: number; character: number } {
   let line = 0;
   let last = 0;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) (line++, (last = i + 1));
+  for (let i = 0; i < offset; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i + 1;
+    }
+  }
   return { line, character: offset - last };
 }
 

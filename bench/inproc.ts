@@ -31,7 +31,7 @@ if (scenario === 'a') {
 let td = TextDocument.create('file:///f.yaml', 'yaml', 1, text);
 let t0 = performance.now();
 svc.update(td);
-let first = svc.findings(td);
+const first = svc.findings(td);
 console.log(`open: ${(performance.now() - t0).toFixed(1)} ms, ${first.length} findings`);
 const times: number[] = [];
 for (let i = 0; i < edits; i++) {

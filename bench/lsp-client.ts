@@ -96,8 +96,14 @@ export class LspClient {
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`timeout: ${method}`)), timeoutMs);
       this.pending.set(id, {
-        resolve: (v) => (clearTimeout(t), resolve(v)),
-        reject: (e) => (clearTimeout(t), reject(e)),
+        resolve: (v) => {
+          clearTimeout(t);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(t);
+          reject(e);
+        },
       });
       this.send({ jsonrpc: '2.0', id, method, params });
     });
@@ -111,7 +117,14 @@ export class LspClient {
   nextDiagnostics(uri: string, after: number, timeoutMs = 60000): Promise<Diagnostics> {
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`timeout waiting for diagnostics of ${uri}`)), timeoutMs);
-      this.diagWaiters.push({ uri, after, resolve: (d) => (clearTimeout(t), resolve(d)) });
+      this.diagWaiters.push({
+        uri,
+        after,
+        resolve: (d) => {
+          clearTimeout(t);
+          resolve(d);
+        },
+      });
     });
   }
 

@@ -69,7 +69,7 @@ test('client certificate (the server\'s own kubeconfig): CRDs listed, an object 
   assert.deepEqual((obj?.spec as object) ?? null, { size: 3 });
   assert.equal(await client.getObject({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'nope' }), undefined);
   const ns = await client.getObject({ apiVersion: 'v1', kind: 'Namespace', name: 'default' });
-  assert.equal((ns?.metadata as { name: string }).name, 'default');
+  assert.equal((ns?.metadata as { name: string } | undefined)?.name, 'default');
 });
 
 test('bearer token, token file, and TLS verification against the cluster CA', { skip }, async () => {

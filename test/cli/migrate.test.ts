@@ -40,7 +40,7 @@ test('migrate prints the v1 CRDs of the documentation\'s CronTabs with their com
     assert.deepEqual(errorsOf(d.toJSON()), []);
   }
   // Comments travel with what they describe: the schema's comment moved with it into the version.
-  assert.match(r.out, /    # What a CronTab may hold\.\n    schema:\n      openAPIV3Schema:/);
+  assert.match(r.out, / {4}# What a CronTab may hold\.\n {4}schema:\n {6}openAPIV3Schema:/);
   assert.match(r.out, /minimum: 1 # at least one/);
   assert.match(r.err, /^crontab-validation\.yaml:3:1: note: spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]: type: object added \(inferred from properties\)/m);
   assert.match(r.err, /^crontab-webhook-conversion\.yaml:3:1: note: spec\.conversion\.webhook\.conversionReviewVersions: set to \[v1beta1\]/m);
@@ -58,7 +58,7 @@ test('migrate --write rewrites only the v1beta1 CRDs of a file, in place', () =>
   const text = fs.readFileSync(path.join(dir, 'all.yaml'), 'utf8');
   assert.ok(text.startsWith(`${before}---\n`), text);
   assert.ok(text.endsWith(after), text);
-  assert.match(text, /      # status enables the \/status endpoint\n      status: \{\}/);
+  assert.match(text, / {6}# status enables the \/status endpoint\n {6}status: \{\}/);
   const docs = parseAllDocuments(text);
   assert.equal(docs.length, 3);
   assert.deepEqual(errorsOf(docs[1].toJSON()), []);

@@ -56,7 +56,7 @@ test('--exclude skips the chart; the CRDs it defines are still used', async () =
 test('--crd URL: fetched once into the cache, read from it afterwards', async () => {
   const crd = fs.readFileSync(path.join(REPO, 'chart', 'crds', 'widgets.example.com.yaml'), 'utf8');
   let hits = 0;
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     hits++;
     res.end(crd);
   });

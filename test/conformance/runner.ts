@@ -85,7 +85,7 @@ export function runCase(c: ConformanceCase, ctx: RunContext): CaseResult {
       passed = deepEqual(c.expect.object, out.object);
     } else if ('value' in c.expect || 'error' in c.expect) {
       actual = out.error !== undefined ? { error: out.error } : { value: out.value };
-      if ('error' in c.expect) passed = out.error !== undefined && out.error.includes(c.expect.error ?? '');
+      if ('error' in c.expect) passed = out.error?.includes(c.expect.error ?? '') ?? false;
       else passed = out.error === undefined && deepEqual(c.expect.value, out.value);
     } else {
       actual = { unsupportedExpectation: Object.keys(c.expect) };
@@ -141,7 +141,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** Where the shared folder is by default: `../shared` beside the checkout. */

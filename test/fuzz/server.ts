@@ -74,7 +74,10 @@ export class FuzzServer {
       if (performance.now() > deadline) throw new Error(`no diagnostics for ${uri} version ${version} within ${timeoutMs} ms (latest: ${p?.version}); logs: ${this.logs.slice(-5).join('\n')}`);
       await new Promise<void>((r) => {
         const t = setTimeout(r, 200);
-        this.waiters.push(() => (clearTimeout(t), r()));
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
       });
     }
   }

@@ -123,7 +123,7 @@ test('random edit sequences on real CRDs, CR samples and the examples: no crash,
     const uri = `file:///fuzz/seq${seq}.yaml`;
     let text = readText(file);
     let version = 1;
-    let td = TextDocument.create(uri, 'yaml', version, text);
+    const td = TextDocument.create(uri, 'yaml', version, text);
     const steps = 1 + r.int(6);
     let diags: Finding[] = [];
     for (let k = 0; k < steps; k++) {

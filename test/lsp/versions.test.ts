@@ -63,7 +63,7 @@ test('crdYaml/checkConversionWebhook reports the API server\'s message at the ob
   const crd = readFileSync(join(__dirname, '..', 'fixtures', 'v1beta1', 'crontab-webhook-conversion.yaml'), 'utf8').replace('apiextensions.k8s.io/v1beta1', 'apiextensions.k8s.io/v1');
   // The v1 shape of the fixture's conversion settings, reviews in v1.
   const v1 = crd
-    .replace(/  conversion:\n[\s\S]*?  preserveUnknownFields: false\n/, '  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: "https://conv.example.com/convert"}\n');
+    .replace(/ {2}conversion:\n[\s\S]*? {2}preserveUnknownFields: false\n/, '  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: "https://conv.example.com/convert"}\n');
   const text = `${v1}---\napiVersion: example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: a\n  namespace: default\nhostPort: "localhost:80"\n`;
   await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   const r = (await server.conn.sendRequest('crdYaml/checkConversionWebhook', { textDocument: { uri }, position: { line: 0, character: 0 }, webhook: hookUrl, to: 'v1' })) as {

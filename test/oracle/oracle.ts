@@ -87,7 +87,7 @@ export function oracleAgrees(c: Pick<ConformanceCase, 'expect'>, a: OracleAnswer
   if (a.oracleError !== undefined || a.rejected !== undefined) return false;
   if ('errors' in c.expect && c.expect.errors) return a.errors !== undefined && oracleErrorsMatch(c.expect.errors, a.errors);
   if ('object' in c.expect) return 'object' in a && deepEqual(c.expect.object, a.object);
-  if ('error' in c.expect) return a.error !== undefined && a.error.includes(c.expect.error ?? '');
+  if ('error' in c.expect) return a.error?.includes(c.expect.error ?? '') ?? false;
   if ('value' in c.expect) return a.error === undefined && 'value' in a && deepEqual(c.expect.value, a.value);
   return false;
 }

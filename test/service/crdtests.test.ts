@@ -114,7 +114,7 @@ test('test files: completion and hover inside object and oldObject come from the
   const text = TESTS.replace('        replicas: 3\n', '        replicas: 3\n        \n');
   const { service, td } = setup(text);
   // The empty line under spec: the properties of spec.
-  const line = text.split('\n').findIndex((l) => l === '        ');
+  const line = text.split('\n').indexOf('        ');
   const items = service.completion(td, { line, character: 8 }).map((i) => i.label);
   assert.ok(items.includes('mode') && !items.includes('replicas'), items.join(', '));
   // Hover on replicas (block style) and inside a flow-style oldObject.

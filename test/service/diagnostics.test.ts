@@ -31,7 +31,8 @@ test('OpenAPI errors land on the bad value: a short message, the API server mess
   assert.equal(d.find((x) => x.code === 'FieldValueInvalid')!.notes, undefined);
   // Provenance: the CRD and version, pointing into the CRD file.
   const rel = d[0].related?.[0];
-  assert.ok(rel && rel.message.includes('widgets.example.com') && rel.message.includes('v1'));
+  assert.ok(rel);
+  assert.ok(rel.message.includes('widgets.example.com') && rel.message.includes('v1'));
   assert.equal(rel.location.uri, CRD_URI);
 });
 

@@ -54,9 +54,11 @@ test('completion of CR properties: required first, snippets with defaults and en
   const sorted = [...items].sort((a, b) => String(a.sortText).localeCompare(String(b.sortText)));
   assert.equal(sorted[0].label, 'size');
   const text = (l: string) => (items.find((i) => i.label === l)!.textEdit as { newText: string }).newText;
+  // biome-ignore-start lint/suspicious/noTemplateCurlyInString: LSP snippet placeholders, not template literals.
   assert.equal(text('size'), 'size: ${1|small,medium,large|}');
   assert.equal(text('replicas'), 'replicas: ${1:1}');
   assert.equal(text('enabled'), 'enabled: ${1|true,false|}');
+  // biome-ignore-end lint/suspicious/noTemplateCurlyInString: LSP snippet placeholders.
   assert.equal(text('tags'), 'tags:\n  - $0');
 });
 

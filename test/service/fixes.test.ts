@@ -30,8 +30,8 @@ test('fix: a v1beta1 CRD is upgraded to apiextensions.k8s.io/v1 (the whole docum
   const crd = readFileSync(join(__dirname, '..', 'fixtures', 'v1beta1', 'crontab-printer-columns.yaml'), 'utf8');
   const [out] = checkFixesRemove(new LanguageService(), crd, 'NoKindMatch', { title: /^Upgrade to apiextensions\.k8s\.io\/v1$/ });
   assert.match(out, /^# A CronTab CRD with extra `kubectl get` columns/);
-  assert.match(out, /^    additionalPrinterColumns:\n    - name: Spec\n/m);
-  assert.match(out, /^      jsonPath: \.spec\.cronSpec$/m);
+  assert.match(out, /^ {4}additionalPrinterColumns:\n {4}- name: Spec\n/m);
+  assert.match(out, /^ {6}jsonPath: \.spec\.cronSpec$/m);
 });
 
 test('fix: an embedded resource becomes type: object', () => {

@@ -27,7 +27,7 @@ export function docOf(text: string): { td: TextDocument; pos: Position } {
   const i = text.indexOf('<|>');
   const clean = i < 0 ? text : text.slice(0, i) + text.slice(i + 3);
   const td = TextDocument.create(`file:///ws/doc${n++}.yaml`, 'yaml', 1, clean);
-  return { td, pos: td.positionAt(i < 0 ? 0 : i) };
+  return { td, pos: td.positionAt(Math.max(i, 0)) };
 }
 
 export interface ExpectedFinding {

@@ -150,7 +150,7 @@ test('"Upgrade to apiextensions.k8s.io/v1" on a v1beta1 CRD: the whole CRD migra
   const fixes = s.fixesOf(td, found[0]);
   assert.deepEqual(fixes.map((f) => f.title), ['Upgrade to apiextensions.k8s.io/v1']);
   const text = applyEdits(td, fixes[0].edits);
-  assert.match(text, /# What a CronTab may hold\.\n    schema:/);
+  assert.match(text, /# What a CronTab may hold\.\n {4}schema:/);
   assert.match(text, /minimum: 1 # at least one/);
   assert.ok(fixes[0].notes?.some((n) => n.startsWith('spec.versions[0].schema.openAPIV3Schema.properties[spec]: type: object added')), fixes[0].notes?.join('\n'));
   checkFindings(new LanguageService(), text, []);

@@ -78,7 +78,7 @@ function editor(dir: string, files: Record<string, string>) {
   const docs = ['crd.yaml', 'widgets.yaml'].map((n) => TextDocument.create(pathToFileURL(join(dir, n)).href, 'yaml', 1, readFileSync(join(dir, n), 'utf8')));
   for (const d of docs) service.update(d);
   for (const d of docs) service.setBaseline(d.uri, git.objectsAt(join(dir, d.uri.split('/').pop()!)));
-  service.setWorkspaceObjects((group, kind) => docs.filter((d) => d.getText().includes(`kind: ${kind}`)).map((d) => ({ uri: d.uri, text: d.getText() })));
+  service.setWorkspaceObjects((_group, kind) => docs.filter((d) => d.getText().includes(`kind: ${kind}`)).map((d) => ({ uri: d.uri, text: d.getText() })));
   git.close();
   return { service, docs, findings: new Map(docs.map((d) => [d.uri.split('/').pop()!, service.findings(d)])) };
 }
@@ -102,7 +102,7 @@ test('editor: a custom resource is checked as an update of HEAD (transition rule
     const e = editor(dir, { 'widgets.yaml': WIDGETS('{replicas: 2, size: 50, mode: a, note: x}') });
     const wd = e.docs[1];
     const at = (needle: string) => wd.positionAt(wd.getText().indexOf(needle) + 1);
-    const hoverText = (needle: string) => String((e.service.hover(wd, at(needle))?.contents as { value: string }).value);
+    const hoverText = (needle: string) => String((e.service.hover(wd, at(needle))?.contents as { value: string } | undefined)?.value);
     assert.match(hoverText('replicas: 2'), /\*\*At HEAD:\*\* `3`\n/);
     assert.match(hoverText('size: 50'), /\*\*At HEAD:\*\* `50` \(unchanged: the API server lets its existing errors through on update\)/);
     // Without a baseline (a new object) the unchanged invalid value is an error.

@@ -32,7 +32,7 @@ test('real-world CRDs validate without errors', { skip: !fs.existsSync(ROOT) && 
     if (fs.statSync(file).size > MAX_BYTES) continue;
     for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
       const crd = doc.toJS({ maxAliasCount: -1 }) as { kind?: string } | null;
-      if (!crd || crd.kind !== 'CustomResourceDefinition') continue;
+      if (crd?.kind !== 'CustomResourceDefinition') continue;
       count++;
       const errors = validateCustomResourceDefinition(crd).filter((e) => (e.severity ?? 'error') === 'error');
       for (const e of errors) failures.push(`${path.relative(ROOT, file)}: ${errorMessage(e).slice(0, 300)}`);

@@ -116,7 +116,7 @@ function ancestorPropertyKeys(text: string, offset: number): number[] {
     end = start - 1;
   }
   // lines[i + 1] is the parent of lines[i]: a property name sits right under `properties:`.
-  return lines.filter((l, i) => lines[i + 1]?.key === 'properties').map((l) => l.at);
+  return lines.filter((_l, i) => lines[i + 1]?.key === 'properties').map((l) => l.at);
 }
 
 /** The CRD value of a parsed file (its first CustomResourceDefinition document). */

@@ -46,7 +46,7 @@ function checkAll(repo: GitRepository, dir: string, revs: string[]): void {
       const got = repo.readFile(want, f);
       const r = spawnSync('git', ['-C', dir, 'cat-file', '-p', `${want}:${f}`]);
       const isBlob = r.status === 0 && git(dir, 'cat-file', '-t', `${want}:${f}`) === 'blob';
-      if (isBlob) assert.ok(got && got.equals(r.stdout), `${rev}:${f}`);
+      if (isBlob) assert.ok(got?.equals(r.stdout), `${rev}:${f}`);
       else assert.equal(got, undefined, `${rev}:${f}`);
     }
   }

@@ -139,8 +139,8 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
     out.push(...versionLossFindings(td, doc, role.crd));
     if (base) {
-      out.push(...compatFindings(ctx, td, doc, base.object, base.label, (segs) => rangeOfPath(td, doc, segs, 'key')));
-      const broken = brokenObjectsFinding(ctx, td, doc, base.object, base.label, rangeOfPath(td, doc, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }], 'value'));
+      out.push(...compatFindings(ctx, doc, base.object, base.label, (segs) => rangeOfPath(td, doc, segs, 'key')));
+      const broken = brokenObjectsFinding(ctx, doc, base.object, base.label, rangeOfPath(td, doc, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }], 'value'));
       if (broken) out.push(broken);
     }
   } else if (role.role === 'cr') {
@@ -211,7 +211,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     return [f];
   }
   const served = crdVersions(crd.crd).filter((v) => v.served);
-  if (!version || !version.served) {
+  if (!version?.served) {
     const msg = noMatches(role.kind, role.apiVersion);
     const why = version ? `${crd.name} does not serve ${role.version}` : `${crd.name} has no version ${role.version}`;
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg}: ${why} (served: ${served.map((v) => v.name).join(', ') || 'none'})`, 'cr');

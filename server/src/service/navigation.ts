@@ -18,7 +18,7 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
   const out: DocumentSymbol[] = [];
   for (const doc of file.docs) {
     const contents = doc.ast.contents as Node | null;
-    if (!contents || !contents.range) continue;
+    if (!contents?.range) continue;
     const v = doc.value;
     const kind = isObject(v) && typeof v.kind === 'string' ? v.kind : undefined;
     const name = isObject(v) && isObject(v.metadata) && typeof v.metadata.name === 'string' ? v.metadata.name : undefined;

@@ -110,7 +110,7 @@ export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: Yaml
   if (!res) return { ...p, note: `no CustomResourceDefinition known for kind ${role.kind} in group ${role.group}` };
   if (res.crd.broken) return { ...p, note: `the CustomResourceDefinition ${res.crd.name} has YAML syntax errors` };
   if (doc.syntax.some((s) => s.severity === 'error')) return { ...p, note: 'YAML syntax errors: not decoded' };
-  if (!res.version || !res.version.served) return { ...p, note: `${res.crd.name} does not serve ${role.apiVersion}` };
+  if (!res.version?.served) return { ...p, note: `${res.crd.name} does not serve ${role.apiVersion}` };
   p.version = res.version.name;
   const r = checkCr(ctx, res.crd, res.version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value);
   if (!r.ok) return { ...p, note: `preview unavailable: ${r.error}` };

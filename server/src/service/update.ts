@@ -10,7 +10,6 @@
  *   compatibility with the baseline is reported by category (crdYaml.compatibility sets severities), and
  *   the workspace's own objects of its kind are checked against both: "this change makes N objects invalid".
  */
-import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { errorMessage, type PathSegment } from '../engine/field';
 import { compareCustomResourceDefinitions } from '../engine/compat/compare';
 import { COMPAT_CATEGORIES, type CompatSeverity } from '../engine/compat/categories';
@@ -72,7 +71,7 @@ export function onUpdate(f: Finding, label: string): Finding {
 const LSP_SEVERITY: Record<Exclude<CompatSeverity, 'off'>, Finding['severity']> = { error: 'error', warning: 'warning', information: 'information' };
 
 /** The compatibility findings of a CRD document against its baseline, at the places they are about. */
-export function compatFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, oldCrd: unknown, label: string, rangeOf: (segs: PathSegment[]) => Finding['range']): Finding[] {
+export function compatFindings(ctx: ServiceContext, doc: YamlDoc, oldCrd: unknown, label: string, rangeOf: (segs: PathSegment[]) => Finding['range']): Finding[] {
   const out: Finding[] = [];
   for (const c of compareCustomResourceDefinitions(oldCrd, doc.value)) {
     const cat = COMPAT_CATEGORIES.get(c.category);
@@ -98,7 +97,7 @@ export function compatFindings(ctx: ServiceContext, td: TextDocument, doc: YamlD
  * The workspace's objects of the CRD's kind that the change makes invalid: valid (as a create) against the
  * baseline CRD, invalid against the new one. One finding listing them, each a related location.
  */
-export function brokenObjectsFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, oldCrd: unknown, label: string, range: Finding['range']): Finding | undefined {
+export function brokenObjectsFinding(ctx: ServiceContext, doc: YamlDoc, oldCrd: unknown, label: string, range: Finding['range']): Finding | undefined {
   const provider = ctx.workspaceObjects;
   const role = roleOf(doc.value);
   if (!provider || role.role !== 'crd') return undefined;

@@ -144,7 +144,7 @@ export function findWrittenPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
 
 /** File offsets [start, end) of a node (its value, without trailing comments). */
 export function nodeRange(doc: YamlDoc, node: Node | null | undefined): [number, number] | undefined {
-  if (!node || !node.range) return undefined;
+  if (!node?.range) return undefined;
   return [doc.base + node.range[0], doc.base + node.range[1]];
 }
 
@@ -177,7 +177,7 @@ export function pathAtOffset(doc: YamlDoc, offset: number): PathAt | undefined {
   const segs: PathSegment[] = [];
   let node = doc.ast.contents as Node | null;
   let pair: Pair<unknown, unknown> | undefined;
-  if (!node || !node.range || rel < node.range[0] || rel > node.range[2]) return undefined;
+  if (!node?.range || rel < node.range[0] || rel > node.range[2]) return undefined;
   for (;;) {
     if (isMap(node)) {
       let next: Node | null = null;
@@ -188,7 +188,7 @@ export function pathAtOffset(doc: YamlDoc, offset: number): PathAt | undefined {
           return { segments: segs, onKey: true, node: (it.value as Node) ?? null, pair: it as Pair<unknown, unknown> };
         }
         const v = it.value as Node | null;
-        if (v && v.range && rel >= v.range[0] && rel <= v.range[1] && isScalar(k)) {
+        if (v?.range && rel >= v.range[0] && rel <= v.range[1] && isScalar(k)) {
           segs.push({ kind: 'field', name: String(k.value) });
           pair = it as Pair<unknown, unknown>;
           next = v;

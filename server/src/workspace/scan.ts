@@ -56,13 +56,13 @@ export function globToRegExp(glob: string): Glob {
         re += '(?:' + glob.slice(i + 1, close).split(',').map(escape).join('|') + ')';
         i = close;
       } else re += '\\{';
-    } else re += escape(c);
+    } else re += escapeRegExp(c);
   }
   const c = compileRE2('^' + re + '$');
   return c.ok ? { test: (p: string) => c.re.test(p) } : { test: () => false };
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.+^${}()|[\]\\*?]/g, '\\$&');
 }
 

@@ -160,7 +160,7 @@ class Decoder {
     if (!counted) this.count(n);
     const before = this.work.decodeCount;
     this.work.nodesVisited++;
-    if (n && n.anchor) this.anchors.set(n.anchor, n);
+    if (n?.anchor) this.anchors.set(n.anchor, n);
     let value: unknown;
     if (n === null || isScalar(n)) value = this.scalar(n);
     else if (isAlias(n)) return this.alias(n);

@@ -200,7 +200,7 @@ function spliceValue(root: unknown, spine: Step[], iso: Document.Parsed, piece: 
     const s = spine[i];
     const last = i === spine.length - 1;
     if (s.key !== undefined) {
-      if (Array.isArray(cur) || !Object.prototype.hasOwnProperty.call(cur, s.key)) return NO_VALUE;
+      if (Array.isArray(cur) || !Object.hasOwn(cur, s.key)) return NO_VALUE;
       if (last) setKey(cur, s.key, fresh);
       else {
         const c = copyOf(cur[s.key]);

@@ -15,6 +15,7 @@ function regionsOf(text: string): { masked: string; docs: Record<keyof TemplateR
     assert.ok(/[\s]/.test(text[i]) && /[\s]/.test(mask.text[i]), `offset ${i}: ${JSON.stringify(text[i])} became ${JSON.stringify(mask.text[i])}`);
   }
   const file = parseYamlDocuments(mask.text);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the path keys join their segments with NUL/SOH.
   const show = (s: Set<string>) => [...s].map((k) => k.split(/[\u0000\u0001]/).slice(1).join('.') || '<root>').sort();
   return {
     masked: mask.text,

@@ -274,7 +274,7 @@ function genRule(r: Random, s: JSONSchemaProps): string | undefined {
 
 /** A value that satisfies the schema's structural and value constraints (CEL rules may still fail). */
 export function genValid(r: Random, s: JSONSchemaProps, depth = 4): Json {
-  if (s.enum && s.enum.length) return r.pick(s.enum);
+  if (s.enum?.length) return r.pick(s.enum);
   if (s['x-kubernetes-int-or-string']) return r.chance(0.5) ? r.int(0, 20) : r.pick(['10%', '80', 'abc']);
   switch (s.type) {
     case 'object': {

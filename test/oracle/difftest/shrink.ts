@@ -33,8 +33,10 @@ export function* reductions(c: Record<string, Json>): Generator<Record<string, J
     const paths: (string | number)[][] = [];
     const walk = (v: Json, p: (string | number)[]) => {
       if (v instanceof IntegralFloat || v === null || typeof v !== 'object') return;
-      if (Array.isArray(v)) v.forEach((e, i) => (paths.push([...p, i]), walk(e, [...p, i])));
-      else for (const [k, e] of Object.entries(v)) paths.push([...p, k]), walk(e, [...p, k]);
+      for (const [k, e] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+        paths.push([...p, k]);
+        walk(e, [...p, k]);
+      }
     };
     walk(c[field], []);
     for (const p of paths) {

@@ -118,7 +118,7 @@ function simple(cel: CelType, name: string, minSize: number, maxElements = 0, sc
 }
 
 function zeroIfNegative(v: number): number {
-  return v < 0 ? 0 : v;
+  return Math.max(v, 0);
 }
 
 function typeOf(s: JSONSchemaProps): string | undefined {

@@ -196,7 +196,7 @@ function compareSchema(o: JSONSchemaProps, n: JSONSchemaProps, path: FieldPath, 
   const op = isObject(o.properties) ? (o.properties as Record<string, JSONSchemaProps>) : {};
   const np = isObject(n.properties) ? (n.properties as Record<string, JSONSchemaProps>) : {};
   for (const k of Object.keys(op)) {
-    if (!Object.prototype.hasOwnProperty.call(np, k)) {
+    if (!Object.hasOwn(np, k)) {
       const kept = n['x-kubernetes-preserve-unknown-fields'] === true;
       w.add('existingFieldRemoval', Object.keys(np).length > 0 ? path.child('properties') : path, `${fieldName(field, k)}: field removed${kept ? '' : ' (its values are pruned when objects are next written)'}`, {
         version: w.version,

@@ -32,7 +32,7 @@ export function valueAt(root: unknown, path: JSONPathKeys): unknown {
   let v = root;
   for (const k of path) {
     if (typeof k === 'number') v = Array.isArray(v) ? v[k] : undefined;
-    else v = isJSONObject(v) && Object.prototype.hasOwnProperty.call(v, k) ? v[k] : undefined;
+    else v = isJSONObject(v) && Object.hasOwn(v, k) ? v[k] : undefined;
     if (v === undefined) return undefined;
   }
   return v;
@@ -56,7 +56,7 @@ function applyEdit(box: { v: unknown }, e: DocumentEdit): void {
     case 'rename': {
       const parent = valueAt(box.v, e.path.slice(0, -1));
       const key = e.path[e.path.length - 1];
-      if (!isJSONObject(parent) || typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(parent, key)) return;
+      if (!isJSONObject(parent) || typeof key !== 'string' || !Object.hasOwn(parent, key)) return;
       const entries = Object.entries(parent).filter(([k]) => k !== e.to);
       for (const k of Object.keys(parent)) delete parent[k];
       for (const [k, x] of entries) setOwn(parent, k === key ? e.to : k, x);
@@ -97,7 +97,7 @@ function setAt(box: { v: unknown }, path: JSONPathKeys, value: unknown, pos: Key
     return;
   }
   if (!isJSONObject(parent)) return;
-  if (Object.prototype.hasOwnProperty.call(parent, key)) {
+  if (Object.hasOwn(parent, key)) {
     parent[key] = value;
     return;
   }

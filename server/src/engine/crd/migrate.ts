@@ -99,7 +99,7 @@ export function migrateToV1(doc: unknown): V1Migration | undefined {
     step([{ op: 'remove', path: ['spec', 'preserveUnknownFields'] }]);
     const written = isJSONObject(doc.spec) && doc.spec.preserveUnknownFields === true;
     const pruned = new Set<string>();
-    versions.forEach((v, i) => {
+    versions.forEach((_v, i) => {
       const root = valueAt(crd, keysOf(schemaPath(i)));
       if (!isJSONObject(root)) return;
       if (root[PRESERVE] !== true) step([{ op: 'set', path: [...keysOf(schemaPath(i)), PRESERVE], value: true, before: 'properties' }]);

@@ -5,7 +5,7 @@
  * schema, defaults, the OpenAPI restrictions ($ref, uniqueItems, list/map types, ...), rule metadata,
  * and CEL compilation where the API server would attempt it.
  */
-import { FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
+import { type FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
 import { markPathInDetail, memoAt, memoOf, rebaseErrors, rebaseField } from '../field/memo';
 import { compileRules, internalValidationRule, withUndefinedField } from '../cel/compile';
 import { adviseCosts, costSites } from '../cel/costadvice';
@@ -187,7 +187,7 @@ function validateMapListKeysMapSet(s: JSONSchemaProps, p: FieldPath): FieldError
     const req = new Set(Array.isArray(items.required) ? items.required : []);
     const props = map(items.properties);
     for (const k of list(s['x-kubernetes-list-map-keys']) as unknown as string[]) {
-      if (!Object.prototype.hasOwnProperty.call(props, k)) continue;
+      if (!Object.hasOwn(props, k)) continue;
       const ks = props[k];
       if (!req.has(k) && ks.default === undefined) {
         errs.push(
@@ -457,7 +457,7 @@ function openAPISchemaNode(s: JSONSchemaProps, p: FieldPath, w: WalkContext): Op
       const seen = new Set<string>();
       const props = map(itemSchema.properties);
       for (const k of mapKeys) {
-        if (Object.prototype.hasOwnProperty.call(props, k)) {
+        if (Object.hasOwn(props, k)) {
           const kt = str(props[k].type);
           if (kt === 'array' || kt === 'object') {
             errors.push(

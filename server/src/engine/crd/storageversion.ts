@@ -209,7 +209,7 @@ export function storedObject(crd: unknown, created: unknown): StoredObject | und
 /** A stored object as a client reading `version` gets it: apiVersion rewritten, pruned by that version's schema. */
 export function readBack(crd: unknown, stored: unknown, version: string): { object: unknown; pruned: PrunedField[] } | undefined {
   const v = crdVersionSchemas(crd).find((x) => x.name === version);
-  if (!v || !v.served) return undefined;
+  if (!v?.served) return undefined;
   const object = withApiVersion(stored, groupOf(crd), version);
   const preserve = isJSONObject(crd) && isJSONObject(crd.spec) && crd.spec.preserveUnknownFields === true;
   if (!v.schema || preserve) return { object, pruned: [] };

@@ -130,7 +130,7 @@ function invalidMapListKeysMapSet(s: JSONSchemaProps): boolean {
   const props = isObject(items.properties) ? (items.properties as Record<string, JSONSchemaProps>) : {};
   const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : [];
   return keys.some((k) => {
-    if (typeof k !== 'string' || !Object.prototype.hasOwnProperty.call(props, k)) return false;
+    if (typeof k !== 'string' || !Object.hasOwn(props, k)) return false;
     const ks = props[k];
     return (!req.has(k) && ks.default === undefined) || ks.nullable === true;
   });

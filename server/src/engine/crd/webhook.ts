@@ -2,7 +2,7 @@
  * Webhook client config checks (k8s.io/apiserver pkg/util/webhook ValidateWebhookURL and
  * ValidateWebhookService), used by CRD conversion webhooks.
  */
-import { FieldPath, invalid, required, type FieldError } from '../field';
+import { type FieldPath, invalid, required, type FieldError } from '../field';
 import { isDNS1123Subdomain, isValidPortNum } from './content';
 import { goURLParse } from './gourl';
 

@@ -179,7 +179,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     res.errors.push(decoded.error);
     return;
   }
-  let work = decoded.object;
+  const work = decoded.object;
   // The handler drops exact duplicate owner references (with a warning) before the strategy runs.
   const dedup = dedupOwnerReferences(work);
   if (dedup) res.warnings.push(dedup);

@@ -102,7 +102,7 @@ function nested(obj: Record<string, unknown>, path: string): { found: boolean; v
     if (!isGoMap(cur)) {
       return { found: false, error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur)} is of the type ${goTypeName(cur)}, expected map[string]interface{}` };
     }
-    if (!Object.prototype.hasOwnProperty.call(cur, fields[i])) return { found: false };
+    if (!Object.hasOwn(cur, fields[i])) return { found: false };
     cur = cur[fields[i]];
   }
   return { found: true, value: cur };

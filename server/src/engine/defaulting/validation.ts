@@ -6,7 +6,7 @@
  * passed in as callbacks, so that this module depends only on the structural model, pruning and
  * ObjectMeta coercion.
  */
-import { errorMessage, FieldPath, internalError, invalid, type FieldError } from '../field';
+import { errorMessage, type FieldPath, internalError, invalid, type FieldError } from '../field';
 import { memoAt, rebaseErrors } from '../field/memo';
 import { pruneStructural } from '../pruning/algorithm';
 import { coerceObjectMetaStructural } from '../pruning/objectmeta';

@@ -284,5 +284,5 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-import { FieldPath } from './path';
+import type { FieldPath } from './path';
 import { IntegralFloat } from '../json/lossless';

@@ -41,7 +41,7 @@ export class FieldPath {
   /** The segments from the root. */
   segments(): PathSegment[] {
     const out: PathSegment[] = [];
-    for (let p: FieldPath | null = this; p && p.seg; p = p.parent) out.push(p.seg);
+    for (let p: FieldPath | null = this; p?.seg; p = p.parent) out.push(p.seg);
     return out.reverse();
   }
 

@@ -20,6 +20,12 @@ export interface LosslessOptions {
   markIntegralFloats?: boolean;
 }
 
+const LITERALS: [string, boolean | null][] = [
+  ['true', true],
+  ['false', false],
+  ['null', null],
+];
+
 export function parseJSONLossless(text: string, opts: LosslessOptions = {}): unknown {
   let i = 0;
   const ws = () => {
@@ -39,7 +45,10 @@ export function parseJSONLossless(text: string, opts: LosslessOptions = {}): unk
       i++;
       const o: Record<string, unknown> = {};
       ws();
-      if (text[i] === '}') return i++, o;
+      if (text[i] === '}') {
+        i++;
+        return o;
+      }
       for (;;) {
         ws();
         if (text[i] !== '"') fail('expected string key');
@@ -49,27 +58,37 @@ export function parseJSONLossless(text: string, opts: LosslessOptions = {}): unk
         o[k] = value();
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === '}') return i++, o;
-        else fail('expected , or }');
+        else if (text[i] === '}') {
+          i++;
+          return o;
+        } else fail('expected , or }');
       }
     }
     if (c === '[') {
       i++;
       const a: unknown[] = [];
       ws();
-      if (text[i] === ']') return i++, a;
+      if (text[i] === ']') {
+        i++;
+        return a;
+      }
       for (;;) {
         a.push(value());
         ws();
         if (text[i] === ',') i++;
-        else if (text[i] === ']') return i++, a;
-        else fail('expected , or ]');
+        else if (text[i] === ']') {
+          i++;
+          return a;
+        } else fail('expected , or ]');
       }
     }
     if (c === '"') return str();
-    if (text.startsWith('true', i)) return (i += 4), true;
-    if (text.startsWith('false', i)) return (i += 5), false;
-    if (text.startsWith('null', i)) return (i += 4), null;
+    for (const [word, v] of LITERALS) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v;
+      }
+    }
     return num();
   };
   const str = (): string => {

@@ -38,7 +38,7 @@ function goFixed(f: number): string {
 function compositeKey(item: Record<string, unknown>, keys: string[]): string | undefined {
   let out = '';
   for (const k of keys) {
-    if (!Object.prototype.hasOwnProperty.call(item, k)) return undefined;
+    if (!Object.hasOwn(item, k)) return undefined;
     const v = item[k];
     switch (goKind(v)) {
       case 'bool':

@@ -2,7 +2,7 @@
  * apiextensions-apiserver pkg/apiserver/schema/listtype: arrays with x-kubernetes-list-type `set` must
  * have unique elements, `map` unique key tuples. Paths are field.Path style (`m[key]`, `l[0]`).
  */
-import { duplicate, invalid, FieldPath, type FieldError } from '../field';
+import { duplicate, invalid, type FieldPath, type FieldError } from '../field';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { goJSON, goKind, asInt64, asFloat64, isGoMap } from '../validation/go-values';
 
@@ -18,7 +18,7 @@ export function validateListSetsAndMaps(fldPath: FieldPath, s: JSONSchemaProps |
   if (props) {
     for (const k of Object.keys(obj)) {
       const sub = props[k];
-      if (Object.prototype.hasOwnProperty.call(props, k) && isObject(sub)) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
+      if (Object.hasOwn(props, k) && isObject(sub)) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
     }
   }
   return errs;
@@ -97,12 +97,12 @@ function validateListMap(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[])
   const keyFields = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((k): k is string => typeof k === 'string') : [];
   if (keyFields.length === 1) {
     const keyField = keyFields[0];
-    const keys: unknown[] = obj.map((x) => (isGoMap(x) && Object.prototype.hasOwnProperty.call(x, keyField) ? x[keyField] : UNSPECIFIED));
+    const keys: unknown[] = obj.map((x) => (isGoMap(x) && Object.hasOwn(x, keyField) ? x[keyField] : UNSPECIFIED));
     return nonUniqueIndices(keys).map((i) => duplicate(fldPath.index(i), keys[i] === UNSPECIFIED ? {} : { [keyField]: keys[i] }));
   }
   const keys = obj.map((x) => {
     const key: Record<string, unknown> = {};
-    if (isGoMap(x)) for (const f of keyFields) if (Object.prototype.hasOwnProperty.call(x, f)) key[f] = x[f];
+    if (isGoMap(x)) for (const f of keyFields) if (Object.hasOwn(x, f)) key[f] = x[f];
     return key;
   });
   return nonUniqueIndices(keys).map((i) => duplicate(fldPath.index(i), keys[i]));

@@ -2,7 +2,7 @@
  * metav1.ObjectMeta as the API server decodes and validates it: decoding the `metadata` JSON into the
  * Go struct (type errors, unknown fields dropped), and ValidateObjectMetaAccessor's checks.
  */
-import { forbidden, invalid, required, tooLong, FieldPath, GoStruct, type FieldError } from '../field';
+import { forbidden, invalid, required, tooLong, type FieldPath, GoStruct, type FieldError } from '../field';
 import { asInt64, goDeepEqual, goKind, isGoMap, plainValue, utf8Length } from '../validation/go-values';
 import { isPathSegmentName, isQualifiedName, isValidLabelValue, parseGroupVersion, validateNamespaceName } from './names';
 

@@ -2,7 +2,7 @@
  * apiextensions-apiserver pkg/apiserver/schema/objectmeta: TypeMeta and ObjectMeta of embedded resources
  * (x-kubernetes-embedded-resource), and their coercion (unknown metadata fields dropped).
  */
-import { invalid, required, FieldPath, type FieldError } from '../field';
+import { invalid, required, type FieldPath, type FieldError } from '../field';
 import { isObject, type JSONSchemaProps } from '../schema/types';
 import { decodeObjectMeta, validateObjectMeta } from './objectmeta';
 import { isGoMap } from '../validation/go-values';
@@ -29,7 +29,7 @@ function validate(pth: FieldPath, x: unknown, s: JSONSchemaProps | undefined): F
     const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : {};
     const ap = isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
     for (const [k, v] of Object.entries(x)) {
-      if (Object.prototype.hasOwnProperty.call(props, k)) errs.push(...validate(pth.child(k), v, props[k]));
+      if (Object.hasOwn(props, k)) errs.push(...validate(pth.child(k), v, props[k]));
       else if (ap) errs.push(...validate(pth.key(k), v, ap));
     }
   }
@@ -97,7 +97,7 @@ export function coerceEmbeddedResources(pth: FieldPath, x: unknown, s: JSONSchem
         x.metadata = d.meta;
       }
     }
-    if (Object.prototype.hasOwnProperty.call(props, k)) {
+    if (Object.hasOwn(props, k)) {
       const e = coerceEmbeddedResources(pth.child(k), x[k], props[k]);
       if (e) return e;
     } else if (ap) {

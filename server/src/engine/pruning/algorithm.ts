@@ -78,7 +78,7 @@ function record(ctx: Ctx, p: FieldPath, reason: PruneReason): void {
 }
 
 function prune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx): unknown {
-  if (s && s.xPreserveUnknownFields) return skipPrune(x, s, path, ctx);
+  if (s?.xPreserveUnknownFields) return skipPrune(x, s, path, ctx);
   if (isJSONObject(x)) {
     const out: Record<string, unknown> = {};
     if (!s) {

@@ -101,6 +101,6 @@ export interface Structural extends Generic, Extensions, ValidationExtensions {
 
 /** Own-property lookup of a property schema (guards against keys like `__proto__` or `constructor`). */
 export function propertyOf<T>(props: Record<string, T> | undefined, key: string): T | undefined {
-  if (!props || !Object.prototype.hasOwnProperty.call(props, key)) return undefined;
+  if (!props || !Object.hasOwn(props, key)) return undefined;
   return props[key];
 }

@@ -169,7 +169,7 @@ export function goDeepEqual(a: unknown, b: unknown): boolean {
       const y = b as Record<string, unknown>;
       const kx = Object.keys(x);
       if (kx.length !== Object.keys(y).length) return false;
-      return kx.every((k) => Object.prototype.hasOwnProperty.call(y, k) && goDeepEqual(x[k], y[k]));
+      return kx.every((k) => Object.hasOwn(y, k) && goDeepEqual(x[k], y[k]));
     }
     default:
       return a === b;

@@ -161,9 +161,9 @@ function corrKey(corr: Correlation | undefined, data: unknown, field: string, pa
   if (path === null && (field === 'kind' || field === 'apiVersion')) return undefined;
   const old = corr.old;
   if (!isGoMapValue(old) || !isGoMapValue(data)) return undefined;
-  if (!Object.prototype.hasOwnProperty.call(old, field) || !Object.prototype.hasOwnProperty.call(data, field)) return undefined;
+  if (!Object.hasOwn(old, field) || !Object.hasOwn(data, field)) return undefined;
   const props = isSchema(corr.schema.properties) ? (corr.schema.properties as Record<string, unknown>) : undefined;
-  let sub: unknown = props && Object.prototype.hasOwnProperty.call(props, field) ? props[field] : undefined;
+  let sub: unknown = props && Object.hasOwn(props, field) ? props[field] : undefined;
   if (!isSchema(sub)) sub = isSchema(corr.schema.additionalProperties) ? corr.schema.additionalProperties : undefined;
   if (!isSchema(sub)) return undefined;
   return { old: old[field], schema: sub };
@@ -171,7 +171,7 @@ function corrKey(corr: Correlation | undefined, data: unknown, field: string, pa
 
 /** CorrelatedObject.Index: only list-type map items correlate, by their keys (MakeMapList). */
 function corrIndex(corr: Correlation | undefined, data: unknown, i: number): Correlation | undefined {
-  if (!corr || corr.schema['x-kubernetes-list-type'] !== 'map' || !isSchema(corr.schema.items)) return undefined;
+  if (corr?.schema['x-kubernetes-list-type'] !== 'map' || !isSchema(corr.schema.items)) return undefined;
   if (!Array.isArray(corr.old) || !Array.isArray(data) || i >= data.length) return undefined;
   const match = oldMapList(corr.schema, corr.old).get(data[i]);
   return match === undefined ? undefined : { old: match, schema: corr.schema.items as JSONSchemaProps };
@@ -636,7 +636,7 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
   const minP = num(s.minProperties);
   const maxP = num(s.maxProperties);
   const patternProps = isSchema(s.patternProperties) ? Object.entries(s.patternProperties as Record<string, unknown>).filter(([, v]) => isSchema(v)) : [];
-  const hasProp = (k: string) => props !== undefined && Object.prototype.hasOwnProperty.call(props, k) && isSchema(props[k]);
+  const hasProp = (k: string) => props !== undefined && Object.hasOwn(props, k) && isSchema(props[k]);
   return (val, path, corr) => {
     const matchingPatterns = (key: string) =>
       patternProps.filter(([p]) => {
@@ -682,12 +682,12 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
       }
     }
     for (const p of propNames) {
-      if (Object.prototype.hasOwnProperty.call(val, p)) {
+      if (Object.hasOwn(val, p)) {
         merge(res, schemaValidator(props![p])(val[p], new ValuePath(path, { kind: 'field', name: p }, 'prop'), corrKey(corr, val, p, path)));
       }
     }
     for (const k of req) {
-      if (!Object.prototype.hasOwnProperty.call(val, k)) {
+      if (!Object.hasOwn(val, k)) {
         const rp = new ValuePath(path, { kind: 'field', name: k }, 'dot');
         res.errors.push({ code: 'Required', name: rp.name, segments: rp.segments(), message: `${rp.name} in body is required` });
       }
@@ -782,7 +782,7 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
         if (dep === undefined) continue;
         if (Array.isArray(dep)) {
           for (const depKey of dep) {
-            if (typeof depKey === 'string' && !Object.prototype.hasOwnProperty.call(obj, depKey)) {
+            if (typeof depKey === 'string' && !Object.hasOwn(obj, depKey)) {
               main.errors.push(plainError(`${q} has a dependency on ${depKey}`));
             }
           }

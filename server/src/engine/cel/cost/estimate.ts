@@ -135,7 +135,7 @@ class Coster implements EstimatorContext {
 
   private peek(name: string): LocalVar | undefined {
     const s = this.locals.get(name);
-    return s && s.length ? s[s.length - 1] : undefined;
+    return s?.length ? s[s.length - 1] : undefined;
   }
 
   private push(name: string, v: LocalVar): void {

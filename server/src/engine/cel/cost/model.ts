@@ -7,8 +7,8 @@
 import type { CelType } from '../types';
 import type { Expr } from '../syntax/ast';
 
-/** 2^64 - 1 as a double (math.MaxUint64). */
-export const MAX_UINT64 = 18446744073709551615;
+/** math.MaxUint64 (2^64 - 1) as a double: it rounds to 2^64. */
+export const MAX_UINT64 = 2 ** 64;
 
 export const SELECT_AND_IDENT_COST = 1;
 export const CONST_COST = 0;
@@ -32,20 +32,20 @@ export function fixed(n: number): Range {
 
 export function addU(x: number, y: number): number {
   const s = x + y;
-  return s >= MAX_UINT64 ? MAX_UINT64 : s;
+  return Math.min(s, MAX_UINT64);
 }
 
 export function mulU(x: number, y: number): number {
   if (x === 0 || y === 0) return 0;
   const p = x * y;
-  return p >= MAX_UINT64 ? MAX_UINT64 : p;
+  return Math.min(p, MAX_UINT64);
 }
 
 /** multiplyByCostFactor: ceil(x * f), saturating. */
 export function factorU(x: number, f: number): number {
   if (x > 0 && f > 0 && x > MAX_UINT64 / f) return MAX_UINT64;
   const c = Math.ceil(x * f);
-  return c >= MAX_UINT64 ? MAX_UINT64 : c;
+  return Math.min(c, MAX_UINT64);
 }
 
 export const R = {

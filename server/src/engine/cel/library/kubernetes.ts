@@ -367,7 +367,7 @@ export class URLValue implements OpaqueValue {
   }
 }
 
-function unescape(s: string, query: boolean): string | undefined {
+function urlUnescape(s: string, query: boolean): string | undefined {
   try {
     return decodeURIComponent(query ? s.replace(/\+/g, ' ') : s);
   } catch {
@@ -402,10 +402,11 @@ export function parseRequestURI(raw: string): URLValue | string {
 }
 
 function fromGoURL(u: GoURL): URLValue {
-  return new URLValue(u.scheme, u.host, unescape(u.path, false) ?? u.path, u.rawQuery, u.opaque);
+  return new URLValue(u.scheme, u.host, urlUnescape(u.path, false) ?? u.path, u.rawQuery, u.opaque);
 }
 
 export function parseURL(raw: string): URLValue | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go's url.Parse rejects ASCII control characters.
   if (raw === '' || /[\x00-\x1f\x7f]/.test(raw)) return undefined;
   let rest = raw;
   let scheme = '';
@@ -439,7 +440,7 @@ export function parseURL(raw: string): URLValue | undefined {
     if (!validHost(authority)) return undefined;
     host = authority;
   }
-  const path = unescape(rest, false);
+  const path = urlUnescape(rest, false);
   if (path === undefined) return undefined;
   return new URLValue(scheme, host, path, rawQuery, '');
 }
@@ -470,8 +471,8 @@ export function query(raw: string): Map<string, string[]> {
   for (const part of raw.split('&')) {
     if (part === '' || part.includes(';')) continue;
     const eq = part.indexOf('=');
-    const k = unescape(eq >= 0 ? part.slice(0, eq) : part, true);
-    const v = unescape(eq >= 0 ? part.slice(eq + 1) : '', true);
+    const k = urlUnescape(eq >= 0 ? part.slice(0, eq) : part, true);
+    const v = urlUnescape(eq >= 0 ? part.slice(eq + 1) : '', true);
     if (k === undefined || v === undefined) continue;
     const l = m.get(k) ?? [];
     l.push(v);
@@ -824,7 +825,7 @@ export const FORMAT: Library = {
       fn(`format.${name}`, `the ${name} format, for validate()`, [[`format_${name}`, `format.${name}(): Format`, () => new NamedFormat(name)]]),
     ),
     fn('format.named', 'the named format, if it exists', [
-      ['format_named', 'format.named(string): optional<Format>', (s: string) => (Object.prototype.hasOwnProperty.call(VALIDATORS, s) ? Optional.of(new NamedFormat(s)) : Optional.none())],
+      ['format_named', 'format.named(string): optional<Format>', (s: string) => (Object.hasOwn(VALIDATORS, s) ? Optional.of(new NamedFormat(s)) : Optional.none())],
     ], unitCost),
     fn('validate', 'validates the string: none when valid, else the list of errors', [
       ['format_validate', 'Format.validate(string): optional<list<string>>', (f: NamedFormat, s: string) => {

@@ -4,7 +4,7 @@
  * version 3 (Kubernetes 1.34: slice, flatten, lists.range, reverse, distinct, sort, sortBy), and the
  * two-variable comprehension helper cel.@mapInsert (ext.TwoVarComprehensions, Kubernetes 1.32).
  */
-import { R, mulU, addU, fixed, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR, type EstimateNode, type EstimatorContext, type Range } from '../cost/model';
+import { R, MAX_UINT64 as MAX_COST, mulU, addU, fixed, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR, type EstimateNode, type EstimatorContext, type Range } from '../cost/model';
 import { celCompare, celEquals, mapLookup } from '../runtime/equality';
 import { work } from '../runtime/guard';
 import { ensureBudget } from '../runtime/interpreter';
@@ -145,7 +145,7 @@ function range(n: bigint): bigint[] {
 /** A literal int argument as uint64 (negative: 0), or the default. */
 function literalUint(n: EstimateNode, dflt: number): number {
   const e = n.expr;
-  if (!e || e.kind !== 'literal' || typeof e.value !== 'bigint') return dflt;
+  if (e?.kind !== 'literal' || typeof e.value !== 'bigint') return dflt;
   return e.value < 0n ? 0 : Number(e.value);
 }
 
@@ -195,11 +195,11 @@ function listsExt(): FunctionDecl[] {
       ['list_flatten', 'list<list<T>>.flatten(): list<T>', (l: CelList) => flatten(l, 1), { typeGuards: false }],
       ['list_flatten_int', 'list<dyn>.flatten(int): list<dyn>', (l: CelList, d: bigint) => flatten(l, Number(d))],
     ], {
-      estimate: (ctx, _id, t, args) => (t && args.length <= 1 ? allocatingList(args.length === 1 ? literalUint(args[0], 18446744073709551615) : 1, ctx.sizeEstimate(t)) : undefined),
+      estimate: (ctx, _id, t, args) => (t && args.length <= 1 ? allocatingList(args.length === 1 ? literalUint(args[0], MAX_COST) : 1, ctx.sizeEstimate(t)) : undefined),
       cost: (_id, args) => trackAllocating(args.length === 2 ? Number(args[1] as bigint) : 1, actualSize(args[0])),
     }),
     fn('lists.range', 'the list [0, 1, ..., n-1]', [['lists_range', 'lists.range(int): list<int>', range]], {
-      estimate: (_ctx, _id, t, args) => (!t && args.length === 1 ? allocatingList(1, fixed(literalUint(args[0], 18446744073709551615))) : undefined),
+      estimate: (_ctx, _id, t, args) => (!t && args.length === 1 ? allocatingList(1, fixed(literalUint(args[0], MAX_COST))) : undefined),
       cost: (_id, _args, result) => trackAllocating(1, actualSize(result)),
     }),
     fn('reverse', 'the list in reverse order', [['list_reverse', 'list<T>.reverse(): list<T>', (l: CelList) => [...listItems(l)].reverse()]], {

@@ -297,7 +297,10 @@ export const STANDARD: Library = {
       ['add_int64', '_+_(int, int): int', (a: bigint, b: bigint) => checkInt(a + b)],
       ['add_uint64', '_+_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value + b.value)],
       ['add_double', '_+_(double, double): double', (a: number, b: number) => a + b],
-      ['add_string', '_+_(string, string): string', (a: string, b: string) => (work((a.length + b.length) >> 6), a + b)],
+      ['add_string', '_+_(string, string): string', (a: string, b: string) => {
+        work((a.length + b.length) >> 6);
+        return a + b;
+      }],
       ['add_bytes', '_+_(bytes, bytes): bytes', (a: Uint8Array, b: Uint8Array) => new Uint8Array([...a, ...b])],
       ['add_list', '_+_(list<A>, list<A>): list<A>', (a: CelList, b: CelList) => listAdd(a, b)],
       ['add_timestamp_duration', '_+_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, d)],
@@ -363,7 +366,10 @@ export const STANDARD: Library = {
       ['size_map', 'size(map<K, V>): int', sizeOf],
       ['map_size', 'map<K, V>.size(): int', sizeOf],
     ]),
-    fn('contains', 'whether the string contains the substring', [['contains_string', 'string.contains(string): bool', (s: string, sub: string) => (work(s.length >> 4), s.includes(sub))]], {
+    fn('contains', 'whether the string contains the substring', [['contains_string', 'string.contains(string): bool', (s: string, sub: string) => {
+      work(s.length >> 4);
+      return s.includes(sub);
+    }]], {
       estimate: (ctx, _id, t, args) => (t ? { cost: R.mul(R.factor(ctx.sizeEstimate(t), STRING_TRAVERSAL_COST_FACTOR), R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR)) } : undefined),
       cost: (_id, args) => mulU(traversal(actualSize(args[0])), traversal(actualSize(args[1]))),
     }),

@@ -217,6 +217,7 @@ export function quote(s: string): string {
   work(s.length >> 4);
   return (
     '"' +
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters strconv.Quote escapes.
     s.replace(/[\x07\b\f\n\r\t\v\\"]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (c) => QUOTE_ESCAPES[c] ?? '\ufffd') +
     '"'
   );

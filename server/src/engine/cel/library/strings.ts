@@ -2,7 +2,7 @@
  * cel-go ext.Strings at StringsVersion 2 (Kubernetes base environment from 1.29) and ext.Sets (1.29).
  * Costs are the Kubernetes CostEstimator's (by function name) where it has one, else cel-go's.
  */
-import { R, STRING_TRAVERSAL_COST_FACTOR, mulU, addU, type EstimateNode, type EstimatorContext, type Range } from '../cost/model';
+import { R, MAX_UINT64, STRING_TRAVERSAL_COST_FACTOR, mulU, addU, type EstimateNode, type EstimatorContext, type Range } from '../cost/model';
 import { celEquals } from '../runtime/equality';
 import { work } from '../runtime/guard';
 import { actualSize, k8sActualSize } from '../runtime/size';
@@ -79,7 +79,7 @@ function replaceEstimate(ctx: EstimatorContext, t: EstimateNode | undefined, arg
   const count: Range = { min: 0, max: 0 };
   const retained: Range = { min: 0, max: 0 };
   if (toReplace.min === 0) {
-    count.max = sz.max < 18446744073709551615 ? addU(sz.max, 1) : sz.max;
+    count.max = sz.max < MAX_UINT64 ? addU(sz.max, 1) : sz.max;
     retained.max = sz.max;
   } else if (replaceWith.max <= toReplace.min) {
     count.max = 0;
@@ -88,7 +88,7 @@ function replaceEstimate(ctx: EstimatorContext, t: EstimateNode | undefined, arg
     count.max = Math.ceil(sz.max / toReplace.min);
   }
   if (toReplace.max === 0) {
-    count.min = sz.min < 18446744073709551615 ? addU(sz.min, 1) : sz.min;
+    count.min = sz.min < MAX_UINT64 ? addU(sz.min, 1) : sz.min;
     retained.min = sz.min;
   } else if (toReplace.max <= replaceWith.min) {
     count.min = 0;
@@ -106,7 +106,7 @@ function splitEstimate(ctx: EstimatorContext, t: EstimateNode | undefined, args:
   let max = sz.max;
   // A literal limit bounds the number of parts.
   const lim = args[1]?.expr;
-  if (args.length > 1 && lim?.kind === 'literal' && typeof lim.value === 'bigint') max = lim.value < 0n ? 18446744073709551615 : Number(lim.value);
+  if (args.length > 1 && lim?.kind === 'literal' && typeof lim.value === 'bigint') max = lim.value < 0n ? MAX_UINT64 : Number(lim.value);
   return { cost: R.factor(sz, 2 * STRING_TRAVERSAL_COST_FACTOR), resultSize: { min: 0, max } };
 }
 

@@ -85,7 +85,7 @@ export function parseGoFloat(s: string): number | undefined {
     if (m && (m[2] + (m[3] ?? '')).length > 0) {
       const frac = m[3] ?? '';
       const mant = parseInt((m[2] + frac) || '0', 16);
-      f = (m[1] === '-' ? -1 : 1) * mant * Math.pow(2, Number(m[4]) - 4 * frac.length);
+      f = (m[1] === '-' ? -1 : 1) * mant * 2 ** (Number(m[4]) - 4 * frac.length);
     }
   }
   // Out of range (more than half a ULP beyond the largest double) is ErrRange: an error, not ±Inf.
@@ -93,15 +93,15 @@ export function parseGoFloat(s: string): number | undefined {
   return f;
 }
 
-/** int(double): truncation, valid for -2^63 <= d < 2^63. */
+/** int(double): truncation; cel-go's bounds -9223372036854775809.0 and 9223372036854775807.0 are the doubles -2^63 and 2^63. */
 export function doubleToInt(d: number): bigint {
-  if (!Number.isFinite(d) || d <= -9223372036854775809 || d >= 9223372036854775807) fail('integer overflow');
+  if (!Number.isFinite(d) || d <= -(2 ** 63) || d >= 2 ** 63) fail('integer overflow');
   return BigInt(Math.trunc(d));
 }
 
 /** uint(double): truncation, valid for 0 <= d < 2^64. */
 export function doubleToUint(d: number): Uint {
-  if (!Number.isFinite(d) || d <= -1 || d >= 18446744073709551615) fail('unsigned integer overflow');
+  if (!Number.isFinite(d) || d <= -1 || d >= 2 ** 64) fail('unsigned integer overflow');
   return Uint.of(BigInt(Math.trunc(d)));
 }
 

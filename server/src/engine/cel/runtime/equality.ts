@@ -170,7 +170,7 @@ function objectEquals(a: ReadonlyMap<Val, Val>, raw: Record<string, unknown>, b:
   const oraw = (b as unknown as Record<symbol, Record<string, unknown> | undefined>)[K8S_RAW];
   if (Object.keys(raw).length !== (oraw ? Object.keys(oraw).length : b.size)) return false;
   for (const key of Object.keys(raw)) {
-    if (!props || Object.prototype.hasOwnProperty.call(props, key)) {
+    if (!props || Object.hasOwn(props, key)) {
       const esc = props ? (escapeName(key) ?? key) : key;
       const v = a.get(esc);
       const found = a.has(esc);
@@ -179,7 +179,7 @@ function objectEquals(a: ReadonlyMap<Val, Val>, raw: Record<string, unknown>, b:
       if (!found) continue;
       const e = celEqualsOrError(v, b.get(esc));
       if (e !== true) return e;
-    } else if (oraw && Object.prototype.hasOwnProperty.call(oraw, key)) {
+    } else if (oraw && Object.hasOwn(oraw, key)) {
       if (!jsonDeepEqual(raw[key], oraw[key])) return false;
     }
   }
@@ -197,7 +197,7 @@ function jsonDeepEqual(x: unknown, y: unknown): boolean {
   if (Array.isArray(x)) return x.length === (y as unknown[]).length && x.every((e, i) => jsonDeepEqual(e, (y as unknown[])[i]));
   const kx = Object.keys(x as object);
   const ky = Object.keys(y as object);
-  return kx.length === ky.length && kx.every((k) => Object.prototype.hasOwnProperty.call(y, k) && jsonDeepEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
+  return kx.length === ky.length && kx.every((k) => Object.hasOwn(y as object, k) && jsonDeepEqual((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
 }
 
 function setEquals(a: TaggedList, b: CelList): boolean | CelError {

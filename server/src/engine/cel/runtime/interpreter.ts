@@ -275,7 +275,7 @@ class VariableAttr extends Attribute {
     super();
   }
   resolve(f: Frame): Val {
-    if (!Object.prototype.hasOwnProperty.call(f.vars, this.name)) return new CelError(`no such attribute(s): ${this.name}`);
+    if (!Object.hasOwn(f.vars, this.name)) return new CelError(`no such attribute(s): ${this.name}`);
     const v = f.vars[this.name];
     if (isError(v)) return v;
     return applyQualifiers(f, v, this.quals);
@@ -514,7 +514,7 @@ class CallInterp extends Interp {
     else if (strict && vals.some(isError)) out = vals.find(isError);
     else {
       if (!o) o = this.candidates.find((c) => c.params.length === n && c.params.every((p, i) => matchesParam(p, vals[i])));
-      if (!o || !o.impl) out = new CelError(`no such overload: ${this.fn}`);
+      if (!o?.impl) out = new CelError(`no such overload: ${this.fn}`);
       else if (this.guard && !o.params.every((p, i) => matchesParam(p, vals[i]))) out = new CelError('no such overload');
       else {
         // A cost known from the arguments that cannot fit stops the call before its work (the same error after it).
@@ -845,7 +845,7 @@ class Planner {
     }
     if ((fn === 'or' || fn === 'orValue') && args.length === 2) {
       const id = fn === 'or' ? 'optional_or_optional' : 'optional_orValue_value';
-      if (!ref || ref.overloads.length !== 1 || ref.overloads[0].id === id) return new OptionalOrInterp(args[0], args[1], fn === 'orValue');
+      if (ref?.overloads.length !== 1 || ref.overloads[0].id === id) return new OptionalOrInterp(args[0], args[1], fn === 'orValue');
     }
     const candidates = this.ast.decls.functions.get(fn)?.overloads.filter((o) => o.member === member) ?? [];
     const guard = single !== undefined && single.typeGuards !== false && argExprs.some((a) => hasDyn(this.ast.types.get(a.id)));
