@@ -39,7 +39,7 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
 
 /** Go's hasOwn lookup of a map key. */
 export function hasOwn(obj: object, key: string): boolean {
-  return  Object.hasOwn(obj, key);
+  return Object.hasOwn(obj, key);
 }
 
 /**
