@@ -9,6 +9,7 @@ import { SubtreeMemo } from '../engine/field/memo';
 import type { CustomResourceResult } from '../engine/customresource/strategy';
 import type { Finding } from './finding';
 import type { YamlDoc, YamlFile } from './yamlDocument';
+import type { BlockLocator } from '../yaml/block';
 
 /** The budgets of the caches below, in one place. */
 export const CACHE_BUDGETS = {
@@ -77,7 +78,10 @@ export interface CrdUpdateCheck extends CrdCheck {
 
 /** Where the fields of a CRD document are, for definitions and related information. */
 export interface CrdText {
-  doc: YamlDoc;
+  /** The parsed document (parsed on first need when `block` is set). */
+  doc?: YamlDoc;
+  /** Key positions by indentation, for a CRD in plain block YAML read from disk (no parse). */
+  block?: BlockLocator;
   /** Positions of the document's offsets. */
   lines: TextDocument;
   /** Lines to add to those positions (a CRD parsed alone, out of its file). */

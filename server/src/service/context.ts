@@ -11,6 +11,7 @@ import type { CrdText, ServiceCaches } from './caches';
 import type { CompatSeverity } from '../engine/compat/categories';
 import type { FileBaseline, WorkspaceObjects } from './update';
 import type { TestRun } from './crdTests';
+import { BlockLocator } from '../yaml/block';
 
 /** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -72,7 +73,8 @@ export interface ServiceContext {
 
 /**
  * The parsed text of an indexed CRD: the editor's own parse when the CRD is in an open document (a
- * 3 MB CRD being edited is not parsed again to place a link), else parsed once and cached by its text.
+ * 3 MB CRD being edited is not parsed again to place a link); a CRD read from disk as plain block YAML
+ * is located by indentation (no parse); others are parsed once, cached by text.
  */
 export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
   const open = ctx.caches.openFiles.get(crd.uri);
@@ -80,7 +82,8 @@ export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
   if (open && doc && doc.text === crd.text) return { doc, lines: open.td, lineShift: 0 };
   let t = ctx.caches.crdTexts.get(crd.text);
   if (!t) {
-    t = { doc: parseYamlFile(crd.text).docs[0], lines: TextDocument.create('crd:' + crd.id, 'yaml', 0, crd.text), lineShift: crd.startLine };
+    const lines = TextDocument.create('crd:' + crd.id, 'yaml', 0, crd.text);
+    t = crd.blockYaml ? { block: new BlockLocator(crd.text), lines, lineShift: crd.startLine } : { doc: parseYamlFile(crd.text).docs[0], lines, lineShift: crd.startLine };
     ctx.caches.crdTexts.set(crd.text, t);
   }
   return t;
@@ -89,8 +92,12 @@ export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
 /** The location of a path inside an indexed CRD (its key when it has one), or of the deepest existing parent. */
 export function crdLocation(ctx: ServiceContext, crd: IndexedCrd, segs: PathSegment[]): Location {
   const t = crdText(ctx, crd);
-  const m = findPath(t.doc, segs);
-  const r = (m.node || m.pair ? keyRange(t.doc, m.pair) ?? nodeRange(t.doc, m.node) : keyRange(t.doc, m.parentPair)) ?? [0, 0];
+  let r = t.block && segs.length > 0 ? t.block.keyRange(segs) : undefined;
+  if (!r) {
+    const doc = (t.doc ??= parseYamlFile(crd.text).docs[0]);
+    const m = findPath(doc, segs);
+    r = (m.node || m.pair ? keyRange(doc, m.pair) ?? nodeRange(doc, m.node) : keyRange(doc, m.parentPair)) ?? [0, 0];
+  }
   const range: Range = {
     start: shift(t.lines.positionAt(r[0]), t.lineShift),
     end: shift(t.lines.positionAt(r[1]), t.lineShift),

@@ -28,6 +28,8 @@ export interface IndexedCrd {
   broken?: boolean;
   /** Set by the index: where it was recorded from. */
   source?: CrdSourceKind;
+  /** Its text is plain block YAML (yaml/block.ts read its value): keys can be located without a parse. */
+  blockYaml?: boolean;
 }
 
 /** The order of definitions of one group/kind (the first is in use): see CrdIndex. */

@@ -11,6 +11,7 @@
  * the file fully as before.
  */
 import { parseYamlDocuments, splitYamlChunks } from '../yaml';
+import { readBlockYaml } from '../yaml/block';
 import { extractCrds, type IndexedCrd } from './crdIndex';
 
 /** Keys of `spec` whose blocks hold the schemas (the bulk of a CRD). */
@@ -28,11 +29,15 @@ export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'
     at = chunk.start;
     const short = withoutHeavySpecBlocks(chunk.text);
     if (short === undefined) return undefined;
-    const docs = parseYamlDocuments(short).documents;
-    if (docs.length === 0) continue; // comments only
-    if (docs.length !== 1 || docs[0].errors.length) return undefined;
+    // The fast reader takes generated YAML; anything else (comments only, ...) the full parse.
+    let value = readBlockYaml(short);
+    if (value === undefined) {
+      const docs = parseYamlDocuments(short).documents;
+      if (docs.length === 0) continue; // comments only
+      if (docs.length !== 1 || docs[0].errors.length) return undefined;
+      value = docs[0].value;
+    }
     const index = docIndex++;
-    const value = docs[0].value;
     const found = extractCrds(uri, [{ index, text: chunk.text, value, startLine: line }]);
     if (found.length === 0) {
       if ((value as { kind?: unknown } | null)?.kind === 'CustomResourceDefinition') return undefined;
@@ -46,7 +51,10 @@ export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'
       configurable: true,
       get(): Record<string, unknown> {
         if (!full) {
-          const v = parseYamlDocuments(chunkText, { yamlVersion }).documents[0]?.value;
+          // Generated CRD YAML is read by the fast block reader; anything else by the full parse.
+          const fast = yamlVersion === '1.2' ? undefined : readBlockYaml(chunkText);
+          const v = fast !== undefined ? fast : parseYamlDocuments(chunkText, { yamlVersion }).documents[0]?.value;
+          if (fast !== undefined) crd.blockYaml = true;
           const again = extractCrds(uri, [{ index, text: chunkText, value: v, startLine: crd.startLine }])[0];
           // The light names are those of the full value (the cut never touches them); the value wins regardless.
           full = again?.crd ?? (value as Record<string, unknown>);

@@ -1,0 +1,569 @@
+/**
+ * A fast reader for the YAML that CRD generators write: one document of block mappings and sequences,
+ * plain, quoted and literal (`|`, `|-`, `|+`) scalars, `[]`/`{}` and one-line flow sequences of scalars,
+ * comments. It returns the value kubectl reads (the same scalar resolution and key conversion as
+ * decode.ts: resolve.ts), 20 to 100 times faster than the full parse, which it is only a shortcut to: for
+ * anything else (tabs, CR line ends, anchors, aliases, tags, flow mappings, folded scalars, explicit
+ * keys, several documents, duplicate keys, a syntax error, deep nesting) it returns undefined and the
+ * caller parses the document fully. test/unit/yaml-block.test.ts holds it to the full parse on every
+ * real CRD and on random edits of them.
+ *
+ * Used where only the value is needed and documents are large: CRDs read from disk (their schemas are
+ * parsed on first use, workspace/lightIndex.ts).
+ */
+import { MAX_YAML_DEPTH } from './budget';
+import { decodeDoubleQuoted } from './quoted';
+import { jsonValue, mapKey, resolveScalar } from './resolve';
+import { setKey } from './decode';
+
+/** The reader gives up (the caller parses fully). */
+class NotBlockYaml extends Error {}
+
+function giveUp(): never {
+  throw new NotBlockYaml();
+}
+
+interface Line {
+  /** Column of the first non-space character (the line's length when blank). */
+  indent: number;
+  text: string;
+  /** Blank or only a comment. */
+  empty: boolean;
+}
+
+/** Characters that may not start a plain scalar here (or that we leave to the full parser). */
+const NOT_PLAIN_START = new Set(['&', '*', '!', '%', '@', '`', '?', '|', '>', '[', ']', '{', '}', ',', '#', "'", '"']);
+
+/**
+ * The value of a one-document YAML text as kubectl reads it (YAML 1.1 scalars, as go-yaml v2), or
+ * undefined when the text is not plain block YAML (then parse it fully).
+ */
+export function readBlockYaml(text: string): unknown {
+  if (text.includes('\t') || text.includes('\r') || text.charCodeAt(0) === 0xfeff) return undefined;
+  try {
+    return new Reader(text).document();
+  } catch (e) {
+    if (e instanceof NotBlockYaml || e instanceof RangeError) return undefined;
+    // resolve.ts refusing a scalar (a bad !!binary, an infinity): the full parse reports it.
+    if (e instanceof Error) return undefined;
+    throw e;
+  }
+}
+
+class Reader {
+  private readonly lines: Line[];
+  private i = 0;
+  private depth = 0;
+
+  constructor(text: string) {
+    this.lines = text.split('\n').map((t) => {
+      let n = 0;
+      while (n < t.length && t.charCodeAt(n) === 32) n++;
+      return { indent: n, text: t, empty: n === t.length || t[n] === '#' };
+    });
+  }
+
+  document(): unknown {
+    this.skipEmpty();
+    const first = this.lines[this.i];
+    if (first && first.indent === 0 && first.text.startsWith('---')) {
+      const rest = first.text.slice(3);
+      if (rest !== '' && !/^ +(#.*)?$/.test(rest)) giveUp();
+      this.i++;
+      this.skipEmpty();
+    }
+    const line = this.lines[this.i];
+    if (line?.indent !== 0) giveUp();
+    const v = this.block(0);
+    this.skipEmpty();
+    if (this.i < this.lines.length) giveUp();
+    return v;
+  }
+
+  private skipEmpty(): void {
+    while (this.i < this.lines.length && this.lines[this.i].empty) this.i++;
+  }
+
+  /** The next non-empty line, without moving. */
+  private peek(): Line | undefined {
+    let j = this.i;
+    while (j < this.lines.length && this.lines[j].empty) j++;
+    return this.lines[j];
+  }
+
+  /** A block collection starting at the current line, at its indentation. */
+  private block(indent: number): unknown {
+    if (++this.depth > MAX_YAML_DEPTH) giveUp();
+    const line = this.lines[this.i];
+    const c = line.text.slice(line.indent);
+    const v = c === '-' || c.startsWith('- ') ? this.sequence(indent) : this.mapping(indent);
+    this.depth--;
+    return v;
+  }
+
+  private mapping(indent: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    for (;;) {
+      this.skipEmpty();
+      const line = this.lines[this.i];
+      if (!line || line.indent < indent) break;
+      if (line.indent > indent) giveUp();
+      const c = line.text.slice(indent);
+      if (c === '-' || c.startsWith('- ')) break; // a compact sequence's end
+      const { key, rest, restCol } = this.key(line, indent);
+      if (seen.has(key)) giveUp();
+      seen.add(key);
+      setKey(out, key, this.value(rest, restCol, indent, true));
+    }
+    return out;
+  }
+
+  private sequence(indent: number): unknown[] {
+    const out: unknown[] = [];
+    for (;;) {
+      this.skipEmpty();
+      const line = this.lines[this.i];
+      if (!line || line.indent < indent) break;
+      if (line.indent > indent) giveUp();
+      const c = line.text.slice(indent);
+      if (!(c === '-' || c.startsWith('- '))) break;
+      let col = indent + 1;
+      while (col < line.text.length && line.text.charCodeAt(col) === 32) col++;
+      const rest = line.text.slice(col);
+      if (rest === '' || rest.startsWith('#')) {
+        this.i++;
+        out.push(this.nested(indent, false));
+      } else if (rest === '-' || rest.startsWith('- ') || isKeyLine(rest)) {
+        // A compact collection: the item's lines continue at its column.
+        line.indent = col;
+        out.push(this.block(col));
+      } else {
+        out.push(this.value(rest, col, indent, false));
+      }
+    }
+    return out;
+  }
+
+  /** A key at `indent` of the current line: its JSON key and what follows the colon. */
+  private key(line: Line, indent: number): { key: string; rest: string; restCol: number } {
+    const t = line.text;
+    let end: number;
+    let key: string;
+    const q = t[indent];
+    if (q === '"' || q === "'") {
+      const close = q === "'" ? closingSingle(t, indent + 1) : closingDouble(t, indent + 1);
+      if (close < 0 || t[close + 1] !== ':') giveUp();
+      const raw = t.slice(indent, close + 1);
+      key = q === "'" ? raw.slice(1, -1).replaceAll("''", "'") : doubleQuoted(raw);
+      end = close + 1;
+    } else {
+      if (NOT_PLAIN_START.has(q) || q === '-' || q === ':') giveUp();
+      end = t.indexOf(':', indent);
+      while (end >= 0 && end + 1 < t.length && t[end + 1] !== ' ') end = t.indexOf(':', end + 1);
+      if (end < 0) giveUp();
+      const raw = t.slice(indent, end);
+      if (raw.includes(' #') || raw !== raw.trimEnd() || raw === '<<') giveUp();
+      key = mapKey(resolveScalar(raw, true, ''), () => '');
+    }
+    let col = end + 1;
+    while (col < t.length && t.charCodeAt(col) === 32) col++;
+    if (col === end + 1 && col < t.length) giveUp();
+    return { key, rest: t.slice(col), restCol: col };
+  }
+
+  /**
+   * The value after `key:` or `- ` on the current line (`rest`, at column `col`) of a collection at
+   * `indent`; moves past it.
+   */
+  private value(rest: string, col: number, indent: number, inMapping: boolean): unknown {
+    const c = rest[0];
+    if (rest === '' || c === '#') {
+      this.i++;
+      return this.nested(indent, inMapping);
+    }
+    if (c === '"' || c === "'") return this.quoted(rest, col, indent);
+    if (c === '|') return this.literal(rest, indent);
+    if (c === '[' || c === '{') return this.flow(rest);
+    if (NOT_PLAIN_START.has(c) || ((c === '-' || c === ':') && (rest.length === 1 || rest[1] === ' '))) giveUp();
+    return this.plain(rest, indent);
+  }
+
+  /** What follows a key or dash with nothing after it on its line: a nested collection, or null. */
+  private nested(indent: number, inMapping: boolean): unknown {
+    const next = this.peek();
+    if (next && next.indent > indent) {
+      this.skipEmpty();
+      return this.block(next.indent);
+    }
+    // A mapping's value may be a sequence at the mapping's own indentation.
+    if (inMapping && next && next.indent === indent) {
+      const c = next.text.slice(indent);
+      if (c === '-' || c.startsWith('- ')) {
+        this.skipEmpty();
+        return this.block(indent);
+      }
+    }
+    return null;
+  }
+
+  private plain(first: string, indent: number): unknown {
+    let s = cutComment(first);
+    if (s.includes(': ') || s.endsWith(':')) giveUp();
+    // A comment ends the scalar: a more indented line after it would be an error.
+    const commented = s.length < first.trimEnd().length;
+    this.i++;
+    // Continuation lines, more indented than the collection: folded into one line.
+    let breaks = 0;
+    for (let j = this.i; j < this.lines.length; j++) {
+      const l = this.lines[j];
+      if (l.indent === l.text.length) {
+        breaks++;
+        continue;
+      }
+      if (l.indent <= indent) break;
+      const t = l.text.slice(l.indent);
+      if (commented || t.startsWith('#') || t.includes(' #') || t.includes(': ') || t.endsWith(':')) giveUp();
+      s += breaks ? '\n'.repeat(breaks) : ' ';
+      s += t.trimEnd();
+      breaks = 0;
+      this.i = j + 1;
+    }
+    return jsonValue(resolveScalar(s, true, ''));
+  }
+
+  /** A single- or double-quoted scalar, possibly over several lines. */
+  private quoted(rest: string, col: number, indent: number): unknown {
+    const q = rest[0];
+    const close = (t: string, from: number) => (q === "'" ? closingSingle(t, from) : closingDouble(t, from));
+    let line = this.lines[this.i].text;
+    let end = close(line, col + 1);
+    let raw = end >= 0 ? line.slice(col, end + 1) : line.slice(col) + '\n';
+    while (end < 0) {
+      this.i++;
+      const l = this.lines[this.i];
+      // Continuation lines are more indented than the collection (blank ones aside).
+      if (!l || (l.indent <= indent && l.indent < l.text.length)) giveUp();
+      line = l.text;
+      end = close(line, 0);
+      raw += end >= 0 ? line.slice(0, end + 1) : line + '\n';
+    }
+    const after = line.slice(end + 1);
+    if (after !== '' && !/^ +(#.*)?$/.test(after)) giveUp();
+    this.i++;
+    const value = q === "'" ? singleQuoted(raw) : doubleQuoted(raw);
+    return jsonValue(resolveScalar(value, false, ''));
+  }
+
+  /** A literal block scalar (`|`, `|-`, `|+`): lines as they are, less their common indentation. */
+  private literal(header: string, indent: number): unknown {
+    const m = /^\|([-+]?)( +#.*| *)$/.exec(header);
+    if (!m) giveUp();
+    const chomp = m[1];
+    this.i++;
+    // The content's indentation: that of its first non-blank line.
+    let j = this.i;
+    while (j < this.lines.length && this.lines[j].indent === this.lines[j].text.length) j++;
+    const firstContent = this.lines[j];
+    const n = firstContent && firstContent.indent > indent ? firstContent.indent : undefined;
+    const content: string[] = [];
+    for (; this.i < this.lines.length; this.i++) {
+      const l = this.lines[this.i];
+      const blank = l.indent === l.text.length;
+      if (blank) {
+        // Spaces beyond the content's indentation are content: left to the full parse.
+        if (n === undefined ? l.text.length > indent : l.text.length > n) giveUp();
+        content.push('');
+        continue;
+      }
+      if (n === undefined || l.indent < n) break;
+      content.push(l.text.slice(n));
+    }
+    // Trailing blank lines are chomped.
+    let last = content.length;
+    while (last > 0 && content[last - 1] === '') last--;
+    const trailing = content.length - last;
+    // The blank lines after the scalar belong to what follows.
+    this.i -= trailing;
+    let s = content.slice(0, last).join('\n');
+    if (chomp === '+') s += '\n'.repeat(last > 0 ? trailing + 1 : trailing);
+    else if (chomp === '' && last > 0) s += '\n';
+    return jsonValue(resolveScalar(s, false, ''));
+  }
+
+  /** `[]`, `{}`, or a one-line flow sequence of plain or quoted scalars. */
+  private flow(rest: string): unknown {
+    const t = cutComment(rest);
+    this.i++;
+    if (t === '{}') return {};
+    if (t === '[]') return [];
+    if (t[0] !== '[' || t[t.length - 1] !== ']') giveUp();
+    const out: unknown[] = [];
+    let k = 1;
+    const end = t.length - 1;
+    for (;;) {
+      while (t[k] === ' ') k++;
+      const c = t[k];
+      let item: unknown;
+      if (c === '"' || c === "'") {
+        const close = c === "'" ? closingSingle(t, k + 1) : closingDouble(t, k + 1);
+        if (close < 0 || close >= end) giveUp();
+        const raw = t.slice(k, close + 1);
+        item = jsonValue(resolveScalar(c === "'" ? singleQuoted(raw) : doubleQuoted(raw), false, ''));
+        k = close + 1;
+      } else {
+        let e = k;
+        while (e < end && !',[]{}#:"\''.includes(t[e])) e++;
+        const raw = t.slice(k, e).trim();
+        if (raw === '' || NOT_PLAIN_START.has(raw[0]) || ((raw[0] === '-' || raw[0] === '?') && (raw.length === 1 || raw[1] === ' '))) giveUp();
+        item = jsonValue(resolveScalar(raw, true, ''));
+        k = e;
+      }
+      out.push(item);
+      while (t[k] === ' ') k++;
+      if (k === end) return out;
+      if (t[k] !== ',') giveUp();
+      k++;
+    }
+  }
+}
+
+/** Whether a line's content (after a dash) starts a mapping: a plain or quoted key followed by `: ` or `:` at its end. */
+function isKeyLine(c: string): boolean {
+  const q = c[0];
+  if (q === '"' || q === "'") {
+    const close = q === "'" ? closingSingle(c, 1) : closingDouble(c, 1);
+    return close >= 0 && c[close + 1] === ':' && (close + 2 === c.length || c[close + 2] === ' ');
+  }
+  const i = c.indexOf(': ');
+  const key = i >= 0 ? c.slice(0, i) : c.endsWith(':') ? c.slice(0, -1) : undefined;
+  return key !== undefined && !key.includes(' #');
+}
+
+/** A plain scalar's text without a trailing comment and spaces. */
+function cutComment(s: string): string {
+  const i = s.indexOf(' #');
+  return (i >= 0 ? s.slice(0, i) : s).trimEnd();
+}
+
+/** The index of the quote closing a single-quoted scalar opened before `from` (`''` is a quote), or -1. */
+function closingSingle(t: string, from: number): number {
+  for (let i = from; i < t.length; i++) {
+    if (t[i] !== "'") continue;
+    if (t[i + 1] === "'") {
+      i++;
+      continue;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** The index of the quote closing a double-quoted scalar opened before `from`, or -1. */
+function closingDouble(t: string, from: number): number {
+  for (let i = from; i < t.length; i++) {
+    if (t[i] === '\\') i++;
+    else if (t[i] === '"') return i;
+  }
+  return -1;
+}
+
+function doubleQuoted(raw: string): string {
+  const r = decodeDoubleQuoted(raw);
+  if (!r || !('value' in r)) giveUp();
+  return r.value;
+}
+
+/** A single-quoted scalar's value: `''` is a quote; line breaks fold (one to a space, more to newlines). */
+function singleQuoted(raw: string): string {
+  const inner = raw.slice(1, -1);
+  if (!inner.includes('\n')) return inner.replaceAll("''", "'");
+  const lines = inner.split('\n');
+  let s = lines[0].replace(/ +$/, '');
+  let breaks = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const t = i === lines.length - 1 ? lines[i].replace(/^ +/, '') : lines[i].trim();
+    if (t === '' && i < lines.length - 1) {
+      breaks++;
+      continue;
+    }
+    s += breaks ? '\n'.repeat(breaks) : ' ';
+    s += t;
+    breaks = 0;
+  }
+  return s.replaceAll("''", "'");
+}
+
+/** A path step, as engine/field's PathSegment (field or map key by name, list item by index). */
+type Step = { kind: 'field'; name: string } | { kind: 'key'; key: string } | { kind: 'index'; index: number };
+
+/**
+ * Key positions in a text readBlockYaml reads, found by indentation alone (no parse): what a related
+ * location in a large CRD read from disk needs, without the full parse and its memory.
+ */
+export class BlockLocator {
+  /** Offsets of line starts; the indentation of each line, -1 when blank or a comment. */
+  private starts?: Int32Array;
+  private indents?: Int32Array;
+
+  constructor(private readonly text: string) {}
+
+  private index(): void {
+    if (this.starts) return;
+    const t = this.text;
+    const starts: number[] = [0];
+    for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.starts = Int32Array.from(starts);
+    this.indents = new Int32Array(starts.length);
+    for (let l = 0; l < starts.length; l++) {
+      const s = starts[l];
+      let n = s;
+      while (t.charCodeAt(n) === 32) n++;
+      const c = t[n];
+      this.indents[l] = c === undefined || c === '\n' || c === '#' ? -1 : n - s;
+    }
+  }
+
+  private lineEnd(l: number): number {
+    const next = this.starts![l + 1];
+    return next === undefined ? this.text.length : next - 1;
+  }
+
+  /** The next content line at or after `l` (undefined at the end). */
+  private content(l: number): number | undefined {
+    const n = this.starts!.length;
+    while (l < n && this.indents![l] < 0) l++;
+    return l < n ? l : undefined;
+  }
+
+  private isDash(l: number, col: number): boolean {
+    const t = this.text;
+    const at = this.starts![l] + col;
+    return t[at] === '-' && (at + 1 >= t.length || t[at + 1] === ' ' || t[at + 1] === '\n');
+  }
+
+  /**
+   * Where crdLocation points for a path: the range of the path's last key, or, when the path goes beyond
+   * the text, of the last key that exists on it ([0, 0] when that is none). Undefined when it cannot say
+   * here (a path ending at a list item, whose node range it does not compute).
+   */
+  keyRange(steps: readonly Step[]): [number, number] | undefined {
+    this.index();
+    const first = this.content(0);
+    if (first === undefined) return [0, 0];
+    let l = first;
+    // The document start marker.
+    if (this.indents![l] === 0 && this.text.startsWith('---', this.starts![l])) {
+      const next = this.content(l + 1);
+      if (next === undefined) return [0, 0];
+      l = next;
+    }
+    // The current node: a block collection starting on line l at column col (a mapping's first key, or
+    // a sequence's first dash), or a scalar/null (undefined col).
+    let col: number | undefined = this.indents![l];
+    let lastKey: [number, number] | undefined;
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i];
+      if (col === undefined) return lastKey ?? [0, 0];
+      const seq = this.isDash(l, col);
+      if (s.kind === 'index') {
+        if (!seq) return lastKey ?? [0, 0];
+        const item = this.item(l, col, s.index);
+        if (item === undefined) return lastKey ?? [0, 0];
+        if (i === steps.length - 1) return undefined;
+        lastKey = undefined;
+        ({ l, col } = item);
+        continue;
+      }
+      if (seq) return lastKey ?? [0, 0];
+      const name = s.kind === 'field' ? s.name : s.key;
+      const found = this.entry(l, col, name);
+      if (!found) return lastKey ?? [0, 0];
+      lastKey = found.key;
+      if (i === steps.length - 1) return lastKey;
+      ({ l, col } = found.value);
+    }
+    return lastKey ?? [0, 0];
+  }
+
+  /** The key `name` of the mapping whose first key is on line l at column col: its range and its value. */
+  private entry(l: number, col: number, name: string): { key: [number, number]; value: { l: number; col: number | undefined } } | undefined {
+    const n = this.starts!.length;
+    for (let k: number | undefined = l; k !== undefined && k < n; k = this.content(k + 1)) {
+      const ind = k === l ? col : this.indents![k];
+      if (ind < col) break;
+      if (ind > col || this.isDash(k, col)) continue;
+      const key = keyAt(this.text, this.starts![k] + col, this.lineEnd(k));
+      if (!key) return undefined;
+      if (key.name !== name) continue;
+      return { key: [key.start, key.end], value: this.valueAfter(k, col, key.valueAt) };
+    }
+    return undefined;
+  }
+
+  /** Item `index` of the sequence whose first dash is on line l at column col. */
+  private item(l: number, col: number, index: number): { l: number; col: number | undefined } | undefined {
+    let seen = -1;
+    const n = this.starts!.length;
+    for (let k: number | undefined = l; k !== undefined && k < n; k = this.content(k + 1)) {
+      const ind = k === l ? col : this.indents![k];
+      if (ind < col) break;
+      if (ind > col) continue;
+      if (!this.isDash(k, col)) break;
+      if (++seen < index) continue;
+      // After the dash: a compact collection on this line, a nested one below, or a scalar.
+      let c = col + 1;
+      const start = this.starts![k];
+      while (this.text.charCodeAt(start + c) === 32) c++;
+      const end = this.lineEnd(k);
+      if (start + c >= end || this.text[start + c] === '#') return this.nestedBelow(k, col, false);
+      if (this.isDash(k, c) || keyAt(this.text, start + c, end)) return { l: k, col: c };
+      return { l: k, col: undefined };
+    }
+    return undefined;
+  }
+
+  /** The value of a key on line k of a mapping at column col, its text starting at offset valueAt. */
+  private valueAfter(k: number, col: number, valueAt: number): { l: number; col: number | undefined } {
+    const end = this.lineEnd(k);
+    if (valueAt < end && this.text[valueAt] !== '#') return { l: k, col: undefined };
+    return this.nestedBelow(k, col, true);
+  }
+
+  /** The collection on the lines after k (more indented, or a sequence at the mapping's column). */
+  private nestedBelow(k: number, col: number, inMapping: boolean): { l: number; col: number | undefined } {
+    const next = this.content(k + 1);
+    if (next === undefined) return { l: k, col: undefined };
+    const ind = this.indents![next];
+    if (ind > col || (inMapping && ind === col && this.isDash(next, col))) return { l: next, col: ind };
+    return { l: k, col: undefined };
+  }
+}
+
+/** A mapping key at offset `at` (before `end`, the line's end): its name as findPath compares it, its span, where its value starts. */
+function keyAt(t: string, at: number, end: number): { name: string; start: number; end: number; valueAt: number } | undefined {
+  const q = t[at];
+  let close: number;
+  let name: string;
+  if (q === '"' || q === "'") {
+    const line = t.slice(at, end);
+    const c = q === "'" ? closingSingle(line, 1) : closingDouble(line, 1);
+    if (c < 0 || line[c + 1] !== ':') return undefined;
+    const raw = line.slice(0, c + 1);
+    name = q === "'" ? raw.slice(1, -1).replaceAll("''", "'") : doubleQuoted(raw);
+    close = at + c + 1;
+  } else {
+    let i = t.indexOf(':', at);
+    while (i >= 0 && i < end && i + 1 < end && t[i + 1] !== ' ') i = t.indexOf(':', i + 1);
+    if (i < 0 || i >= end) return undefined;
+    close = i;
+    try {
+      name = mapKey(resolveScalar(t.slice(at, i), true, ''), () => '');
+    } catch {
+      return undefined;
+    }
+  }
+  let v = close + 1;
+  while (v < end && t.charCodeAt(v) === 32) v++;
+  return { name, start: at, end: close, valueAt: v };
+}

@@ -1,0 +1,129 @@
+/**
+ * The fast reader of generated CRD YAML (yaml/block.ts) is a shortcut to the full parse: on every real
+ * CRD document and on random one-character edits of them, it gives the full parse's value or gives up,
+ * and it gives up on every document the full parse finds an error in.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BlockLocator, readBlockYaml } from '../../server/src/yaml/block';
+import type { PathSegment } from '../../server/src/engine/field';
+import { findPath, keyRange, nodeRange, parseYamlFile } from '../../server/src/service/yamlDocument';
+import { parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
+
+const CRDS = join(__dirname, '../../../shared/realworld/crds');
+
+function files(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((e) => {
+      const p = join(dir, e);
+      return statSync(p).isDirectory() ? files(p) : /\.ya?ml$/.test(e) ? [p] : [];
+    });
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** The full parse of one document's text: its value, or undefined when it has errors or is not one document. */
+function full(text: string): { value: unknown; ok: boolean } {
+  const docs = parseYamlDocuments(text).documents;
+  const ok = docs.length === 1 && docs[0].errors.every((e) => e.severity !== 'error') && docs[0].errors.length === 0;
+  return { value: docs[0]?.value, ok };
+}
+
+const chunks = files(CRDS).flatMap((f) => splitYamlChunks(readFileSync(f, 'utf8')).map((c) => ({ file: f, text: c.text })));
+
+test('block YAML reader: every real CRD document read as the full parse reads it', () => {
+  let read = 0;
+  let bytes = 0;
+  let readBytes = 0;
+  for (const c of chunks) {
+    const fast = readBlockYaml(c.text);
+    bytes += c.text.length;
+    if (fast === undefined) continue;
+    const f = full(c.text);
+    assert.ok(f.ok, `${c.file}: read a document the full parse rejects`);
+    assert.deepStrictEqual(fast, f.value, c.file);
+    read++;
+    readBytes += c.text.length;
+  }
+  // The shortcut is taken for nearly all of the generated YAML.
+  assert.ok(readBytes > 0.9 * bytes, `read ${read} of ${chunks.length} documents, ${readBytes} of ${bytes} characters`);
+});
+
+const EDITS = ['', ' ', 'a', ':', '-', '#', "'", '"', '|', '>', '[', '{', '&', '*', '!', '?', '0', '\n', '  ', ',', '\\'];
+
+test('block YAML reader: random edits of real CRDs read as the full parse reads them, or left to it', () => {
+  const rand = rng(7);
+  const small = chunks.filter((c) => c.text.length < 60_000);
+  let compared = 0;
+  let refused = 0;
+  for (let n = 0; n < 1200; n++) {
+    const c = small[Math.floor(rand() * small.length)];
+    let text = c.text;
+    for (let k = 0; k < 1 + Math.floor(rand() * 2); k++) {
+      // Often at a line's indentation or just after a colon, where the structure is decided.
+      const line = text.lastIndexOf('\n', Math.floor(rand() * text.length)) + 1;
+      const indent = /^ */.exec(text.slice(line))![0].length;
+      const colon = text.indexOf(': ', line);
+      const at = rand() < 0.4 ? line + indent : rand() < 0.5 && colon >= 0 ? colon + 2 : line + Math.floor(rand() * 40);
+      const del = rand() < 0.4 ? 1 + Math.floor(rand() * 2) : 0;
+      text = text.slice(0, at) + EDITS[Math.floor(rand() * EDITS.length)] + text.slice(at + del);
+    }
+    const fast = readBlockYaml(text);
+    const f = full(text);
+    if (fast === undefined) {
+      refused++;
+      continue;
+    }
+    assert.ok(f.ok, `read an edited document the full parse rejects (${c.file}):\n${text}`);
+    assert.deepStrictEqual(fast, f.value, c.file);
+    compared++;
+  }
+  assert.ok(compared > 300, `compared ${compared}, refused ${refused}`);
+});
+
+test('block locator: key ranges as the full parse places them, on real CRDs (paths that exist, go beyond the text, or end at list items)', () => {
+  const rand = rng(11);
+  let compared = 0;
+  for (const c of chunks.filter((_, i) => i % 5 === 0)) {
+    const value = readBlockYaml(c.text);
+    if (value === undefined) continue;
+    const doc = parseYamlFile(c.text).docs[0];
+    const locator = new BlockLocator(c.text);
+    // Paths of the value (maps by key, lists by index), some extended past the text or cut at an item.
+    const paths: PathSegment[][] = [];
+    const walk = (v: unknown, p: PathSegment[]) => {
+      paths.push(p);
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, { kind: 'index', index: i }]));
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, { kind: 'field', name: k }]);
+    };
+    walk(value, []);
+    for (let n = 0; n < 60; n++) {
+      let p = paths[Math.floor(rand() * paths.length)];
+      if (p.length === 0) continue;
+      const r = rand();
+      if (r < 0.2) p = [...p, { kind: 'field', name: 'missing' }];
+      else if (r < 0.3) p = [...p.slice(0, -1), { kind: 'field', name: 'nope' }, { kind: 'field', name: 'deeper' }];
+      else if (r < 0.35) p = [...p, { kind: 'index', index: 0 }, { kind: 'field', name: 'x' }];
+      const got = locator.keyRange(p);
+      const m = findPath(doc, p);
+      const want = (m.node || m.pair ? keyRange(doc, m.pair) ?? nodeRange(doc, m.node) : keyRange(doc, m.parentPair)) ?? [0, 0];
+      if (got === undefined) {
+        // Only a path ending at a list item is left to the parse.
+        assert.equal(p[p.length - 1].kind, 'index', `${c.file}: ${JSON.stringify(p)}`);
+        continue;
+      }
+      assert.deepEqual(got, want, `${c.file}: ${JSON.stringify(p)}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 800, `compared ${compared}`);
+});
