@@ -64,3 +64,24 @@ test('CLI (--crd) and editor (CRDs in the workspace) agree on the real-world sam
   // Unknown fields are errors by default in both (kubectl apply's strict field validation).
   assert.ok([...cli].some((k) => k.endsWith(':error:UnknownField')));
 });
+
+test('batch service (the CLI: fast reader, syntax trees on demand, no memo) = editor service, on real CRDs checked as inputs', () => {
+  const dirs = ['gateway-api', 'cert-manager', 'cluster-api'].map((d) => path.join(REALWORLD, 'crds', d));
+  const files = collectYamlFiles(dirs, ROOT).files;
+  const batch = new LanguageService({ unknownKinds: 'hint' }, { batch: true });
+  const editor = new LanguageService({ unknownKinds: 'hint' });
+  const tds = files.map((f) => TextDocument.create(pathToFileURL(path.resolve(ROOT, f.path)).href, 'yaml', 1, f.text));
+  for (const td of tds) {
+    batch.update(td);
+    editor.update(td);
+  }
+  let findings = 0;
+  for (const td of tds) {
+    const a = batch.findings(td);
+    assert.deepEqual(a, editor.findings(td), td.uri);
+    for (const f of a) assert.deepEqual(batch.fixesOf(td, f, a), editor.fixesOf(td, f, a), `${td.uri}: fixes of ${f.code}`);
+    findings += a.length;
+  }
+  // Duplicate definitions (standard and experimental channels) need positions: syntax trees were built.
+  assert.ok(findings > 5, `${findings} findings`);
+});

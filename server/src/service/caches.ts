@@ -106,7 +106,7 @@ export interface DocFindings {
 /** The caches of one language service. */
 export class ServiceCaches {
   /** Per schema node results of the CRD checks (engine/field/memo.ts): an edit re-checks only its path. */
-  readonly memo = new SubtreeMemo();
+  readonly memo: SubtreeMemo | undefined;
   readonly crdChecks = new Lru<string, CrdCheck>(CACHE_BUDGETS.crdChecks);
   /** The same findings by the parsed value (one per text per parse), for CRDs of any size. */
   readonly crdChecksByValue = new WeakMap<object, { text: string; check: CrdCheck }>();
@@ -114,12 +114,18 @@ export class ServiceCaches {
   readonly crdTexts = new Lru<string, CrdText>(CACHE_BUDGETS.crdTexts);
   readonly crUpdateChecks = new Lru<string, CrUpdateCheck>(CACHE_BUDGETS.crUpdateChecks);
   readonly crdUpdateChecks = new Lru<string, CrdUpdateCheck>(CACHE_BUDGETS.crdUpdateChecks);
-  /** Per parsed document (reused by the YAML layer while its text is unchanged): its last findings. */
+  /** Per parsed document (the same object while its text is unchanged, service/yamlDocument.ts): its last findings. */
   readonly docFindings = new WeakMap<object, DocFindings>();
   /** Parsed open documents by URI (dropped on close): they also serve locations inside open CRDs. */
   readonly openFiles = new Map<string, OpenFile>();
 
+  /** `memo: false`: no per-node memo of the CRD checks (a one-shot check: it pays only across edits). */
+  constructor(opts: { memo?: boolean } = {}) {
+    this.memo = opts.memo === false ? undefined : new SubtreeMemo();
+  }
+
   /** The findings of a small CRD text checked before. */
+
   crdCheck(text: string): CrdCheck | undefined {
     return text.length < CACHE_BUDGETS.largeCrdChars ? this.crdChecks.get(text) : undefined;
   }

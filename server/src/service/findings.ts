@@ -40,7 +40,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
     try {
       const key = dependencyKey(ctx, doc, td.uri);
       const startLine = td.positionAt(doc.start).line;
-      const hit = ctx.caches.docFindings.get(doc.ast);
+      const hit = ctx.caches.docFindings.get(doc);
       if (hit && hit.key === key && hit.text === doc.text && (hit.startLine === startLine || !hit.sameFileRelated)) {
         // Same text, same CRD: the findings are the same, only moved by the lines inserted above.
         out.push(...(hit.startLine === startLine ? hit.findings : hit.findings.map((f) => shiftFinding(f, startLine - hit.startLine))));
@@ -49,7 +49,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
       const findings = documentFindings(ctx, td, doc);
       // Related locations in this same file (a CRD beside its CRs) may move independently: not shifted.
       const sameFileRelated = findings.some((f) => f.related?.some((r) => r.location.uri === td.uri));
-      ctx.caches.docFindings.set(doc.ast, { key, text: doc.text, startLine, findings, sameFileRelated });
+      ctx.caches.docFindings.set(doc, { key, text: doc.text, startLine, findings, sameFileRelated });
       out.push(...findings);
     } catch (e) {
       // A bug of ours on one document must not hide the others' findings.

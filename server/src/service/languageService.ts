@@ -18,6 +18,7 @@ import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crd
 import { lightCrds } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
 import { parseFile, templateDecidesSpec } from './templates';
+import { hasGoTemplateActions } from '../yaml/template';
 import { ServiceCaches } from './caches';
 import type { FileBaseline, WorkspaceObjects } from './update';
 import { isTestFile, runTests, testFindings, testLenses } from './crdTests';
@@ -50,8 +51,13 @@ export class LanguageService {
   /** The CRD kinds (group/kind) each open file's CRs use: which files a CRD change re-checks. */
   private readonly uses = new Map<string, Set<string>>();
 
-  constructor(settings: Partial<ServiceSettings> = {}) {
-    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches(), baselines: new Map(), baselineGeneration: 0, workspaceGeneration: 0, testRuns: new Map() };
+  /**
+   * `batch`: a one-shot check of many files (the CLI): no per-node memo of CRD checks (it pays off only
+   * across edits), and documents of generated YAML are read by the fast reader, their syntax trees
+   * built only when a finding needs a position.
+   */
+  constructor(settings: Partial<ServiceSettings> = {}, private readonly options: { batch?: boolean } = {}) {
+    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches({ memo: !options.batch }), baselines: new Map(), baselineGeneration: 0, workspaceGeneration: 0, testRuns: new Map() };
   }
 
   /**
@@ -115,7 +121,7 @@ export class LanguageService {
     let f = open?.file;
     if (!open || !f || (f.source ?? f.text) !== text) {
       const helmTemplate = this.ctx.files.get(td.uri)?.helmTemplate;
-      f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
+      f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate, lazy: this.options.batch });
       this.ctx.caches.openFiles.set(td.uri, { td, file: f });
     } else if (open.td !== td) open.td = td;
     return f;
@@ -152,7 +158,7 @@ export class LanguageService {
     if (text === undefined) return this.index.remove(uri, source);
     // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
     const helmTemplate = this.ctx.files.get(uri)?.helmTemplate;
-    const light = helmTemplate || text.includes('{{') ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion);
+    const light = helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion);
     if (light) return this.index.set(uri, light, source);
     const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
     return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), source);

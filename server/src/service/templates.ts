@@ -15,9 +15,9 @@ import type { PathSegment } from '../engine/field';
  * Parses a document's text; a Helm chart template, or a text with Go template actions, is parsed masked.
  * `previous`: the last parse of the same document (reused when it was parsed the same way).
  */
-export function parseFile(text: string, previous: YamlFile | undefined, opts: { yamlVersion?: '1.1' | '1.2'; helmTemplate?: boolean }): YamlFile {
+export function parseFile(text: string, previous: YamlFile | undefined, opts: { yamlVersion?: '1.1' | '1.2'; helmTemplate?: boolean; lazy?: boolean }): YamlFile {
   const mask = opts.helmTemplate ? (maskTemplate(text) ?? { text, actions: [], spans: [] }) : hasGoTemplateActions(text) ? maskTemplate(text) : undefined;
-  if (!mask) return parseYamlFile(text, previous && !previous.template ? previous : undefined, { yamlVersion: opts.yamlVersion });
+  if (!mask) return parseYamlFile(text, previous && !previous.template ? previous : undefined, { yamlVersion: opts.yamlVersion, lazy: opts.lazy });
   const f = parseYamlFile(mask.text, previous?.template ? previous : undefined, { yamlVersion: opts.yamlVersion });
   for (const d of f.docs) {
     const has = opts.helmTemplate || mask.actions.some((a) => a.start >= d.start && a.start < d.end);

@@ -5,7 +5,10 @@
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import type { PathSegment } from '../engine/field';
-import { parseYamlDocuments, v1PathsOfInternalCrdPath, type YamlDocument, type YamlFile as LayerFile } from '../yaml';
+import { MAX_YAML_DOCUMENTS, RETAINED_SHARE, estimateParseBytes, parseBytesBound, parseYamlDocuments, splitYamlChunks, v1PathsOfInternalCrdPath, type YamlDocument, type YamlFile as LayerFile } from '../yaml';
+import { UNPARSED_DOCUMENT_BYTES } from '../yaml/budget';
+import { readBlockYaml } from '../yaml/block';
+import { streamProblems } from '../yaml/stream';
 import type { MaskedTemplate, TemplateRegions } from '../yaml/template';
 
 /** A syntax problem, as offsets in the whole file. */
@@ -55,7 +58,11 @@ export interface YamlFile {
  * Parses a file; with `previous` (the same file before an edit), unchanged documents are reused and a
  * one-line edit in a large document re-parses only its block. `previous` is consumed: do not use it after.
  */
-export function parseYamlFile(text: string, previous?: YamlFile, opts: { yamlVersion?: '1.1' | '1.2' } = {}): YamlFile {
+export function parseYamlFile(text: string, previous?: YamlFile, opts: { yamlVersion?: '1.1' | '1.2'; lazy?: boolean } = {}): YamlFile {
+  if (opts.lazy && !previous && opts.yamlVersion !== '1.2') {
+    const lazy = parseLazily(text);
+    if (lazy) return lazy;
+  }
   const layer = parseYamlDocuments(text, { previous: previous?.layer, consumePrevious: true, yamlVersion: opts.yamlVersion });
   const prevDocs = new Map<YamlDocument['ast'], YamlDoc>();
   if (previous) for (const d of previous.docs) prevDocs.set(d.ast, d);
@@ -75,6 +82,39 @@ export function parseYamlFile(text: string, previous?: YamlFile, opts: { yamlVer
     };
   });
   return { text, docs, layer };
+}
+
+/**
+ * A file of generated block YAML read by the fast reader (yaml/block.ts): the documents' values now,
+ * their syntax trees (positions) parsed on first use, all at once. The same file as the full parse gives,
+ * for a one-shot check of many large files (the CLI): most documents never need a position. Undefined
+ * when a document is not plain block YAML, or the full parse would find a problem or refuse it (bounds).
+ */
+function parseLazily(text: string): YamlFile | undefined {
+  const chunks = splitYamlChunks(text, MAX_YAML_DOCUMENTS);
+  let left = parseBytesBound(text.length);
+  const values: unknown[] = [];
+  for (const c of chunks) {
+    if (c.tail || streamProblems(c.text, [0]).length > 0) return undefined;
+    const value = readBlockYaml(c.text);
+    if (value === undefined) return undefined;
+    // The memory bound the full parse applies (yaml/document.ts fileOf): a document it would not parse.
+    const cost = estimateParseBytes(c.text, left).bytes;
+    if (cost > left - UNPARSED_DOCUMENT_BYTES) return undefined;
+    left -= Math.ceil(cost * RETAINED_SHARE);
+    values.push(value);
+  }
+  let full: LayerFile | undefined;
+  const parsed = () => (full ??= parseYamlDocuments(text));
+  const docs = chunks.map((c, index): YamlDoc => {
+    const doc = { index, start: c.start, end: c.end, base: c.start, text: c.text, value: values[index], syntax: [] } as unknown as YamlDoc;
+    Object.defineProperty(doc, 'layer', { enumerable: true, configurable: true, get: () => parsed().documents[index] });
+    Object.defineProperty(doc, 'ast', { enumerable: true, configurable: true, get: () => parsed().documents[index].ast });
+    return doc;
+  });
+  const file = { text, docs } as unknown as YamlFile;
+  Object.defineProperty(file, 'layer', { enumerable: true, configurable: true, get: parsed });
+  return file;
 }
 
 /** The document containing an offset. */

@@ -6,7 +6,7 @@
  * and CEL compilation where the API server would attempt it.
  */
 import { type FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
-import { markPathInDetail, memoAt, memoOf, rebaseErrors, rebaseField } from '../field/memo';
+import { activeSubtreeMemo, markPathInDetail, memoAt, memoOf, rebaseErrors, rebaseField } from '../field/memo';
 import { compileRules, internalValidationRule, withUndefinedField } from '../cel/compile';
 import { adviseCosts, costSites } from '../cel/costadvice';
 import { schemaDeclType } from '../cel/types';
@@ -271,7 +271,7 @@ interface WalkContext {
  */
 function validateOpenAPISchema(s: JSONSchemaProps | undefined, p: FieldPath, w: WalkContext): OpenAPISchemaErrors {
   if (!s) return NO_ERRORS;
-  return memoAt('crd.openAPISchema', s, walkKey(s, w), p, () => openAPISchemaNode(s, p, w), rebaseOpenAPISchemaErrors);
+  return memoAt('crd.openAPISchema', s, () => walkKey(s, w), p, () => openAPISchemaNode(s, p, w), rebaseOpenAPISchemaErrors);
 }
 
 /** Subtree facts that decide which parts of the walk context can change a node's answer. */
@@ -303,6 +303,8 @@ function subtreeFeatures(s: unknown): number {
 
 /** specHasDefaults for one schema: some node has a default (memoized per node). */
 export function schemaHasDefaults(s: JSONSchemaProps | undefined): boolean {
+  // Without a memo the walk that stops at the first default is cheaper.
+  if (!activeSubtreeMemo()) return schemaHas(s, (x) => x.default !== undefined);
   return (subtreeFeatures(s) & HAS_DEFAULT) !== 0;
 }
 

@@ -107,12 +107,14 @@ function count(m: SubtreeMemo, table: string): void {
 }
 
 /**
- * The value of a path-dependent check of `node` under context `ctx` at `path`: from the active memo when
- * it holds one for this node and context (rebased when computed at another path), else computed.
+ * The value of a path-dependent check of `node` under a context (its key, or a function computing it
+ * only when a memo is active) at `path`: from the active memo when it holds one for this node and
+ * context (rebased when computed at another path), else computed.
  */
-export function memoAt<T>(table: string, node: unknown, ctx: string, path: FieldPath, compute: () => T, rebase: Rebase<T>): T {
+export function memoAt<T>(table: string, node: unknown, context: string | (() => string), path: FieldPath, compute: () => T, rebase: Rebase<T>): T {
   const m = active;
   if (!m || typeof node !== 'object' || node === null) return compute();
+  const ctx = typeof context === 'string' ? context : context();
   const t = m.table(table);
   const at = path.toString();
   const hit = find(t.get(node), ctx);
