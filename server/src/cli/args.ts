@@ -14,6 +14,8 @@ export interface CliArgs {
   format: OutputFormat;
   /** Hide `info` lines. */
   quiet: boolean;
+  /** Worker threads checking the inputs (`--jobs`); undefined: one, or one per core for large inputs. */
+  jobs?: number;
   /** Read scalars as plain YAML 1.2 core instead of as Kubernetes does (YAML 1.1, go-yaml v2). */
   yaml12: boolean;
   /** Follow symbolic links met while searching directories. */
@@ -111,6 +113,7 @@ Options:
                      Check as an API server of Kubernetes X.Y would (1.30 to 1.37, default
                      the newest): its CEL libraries and feature gates.
   -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
+  -j, --jobs N       Check with N threads (default: one per core when the inputs pass 64 MB).
   --follow-symlinks  Follow symbolic links met while searching directories (each real file is
                      still read once, each real directory searched once). By default a search
                      stays inside the directories named: links to directories are not entered
@@ -166,6 +169,11 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--kubeconfig') args.kubeconfig = value();
     else if (a === '--context') args.context = value();
     else if (a === '-q' || a === '--quiet') args.quiet = true;
+    else if (a === '-j' || a === '--jobs') {
+      const v = value();
+      if (!/^[1-9][0-9]?$/.test(v)) throw new UsageError(`--jobs needs a number of threads from 1 to 99, not "${v}"`);
+      args.jobs = Number(v);
+    }
     else if (a === '--yaml-1.2') args.yaml12 = true;
     else if (a === '--follow-symlinks') args.followSymlinks = true;
     else if (a === '-w' || a === '--write') args.write = true;

@@ -43,6 +43,11 @@ export interface CheckOptions {
   baselines?: Map<string, FileBaseline>;
   /** Severities of CRD compatibility categories (--compat). */
   compatibility?: ServiceSettings['compatibility'];
+  /**
+   * Check only every `count`th input from `index` (a worker's share, cli/jobs.ts): every input is still
+   * opened, so each share sees the same CRDs, and the shares' reports together are the whole one.
+   */
+  shard?: { index: number; count: number };
 }
 
 /**
@@ -93,7 +98,7 @@ export function uriOfInput(file: string, cwd: string): string {
 export function openInputs(files: InputFile[], opts: CheckOptions): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
   const cwd = opts.cwd ?? process.cwd();
   // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
-  const service = new LanguageService({ yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor });
+  const service = new LanguageService({ yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor }, { batch: true });
   const paths = new Map<string, string>();
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);
@@ -126,7 +131,8 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
   const findings: FileFinding[] = [];
   let documents = 0;
   let unchecked = 0;
-  for (const { file, td } of docs) {
+  for (const [i, { file, td }] of docs.entries()) {
+    if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
     documents += service.file(td).docs.length;
     const all = service.findings(td);
     const out: FileFinding[] = [];

@@ -21,6 +21,11 @@ export interface CliIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   cwd: string;
+  /**
+   * A worker's share of `check` (cli/jobs.ts): its report goes to `report` instead of being printed (the
+   * main thread merges the shares and prints them with printCheckReport).
+   */
+  shard?: { index: number; count: number; report: (r: { report: CheckReport; inputErrors: string[] }) => void };
 }
 
 /** Exit codes: 0 clean, 1 errors found, 2 usage or input error. */
@@ -168,11 +173,16 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
       return printCheckReport(checkFiles(files, { ...opts, baselines: r.baselines, compatibility: args.compatibility }), args, io, inputErrors);
     });
   }
-  return printCheckReport(checkFiles(files, { ...opts, compatibility: args.compatibility }), args, io, inputErrors);
+  const report = checkFiles(files, { ...opts, compatibility: args.compatibility, ...(io.shard ? { shard: io.shard } : {}) });
+  if (io.shard) {
+    io.shard.report({ report, inputErrors });
+    return EXIT_OK;
+  }
+  return printCheckReport(report, args, io, inputErrors);
 }
 
 /** Prints a check report as args ask; returns the exit code. */
-function printCheckReport(report: CheckReport, args: CliArgs, io: CliIO, inputErrors: string[]): number {
+export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet' | 'format' | 'unknownKinds'>, io: CliIO, inputErrors: string[]): number {
   const counts = summarize(report.findings);
   if (args.quiet) report.findings = report.findings.filter((f) => f.severity === 'error' || f.severity === 'warning');
   if (args.format === 'json') io.stdout(formatJson(report, inputErrors, io.cwd));
