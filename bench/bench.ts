@@ -3,12 +3,16 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,cel]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,cli,cel]
+ *
+ * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
+ * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 import { LspClient } from './lsp-client';
 import { CRONTAB_CRD, cronTabs } from './fixtures';
@@ -16,6 +20,9 @@ import { CRONTAB_CRD, cronTabs } from './fixtures';
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
 const REALWORLD_CRDS = path.join(SHARED, 'realworld', 'crds');
+const REALWORLD_SAMPLES = path.join(SHARED, 'realworld', 'samples');
+/** kubectl-validate, the CLI crd-yaml check is compared with, pinned. */
+const KUBECTL_VALIDATE = 'sigs.k8s.io/kubectl-validate@v0.0.4';
 
 const args = process.argv.slice(2);
 const argVal = (name: string, dflt: string) => {
@@ -23,7 +30,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,cel').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,cli,cel').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 
@@ -341,6 +348,59 @@ async function scenarioD() {
   }
 }
 
+/** kubectl-validate from .work/bench (built with go when missing; $KUBECTL_VALIDATE names another), or why there is none. */
+function kubectlValidate(): { bin: string } | { skipped: string } {
+  if (process.env.KUBECTL_VALIDATE) return { bin: process.env.KUBECTL_VALIDATE };
+  const dir = path.join(ROOT, '.work', 'bench', 'go');
+  const bin = path.join(dir, 'bin', 'kubectl-validate');
+  if (fs.existsSync(bin)) return { bin };
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (go.status !== 0) return { skipped: 'go is not installed (kubectl-validate is built from its Go module)' };
+  console.log(`building ${KUBECTL_VALIDATE} into ${path.relative(ROOT, dir)} (a minute or two, once) ...`);
+  const r = spawnSync('go', ['install', KUBECTL_VALIDATE], { stdio: 'inherit', env: { ...process.env, GOBIN: path.dirname(bin) } });
+  return r.status === 0 && fs.existsSync(bin) ? { bin } : { skipped: `go install ${KUBECTL_VALIDATE} failed` };
+}
+
+/** One run of a command: wall time and peak RSS (GNU time's maximum resident set size). */
+function measure(command: string, argv: string[], cwd: string): { ms: number; rssMB: number; status: number | null; out: string } {
+  const timeFile = path.join(os.tmpdir(), `crd-yaml-bench-time-${process.pid}`);
+  const haveTime = fs.existsSync('/usr/bin/time');
+  const t0 = performance.now();
+  const r = haveTime
+    ? spawnSync('/usr/bin/time', ['-f', '%M', '-o', timeFile, command, ...argv], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
+    : spawnSync(command, argv, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - t0;
+  const rssMB = haveTime ? Number(fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()) / 1024 : NaN;
+  return { ms, rssMB, status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/** `crd-yaml check` and kubectl-validate on the same inputs, one run each, side by side. */
+async function scenarioCli() {
+  const kv = kubectlValidate();
+  const ws = tmpWorkspace('cli');
+  const crdFile = path.join(ws, 'crds', 'crontab-crd.yaml');
+  fs.mkdirSync(path.dirname(crdFile), { recursive: true });
+  fs.writeFileSync(crdFile, CRONTAB_CRD);
+  const crsFile = path.join(ws, 'crontabs.yaml');
+  fs.writeFileSync(crsFile, cronTabs(300));
+  const cli = path.join(ROOT, 'dist', 'cli.js');
+  const inputs: { name: string; crdYaml: string[]; kubectlValidate: string[] }[] = [
+    { name: 'real samples, all real CRDs', crdYaml: ['check', '--crd', REALWORLD_CRDS, REALWORLD_SAMPLES], kubectlValidate: ['--local-crds', REALWORLD_CRDS, REALWORLD_SAMPLES] },
+    { name: '300 CRs of one kind', crdYaml: ['check', '--crd', crdFile, crsFile], kubectlValidate: ['--local-crds', path.dirname(crdFile), crsFile] },
+    { name: 'the real CRDs themselves', crdYaml: ['check', REALWORLD_CRDS], kubectlValidate: [REALWORLD_CRDS] },
+  ];
+  for (const input of inputs) {
+    const a = measure(process.execPath, [cli, ...input.crdYaml], ws);
+    report({ scenario: `(cli) ${input.name}`, server: 'crd-yaml check', median: a.ms, p95: a.ms, extra: `peak RSS ${fmt(a.rssMB)} MB; exit ${a.status}` });
+    if ('skipped' in kv) {
+      report({ scenario: `(cli) ${input.name}`, server: 'kubectl-validate', median: NaN, p95: NaN, extra: `skipped: ${kv.skipped}` });
+      continue;
+    }
+    const b = measure(kv.bin, input.kubectlValidate, ws);
+    report({ scenario: `(cli) ${input.name}`, server: 'kubectl-validate', median: b.ms, p95: b.ms, extra: `peak RSS ${fmt(b.rssMB)} MB; exit ${b.status}` });
+  }
+}
+
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('run npm run build first');
   console.log(`crd-yaml bench: ${EDITS} edits per scenario after 5 warm-up edits; node ${process.version}; ${os.cpus().length} cores`);
@@ -348,6 +408,7 @@ async function main() {
   if (ONLY.has('b')) await scenarioB();
   if (ONLY.has('c')) await scenarioC();
   if (ONLY.has('d')) await scenarioD();
+  if (ONLY.has('cli')) await scenarioCli();
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
     celBenchmark(REALWORLD_CRDS);
