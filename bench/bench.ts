@@ -3,7 +3,7 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,cli,cel]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,cel]
  *
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
@@ -30,7 +30,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,cli,cel').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,cel').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 
@@ -248,6 +248,11 @@ async function scenarioB() {
   }
 }
 
+/**
+ * Keystrokes in the 2.9 MB argo-workflows CronWorkflow CRD, each awaited to its final diagnostics (no
+ * pause in typing: the next keystroke follows the publication): in a description, a property name, a
+ * `type` and a CEL rule, each alternating between two characters in the middle of the file.
+ */
 async function scenarioC() {
   const ws = tmpWorkspace('c');
   const src = path.join(REALWORLD_CRDS, 'argo-workflows', 'argoproj.io_cronworkflows.yaml');
@@ -255,42 +260,85 @@ async function scenarioC() {
   const file = path.join(ws, 'argoproj.io_cronworkflows.yaml');
   fs.writeFileSync(file, text);
   const floor = parseFloor(text);
-  // A character inside a description in the middle of the file.
-  const at = text.indexOf('description: ', Math.floor(text.length / 2)) + 'description: '.length;
-  for (const spec of servers({})) {
-    const c = await start(spec, ws);
-    try {
-      const r = await editLoop(c, file, text, at, text[at], text[at] === 'X' ? 'Y' : 'X');
-      report({ scenario: '(c) edit 2.9 MB argo CRD', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB; yaml parse floor ${fmt(floor)} ms` });
-    } finally {
-      await c.shutdown();
+  const mid = Math.floor(text.length / 2);
+  const after = (needle: string, from: number) => {
+    const i = text.indexOf(needle, from);
+    return i >= 0 ? i : text.indexOf(needle);
+  };
+  const key = after('properties:\n', mid);
+  const keyLine = text.indexOf('\n', key + 'properties:\n'.length - 1) + 1;
+  const rule = after("rule: '", mid);
+  const sites: { name: string; at: number }[] = [
+    { name: '(c) argo CRD, typing in a description', at: after('description: ', mid) + 'description: '.length },
+    { name: '(c2) argo CRD, typing in a key', at: keyLine + (/^ */.exec(text.slice(keyLine))?.[0].length ?? 0) + 1 },
+    { name: '(c3) argo CRD, typing in a type', at: after('type: string', mid) + 'type: strin'.length },
+    { name: '(c4) argo CRD, typing in a CEL rule', at: text.indexOf('(self.', rule) + '(self.'.length },
+  ];
+  for (const site of sites) {
+    for (const spec of servers({})) {
+      const c = await start(spec, ws);
+      try {
+        const ch = text[site.at];
+        const r = await editLoop(c, file, text, site.at, ch, ch === 'x' ? 'y' : 'x');
+        report({ scenario: site.name, server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB; yaml parse floor ${fmt(floor)} ms` });
+      } finally {
+        await c.shutdown();
+      }
     }
   }
-  // The same CRD, typing in a property name (a schema change: findings cannot be derived, a full check
-  // follows once typing pauses; the time to it is reported too).
-  const key = text.indexOf('properties:\n', Math.floor(text.length / 2));
-  const keyLine = text.indexOf('\n', key + 'properties:\n'.length - 1) + 1;
-  const keyAt = keyLine + (/^ */.exec(text.slice(keyLine))?.[0].length ?? 0) + 1;
-  for (const spec of servers({})) {
-    const c = await start(spec, ws);
-    try {
-      const r = await editLoop(c, file, text, keyAt, text[keyAt], text[keyAt] === 'x' ? 'y' : 'x');
-      let extra = `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB`;
-      if (spec.name === 'crd-yaml') {
-        // The loop ends on the original text (its findings are cached): one more keystroke, then the pause.
-        const uri = pathToFileURL(file).href;
-        const pos = positionAt(text, keyAt);
-        const t0 = performance.now();
-        const quick = c.nextDiagnostics(uri, t0, 60000);
-        c.notify('textDocument/didChange', { textDocument: { uri, version: EDITS + 7 }, contentChanges: [{ range: { start: pos, end: pos }, text: 'z' }] });
-        const q = await quick;
-        const full = await c.nextDiagnostics(uri, q.at + 0.001, 60000).catch(() => undefined);
-        extra += `; after a last keystroke (${fmt(q.at - t0)} ms) and a pause, the full re-check is published ${full ? fmt(full.at - t0) : 'n/a'} ms after it`;
-      }
-      report({ scenario: '(c2) argo CRD, typing in a key', server: spec.name, median: r.median, p95: r.p95, extra });
-    } finally {
-      await c.shutdown();
+}
+
+/**
+ * A CRD edit with its custom resources open: keystrokes in a property name of the argo CronWorkflow CRD
+ * that the open CronWorkflows use (the name alternates, so their unknown-field errors come and go), each
+ * timed until every open custom resource has its diagnostics again. crd-yaml only: yaml-language-server
+ * reads hand-converted JSON schemas, not the CRD being edited.
+ */
+async function scenarioE() {
+  const ws = tmpWorkspace('e');
+  const src = path.join(REALWORLD_CRDS, 'argo-workflows', 'argoproj.io_cronworkflows.yaml');
+  const text = fs.readFileSync(src, 'utf8');
+  const file = path.join(ws, 'argoproj.io_cronworkflows.yaml');
+  fs.writeFileSync(file, text);
+  const sample = fs.readFileSync(path.join(SHARED, 'realworld', 'samples', 'argo-workflows', 'cron-workflow.yaml'), 'utf8');
+  const crs = Array.from({ length: 5 }, (_, i) => {
+    const f = path.join(ws, `cron-workflow-${i}.yaml`);
+    fs.writeFileSync(f, sample.replace('name: hello-world', `name: hello-world-${i}`));
+    return f;
+  });
+  // The CronWorkflow spec's `timezone` (every sample sets it): typing in its name.
+  const at = text.indexOf('\n              timezone:\n') + '\n              timez'.length;
+  if (at < 100) throw new Error('bench (e): timezone property not found in the argo CronWorkflow CRD');
+  const spec = servers({}).find((s) => s.name === 'crd-yaml');
+  if (!spec) return;
+  const c = await start(spec, ws);
+  try {
+    const uri = pathToFileURL(file).href;
+    const crUris = crs.map((f) => pathToFileURL(f).href);
+    const opened = Promise.all([uri, ...crUris].map((u) => c.nextDiagnostics(u, 0, 120000)));
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    for (const [i, f] of crs.entries()) c.notify('textDocument/didOpen', { textDocument: { uri: crUris[i], languageId: 'yaml', version: 1, text: fs.readFileSync(f, 'utf8') } });
+    await opened;
+    const pos = positionAt(text, at);
+    const times: number[] = [];
+    const counts = new Set<number>();
+    let version = 1;
+    for (let i = 0; i < EDITS + 5; i++) {
+      const [old, next] = i % 2 === 0 ? ['o', 'x'] : ['x', 'o'];
+      const t0 = performance.now();
+      const waits = crUris.map((u) => c.nextDiagnostics(u, t0, 60000));
+      c.notify('textDocument/didChange', {
+        textDocument: { uri, version: ++version },
+        contentChanges: [{ range: { start: pos, end: { line: pos.line, character: pos.character + old.length } }, text: next }],
+      });
+      const ds = await Promise.all(waits);
+      if (i >= 5) times.push(Math.max(...ds.map((d) => d.at)) - t0);
+      counts.add(ds[0].diagnostics.length);
     }
+    const r = stats(times);
+    report({ scenario: '(e) argo CRD edit, 5 CRs re-checked', server: spec.name, median: r.median, p95: r.p95, extra: `CR diags ${[...counts].join('/')}; peak RSS ${fmt(c.peakRssMB())} MB` });
+  } finally {
+    await c.shutdown();
   }
 }
 
@@ -408,6 +456,7 @@ async function main() {
   if (ONLY.has('b')) await scenarioB();
   if (ONLY.has('c')) await scenarioC();
   if (ONLY.has('d')) await scenarioD();
+  if (ONLY.has('e')) await scenarioE();
   if (ONLY.has('cli')) await scenarioCli();
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
