@@ -33,7 +33,9 @@ interface LineShape {
   blank: boolean;
 }
 
-const KEY_RE = /^((?:"[^"]*"|'[^']*'|[^\s#'"{}[\],][^:#]*?))\s*:(?:\s+(.*)|$)/;
+// Spaces before the colon belong to the key's match (trimmed later): a separate `\s*` before `:` would
+// backtrack over every space of a long line without a colon (quadratic).
+const KEY_RE = /^((?:"[^"]*"\s*|'[^']*'\s*|[^\s#'"{}[\],][^:#]*?)):(?:\s+(.*)|$)/;
 
 function shape(line: string): LineShape {
   const dashes: number[] = [];
@@ -52,6 +54,17 @@ function shape(line: string): LineShape {
   const m = KEY_RE.exec(content);
   if (!m) return { dashes, column: i, blank: false };
   return { dashes, column: i, key: unquote(m[1].trim()), rest: (m[2] ?? '').trim(), blank: false };
+}
+
+/**
+ * The word being typed at the end of a value: back to the last space, quote or flow indicator. A backward
+ * scan, because a regular expression anchored only at the end retries from every start: quadratic on a
+ * long one-line value (4 s for a 50,000-character string).
+ */
+function valuePrefix(valueText: string): string {
+  let i = valueText.length;
+  while (i > 0 && !/[\s"'[{,]/.test(valueText[i - 1])) i--;
+  return valueText.slice(i);
 }
 
 function unquote(k: string): string {
@@ -75,7 +88,7 @@ export function cursorContext(lines: string[], line: number, character: number):
   if (cur.key !== undefined && /:\s/.test(before.slice(cur.column)) || (cur.key !== undefined && before.endsWith(':'))) {
     inKey = false;
     valueText = cur.rest ?? '';
-    prefix = /[^\s"'[{,]*$/.exec(valueText)![0];
+    prefix = valuePrefix(valueText);
     keyPath = cur.key;
     col = cur.column;
   } else {
