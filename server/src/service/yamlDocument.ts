@@ -1,9 +1,10 @@
 /**
  * The service's view of a YAML file, over the YAML layer (server/src/yaml): the documents of a file,
  * each parsed on its own and reused across edits when its text did not change, plus the node-level
- * helpers the service features need (path <-> offset, key and value ranges, offsets inside scalars).
+ * helpers the service features need (path <-> offset, key and value ranges), all walked by the YAML layer.
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
+import { resolveAlias, resolvePath } from '../yaml/path';
 import type { PathSegment } from '../engine/field';
 import { MAX_YAML_DOCUMENTS, RETAINED_SHARE, estimateParseBytes, parseBytesBound, parseYamlDocuments, splitYamlChunks, v1PathsOfInternalCrdPath, type YamlDocument, type YamlFile as LayerFile } from '../yaml';
 import { UNPARSED_DOCUMENT_BYTES } from '../yaml/budget';
@@ -137,33 +138,18 @@ export interface NodeMatch {
   parentPair?: Pair<unknown, unknown>;
 }
 
-function segName(s: PathSegment): string {
-  return s.kind === 'field' ? s.name : s.kind === 'key' ? s.key : String(s.index);
-}
-
-/** Walks a document along path segments. */
+/**
+ * Walks a document along path segments: the YAML layer's resolvePath (yaml/path.ts), so aliases are
+ * followed and `<<` merge keys looked through, as the value the API server decodes has them.
+ */
 export function findPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
-  let node = doc.ast.contents as Node | null;
-  let pair: Pair<unknown, unknown> | undefined;
-  for (let i = 0; i < segs.length; i++) {
-    const s = segs[i];
-    if (isMap(node)) {
-      const name = segName(s);
-      const p = node.items.find((it) => isScalar(it.key) && String(it.key.value) === name);
-      if (!p) return { node: null, matched: i, parentNode: node, parentPair: pair };
-      pair = p as Pair<unknown, unknown>;
-      node = (p.value as Node) ?? null;
-    } else if (isSeq(node)) {
-      const idx = s.kind === 'index' ? s.index : Number(segName(s));
-      const item = Number.isInteger(idx) ? node.items[idx] : undefined;
-      if (item === undefined) return { node: null, matched: i, parentNode: node, parentPair: pair };
-      pair = undefined;
-      node = item as Node;
-    } else {
-      return { node: null, matched: i, parentNode: node, parentPair: pair };
-    }
-  }
-  return { node, pair, matched: segs.length };
+  const ast = doc.ast;
+  const root = resolveAlias(ast.contents, ast);
+  const { steps, complete } = resolvePath(root, segs, ast);
+  const last = steps.at(-1);
+  const node = last ? last.node : root;
+  if (complete) return { node, pair: last?.pair, matched: segs.length };
+  return { node: null, matched: steps.length, parentNode: node, parentPair: last?.pair };
 }
 
 /**
@@ -211,81 +197,14 @@ export interface PathAt {
   pair?: Pair<unknown, unknown>;
 }
 
-/** The path of the deepest node containing a file offset (keys included). */
-export function pathAtOffset(doc: YamlDoc, offset: number): PathAt | undefined {
-  const rel = offset - doc.base;
-  const segs: PathSegment[] = [];
-  let node = doc.ast.contents as Node | null;
-  let pair: Pair<unknown, unknown> | undefined;
-  if (!node?.range || rel < node.range[0] || rel > node.range[2]) return undefined;
-  for (;;) {
-    if (isMap(node)) {
-      let next: Node | null = null;
-      for (const it of node.items) {
-        const k = it.key as Node | null;
-        if (isScalar(k) && k.range && rel >= k.range[0] && rel <= k.range[1]) {
-          segs.push({ kind: 'field', name: String(k.value) });
-          return { segments: segs, onKey: true, node: (it.value as Node) ?? null, pair: it as Pair<unknown, unknown> };
-        }
-        const v = it.value as Node | null;
-        if (v?.range && rel >= v.range[0] && rel <= v.range[1] && isScalar(k)) {
-          segs.push({ kind: 'field', name: String(k.value) });
-          pair = it as Pair<unknown, unknown>;
-          next = v;
-          break;
-        }
-      }
-      if (!next) return { segments: segs, onKey: false, node, pair };
-      node = next;
-    } else if (isSeq(node)) {
-      let next: Node | null = null;
-      node.items.forEach((it, i) => {
-        const n = it as Node;
-        if (!next && n && n.range && rel >= n.range[0] && rel <= n.range[1]) {
-          segs.push({ kind: 'index', index: i });
-          next = n;
-        }
-      });
-      if (!next) return { segments: segs, onKey: false, node, pair };
-      pair = undefined;
-      node = next;
-    } else {
-      return { segments: segs, onKey: false, node, pair };
-    }
-  }
-}
-
 /**
- * Maps an offset inside a scalar's value (e.g. a position in a CEL rule) to a file offset, by walking the
- * value and its source text together: source characters that are not in the value (quotes, escapes,
- * block indentation, folded line breaks) are skipped.
+ * The path of the innermost node containing a file offset (keys included): the YAML layer's pathAt
+ * (yaml/path.ts; an offset after a key's colon is on its value). Undefined outside the document.
  */
-export function scalarValueOffset(fileText: string, doc: YamlDoc, node: Node, valueOffset: number): number {
-  if (!isScalar(node) || !node.range) return doc.base + (node.range?.[0] ?? 0);
-  const value = String(node.value);
-  const src = fileText.slice(doc.base + node.range[0], doc.base + node.range[1]);
-  let si = 0;
-  // Skip a block scalar header (`|`, `>-`, ...) or an opening quote.
-  if (src[0] === '|' || src[0] === '>') {
-    const nl = src.indexOf('\n');
-    si = nl < 0 ? src.length : nl + 1;
-  } else if (src[0] === '"' || src[0] === "'") si = 1;
-  for (let vi = 0; vi < valueOffset && vi < value.length && si < src.length; vi++) {
-    const c = value[vi];
-    if (c === '\n' || c === ' ') {
-      // Any run of whitespace in the source can stand for a space/newline of the value.
-      if (/\s/.test(src[si])) {
-        si++;
-        while (si < src.length && /[ \t]/.test(src[si]) && src[si - 1] === '\n') si++;
-        continue;
-      }
-    }
-    while (si < src.length && src[si] !== c) si++;
-    si++;
-  }
-  // Skip indentation so the position lands on the character itself.
-  while (si < src.length && (src[si] === ' ' || src[si] === '\n') && value[valueOffset] !== ' ' && value[valueOffset] !== '\n') si++;
-  return doc.base + node.range[0] + Math.min(si, src.length);
+export function pathAtOffset(doc: YamlDoc, offset: number): PathAt | undefined {
+  if (offset < doc.start || offset > doc.end) return undefined;
+  const at = doc.layer.pathAt(offset);
+  return { segments: at.segments, onKey: at.target === 'key', node: at.node, pair: at.pair };
 }
 
 export { isMap, isSeq, isScalar, isPair };

@@ -234,6 +234,8 @@ export interface PathAtOffset {
   target: PathTarget;
   /** The node at the path (the value node), if any. */
   node: Node | null;
+  /** The mapping pair of the last segment, when it is a mapping entry (for its key's range). */
+  pair?: Pair<unknown, unknown>;
 }
 
 function within(node: unknown, offset: number): boolean {
@@ -250,27 +252,29 @@ export function pathAtOffset(root: Node | null, offset: number, doc: Document): 
   void doc;
   const segments: PathSegment[] = [];
   let cur: Node | null = root;
+  let pair: Pair<unknown, unknown> | undefined;
   for (let depth = 0; cur && depth < 10000; depth++) {
     if (isMap(cur)) {
       let next: Node | null = null;
-      for (const p of cur.items) {
+      for (const p of cur.items as Pair<unknown, unknown>[]) {
         const k = p.key as Node | null;
         const v = p.value as Node | null;
         const name = keyText(p.key) ?? '';
         if (k && within(k, offset)) {
           segments.push({ kind: 'field', name });
-          return { segments, target: 'key', node: v };
+          return { segments, target: 'key', node: v, pair: p };
         }
         const keyEnd = k?.range ? k.range[1] : -1;
         const valueEnd = v?.range ? v.range[1] : keyEnd;
         if (k && offset > keyEnd && offset <= Math.max(valueEnd, keyEnd + 1)) {
           segments.push({ kind: 'field', name });
+          pair = p;
           if (v && within(v, offset) && (isMap(v) || isSeq(v))) next = v;
-          else return { segments, target: 'value', node: v };
+          else return { segments, target: 'value', node: v, pair };
           break;
         }
       }
-      if (!next) return { segments, target: 'value', node: cur };
+      if (!next) return { segments, target: 'value', node: cur, pair };
       cur = next;
     } else if (isSeq(cur)) {
       let next: Node | null = null;
@@ -280,12 +284,13 @@ export function pathAtOffset(root: Node | null, offset: number, doc: Document): 
           next = item as Node;
         }
       });
-      if (!next) return { segments, target: 'value', node: cur };
+      if (!next) return { segments, target: 'value', node: cur, pair };
+      pair = undefined;
       if (!isMap(next) && !isSeq(next)) return { segments, target: 'value', node: next };
       cur = next;
     } else {
-      return { segments, target: 'value', node: cur };
+      return { segments, target: 'value', node: cur, pair };
     }
   }
-  return { segments, target: 'value', node: cur };
+  return { segments, target: 'value', node: cur, pair };
 }
