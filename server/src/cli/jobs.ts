@@ -1,7 +1,8 @@
 /**
- * `crd-yaml check` in worker threads. One worker runs the check with a heap sized to its inputs, so that
- * the process stays small (V8 otherwise grows the heap far past what is live while 30 MB of CRDs are
- * read); a worker that runs out of that heap is replaced by a check in the main thread. With large
+ * `crd-yaml check` in worker threads. Small inputs are checked in the main thread (a worker would load
+ * the program a second time). Larger ones are checked by one worker with a heap sized to its inputs, so
+ * that the process stays small (V8 otherwise grows the heap far past what is live while 30 MB of CRDs
+ * are read); a worker that runs out of that heap is replaced by a check in the main thread. With large
  * inputs (or `--jobs N`), the inputs are checked in shares by one worker per core: every worker opens
  * every input (each sees the same CRDs) and checks its share; the main thread merges and prints.
  * Other commands run in the main thread. cli/main.ts stays a plain function of its arguments.
@@ -14,11 +15,17 @@ import { parseArgs } from './args';
 import type { CheckReport } from './check';
 import { printCheckReport, runCli, type CliIO } from './main';
 
+/** Inputs up to this size are checked in the main thread (a worker would load the program again: ~0.3 s). */
+export const INLINE_INPUT_BYTES = 8 * 1024 * 1024;
 /** Inputs above this size are checked by one worker per core (unless --jobs says otherwise). */
 export const PARALLEL_INPUT_BYTES = 64 * 1024 * 1024;
-/** A worker's heap: this much, plus HEAP_PER_INPUT_BYTE per byte of its inputs (texts, values, index). */
+/**
+ * A worker's heap: this much, plus HEAP_PER_INPUT_BYTE per byte of its inputs (texts, values, index):
+ * all real CRDs (35 MB) keep about 120 MB live while their samples are checked; a tighter heap spends
+ * the run in garbage collection, or runs out and the check runs twice.
+ */
 const HEAP_BASE_MB = 48;
-const HEAP_PER_INPUT_BYTE = 1.5;
+const HEAP_PER_INPUT_BYTE = 4;
 const YOUNG_GENERATION_MB = 8;
 
 interface JobData {
@@ -75,6 +82,7 @@ export function runCliProcess(argv: string[], io: CliIO): Promise<number> {
   const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? Math.min(4, os.availableParallelism()) : 1);
   const heapMb = Math.ceil(HEAP_BASE_MB + (HEAP_PER_INPUT_BYTE * bytes) / 1048576);
   const inline = () => Promise.resolve(runCli(argv, io));
+  if (jobs === 1 && args.jobs === undefined && bytes <= INLINE_INPUT_BYTES) return inline();
   if (jobs === 1) {
     return runWorker({ argv, cwd: io.cwd }, heapMb).then(
       (m) => {
