@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
+import { CompletionItemKind } from 'vscode-languageserver-types';
 import { renderPreview } from '../../server/src/service/preview';
 import { completionsAt, CRD_URI, docOf, hoverAt, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
 
@@ -35,11 +36,17 @@ test('hover on CRD keywords explains them; on a rule, the type of self', () => {
   assert.match(kw, /map/);
   const ui = hoverAt(s, WIDGET_CRD.replace('                  minimum: 0', '                  minim<|>um: 0'));
   assert.match(ui, /smallest allowed number/);
+  // Inside the rule: the sub-expression under the cursor, and the rule's cost.
   const rule = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"'));
-  assert.match(rule, /`self`: `object\{size, replicas, enabled, tags\}`/);
-  assert.match(rule, /estimated cost: \d+ \(per-rule limit 1000000\)/);
+  assert.match(rule, /`replicas` \(field\): `int`/);
+  assert.match(rule, /Estimated cost: \d+ \(per-rule limit 1 million\)/);
+  // On the `rule:` key: what self is (its fields).
+  const key = hoverAt(s, WIDGET_CRD.replace('- rule: "self.replicas <= 5"', '- ru<|>le: "self.replicas <= 5"'));
+  assert.match(key, /`self`: `object`/);
+  assert.match(key, /- `size`: `string` — required — How big the widget is\./);
   const costly = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.tags.all(t, t.size() < 3) && self.rep<|>licas == oldSelf.replicas"'));
-  assert.match(costly, /exceeds the per-rule limit/);
+  assert.match(costly, /over the per-rule limit/);
+  assert.match(costly, /iterates `self\.tags`: size unbounded/);
   assert.match(costly, /transition rule/);
   const scope = hoverAt(s, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced'));
   assert.match(scope, /Namespaced or Cluster/);
@@ -92,9 +99,10 @@ test('completion in CRDs: schema keywords, type values, rule fields', () => {
   const types = completionsAt(s, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')).map((i) => i.label);
   assert.deepEqual(types, ['object', 'array', 'string', 'integer', 'number', 'boolean']);
   const rule = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')).map((i) => i.label);
-  assert.deepEqual(rule.sort(), ['enabled', 'replicas', 'size', 'tags']);
+  assert.deepEqual(completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')).filter((i) => i.kind === CompletionItemKind.Field).map((i) => i.label).sort(), ['enabled', 'replicas', 'size', 'tags']);
+  assert.ok(!rule.includes('startsWith') && !rule.includes('all'), 'an object has no string or list functions');
   const fns = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: <|>')).map((i) => i.label);
-  assert.ok(fns.includes('has') && fns.includes('self') && fns.includes('exists'));
+  assert.ok(fns.includes('has') && fns.includes('self') && fns.includes('quantity') && !fns.includes('exists'), 'exists is a member of lists');
   const listType = completionsAt(s, WIDGET_CRD.replace('x-kubernetes-list-type: set', 'x-kubernetes-list-type: <|>')).map((i) => i.label);
   assert.deepEqual(listType, ['atomic', 'set', 'map']);
   const scope = completionsAt(s, WIDGET_CRD.replace('scope: Namespaced', 'scope: <|>')).map((i) => i.label);

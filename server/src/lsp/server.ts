@@ -195,6 +195,8 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         completionProvider: { triggerCharacters: ['.', ' '] },
+        // Inside CEL rules: the overloads of the function being called.
+        signatureHelpProvider: { triggerCharacters: ['(', ','] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         documentSymbolProvider: true,
         definitionProvider: true,
@@ -342,6 +344,7 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
       [],
     ),
   );
+  connection.onSignatureHelp(guarded('signatureHelp', (p) => withDoc(p.textDocument.uri, (d) => service.signatureHelp(d, p.position)) ?? null, null));
   connection.onCodeAction(guarded('codeAction', (p) => withDoc(p.textDocument.uri, (d) => service.fixes(d, p.range).map((f) => toCodeAction(f, d.uri))) ?? [], []));
   connection.onDocumentSymbol(guarded('documentSymbol', (p) => withDoc(p.textDocument.uri, (d) => service.documentSymbols(d)) ?? [], []));
   connection.onDefinition(guarded('definition', (p) => withDoc(p.textDocument.uri, (d) => service.definition(d, p.position)) ?? [], []));

@@ -1,7 +1,7 @@
 /**
  * Completion: in CRs, apiVersion/kind from the known CRDs, property names from the schema (required
  * first, snippets with defaults), enum values and booleans; in CRDs, schema keywords, x-kubernetes-*
- * extensions and their values; inside CEL rule strings, `self.` field names, functions and macros.
+ * extensions and their values; inside CEL expressions, what the engine's checker says may follow (celEditor.ts).
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range } from 'vscode-languageserver-types';
@@ -11,9 +11,10 @@ import type { PathSegment } from '../engine/field';
 import { isObject, type JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
 import { cursorContext, type CursorContext, type CursorSegment } from './cursorContext';
-import { CEL_FUNCTIONS, CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } from './keywords';
+import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } from './keywords';
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt, RESOURCE_ROOT_FIELDS } from './kube';
 import { testObjectAt } from './crdTests';
+import { celAt, celCompletion, ruleSiteOf } from './celEditor';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isEmptyDocument, newObjectItems } from './newObject';
 
@@ -26,6 +27,9 @@ export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile
     return newObjectItems(ctx, { start: { line: pos.line, character: 0 }, end: pos });
   }
   if (!doc) return [];
+  // Inside a CEL expression of a CRD (any scalar style, over several lines): the engine's checker answers.
+  const cel = roleOf(doc.value).role === 'crd' ? celAt(ctx, td, doc, offset) : undefined;
+  if (cel) return celCompletion(cel.site, cel.src, cel.offset, pos);
   const docLine = td.positionAt(doc.start).line;
   const lines = doc.text.split('\n').map((l) => l.replace(/\r$/, ''));
   if (lines[pos.line - docLine] === undefined) return [];
@@ -48,7 +52,7 @@ export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile
     const root = rootCompletion(ctx, cc, head, replace);
     if (root) return root;
   }
-  if (head.kind === 'CustomResourceDefinition') return crdCompletion(doc, cc, segs, replace, pos);
+  if (head.kind === 'CustomResourceDefinition') return crdCompletion(ctx, doc, cc, segs, replace, pos);
   if (head.apiVersion && head.kind) {
     const res = resolveCr(ctx.index, crRole(head.apiVersion, head.kind));
     const schema = res?.version?.schema;
@@ -204,7 +208,7 @@ const CRD_PLACES: Array<{ path: string; fields: string[] }> = [
   { path: 'spec.versions.#.schema', fields: ['openAPIV3Schema'] },
 ];
 
-function crdCompletion(doc: YamlDoc, cc: CursorContext, segs: PathSegment[], replace: Range, pos: Position): CompletionItem[] {
+function crdCompletion(ctx: ServiceContext, doc: YamlDoc, cc: CursorContext, segs: PathSegment[], replace: Range, pos: Position): CompletionItem[] {
   const names = cc.path.map((s) => ('key' in s ? s.key : '#'));
   const oi = openAPISchemaIndex(names);
   if (oi >= 0) {
@@ -218,7 +222,7 @@ function crdCompletion(doc: YamlDoc, cc: CursorContext, segs: PathSegment[], rep
     const key = below[below.length - 1];
     const place = schemaPlace(below.slice(0, -1));
     if (place === 'schema' && SCHEMA_KEYWORDS[key]?.values) return valueList(SCHEMA_KEYWORDS[key].values!, replace);
-    if (place === 'rule' && (key === 'rule' || key === 'messageExpression')) return celCompletion(doc, segs.slice(0, -3), cc.valueText ?? '', pos);
+    if (place === 'rule' && (key === 'rule' || key === 'messageExpression')) return unparsedRuleCompletion(ctx, doc, segs, cc.valueText ?? '', pos);
     if (place === 'rule' && VALIDATION_RULE_FIELDS[key]?.values) return valueList(VALIDATION_RULE_FIELDS[key].values!, replace);
     return [];
   }
@@ -259,28 +263,15 @@ function valueList(values: string[], replace: Range): CompletionItem[] {
   return values.map((v) => ({ label: v, kind: CompletionItemKind.Value, textEdit: { range: replace, newText: v } }));
 }
 
-/** Inside a rule: fields after `self.`/`oldSelf.` chains from the owner schema; otherwise functions and macros. */
-function celCompletion(doc: YamlDoc, ownerPath: PathSegment[], valueText: string, pos: Position): CompletionItem[] {
-  const m = /(?:^|[^\w.])(self|oldSelf)((?:\.[A-Za-z_]\w*)*)\.([A-Za-z_]\w*)?$/.exec(valueText);
-  const word = /[A-Za-z_]\w*$/.exec(valueText)?.[0] ?? '';
-  const range: Range = { start: { line: pos.line, character: pos.character - word.length }, end: pos };
-  if (m) {
-    let s = valueAt(doc.value, ownerPath) as JSONSchemaProps | undefined;
-    for (const f of m[2].split('.').filter(Boolean)) {
-      if (!isObject(s)) return [];
-      const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
-      s = props?.[f] ?? (isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined);
-    }
-    if (!isObject(s) || !isObject(s.properties)) return [];
-    return Object.entries(s.properties as Record<string, JSONSchemaProps>).map(([name, p]) => ({
-      label: name,
-      kind: CompletionItemKind.Field,
-      detail: isObject(p) ? String(p.type ?? '') : undefined,
-      documentation: isObject(p) && p.description ? p.description : undefined,
-      textEdit: { range, newText: name },
-    }));
-  }
-  return CEL_FUNCTIONS.map((f) => ({ label: f.name, kind: f.name === 'self' || f.name === 'oldSelf' ? CompletionItemKind.Variable : CompletionItemKind.Function, detail: f.detail, textEdit: { range, newText: f.name } }));
+/**
+ * A rule whose text is not a string value yet (an unterminated quote): the text typed on the cursor's
+ * line, up to the cursor, is the expression so far.
+ */
+function unparsedRuleCompletion(ctx: ServiceContext, doc: YamlDoc, segs: PathSegment[], valueText: string, pos: Position): CompletionItem[] {
+  const at = ruleSiteOf(ctx, doc.value, segs);
+  if (!at) return [];
+  const text = valueText.replace(/^["']/, '');
+  return celCompletion(at.site, text, text.length, pos);
 }
 
 /** A scalar as YAML text: plain when that reads back as the same string, JSON-quoted otherwise. */

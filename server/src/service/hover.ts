@@ -1,6 +1,6 @@
 /**
  * Hover: on a CR field, what its CRD schema says about it; on a CRD keyword, what it means and its
- * Kubernetes restrictions; on a CEL rule, the type of `self` and `oldSelf`.
+ * Kubernetes restrictions; inside a CEL expression, the type of what the cursor is on (celEditor.ts).
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
@@ -9,11 +9,10 @@ import type { ServiceContext } from './context';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { byVersionPriority, preferredVersion } from '../engine/crd/versionpriority';
 import { defaultDeprecationWarning } from '../engine/customresource/strategy';
-import { compileRules, PER_CALL_LIMIT, selfTypeString } from '../engine/cel/compile';
-import { schemaDeclType } from '../engine/cel/types';
-import { guard } from './engineCalls';
+import type { PathSegment } from '../engine/field';
+import { celAt, celHover, ruleSiteOf, ruleSummary } from './celEditor';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
-import { celTypeName, crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
+import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
 import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
 import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
@@ -54,7 +53,13 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
     if (base) md += `\n\n${baselineValue(valueAt(base.object, at.segments), valueAt(doc.value, at.segments), base.label)}`;
     if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_`;
   } else if (role.role === 'crd') {
-    md = crdHover(doc.value, at.segments.map((x) => (x.kind === 'field' ? x.name : x.kind === 'key' ? x.key : String(x.index))), at.onKey);
+    // Inside a CEL expression: the sub-expression under the cursor, typed by the engine's checker.
+    const cel = found.onKey ? undefined : celAt(ctx, td, doc, offset);
+    if (cel) {
+      const text = celHover(cel);
+      return text ? { contents: { kind: MarkupKind.Markdown, value: text } } : null;
+    }
+    md = crdHover(ctx, doc.value, at.segments, at.onKey);
   }
   if (!md) return null;
   return { contents: { kind: MarkupKind.Markdown, value: md }, range };
@@ -88,17 +93,18 @@ function versionsHover(crd: IndexedCrd, current: string): string {
   return [`**${crd.kind}** versions (${crd.name}), in the order kubectl prefers them:`, '', ...lines].join('\n');
 }
 
-function crdHover(crd: unknown, path: string[], onKey: boolean): string | undefined {
+function crdHover(ctx: ServiceContext, crd: unknown, segs: PathSegment[], onKey: boolean): string | undefined {
+  const path = segs.map((x) => (x.kind === 'field' ? x.name : x.kind === 'key' ? x.key : String(x.index)));
   const oi = openAPISchemaIndex(path);
   const key = path[path.length - 1];
   if (oi >= 0 && path.length > oi + 1) {
     const below = path.slice(oi + 1);
     const place = schemaPlace(below.slice(0, -1));
-    if (!onKey && key === 'rule' && place === 'rule') {
-      // The rule's owner is the schema node holding x-kubernetes-validations.
-      const ownerPath = path.slice(0, -3);
-      const owner = valueAt(crd, ownerPath) as JSONSchemaProps | undefined;
-      return ruleHover(isObject(owner) ? owner : undefined, ownerPath[ownerPath.length - 1] === 'openAPIV3Schema', Number(path[path.length - 2]));
+    if (onKey && key === 'rule' && place === 'rule') {
+      // On the `rule:` key: what self and oldSelf are, and the rule's estimated cost with its breakdown.
+      const r = ruleSiteOf(ctx, crd, segs);
+      const src = valueAt(crd, segs);
+      if (r) return `${ruleSummary(r.site, typeof src === 'string' ? src : undefined)}\n\n---\n${VALIDATION_RULE_FIELDS.rule.doc}`;
     }
     if (!onKey) return undefined;
     if (place === 'schema' && SCHEMA_KEYWORDS[key]) return `**${key}** (schema keyword)\n\n${SCHEMA_KEYWORDS[key].doc}`;
@@ -111,24 +117,6 @@ function crdHover(crd: unknown, path: string[], onKey: boolean): string | undefi
   }
   if (onKey && CRD_FIELDS[key]) return `**${key}**\n\n${CRD_FIELDS[key].doc}`;
   return undefined;
-}
-
-/** The type of `self`/`oldSelf` for a rule, and its estimated cost, from the CEL engine (when it can tell). */
-function ruleHover(owner: JSONSchemaProps | undefined, isResourceRoot: boolean, index: number): string {
-  let t = celTypeName(owner);
-  const lines: string[] = [];
-  if (owner) {
-    const typed = guard(() => selfTypeString(owner, isResourceRoot));
-    // Object types print as their generated name (`self`); the field list says more.
-    if (typed.ok && typed.value && !/^self\b/.test(typed.value)) t = typed.value;
-    const compiled = guard(() => compileRules(owner, schemaDeclType(owner, isResourceRoot)));
-    const r = compiled.ok ? compiled.value[index] : undefined;
-    if (r && !r.error) {
-      lines.push(`- estimated cost: ${r.maxCost}${r.maxCost > PER_CALL_LIMIT ? ` — exceeds the per-rule limit ${PER_CALL_LIMIT}` : ` (per-rule limit ${PER_CALL_LIMIT})`}`);
-      if (r.usesOldSelf) lines.push('- transition rule (uses `oldSelf`): checked on update only');
-    } else if (r?.error) lines.push(`- does not compile: ${r.error.detail.split('\n')[0]}`);
-  }
-  return [`**CEL rule**`, '', `- \`self\`: \`${t}\``, `- \`oldSelf\`: \`${t}\` (transition rules, on update)`, ...lines].join('\n');
 }
 
 /** Markdown for a schema node: type, description, constraints, default, enum, list type, CEL rules. */

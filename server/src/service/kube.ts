@@ -146,36 +146,6 @@ export function schemaStepsToCrdPath(version: CrdVersion, steps: SchemaStep[]): 
   return out;
 }
 
-/** The CEL type of a schema node, as the API server names types in messages (approximate for objects). */
-export function celTypeName(s: JSONSchemaProps | undefined, depth = 0): string {
-  if (!s) return 'dyn';
-  if (s['x-kubernetes-int-or-string']) return 'int-or-string (dyn)';
-  if (s['x-kubernetes-preserve-unknown-fields'] && !s.type) return 'dyn';
-  switch (s.type) {
-    case 'string':
-      if (s.format === 'date-time') return 'timestamp';
-      if (s.format === 'duration') return 'duration';
-      if (s.format === 'byte') return 'bytes';
-      return 'string';
-    case 'integer':
-      return 'int';
-    case 'number':
-      return 'double';
-    case 'boolean':
-      return 'bool';
-    case 'array':
-      return `list(${depth > 2 ? '…' : celTypeName(isObject(s.items) ? (s.items as JSONSchemaProps) : undefined, depth + 1)})`;
-    case 'object':
-      if (isObject(s.properties)) {
-        const names = Object.keys(s.properties);
-        return `object{${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}}`;
-      }
-      if (isObject(s.additionalProperties)) return `map(string, ${celTypeName(s.additionalProperties as JSONSchemaProps, depth + 1)})`;
-      return 'object';
-  }
-  return 'dyn';
-}
-
 /** What a place inside an openAPIV3Schema is: a schema node, a map of named schemas, a list of schemas, rules... */
 export type SchemaPlace = 'schema' | 'propertyMap' | 'schemaList' | 'rules' | 'rule' | 'other';
 

@@ -13,6 +13,7 @@ import type {
   Location,
   Position,
   Range,
+  SignatureHelp,
 } from 'vscode-languageserver-types';
 import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crdIndex';
 import { lightCrds } from '../workspace/lightIndex';
@@ -30,6 +31,7 @@ import { roleOf } from './kube';
 import { docAt, type YamlFile } from './yamlDocument';
 import { hover } from './hover';
 import { completion } from './completion';
+import { celAt, celSignatureHelp } from './celEditor';
 import { preview, previewDocuments, previewFileText, previewLenses, type PreviewOptions, type StoredObjectPreview } from './preview';
 import { definition, documentSymbols, foldingRanges } from './navigation';
 
@@ -209,6 +211,16 @@ export class LanguageService {
 
   completion(td: TextDocument, pos: Position): CompletionItem[] {
     return completion(this.ctx, td, this.file(td), pos);
+  }
+
+  /** The CEL call being written at a position of a CRD's rule or messageExpression (celEditor.ts). */
+  signatureHelp(td: TextDocument, pos: Position): SignatureHelp | null {
+    const file = this.file(td);
+    const offset = td.offsetAt(pos);
+    const doc = docAt(file, offset);
+    if (!doc || roleOf(doc.value).role !== 'crd') return null;
+    const at = celAt(this.ctx, td, doc, offset);
+    return at ? celSignatureHelp(at) : null;
   }
 
   /** The quick fixes of the findings whose range meets `range` (fixes/index.ts). */
