@@ -254,7 +254,7 @@ export function ruleSummary(site: RuleSite, src: string | undefined): string {
     lines.push('', `\`self\`: \`${self.value.typeText}\`; \`oldSelf\`: ${site.optionalOldSelf ? `\`optional(${self.value.typeText})\`` : 'the same'} (on update)`);
     lines.push(...describeType(self.value.type));
   }
-  if (src && src.trim()) {
+  if (src?.trim()) {
     const cost = costLines(site, src);
     if (cost.length) lines.push('', ...cost);
   }
