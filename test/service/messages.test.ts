@@ -68,6 +68,8 @@ function checkMessage(f: Finding, uri: string, where: string): void {
   const m = String(d.message);
   assert.doesNotMatch(m, /\{"Rule":|"OptionalOldSelf"|"MessageExpression":/, `${where}: a Go struct in ${JSON.stringify(m)}`);
   assert.doesNotMatch(m, /^(spec\.validation\.|spec\.versions\[)/, `${where}: an absolute schema path leads ${JSON.stringify(m)}`);
+  // CEL compile errors: the compiler's words, not cel-go's `ERROR: <input>:1:9:` prefix or its container.
+  assert.doesNotMatch(m, /compilation failed: |ERROR: <input>:\d+:\d+:|\(in container ''\)/, `${where}: cel-go's prefix in ${JSON.stringify(m)}`);
   if (f.apiMessage !== undefined && f.apiMessage !== m) {
     const first = d.relatedInformation?.[0];
     assert.ok(first, `${where}: the API server message is not reachable: ${m}`);

@@ -44,7 +44,7 @@ export function shortMessage(e: FieldError, ctx: MessageContext): string {
   if (e.provenance?.rule && p.origin !== 'celCompile' && e.detail) return e.detail;
   if (p.origin === 'celCost' && p.cost) return costMessage(e);
   // A compile error's bad value is the Go struct of the rule: leave it out, keep the compiler's message and caret.
-  if (e.badValue instanceof GoStruct) return e.detail + suggestionText(p.suggestions);
+  if (e.badValue instanceof GoStruct) return celCompileMessage(e.detail) + suggestionText(p.suggestions);
   if (p.origin === 'required' && e.type === 'FieldValueRequired') return `missing required field "${leaf}"`;
   if (p.inJunctor && p.keyword) return `"${p.keyword}" is not allowed inside ${junctorOf(ctx.segments)}: ${e.detail}`;
   // kube-openapi's type errors carry the JSON type of the value as the bad value.
@@ -66,6 +66,18 @@ export function shortMessage(e: FieldError, ctx: MessageContext): string {
       body = e.badValue === OMIT_VALUE ? errorTypeString(e.type) : `${errorTypeString(e.type)} ${shortValue(e.badValue)}`;
   }
   return detail ? `${body}: ${detail}` : body;
+}
+
+/**
+ * A CEL compile error for people: the compiler's messages without cel-go's `compilation failed: ERROR:
+ * <input>:1:9:` prefix, its caret lines and `(in container '')` (the range already shows where); the
+ * first error first, the others on their own lines. Other texts are returned as they are.
+ */
+export function celCompileMessage(detail: string): string {
+  const m = /^(?:messageExpression )?compilation failed: ([\s\S]*)$/.exec(detail);
+  if (!m) return detail;
+  const issues = [...m[1].matchAll(/ERROR: <input>:\d+:\d+: ([^\n]*)/g)].map((x) => x[1].replace(/ \(in container ''\)/g, '').trim());
+  return issues.length ? issues.join('\n') : detail;
 }
 
 /** The innermost junctor of a path (`anyOf`, `allOf`, `oneOf`, `not`). */

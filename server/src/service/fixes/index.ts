@@ -3,6 +3,7 @@
  * structured data; the engine's and the service's wording can change without losing a fix.
  */
 import type { Finding, Fix } from '../finding';
+import { addCostBound } from './addCostBound';
 import { addRequired } from './addRequired';
 import { addType } from './addType';
 import { celFieldName } from './celFieldName';
@@ -33,6 +34,7 @@ export const FIXES: readonly FixProvider[] = [
   removeMetadataSchema,
   declareOutside,
   celFieldName,
+  addCostBound,
   // CRs
   renameUnknownField,
   removeUnknownField,
