@@ -169,7 +169,8 @@ test('CEL compile errors point inside the rule string: the compiler message and 
   // An undefined field's range is its name (what the "did you mean" fix replaces).
   const d = checkFindings(new LanguageService(), crd, [{ text: 'nope', code: 'FieldValueInvalid', message: "undefined field 'nope'", apiMessage: '{"Rule":"self.nope \\u003c= 5"' }]);
   assert.equal(d[0].range.start.line, 24);
-  assert.equal(d[0].message, "compilation failed: ERROR: <input>:1:5: undefined field 'nope'\n | self.nope <= 5\n | ....^");
+  // The compiler's words; cel-go's position prefix and caret are left to the API server's text.
+  assert.equal(d[0].message, "undefined field 'nope'");
 });
 
 test('editing a CRD re-checks the CRs that use it', () => {

@@ -28,6 +28,7 @@ import { ConversionWebhookRequest, PreviewRequest, StatusNotification, type Conv
 import { SHOW_NOTES_COMMAND, SOURCE, toCodeAction, toDiagnostic, toPreviewResponse } from './render';
 import type { FieldValidation } from '../service/context';
 import type { CompatSeverity } from '../engine/compat/categories';
+import type { CelLintCode, CelLintSeverity } from '../service/celLints';
 import { EditorBaselines } from './baselines';
 import { RUN_TESTS_COMMAND } from '../service/crdTests';
 import { DiagnosticsScheduler } from './scheduler';
@@ -47,6 +48,8 @@ export interface ServerSettings {
   compatibility: Record<string, CompatSeverity>;
   /** `crdYaml.kubernetesVersion` (`1.30` .. `1.37`) as a minor; undefined: the newest. */
   kubernetesMinor?: number;
+  /** `crdYaml.cel.*`: severities of the CEL lints. */
+  celLints: Partial<Record<CelLintCode, CelLintSeverity>>;
 }
 
 const DEFAULTS: ServerSettings = {
@@ -57,6 +60,7 @@ const DEFAULTS: ServerSettings = {
   diagnosticsDelayMs: 0,
   baseline: 'git:HEAD',
   compatibility: {},
+  celLints: {},
 };
 
 const COMPAT_SEVERITIES = ['error', 'warning', 'information', 'off'];
@@ -77,8 +81,23 @@ function readSettings(raw: unknown): ServerSettings {
       ),
     ),
     kubernetesMinor: typeof r.kubernetesVersion === 'string' ? parseKubernetesVersion(r.kubernetesVersion) : undefined,
+    celLints: readCelLints(r.cel),
   };
 }
+
+/** `crdYaml.cel.noSuchKey`, `.constantRule`, `.emptyMessage`: the CEL lints' severities (celLints.ts). */
+function readCelLints(raw: unknown): Partial<Record<CelLintCode, CelLintSeverity>> {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const out: Partial<Record<CelLintCode, CelLintSeverity>> = {};
+  for (const [setting, code] of Object.entries(CEL_LINT_SETTINGS)) {
+    const v = r[setting];
+    if (typeof v === 'string' && LINT_SEVERITIES.includes(v)) out[code] = v as CelLintSeverity;
+  }
+  return out;
+}
+
+const LINT_SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'];
+const CEL_LINT_SETTINGS: Record<string, CelLintCode> = { noSuchKey: 'CELNoSuchKey', constantRule: 'CELConstantRule', emptyMessage: 'CELEmptyMessage' };
 
 /** Starts serving the language on a connection. */
 export function startServer(connection: Connection, opts: { queued?: QueuedEdits } = {}): void {
@@ -219,12 +238,12 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   function applySettings(raw: unknown): void {
     const before = settings;
     settings = readSettings(raw);
-    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation, compatibility: settings.compatibility, kubernetesMinor: settings.kubernetesMinor });
+    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation, compatibility: settings.compatibility, kubernetesMinor: settings.kubernetesMinor, celLints: settings.celLints });
     const repoChanged = repo.configure(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
     scheduler.delayMs = settings.diagnosticsDelayMs;
     if (repoChanged) void repo.indexSources();
     if (baselines.configure(settings.baseline)) for (const d of documents.all()) refreshBaseline(d.uri);
-    const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(settings.compatibility);
+    const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(settings.compatibility) || JSON.stringify(before.celLints) !== JSON.stringify(settings.celLints);
     if (repoChanged || compatChanged || before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation || before.kubernetesMinor !== settings.kubernetesMinor) for (const d of documents.all()) scheduler.schedule(d.uri, false);
   }
 

@@ -12,6 +12,7 @@ import type { CompatSeverity } from '../engine/compat/categories';
 import type { FileBaseline, WorkspaceObjects } from './update';
 import type { TestRun } from './crdTests';
 import { BlockLocator } from '../yaml/block';
+import type { CelLintCode, CelLintSeverity } from './celLints';
 
 /** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -37,6 +38,8 @@ export interface ServiceSettings {
    * its CEL libraries and compatibility version, its feature gates. Undefined: the newest.
    */
   kubernetesMinor?: number;
+  /** Severities of the CEL lints (celLints.ts: CELNoSuchKey, CELConstantRule, CELEmptyMessage); `off` hides one. Unset: their defaults. */
+  celLints?: Partial<Record<CelLintCode, CelLintSeverity>>;
 }
 
 export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check', compatibility: {} };

@@ -33,6 +33,9 @@ export const FINDING_CODES = {
   TestFailed: 'A case of a CRD rule test file failed in its last run (the differences in the notes)',
   BaselineUnavailable: 'The baseline (crdYaml.baseline, --base) could not be read: update checks did not run',
   InternalError: 'crd-yaml failed on this document (a bug): other documents are still checked',
+  CELNoSuchKey: 'A CEL rule reads an optional field (not required, no default) without has() or ?.: when the field is absent the rule fails with "no such key" and the object is rejected (crdYaml.cel.noSuchKey)',
+  CELConstantRule: 'A CEL rule reads neither self nor oldSelf: it is always true (checks nothing), always false (rejects every object) or always fails (crdYaml.cel.constantRule)',
+  CELEmptyMessage: 'A messageExpression can evaluate to an empty, blank or multi-line string: the API server then reports the failure as if messageExpression were not set (crdYaml.cel.emptyMessage)',
   DuplicateCRD: 'Another document defines the same group and kind: one of them is used to check objects (the README says which)',
 } as const;
 

@@ -23,6 +23,7 @@ import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from './similar';
 import { unknownKindHint } from './unknownKind';
 import { versionLossFindings } from './versionLoss';
+import { celLintFindings } from './celLints';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 
 /** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */
@@ -89,7 +90,7 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const patch = ctx.files.get(uri)?.patch ?? '';
   // Baselines (and, for a CRD, the workspace's objects of its kind) decide update findings.
   const update = `${ctx.baselineGeneration}:${ctx.workspaceGeneration}:${JSON.stringify(ctx.settings.compatibility)}`;
-  if (role.role === 'crd') return `crd:${patch}:${definitionsOf(ctx, role.crd).map((c) => `${c.id}@${c.uri}`).join(',')}:${update}`;
+  if (role.role === 'crd') return `crd:${JSON.stringify(ctx.settings.celLints ?? {})}:${patch}:${definitionsOf(ctx, role.crd).map((c) => `${c.id}@${c.uri}`).join(',')}:${update}`;
   if (role.role !== 'cr') return `${role.role}:${patch}`;
   const crd = ctx.index.lookup(role.group, role.kind);
   if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}`;
@@ -138,6 +139,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     out.push(...literalFindings(doc, crdEngineFindings(ctx, td, doc, r.errors, base?.label)));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
     out.push(...versionLossFindings(td, doc, role.crd));
+    out.push(...celLintFindings(ctx, td, doc, role.crd));
     if (base) {
       out.push(...compatFindings(ctx, doc, base.object, base.label, (segs) => rangeOfPath(td, doc, segs, 'key')));
       const broken = brokenObjectsFinding(ctx, doc, base.object, base.label, rangeOfPath(td, doc, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }], 'value'));

@@ -3,10 +3,11 @@
  * structured data; the engine's and the service's wording can change without losing a fix.
  */
 import type { Finding, Fix } from '../finding';
-import { addCostBound } from './addCostBound';
 import { addRequired } from './addRequired';
 import { addType } from './addType';
+import { celCostBound } from './celCostBound';
 import { celFieldName } from './celFieldName';
+import { celGuardField } from './celGuardField';
 import { closestEnum } from './closestEnum';
 import { declareOutside } from './declareOutside';
 import { moveOutOfJunctor } from './moveOutOfJunctor';
@@ -34,7 +35,8 @@ export const FIXES: readonly FixProvider[] = [
   removeMetadataSchema,
   declareOutside,
   celFieldName,
-  addCostBound,
+  celCostBound,
+  celGuardField,
   // CRs
   renameUnknownField,
   removeUnknownField,

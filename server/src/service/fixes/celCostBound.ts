@@ -10,8 +10,8 @@ import { findPath, isMap, isScalar, nodeRange, type Node } from '../yamlDocument
 import { appendToMapping, edit, fix, type TextEdit } from './edits';
 import type { FixProvider } from './types';
 
-export const addCostBound: FixProvider = {
-  id: 'addCostBound',
+export const celCostBound: FixProvider = {
+  id: 'celCostBound',
   matches: (f) => f.document === 'crd' && f.params?.origin === 'celCost' && !!f.params.cost?.maxBound && !!f.params.cost.dominant,
   fixes(ctx, f) {
     const { dominant, maxBound } = f.params!.cost!;

@@ -1,0 +1,309 @@
+/**
+ * Lints on a CRD's CEL rules, beyond what the API server checks: mistakes it accepts on create and that
+ * show up later, on custom resources.
+ *
+ * - CELNoSuchKey: a rule reads an optional field (not required, no default) without has() or `?.`;
+ *   when the field is absent the rule fails with "no such key" and the object is rejected.
+ * - CELConstantRule: a rule that reads neither self nor oldSelf: always true (checks nothing), always
+ *   false (rejects every object) or always an error.
+ * - CELEmptyMessage: a messageExpression that can evaluate to an empty (or blank, or multi-line)
+ *   string; the API server then reports the failure as if messageExpression were not set.
+ *
+ * Every type comes from the engine's checker (query.ts: compileAt, fieldsOf); guards are read from the
+ * checked AST (has() facts flow through `&&`, `||`, `!` and `?:`, on both sides of `&&` and `||` as CEL's
+ * error absorption is commutative). Each lint has a severity setting (ServiceSettings.celLints).
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { schemaNodes } from '../engine/cel/compile';
+import { evaluate, type CompiledExpression } from '../engine/cel/environment';
+import { fieldsOf, siteEnvironment, type RuleSite } from '../engine/cel/query';
+import type { CheckedAst } from '../engine/cel/checker/checker';
+import { ACCUMULATOR, children, type Expr } from '../engine/cel/syntax/ast';
+import { FieldPath, type PathSegment } from '../engine/field';
+import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { ServiceContext } from './context';
+import type { Finding, FindingSeverity } from './finding';
+import { isScalar, type YamlDoc } from './yamlDocument';
+
+/** The lints' finding codes and their default severities. */
+export const CEL_LINT_DEFAULTS = {
+  CELNoSuchKey: 'warning',
+  CELConstantRule: 'warning',
+  CELEmptyMessage: 'information',
+} as const satisfies Record<string, FindingSeverity>;
+
+export type CelLintCode = keyof typeof CEL_LINT_DEFAULTS;
+export type CelLintSeverity = FindingSeverity | 'off';
+
+/** Rules longer than this are not linted (the API server's own checks still run on them). */
+const MAX_LINTED_RULE_CHARS = 20_000;
+/** Schema nodes with rules visited per CRD version at most. */
+const MAX_RULE_NODES = 5_000;
+
+/** An unguarded read of an optional field in a rule. */
+export interface UnguardedRead {
+  /** The field as written (CEL name). */
+  field: string;
+  /** The property name in the object. */
+  jsonName: string;
+  /** The expression read, as written (`self.spec.replicas`): what has() takes. */
+  text: string;
+  /** Range of the field name in the rule. */
+  range: { start: number; end: number };
+  /** The innermost boolean expression around the read (what the quick fix guards). */
+  guard?: { start: number; end: number };
+}
+
+/** A key for an expression that has() can test (`self.a.b`, `x['k'].c`), undefined for others. */
+function keyOf(e: Expr): string | undefined {
+  if (e.kind === 'ident') return e.name;
+  if (e.kind === 'select' && !e.testOnly) {
+    const k = keyOf(e.operand);
+    return k === undefined ? undefined : `${k}.${e.field}`;
+  }
+  if (e.kind === 'call' && e.fn === '_[_]' && e.args.length === 2 && e.args[1].kind === 'literal') {
+    const k = keyOf(e.args[0]);
+    const v = e.args[1].value;
+    return k === undefined || (typeof v !== 'string' && typeof v !== 'bigint') ? undefined : `${k}[${String(v)}]`;
+  }
+  return undefined;
+}
+
+/** What holds when `e` is true (`has(...)` facts, with the prefixes they imply). */
+function whenTrue(e: Expr): Set<string> {
+  const out = new Set<string>();
+  if (e.kind === 'select' && e.testOnly) {
+    // has(a.b.c): a.b.c is present, so are a.b and a.
+    for (let cur: Expr | undefined = e; cur; cur = cur.kind === 'select' ? cur.operand : cur.kind === 'call' && cur.fn === '_[_]' ? cur.args[0] : undefined) {
+      const k = cur === e ? keyOf({ ...e, testOnly: false }) : keyOf(cur);
+      if (k !== undefined) out.add(k);
+    }
+  } else if (e.kind === 'call' && e.fn === '_&&_') {
+    for (const a of e.args) for (const k of whenTrue(a)) out.add(k);
+  } else if (e.kind === 'call' && e.fn === '!_') {
+    return whenFalse(e.args[0]);
+  }
+  return out;
+}
+
+/** What holds when `e` is false. */
+function whenFalse(e: Expr): Set<string> {
+  const out = new Set<string>();
+  if (e.kind === 'call' && e.fn === '_||_') {
+    for (const a of e.args) for (const k of whenFalse(a)) out.add(k);
+  } else if (e.kind === 'call' && e.fn === '!_') {
+    return whenTrue(e.args[0]);
+  }
+  return out;
+}
+
+const union = (a: Set<string>, b: Set<string>) => (b.size === 0 ? a : new Set([...a, ...b]));
+
+/** Fields every resource root has (the API server sets them): never "optional" in a rule. */
+const RESOURCE_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
+
+/**
+ * The reads of optional fields (not required, no default) a rule makes without has() or `?.` guarding
+ * them, one per field path, in source order.
+ */
+export function unguardedReads(a: CheckedAst): UnguardedRead[] {
+  const out: UnguardedRead[] = [];
+  const seen = new Set<string>();
+  const src = a.parsed.source;
+  const visit = (e: Expr, known: Set<string>, bools: Expr[]) => {
+    const isBool = a.types.get(e.id)?.kind === 'bool' && userWritten(e);
+    const stack = isBool ? [...bools, e] : bools;
+    if (e.kind === 'select' && !e.testOnly) {
+      const key = keyOf(e);
+      const recv = a.types.get(e.operand.id);
+      const f = recv ? fieldsOf(recv).find((x) => x.name === e.field) : undefined;
+      const builtin = RESOURCE_FIELDS.has(e.field) || (e.operand.kind === 'select' && e.operand.field === 'metadata');
+      if (f && !f.required && !f.hasDefault && !builtin && key !== undefined && !known.has(key) && !seen.has(key)) {
+        seen.add(key);
+        const nameStart = e.end - e.field.length;
+        const range = src.slice(nameStart, e.end) === e.field ? { start: nameStart, end: e.end } : { start: e.start, end: e.end };
+        const g = stack[stack.length - 1];
+        out.push({ field: e.field, jsonName: f.jsonName, text: src.slice(e.start, e.end), range, ...(g ? { guard: { start: g.start, end: g.end } } : {}) });
+      }
+      visit(e.operand, known, stack);
+      return;
+    }
+    if (e.kind === 'call' && e.args.length === 2 && (e.fn === '_&&_' || e.fn === '_||_')) {
+      const facts = e.fn === '_&&_' ? whenTrue : whenFalse;
+      visit(e.args[0], union(known, facts(e.args[1])), stack);
+      visit(e.args[1], union(known, facts(e.args[0])), stack);
+      return;
+    }
+    if (e.kind === 'call' && e.fn === '_?_:_' && e.args.length === 3) {
+      visit(e.args[0], known, stack);
+      visit(e.args[1], union(known, whenTrue(e.args[0])), stack);
+      visit(e.args[2], union(known, whenFalse(e.args[0])), stack);
+      return;
+    }
+    for (const k of children(e)) visit(k, known, stack);
+  };
+  visit(a.parsed.expr, new Set(), []);
+  return out.sort((x, y) => x.range.start - y.range.start);
+}
+
+/** Not a node a macro made inside its comprehension (they read the accumulator); the comprehension is the macro call as written. */
+function userWritten(e: Expr): boolean {
+  if (e.kind === 'call' && e.args.some((x) => x.kind === 'ident' && x.name === ACCUMULATOR)) return false;
+  return true;
+}
+
+/** The value of a rule that reads neither self nor oldSelf, or undefined when it depends on them. */
+export function constantValue(c: CompiledExpression | undefined): { value: unknown } | { error: string } | undefined {
+  if (!c?.checked || !c.program || c.checked.usedVariables.size > 0) return undefined;
+  const r = evaluate(c.program, {});
+  if ('value' in r) return { value: r.value };
+  return r.kind === 'runtime' ? { error: r.error } : undefined;
+}
+
+/**
+ * Whether a messageExpression can evaluate to a message the API server does not use (empty, blank or
+ * with a line break), and why; undefined when it cannot (or we cannot tell: we stay quiet).
+ */
+export function emptyMessageReason(c: CompiledExpression | undefined): string | undefined {
+  const a = c?.checked;
+  if (a?.type.kind !== 'string') return undefined;
+  const why: string[] = [];
+  const can = (e: Expr): boolean => {
+    if (e.kind === 'literal') {
+      if (typeof e.value !== 'string') return false;
+      if (e.value.includes('\n')) {
+        why.push('it has a line break');
+        return true;
+      }
+      if (e.value.trim() === '') {
+        why.push(`the string ${JSON.stringify(e.value)} is blank`);
+        return true;
+      }
+      return false;
+    }
+    if (e.kind === 'call' && e.fn === '_+_' && e.args.length === 2) return can(e.args[0]) && can(e.args[1]);
+    if (e.kind === 'call' && e.fn === '_?_:_' && e.args.length === 3) {
+      const t = can(e.args[1]);
+      const f = can(e.args[2]);
+      return t || f;
+    }
+    if (e.kind === 'call' && e.fn === 'string' && e.args.length === 1 && a.types.get(e.args[0].id)?.kind === 'string') return can(e.args[0]);
+    if (e.kind === 'select' && !e.testOnly && a.types.get(e.id)?.kind === 'string') {
+      const recv = a.types.get(e.operand.id);
+      const f = recv ? fieldsOf(recv).find((x) => x.name === e.field) : undefined;
+      const s = f?.schema;
+      if (!s) return false;
+      const nonEmpty = (typeof s.minLength === 'number' && s.minLength > 0) || (Array.isArray(s.enum) && s.enum.length > 0 && !s.enum.includes('')) || typeof s.pattern === 'string' || typeof s.format === 'string';
+      if (nonEmpty) return false;
+      why.push(`${a.parsed.source.slice(e.start, e.end)} can be empty (no minLength)`);
+      return true;
+    }
+    return false;
+  };
+  return can(a.parsed.expr) ? why.join(', ') : undefined;
+}
+
+/** A rule of a CRD document, where it is and how its expressions are declared. */
+export interface CrdRule {
+  site: RuleSite;
+  /** The path of the rule object (`...x-kubernetes-validations[i]`) in the document. */
+  path: PathSegment[];
+  rule?: string;
+  messageExpression?: string;
+}
+
+/** Every validation rule of a CRD's versions (bounded), with its site. */
+export function crdRules(ctx: ServiceContext, crd: Record<string, unknown>): CrdRule[] {
+  const out: CrdRule[] = [];
+  const spec = isObject(crd.spec) ? crd.spec : {};
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  versions.forEach((v, vi) => {
+    const schema = isObject(v) && isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? (v.schema.openAPIV3Schema as JSONSchemaProps) : undefined;
+    if (!schema) return;
+    const base: PathSegment[] = [
+      { kind: 'field', name: 'spec' },
+      { kind: 'field', name: 'versions' },
+      { kind: 'index', index: vi },
+      { kind: 'field', name: 'schema' },
+      { kind: 'field', name: 'openAPIV3Schema' },
+    ];
+    const nodes = schemaNodes(schema, FieldPath.root()).filter((n) => Array.isArray(n.node['x-kubernetes-validations']));
+    for (const n of nodes.slice(0, MAX_RULE_NODES)) {
+      (n.node['x-kubernetes-validations'] as unknown[]).forEach((r, i) => {
+        if (!isObject(r)) return;
+        const site: RuleSite = { schema: n.node, isResourceRoot: n.isResourceRoot, optionalOldSelf: r.optionalOldSelf === true, kubernetesMinor: ctx.settings.kubernetesMinor };
+        const path: PathSegment[] = [...base, ...n.path.segments(), { kind: 'field', name: 'x-kubernetes-validations' }, { kind: 'index', index: i }];
+        out.push({ site, path, rule: typeof r.rule === 'string' ? r.rule : undefined, messageExpression: typeof r.messageExpression === 'string' ? r.messageExpression : undefined });
+      });
+    }
+  });
+  return out;
+}
+
+const field = (name: string): PathSegment => ({ kind: 'field', name });
+
+/** The lints' findings on a CRD document (rules the API server rejects are left to its findings). */
+export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, crd: Record<string, unknown>): Finding[] {
+  const severity = (code: CelLintCode): CelLintSeverity => ctx.settings.celLints?.[code] ?? CEL_LINT_DEFAULTS[code];
+  if ((Object.keys(CEL_LINT_DEFAULTS) as CelLintCode[]).every((c) => severity(c) === 'off')) return [];
+  const out: Finding[] = [];
+  const at = (path: PathSegment[], start: number, end: number) => {
+    const r = doc.layer.rangeInString(path, start, end);
+    return r ? { start: td.positionAt(r.start), end: td.positionAt(r.end) } : undefined;
+  };
+  const push = (code: CelLintCode, range: Finding['range'] | undefined, message: string, path: PathSegment[], rule: string) => {
+    const sev = severity(code);
+    if (!range || sev === 'off') return;
+    out.push({ range, severity: sev, code, message, document: 'crd', segments: path, provenance: { rule } });
+  };
+  // One environment and self type per schema node (its rules share them).
+  const envs = new Map<JSONSchemaProps, ReturnType<typeof siteEnvironment>>();
+  for (const r of crdRules(ctx, crd)) {
+    if (r.rule === undefined || r.rule.trim() === '' || r.rule.length > MAX_LINTED_RULE_CHARS) continue;
+    const key = r.site.optionalOldSelf ? undefined : r.site.schema;
+    let se = key ? envs.get(key) : undefined;
+    if (!se) {
+      se = siteEnvironment(r.site);
+      if (key) envs.set(key, se);
+    }
+    if (!se) continue;
+    // Only rules the API server accepts: the others already have its error.
+    const compiled = se.env.compile(r.rule, se.vars);
+    if (!compiled?.checked || compiled.issues.length || compiled.checked.type.kind !== 'bool') continue;
+    const rulePath = [...r.path, field('rule')];
+    if (severity('CELNoSuchKey') !== 'off') {
+      for (const u of unguardedReads(compiled.checked)) {
+        const msg = `${u.text} may be absent (optional, no default): the rule then fails with "no such key: ${u.jsonName}" (guard it with has(${u.text}) or use ?.${u.field})`;
+        push('CELNoSuchKey', at(rulePath, u.range.start, u.range.end), msg, rulePath, r.rule);
+      }
+    }
+    if (severity('CELConstantRule') !== 'off') {
+      const v = constantValue(compiled);
+      if (v) {
+        const msg =
+          'error' in v
+            ? `the rule reads neither self nor oldSelf and always fails: ${v.error}`
+            : v.value === true
+              ? 'the rule reads neither self nor oldSelf and is always true: it checks nothing'
+              : 'the rule reads neither self nor oldSelf and is always false: every object is rejected';
+        push('CELConstantRule', at(rulePath, 0, r.rule.length), msg, rulePath, r.rule);
+      }
+    }
+    const me = r.messageExpression;
+    if (me && severity('CELEmptyMessage') !== 'off' && me.length <= MAX_LINTED_RULE_CHARS) {
+      const why = emptyMessageReason(se.env.compile(me, se.vars));
+      if (why) {
+        const mePath = [...r.path, field('messageExpression')];
+        const msg = `the messageExpression can produce an empty or multi-line message (${why}): the API server then reports the failure as if messageExpression were not set`;
+        push('CELEmptyMessage', at(mePath, 0, me.length), msg, mePath, r.rule);
+      }
+    }
+  }
+  return out;
+}
+
+/** The scalar style of a string at a path (for text inserted into it). */
+export function scalarStyle(doc: YamlDoc, path: PathSegment[]): string | undefined {
+  const n = doc.layer.nodeAtPath(path);
+  return isScalar(n) ? (n.type ?? 'PLAIN') : undefined;
+}
