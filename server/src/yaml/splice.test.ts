@@ -91,3 +91,33 @@ test('splice: typing in a description of a large document re-parses only its blo
   const h = parseYamlDocuments(CRD, { previous: g });
   assert.notEqual(h.documents[0].ast.contents, g.documents[0].ast.contents);
 });
+
+test('splice: typing in property names (keys) = fresh parse, the renamed entry keeps its value node', () => {
+  const rand = rng(12);
+  let text = CRD;
+  let f = parseYamlDocuments(text);
+  void f.documents[0].value;
+  const keysOf = (t: string) => [...t.matchAll(/\n( +)([a-zA-Z][a-zA-Z0-9]*):/g)].map((m) => m.index + 1 + m[1].length);
+  let keys = keysOf(text);
+  let kept = 0;
+  for (let i = 0; i < 60; i++) {
+    const key = keys[Math.floor(rand() * keys.length)];
+    const len = /^[a-zA-Z0-9]*/.exec(text.slice(key))![0].length;
+    const at = key + Math.floor(rand() * (len + 1));
+    // A letter typed, one deleted (never the whole name), or a character that makes it no plain word.
+    const r = rand();
+    const cut = Math.min(at, key + len - 1);
+    const next = r < 0.5 ? text.slice(0, at) + 'q' + text.slice(at) : r < 0.9 && len > 1 ? text.slice(0, cut) + text.slice(cut + 1) : text.slice(0, at) + ' ' + text.slice(at);
+    const valueNode = f.documents[0].pathAt(key).node;
+    const g = parseYamlDocuments(next, { previous: f, consumePrevious: true });
+    if (valueNode && g.documents[0].pathAt(key).node === valueNode) kept++;
+    const fresh = parseYamlDocuments(next);
+    assert.deepEqual(snapshot(g), snapshot(fresh), `edit ${i} at ${at}`);
+    assert.deepEqual(Object.keys(g.documents[0].value as object), Object.keys(fresh.documents[0].value as object), 'key order');
+    text = next;
+    f = g;
+    keys = keysOf(text);
+  }
+  // Most edits rename the key in place: its value (often a large subtree) is not parsed again.
+  assert.ok(kept > 30, `kept ${kept}`);
+});

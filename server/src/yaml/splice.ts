@@ -70,6 +70,10 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
     spine.push(next.step);
     node = next.node;
   }
+  if (isMap(node)) {
+    const renamed = spliceKey(src, node, spine, newText, edit);
+    if (renamed) return renamed;
+  }
   if (!target) return undefined;
   const depthAt = spine.findIndex((s) => s.parent === target);
   const targetSpine = depthAt < 0 ? spine : spine.slice(0, depthAt);
@@ -101,6 +105,81 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   // A new Document object (the service tells documents apart by it) sharing the updated contents.
   const copy = Object.create(Object.getPrototypeOf(doc), Object.getOwnPropertyDescriptors(doc)) as Document.Parsed;
   return { chunkText: newText, doc: copy, value };
+}
+
+/** A plain key that reads the same in YAML 1.1 and 1.2 and in kubectl's conversion: a string. */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_./-]*$/;
+const SPECIAL_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/;
+
+/**
+ * An edit inside one plain key of a block mapping (typing in a property name): the key is replaced in
+ * place and the mapping's value gets the new name at the same position, so its other entries keep their
+ * nodes and values (the CRD checks' memo keeps them). Undefined unless both names are plain words that
+ * read as themselves and the new one is not already in the mapping.
+ */
+function spliceKey(src: SpliceSource, map: Node, spine: Step[], newText: string, edit: TextEdit): SpliceResult | undefined {
+  if (!isMap(map) || map.flow) return undefined;
+  const i = map.items.findIndex((p) => {
+    const r = (p.key as Node | null)?.range;
+    return !!r && r[0] <= edit.start && edit.oldEnd <= r[1];
+  });
+  if (i < 0) return undefined;
+  const pair = map.items[i];
+  const key = pair.key;
+  if (!isScalar(key) || key.type !== 'PLAIN' || key.tag || key.anchor || typeof key.value !== 'string' || !key.range) return undefined;
+  const delta = edit.newEnd - edit.oldEnd;
+  const name = newText.slice(key.range[0], key.range[1] + delta);
+  const old = key.value;
+  if (src.chunkText.slice(key.range[0], key.range[1]) !== old) return undefined;
+  if (!PLAIN_KEY.test(name) || SPECIAL_WORDS.test(name) || !PLAIN_KEY.test(old) || SPECIAL_WORDS.test(old)) return undefined;
+  if (map.items.some((p) => isScalar(p.key) && p.key.value === name)) return undefined;
+  let value: { v: unknown } | undefined;
+  if (src.value) {
+    const v = renameInValue(src.value.v, spine, old, name);
+    if (v === NO_VALUE) return undefined;
+    value = { v };
+  }
+  // From here on the previous AST is changed in place; the mapping is a new node (path indexes are per node).
+  const doc = src.doc;
+  const fresh = Object.create(Object.getPrototypeOf(map), Object.getOwnPropertyDescriptors(map)) as typeof map;
+  fresh.items = map.items.slice();
+  const k = key.clone() as typeof key;
+  k.value = name;
+  if ('source' in k) (k as { source?: string }).source = name;
+  k.range = [key.range[0], key.range[1] + delta, key.range[2] + delta];
+  const p = Object.create(Object.getPrototypeOf(pair), Object.getOwnPropertyDescriptors(pair)) as typeof pair;
+  p.key = k;
+  fresh.items[i] = p;
+  const holder = spine.length ? spine[spine.length - 1] : undefined;
+  if (holder) setChild(holder, fresh);
+  else (doc as { contents: unknown }).contents = fresh;
+  if (delta !== 0) {
+    shiftNode(doc.contents as Node, delta, key.range[1], k);
+    if (doc.range) for (let j = 0; j < 3; j++) if (doc.range[j] >= key.range[1]) doc.range[j] += delta;
+  }
+  const copy = Object.create(Object.getPrototypeOf(doc), Object.getOwnPropertyDescriptors(doc)) as Document.Parsed;
+  return { chunkText: newText, doc: copy, value };
+}
+
+/** The previous value with the mapping at `spine` holding `name` instead of `old`, in its place (copy-on-write). */
+function renameInValue(root: unknown, spine: Step[], old: string, name: string): unknown {
+  const copyRoot = copyOf(root);
+  if (copyRoot === undefined) return NO_VALUE;
+  let cur = copyRoot;
+  for (const s of spine) {
+    const next = s.key !== undefined ? (!Array.isArray(cur) && Object.hasOwn(cur as object, s.key) ? (cur as Record<string, unknown>)[s.key] : undefined) : Array.isArray(cur) ? cur[s.index] : undefined;
+    const c = copyOf(next);
+    if (c === undefined) return NO_VALUE;
+    if (s.key !== undefined) setKey(cur as Record<string, unknown>, s.key, c);
+    else (cur as unknown[])[s.index] = c;
+    cur = c;
+  }
+  if (Array.isArray(cur) || !cur || typeof cur !== 'object' || !Object.hasOwn(cur, old) || Object.hasOwn(cur, name)) return NO_VALUE;
+  const m = cur as Record<string, unknown>;
+  const entries = Object.keys(m).map((k) => [k, m[k]] as const);
+  for (const k of Object.keys(m)) delete m[k];
+  for (const [k, v] of entries) setKey(m, k === old ? name : k, v);
+  return copyRoot;
 }
 
 /** The child (pair value or sequence item) whose range holds the edit; keys end the walk. */
