@@ -45,7 +45,9 @@ interface ServerSpec {
 function yamlLanguageServerCopy(): string {
   const src = path.join(ROOT, 'node_modules', 'yaml-language-server');
   const dst = path.join(ROOT, '.work', 'bench', 'yaml-language-server');
-  const settingsFile = path.join(dst, 'out', 'src', 'yamlSettings.js');
+  // Its compiled settings: out/server/src in 1.25.0's package (out/src in older layouts).
+  const layout = fs.existsSync(path.join(src, 'out', 'server', 'src')) ? ['out', 'server', 'src'] : ['out', 'src'];
+  const settingsFile = path.join(dst, ...layout, 'yamlSettings.js');
   if (!fs.existsSync(settingsFile)) {
     fs.mkdirSync(path.dirname(dst), { recursive: true });
     fs.cpSync(src, dst, { recursive: true });
