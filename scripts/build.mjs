@@ -1,4 +1,5 @@
-// Bundles the client, the language server and the CLI into dist/ with esbuild.
+// Bundles the client, the language server (main thread and workers) and the CLI into dist/ with esbuild.
+// dist/server.js starts dist/worker.js (beside it) twice: the check worker and the query worker.
 import { build } from 'esbuild';
 
 const common = {
@@ -14,5 +15,6 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
+  build({ ...common, entryPoints: ['server/src/worker.ts'], outfile: 'dist/worker.js' }),
   build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
 ]);

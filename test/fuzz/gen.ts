@@ -520,3 +520,62 @@ export function mutateCrdObject(r: Rng, crd: Json, n: number): void {
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Hostile inputs by class (issue 11): each generator gives documents of a chosen size, deterministic
+// for a seed, so that a bound that fails is reproduced from the printed seed.
+
+/** A Widget custom resource (the test fixture's CRD) with `extra` YAML lines under spec. */
+export function widgetCr(name: string, extra = ''): string {
+  return `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ${name}\nspec:\n  size: small\n  replicas: 2\n${extra}`;
+}
+
+/** Wide map: one mapping of `keys` keys (the issue's 40,000 keys are 549 KB), under an unknown field. */
+export function wideMapCr(r: Rng, keys: number): string {
+  let s = '  labels:\n';
+  for (let i = 0; i < keys; i++) s += `    k${i.toString(36)}${r.int(1000)}: v${i}\n`;
+  return widgetCr('wide', s);
+}
+
+/**
+ * Alias width: one anchored map of `keys` keys, aliased `uses` times. The YAML library's alias limit counts
+ * aliases inside the target, so a plain wide target passes it at any number of uses: keys × uses nodes
+ * once expanded (the issue's 290 KB became about 2 million keys).
+ */
+export function aliasWidthCr(keys: number, uses: number): string {
+  let s = '  base: &a {' + Array.from({ length: keys }, (_, i) => `k${i}: v`).join(', ') + '}\n  copies:\n';
+  s += '  - *a\n'.repeat(uses);
+  return widgetCr('aliases', s);
+}
+
+/** The issue's pattern: `.{1000}` ten times then `$` (71 characters), 10,003 instructions. */
+export const EXPENSIVE_PATTERN = '.{1000}'.repeat(10) + '$';
+
+/** A CRD whose string field has an expensive pattern and a default of `defaultLength` characters. */
+export function expensivePatternCrd(pattern: string, defaultLength: number): string {
+  return crdWithSchema(
+    `type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      value:\n        type: string\n        pattern: ${yq(pattern)}\n        default: ${yq('d'.repeat(defaultLength))}\n      name:\n        type: string\n        pattern: '^[a-z]+$'\n`,
+    'Patterned',
+    'patterns.example.com',
+  );
+}
+
+/** A CR of expensivePatternCrd with a value of `length` characters (and one plain pattern error). */
+export function expensivePatternCr(length: number): string {
+  return `apiVersion: patterns.example.com/v1\nkind: Patterned\nmetadata:\n  name: p\nspec:\n  value: ${yq('v'.repeat(length))}\n  name: Not-Lower\n`;
+}
+
+/** Integers beyond 2^53 (and beyond int64) in a Widget CR, where the schema has integers and elsewhere. */
+export function hugeIntegerCr(r: Rng): string {
+  const big = () => (BigInt(2) ** BigInt(53 + r.int(400)) + BigInt(r.int(1_000_000))).toString();
+  return widgetCr('huge', `  extra:\n    a: ${big()}\n    b: [${big()}, -${big()}]\n    c: ${big()}.0\n`).replace('replicas: 2', `replicas: ${big()}`);
+}
+
+/** A range edit whose numbers are out of the document or not numbers at all. */
+export function outOfRangeChange(r: Rng, lines: number): { range: unknown; text: string } {
+  const n = () => r.pick([-1, -1000, lines, lines + 1, lines + 1000, 2 ** 31, 1.5, 0, 1]);
+  const junk = () => r.pick<unknown>([null, undefined, 'x', NaN, {}, [], Infinity]);
+  const num = () => (r.chance(0.8) ? n() : junk());
+  const range = r.chance(0.05) ? r.pick<unknown>([null, 'range', { start: { line: 0, character: 0 } }]) : { start: { line: num(), character: num() }, end: { line: num(), character: num() } };
+  return { range, text: r.pick(['', 'x', 'spec:\n', '\n\n', 'a: [']) };
+}

@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { exampleFiles, iterations, randomEdit, readText, realCrdFiles, REALWORLD, Rng, seed } from './gen';
 import { FuzzServer, normDiagnostics } from './server';
+import type { StatsResponse } from '../../server/src/lsp/protocol';
 
 const SEED = seed();
 const EXAMPLES = exampleFiles();
@@ -137,7 +138,7 @@ async function storm(
   edits: number,
   label: string,
   opts: { requestEvery: number; crdEditShare: number; crdText?: string; crFiles?: string[] },
-): Promise<{ ms: number; mem: { rss: number; peak: number } }> {
+): Promise<{ ms: number; mem: { rss: number; peak: number }; stats: StatsResponse }> {
   const s = await FuzzServer.start(null);
   try {
     const crOriginal = readText(r.pick(opts.crFiles ?? CR_FILES));
@@ -167,6 +168,8 @@ async function storm(
     await s.settle();
     const ms = performance.now() - t0;
     const mem = s.memoryMB();
+    const stats = await s.stats();
+    assert.equal(stats.main.parses, 0, `${label}: the main thread parsed`);
     assert.deepEqual(s.failures(), [], `${label}: the server logged failures`);
     assert.equal(s.proc.exitCode, null, `${label}: server exited`);
     const got = new Map([CRD_URI, CR_URI].map((u) => [u, normDiagnostics(s.latest.get(u)!.diagnostics)]));
@@ -174,7 +177,7 @@ async function storm(
     for (const u of [CRD_URI, CR_URI]) {
       assert.deepEqual(got.get(u), want.get(u), `${label}: final diagnostics of ${u} differ from a fresh server's.\nCRD text:\n${crd.text}\nCR text:\n${cr.text}`);
     }
-    return { ms, mem };
+    return { ms, mem, stats };
   } finally {
     await s.stop();
   }
@@ -207,8 +210,13 @@ test('soak: 10,000 rapid edits without waiting; still correct at the end, RSS bo
   const r = new Rng(SEED ^ 0x50a4);
   const edits = Number(process.env.CRD_YAML_SOAK_EDITS) || 10_000;
   try {
-    const { ms, mem } = await storm(r, edits, 'soak', { requestEvery: 250, crdEditShare: 0.05 });
+    const { ms, mem, stats } = await storm(r, edits, 'soak', { requestEvery: 250, crdEditShare: 0.05 });
     console.log(`# soak: ${edits} edits settled in ${ms.toFixed(0)} ms, server RSS ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`);
+    const cpu = (t?: { cpuMs: number; tasks: number; maxTask?: { cpuMs: number } }) => (t ? `${t.cpuMs.toFixed(0)} ms CPU, ${t.tasks} tasks, longest ${t.maxTask?.cpuMs.toFixed(0) ?? 0} ms` : 'no report');
+    console.log(
+      `# soak: main ${cpu(stats.main)} (event-loop delay p99 ${stats.main.eventLoopDelay.p99} ms, max ${stats.main.eventLoopDelay.max} ms); ` +
+        `check worker ${cpu(stats.check)}, ${stats.check?.staleSkipped ?? 0} stale checks skipped, ${stats.check?.staleDropped ?? 0} stale results dropped; query worker ${cpu(stats.query)}`,
+    );
     assert.ok(mem.peak < 400, `server peak RSS ${mem.peak.toFixed(0)} MB over 400 MB`);
     assert.ok(mem.rss < 300, `server RSS ${mem.rss.toFixed(0)} MB over 300 MB after the soak`);
   } catch (e) {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { ensureBuilt, SERVER } from '../lsp/client';
+import type { StatsResponse } from '../../server/src/lsp/protocol';
 
 export interface Published {
   version?: number;
@@ -109,6 +110,18 @@ export class FuzzServer {
     }
   }
 
+  /** Each thread's CPU time and work counters (crdYaml/stats). */
+  stats(): Promise<StatsResponse> {
+    return this.conn.sendRequest('crdYaml/stats', {}) as Promise<StatsResponse>;
+  }
+
+  /** A hover, with the time it took to answer (ms, measured here: reported, never asserted). */
+  async timedHover(uri: string, position: { line: number; character: number }): Promise<{ ms: number; result: unknown }> {
+    const t0 = performance.now();
+    const result = await this.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position });
+    return { ms: performance.now() - t0, result };
+  }
+
   async stop(): Promise<void> {
     try {
       await Promise.race([this.conn.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 3000))]);
@@ -139,4 +152,11 @@ export function positionAt(text: string, offset: number): { line: number; charac
     }
   }
   return { line, character: offset - lineStart };
+}
+
+/** The p-th percentile (0..100) of some numbers. */
+export function percentile(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }

@@ -35,10 +35,13 @@ export class EditorBaselines {
     service.setWorkspaceObjects((group, kind) => this.objectsOf(group, kind));
   }
 
-  /** Applies `crdYaml.baseline`; true when it changed (the open files need their baselines again). */
-  configure(value: unknown): boolean {
+  /**
+   * Applies `crdYaml.baseline`; true when it changed (the open files need their baselines again). `again`:
+   * the workspace folders changed, so the source is made again even with the same setting.
+   */
+  configure(value: unknown, again = false): boolean {
     const s = typeof value === 'string' ? value : 'git:HEAD';
-    if (s === this.setting) return false;
+    if (s === this.setting && !again) return false;
     this.setting = s;
     this.source?.close();
     this.source = undefined;

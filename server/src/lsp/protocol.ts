@@ -21,6 +21,7 @@ export interface PreviewParams {
 export interface PreviewResponse {
   /** The object the API server would store, as YAML, after a comment header saying what was pruned and defaulted (with values), whether status was dropped, and the errors. */
   yaml: string;
+  /** The same object as JSON; integers beyond 2^53 (which JSON numbers in JavaScript cannot hold) are strings of their exact digits. */
   object: unknown;
   /** Field paths removed by pruning. */
   pruned: string[];
@@ -136,3 +137,54 @@ export const ImportCrdsRequest = new RequestType<ImportCrdsParams, ImportCrdsRes
 
 /** `crdYaml/trust`, sent by the VS Code client when the user trusts the workspace (initializationOptions.trusted before). */
 export const TrustNotification = new NotificationType<{ trusted: boolean }>('crdYaml/trust');
+
+/** One thread's work, as `crdYaml/stats` reports it. */
+export interface ThreadStats {
+  /** CPU time of the thread so far (ms). */
+  cpuMs: number;
+  /** Tasks done: requests routed (main), documents checked (check worker), requests answered (query worker). */
+  tasks: number;
+  /** YAML documents parsed: always 0 on the main thread, which neither parses nor checks. */
+  parses: number;
+  /** The longest task in CPU time (ms). */
+  maxTask?: { what: string; cpuMs: number };
+  heapUsedMB?: number;
+}
+
+export interface StatsResponse {
+  main: ThreadStats & {
+    /** Event-loop delay of the main thread (ms): what any answer may have waited for the thread. */
+    eventLoopDelay: { p50: number; p99: number; max: number };
+    /** Changes clamped or rejected (lsp/documents.ts). */
+    clampedChanges: number;
+    rejectedChanges: number;
+    /** Query-worker answers that arrived while the check worker was inside a check. */
+    answeredDuringChecks: number;
+  };
+  check?: ThreadStats & {
+    staleSkipped: number;
+    staleDropped: number;
+    last?: { what: string; uri?: string; version?: number; cpuMs: number };
+    /** CPU time (ms) spent on each open document since it was opened. */
+    cpuByDocument: Record<string, number>;
+  };
+  query?: ThreadStats & { cpuByDocument: Record<string, number> };
+  /** Times the workers were started again (a worker died). */
+  workerRestarts: number;
+}
+
+/**
+ * `crdYaml/stats`, sent by tests and troubleshooting clients: each thread's CPU time and work counters.
+ * Answered by the main thread from what the workers last reported (it never waits for a busy worker).
+ */
+export const StatsRequest = new RequestType<{ resetEventLoopDelay?: boolean }, StatsResponse, void>('crdYaml/stats');
+
+/** The command a code action runs after its edit to show the fix's notes (the server shows them: lsp/server.ts). */
+export const SHOW_NOTES_COMMAND = 'crdYaml.showFixNotes';
+
+/**
+ * The command of the Run lenses of CRD rule test files (arguments `[uri, caseIndex?]`), run by the check
+ * worker. The name the service's lenses carry (service/crdTests.ts); repeated here because the main
+ * thread's bundle holds no service code (test/lsp/threads.test.ts holds the two equal).
+ */
+export const RUN_TESTS_COMMAND = 'crdYaml.runTests';

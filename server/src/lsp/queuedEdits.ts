@@ -1,20 +1,50 @@
 /**
  * Knowing which edits have been read from the wire but not yet applied, so that a check of a document
  * that a queued edit is about to change is skipped (its text is already stale): keystrokes that arrive
- * while the server is busy are coalesced into one check of the latest text.
+ * while a check runs are coalesced into one check of the latest text. The latest versions live in shared
+ * memory (one slot per open document) that the check worker reads before and after each check.
  */
 import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-languageserver/node';
 
-/** The latest document versions seen on the wire, by URI. */
+/** Slots of the shared latest-version array (open documents beyond this are never skipped as stale). */
+export const VERSION_SLOTS = 4096;
+
+/** The latest document versions seen on the wire, by URI, mirrored in a shared Int32Array by slot. */
 export class QueuedEdits {
+  /** Latest versions by slot, shared with the check worker. */
+  readonly shared = new Int32Array(new SharedArrayBuffer(4 * VERSION_SLOTS));
   private readonly latest = new Map<string, number>();
+  private readonly slots = new Map<string, number>();
+  private readonly free: number[] = [];
+  private next = 0;
 
   /** Records an incoming message (didOpen/didChange carry a version). */
   observe(m: Message): void {
     const msg = m as { method?: string; params?: { textDocument?: { uri?: string; version?: number } } };
     if (msg.method !== 'textDocument/didChange' && msg.method !== 'textDocument/didOpen') return;
     const td = msg.params?.textDocument;
-    if (td?.uri && typeof td.version === 'number') this.latest.set(td.uri, td.version);
+    if (typeof td?.uri === 'string' && typeof td.version === 'number' && Number.isInteger(td.version)) this.record(td.uri, td.version);
+  }
+
+  /** Records a version (newer than any seen wins). */
+  record(uri: string, version: number): void {
+    const before = this.latest.get(uri);
+    if (before !== undefined && before >= version) return;
+    this.latest.set(uri, version);
+    const slot = this.slotOf(uri);
+    if (slot !== undefined) Atomics.store(this.shared, slot, Math.min(version, 0x7fffffff));
+  }
+
+  /** The document's slot in the shared array (allocated on first use), or undefined when all are taken. */
+  slotOf(uri: string): number | undefined {
+    let s = this.slots.get(uri);
+    if (s === undefined) {
+      s = this.free.pop() ?? (this.next < VERSION_SLOTS ? this.next++ : undefined);
+      if (s === undefined) return undefined;
+      this.slots.set(uri, s);
+      Atomics.store(this.shared, s, this.latest.get(uri) ?? 0);
+    }
+    return s;
   }
 
   /** Whether an edit newer than `version` is waiting to be applied to the document. */
@@ -25,6 +55,12 @@ export class QueuedEdits {
 
   forget(uri: string): void {
     this.latest.delete(uri);
+    const s = this.slots.get(uri);
+    if (s !== undefined) {
+      this.slots.delete(uri);
+      Atomics.store(this.shared, s, 0);
+      this.free.push(s);
+    }
   }
 }
 

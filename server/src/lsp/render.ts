@@ -32,8 +32,8 @@ export function toDiagnostic(f: Finding, uri: string): Diagnostic {
   return d;
 }
 
-/** The command a code action runs after its edit to show the fix's notes (the server shows them). */
-export const SHOW_NOTES_COMMAND = 'crdYaml.showFixNotes';
+import { SHOW_NOTES_COMMAND } from './protocol';
+export { SHOW_NOTES_COMMAND };
 
 /** A fix as a quick-fix code action; its notes are shown by SHOW_NOTES_COMMAND once the edit is applied. */
 export function toCodeAction(fix: Fix, uri: string): CodeAction {

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { stringify } from 'yaml';
 import { contextNames, kubeconfigPaths, loadKubeconfig, openCluster, storedCrdManifest } from '../cluster';
@@ -47,6 +47,15 @@ export function readRepositorySettings(raw: Record<string, unknown>): Repository
   };
 }
 
+/**
+ * Where this module's requests and notifications are registered: the check worker's table (the main thread
+ * forwards them there by method, lsp/server.ts), shaped like the connection's own methods.
+ */
+export interface Handlers {
+  onRequest<P, R>(type: RequestType<P, R, void>, handler: (params: P) => R | Promise<R>): void;
+  onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): void;
+}
+
 /** Bound of the walk of one configured source folder. */
 const SOURCE_WALK_ENTRIES = 100_000;
 
@@ -60,9 +69,10 @@ export class RepositoryFeatures {
 
   constructor(
     private readonly deps: {
-      connection: Connection;
+      handlers: Handlers;
       service: LanguageService;
-      documents: TextDocuments<TextDocument>;
+      /** The open documents. */
+      documents: { all(): TextDocument[]; get(uri: string): TextDocument | undefined };
       folders: () => string[];
       /** What the server may read (scan.ts): the workspace folders, to which the sources' places are added. */
       readable: ReadableRoots;
@@ -93,7 +103,7 @@ export class RepositoryFeatures {
 
   /** Registers the requests and notifications of this module. */
   register(): void {
-    const c = this.deps.connection;
+    const c = this.deps.handlers;
     c.onRequest(CrdsRequest, () => this.crdList());
     c.onRequest(KubeconfigContextsRequest, async () => {
       const files = kubeconfigPaths();
@@ -140,6 +150,11 @@ export class RepositoryFeatures {
     }
     this.contexts.set(uri, fc);
     this.deps.service.setFileContext(uri, fc);
+  }
+
+  /** What an open document is (after updateContext). */
+  contextOf(uri: string): FileContext | undefined {
+    return this.contexts.get(uri);
   }
 
   /** Forgets a closed document's context. */

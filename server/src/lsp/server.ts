@@ -1,16 +1,15 @@
 /**
- * The LSP wiring: capabilities, document sync, settings, the workspace scan, and handlers that turn
- * requests into language-service calls. Every handler is guarded: a failure answers null and is logged,
- * the server keeps running.
+ * The LSP main thread: capabilities, document sync, settings, and routing. It never parses a document or
+ * runs a check (its bundle holds no engine or service code): checks, the workspace scan and previews run
+ * in the check worker, interactive requests in the query worker (lsp/workers.ts, ARCHITECTURE.md
+ * "Threads"), so the connection answers while any check runs. Every handler is guarded: a failure
+ * answers the method's empty value and is logged, the server keeps running.
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseKubernetesVersion } from '../engine/version';
+import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { postJson } from '../net/webhook';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   CodeActionKind,
-  DiagnosticSeverity,
   DidChangeConfigurationNotification,
   MessageType,
   ShowMessageNotification,
@@ -22,200 +21,271 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LanguageService } from '../service/languageService';
-import { DEFAULT_SCAN_SETTINGS, isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
-import { ConversionWebhookRequest, PreviewRequest, StatusNotification, type ConversionWebhookResponse, type PreviewResponse } from './protocol';
-import { SHOW_NOTES_COMMAND, SOURCE, toCodeAction, toDiagnostic, toPreviewResponse } from './render';
-import type { FieldValidation } from '../service/context';
-import type { CompatSeverity } from '../engine/compat/categories';
-import type { CelLintCode, CelLintSeverity } from '../service/celLints';
-import { EditorBaselines } from './baselines';
-import { RUN_TESTS_COMMAND } from '../service/crdTests';
-import { DiagnosticsScheduler } from './scheduler';
-import { RepositoryFeatures } from './repository';
-import type { QueuedEdits } from './queuedEdits';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
+import { sanitizeChanges } from './documents';
+import {
+  ConversionWebhookRequest,
+  CrdsRequest,
+  ImportCrdsRequest,
+  KubeconfigContextsRequest,
+  PreviewRequest,
+  RUN_TESTS_COMMAND,
+  SHOW_NOTES_COMMAND,
+  StatsRequest,
+  StatusNotification,
+  TrustNotification,
+  type StatsResponse,
+} from './protocol';
+import { QueuedEdits } from './queuedEdits';
+import { threadCpuMs } from './threadCpu';
+import { emptyAnswer, type FromWorker, type WorkerStats } from './workerProtocol';
+import { Workers, type Role } from './workers';
 
-/** The `crdYaml.*` settings. */
-export interface ServerSettings {
-  crdPaths: string[];
-  exclude: string[];
-  unknownKinds: 'ignore' | 'hint';
-  fieldValidation: FieldValidation;
-  diagnosticsDelayMs: number;
-  /** `git:HEAD` (default), `git:<ref>`, `cluster` or `none`: what open files are checked as updates of. */
-  baseline: string;
-  /** Severities of CRD compatibility categories. */
-  compatibility: Record<string, CompatSeverity>;
-  /** `crdYaml.kubernetesVersion` (`1.30` .. `1.37`) as a minor; undefined: the newest. */
-  kubernetesMinor?: number;
-  /** `crdYaml.cel.*`: severities of the CEL lints. */
-  celLints: Partial<Record<CelLintCode, CelLintSeverity>>;
+export interface StartOptions {
+  queued?: QueuedEdits;
+  /** The workers' script (dist/worker.js beside this bundle by default). */
+  workerScript?: string;
+  /** Heap limits of the workers (MB); CRD_YAML_WORKER_HEAP_MB overrides both. */
+  heapMB?: Record<Role, number>;
 }
 
-const DEFAULTS: ServerSettings = {
-  crdPaths: DEFAULT_SCAN_SETTINGS.crdPaths,
-  exclude: DEFAULT_SCAN_SETTINGS.exclude,
-  unknownKinds: 'ignore',
-  fieldValidation: 'Strict',
-  diagnosticsDelayMs: 0,
-  baseline: 'git:HEAD',
-  compatibility: {},
-  celLints: {},
-};
+/** A misbehaving client's changes are logged this many times (then counted in crdYaml/stats). */
+const MAX_CHANGE_LOGS = 20;
 
-const COMPAT_SEVERITIES = ['error', 'warning', 'information', 'off'];
-
-function readSettings(raw: unknown): ServerSettings {
-  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const strings = (v: unknown, d: string[]) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : d);
-  return {
-    crdPaths: strings(r.crdPaths, DEFAULTS.crdPaths),
-    exclude: strings(r.exclude, DEFAULTS.exclude),
-    unknownKinds: r.unknownKinds === 'hint' ? 'hint' : 'ignore',
-    fieldValidation: r.fieldValidation === 'Warn' || r.fieldValidation === 'Ignore' ? r.fieldValidation : 'Strict',
-    diagnosticsDelayMs: typeof r.diagnosticsDelayMs === 'number' && r.diagnosticsDelayMs >= 0 ? r.diagnosticsDelayMs : 0,
-    baseline: typeof r.baseline === 'string' && r.baseline.trim() ? r.baseline.trim() : DEFAULTS.baseline,
-    compatibility: Object.fromEntries(
-      Object.entries(r.compatibility && typeof r.compatibility === 'object' ? (r.compatibility as Record<string, unknown>) : {}).filter(
-        (e): e is [string, CompatSeverity] => typeof e[1] === 'string' && COMPAT_SEVERITIES.includes(e[1]),
-      ),
-    ),
-    kubernetesMinor: typeof r.kubernetesVersion === 'string' ? parseKubernetesVersion(r.kubernetesVersion) : undefined,
-    celLints: readCelLints(r.cel),
-  };
-}
-
-/** `crdYaml.cel.noSuchKey`, `.constantRule`, `.emptyMessage`: the CEL lints' severities (celLints.ts). */
-function readCelLints(raw: unknown): Partial<Record<CelLintCode, CelLintSeverity>> {
-  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const out: Partial<Record<CelLintCode, CelLintSeverity>> = {};
-  for (const [setting, code] of Object.entries(CEL_LINT_SETTINGS)) {
-    const v = r[setting];
-    if (typeof v === 'string' && LINT_SEVERITIES.includes(v)) out[code] = v as CelLintSeverity;
-  }
-  return out;
-}
-
-const LINT_SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'];
-const CEL_LINT_SETTINGS: Record<string, CelLintCode> = { noSuchKey: 'CELNoSuchKey', constantRule: 'CELConstantRule', emptyMessage: 'CELEmptyMessage' };
+/** Heap limits: a check beyond them ends the worker (restarted; the document is reported as not checked). */
+const HEAP_MB: Record<Role, number> = { check: 2048, query: 1024 };
 
 /** Starts serving the language on a connection. */
-export function startServer(connection: Connection, opts: { queued?: QueuedEdits } = {}): void {
-  const documents = new TextDocuments(TextDocument);
-  const service = new LanguageService();
-  let settings = DEFAULTS;
+export function startServer(connection: Connection, opts: StartOptions = {}): void {
+  const queued = opts.queued ?? new QueuedEdits();
+  /** The `crdYaml` settings object as the client sent it (the workers read it: lsp/settings.ts). */
+  let settings: Record<string, unknown> = {};
   let folders: string[] = [];
-  /** The one check before any read: inside a workspace folder (or a configured CRD source), links resolved. */
-  const readable = new ReadableRoots();
   let pullConfiguration = false;
-  let indexing = false;
-
   const log = (msg: string) => connection.console.log(msg);
-  let trusted = true;
-  const baselines = new EditorBaselines(service, {
-    folders: () => folders,
-    openText: (uri) => documents.get(uri)?.getText(),
-    openUris: () => documents.all().map((d) => d.uri),
-    log,
-    trusted: () => trusted,
-  });
-  /** Reads an open file's baseline, then checks it again. */
-  const refreshBaseline = (uri: string) =>
-    void baselines
-      .refresh(uri)
-      .then(() => scheduler.schedule(uri, false))
-      .catch((e) => log(`baseline of ${uri}: ${(e as Error).message}`));
-  const sendStatus = () => void connection.sendNotification(StatusNotification, { crdCount: service.crdCount, indexing }).catch(() => undefined);
 
-  const scheduler = new DiagnosticsScheduler((uri, urgent) => {
-    const doc = documents.get(uri);
-    if (!doc) return;
-    // A newer edit is already read and queued: checking this text would be wasted (it reschedules).
-    if (opts.queued?.isStale(uri, doc.version)) return;
-    try {
-      const t0 = performance.now();
-      repo.updateContext(uri);
-      const changed = service.update(doc);
-      if (repo.isExcluded(uri)) {
-        // crdYaml.validate.exclude: no diagnostics (the CRDs it defines are still used).
-        void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: [] });
-        for (const dep of service.dependents(changed)) if (dep !== uri) scheduler.schedule(dep, false);
-        if (changed.length) sendStatus();
+  // ---- work counters of this thread (crdYaml/stats): it routes, it never parses nor checks ----------
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  let routed = 0;
+  /** Answers of the query worker that arrived while the check worker was inside a check. */
+  let answeredDuringChecks = 0;
+  let clampedChanges = 0;
+  let rejectedChanges = 0;
+  const workerStats: Partial<Record<Role, WorkerStats>> = {};
+
+  // ---- documents: changes checked against the text (clamped or rejected, see documents.ts) ----------
+  /** Documents whose text may differ from the client's (a rejected change): no findings, no answers. */
+  const desynced = new Set<string>();
+  const documents = new TextDocuments<TextDocument>({
+    create: TextDocument.create,
+    update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
+      const v = sanitizeChanges(doc, changes);
+      if (!v.ok) {
+        rejectedChanges++;
+        desynced.add(doc.uri);
+        if (rejectedChanges <= MAX_CHANGE_LOGS) {
+          log(`rejected a change of ${doc.uri} (version ${version}): ${v.why}; the document is out of sync until the client sends its full text or reopens it`);
+        }
+        return doc;
+      }
+      if (v.clamped.length) {
+        clampedChanges++;
+        if (clampedChanges <= MAX_CHANGE_LOGS) log(`clamped a change of ${doc.uri} (version ${version}) to the document: ${v.clamped.join('; ')}`);
+      }
+      if (desynced.has(doc.uri)) {
+        // Only a full text brings an out-of-sync document back.
+        if (!v.changes.some((c) => !('range' in c))) return doc;
+        desynced.delete(doc.uri);
+      }
+      return TextDocument.update(doc, v.changes, version);
+    },
+  });
+  /** Documents the workers hold (open, in sync). */
+  const inWorkers = new Set<string>();
+
+  // ---- workers ------------------------------------------------------------------------------------
+  const poisoned = new Map<string, { version: number; why: string }>();
+  const pending = new Map<number, { method: string; params: unknown; resolve: (r: unknown) => void; role: Role }>();
+  let nextId = 1;
+  const heapMB = opts.heapMB ?? envHeap() ?? HEAP_MB;
+  const workers = new Workers({
+    script: opts.workerScript ?? path.join(__dirname, 'worker.js'),
+    heapMB,
+    latest: queued.shared,
+    log,
+    onMessage,
+    onRestart(role, why, checking) {
+      if (checking) {
+        const what = /ERR_WORKER_OUT_OF_MEMORY|out of memory/i.test(why) ? `the check ran out of memory (${heapMB.check} MB)` : `the check stopped the worker (${why})`;
+        poisoned.set(checking.uri, { version: checking.version, why: what });
+        log(`not checking ${checking.uri} version ${checking.version} again: ${what}`);
+      }
+      // Requests the dead worker held get their empty answer; state is replayed to the new workers.
+      for (const [id, p] of pending) {
+        pending.delete(id);
+        p.resolve(emptyAnswer(p.method));
+      }
+      replay();
+      void role;
+    },
+  });
+  workers.start();
+
+  /** The client's initializationOptions the check worker needs (trust, cache folder), replayed on restarts. */
+  let init: { trusted?: unknown; cacheDir?: unknown } = {};
+
+  function replay(): void {
+    workers.post('check', { t: 'init', init });
+    for (const [uri, p] of poisoned) workers.post('check', { t: 'poisoned', uri, version: p.version, why: p.why });
+    workers.post('check', { t: 'settings', raw: settings });
+    workers.post('query', { t: 'settings', raw: settings });
+    inWorkers.clear();
+    unsent.clear();
+    for (const d of documents.all()) if (!desynced.has(d.uri)) toWorkers(d);
+    if (folders.length) workers.post('check', { t: 'folders', folders });
+  }
+
+  function onMessage(role: Role, m: FromWorker): void {
+    switch (m.t) {
+      case 'diagnostics': {
+        if (m.stats) workerStats[role] = m.stats;
+        const d = documents.get(m.uri);
+        // A document closed, out of sync or changed since: its newer check publishes.
+        if (!d || desynced.has(m.uri) || (m.version !== undefined && m.version !== d.version)) return;
+        void connection.sendDiagnostics({ uri: m.uri, version: m.version, diagnostics: m.diagnostics }).catch(() => undefined);
         return;
       }
-      // On a keystroke, large CRDs get syntax + re-mapped previous findings now, the full check after
-      // (skipped if another edit is queued by then).
-      const { findings, pending } = urgent ? service.quickFindings(doc) : { findings: service.findings(doc), pending: false };
-      void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: findings.map((f) => toDiagnostic(f, uri)) });
-      if (pending) fullPassWhenIdle(uri);
-      const ms = performance.now() - t0;
-      if (ms > 200) log(`checked ${uri} in ${ms.toFixed(0)} ms`);
-      if (changed.length) {
-        for (const dep of service.dependents(changed)) if (dep !== uri) scheduler.schedule(dep, false);
-        sendStatus();
+      case 'status':
+        void connection.sendNotification(StatusNotification, { crdCount: m.crdCount, indexing: m.indexing }).catch(() => undefined);
+        return;
+      case 'log':
+        log(m.message);
+        return;
+      case 'stats':
+        workerStats[role] = m.stats;
+        return;
+      case 'response': {
+        if (m.stats) workerStats[role] = m.stats;
+        const p = pending.get(m.id);
+        if (!p) return;
+        pending.delete(m.id);
+        if (m.delegate && role === 'query') {
+          flush();
+          // The query worker hands a large document's whole-document request to the check worker.
+          const id = nextId++;
+          pending.set(id, { ...p, role: 'check' });
+          workers.post('check', { t: 'request', id, method: p.method, params: p.params });
+          return;
+        }
+        if (role === 'query' && workers.checkRunning) answeredDuringChecks++;
+        p.resolve(m.error ? emptyAnswer(p.method) : m.result ?? emptyAnswer(p.method));
+        return;
       }
-    } catch (e) {
-      log(`diagnostics failed for ${uri}: ${(e as Error).stack ?? e}`);
+      default:
+        return;
     }
-  });
+  }
 
-  const repo = new RepositoryFeatures({ connection, service, documents, folders: () => folders, readable, schedule: (uri) => scheduler.schedule(uri, false), sendStatus, log });
-  repo.register();
+  /** Sends a request to a worker; resolves with its answer (the method's empty value if the worker dies). */
+  function ask(role: Role, method: string, params: { textDocument: { uri: string } }): Promise<unknown> {
+    routed++;
+    const uri = params.textDocument?.uri;
+    if (typeof uri !== 'string' || !documents.get(uri) || desynced.has(uri)) return Promise.resolve(emptyAnswer(method));
+    flush();
+    return new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, { method, params, resolve, role });
+      workers.post(role, { t: 'request', id, method, params });
+    });
+  }
 
   /**
-   * The full check of a large CRD (a second or more for the largest) starts once the user has paused
-   * typing, so that it does not hold up the next keystrokes; a newer edit drops the waiting pass.
+   * Texts waiting to go to the workers: the changes read in one turn of the event loop go as one text (a
+   * client sending faster than a check runs costs one copy per turn, not one per keystroke). Anything
+   * sent to a worker about a document flushes first, so a request never sees an older text than it should.
    */
-  const idleTimers = new Map<string, NodeJS.Timeout>();
-  const FULL_PASS_IDLE_MS = 300;
-  function fullPassWhenIdle(uri: string): void {
-    clearTimeout(idleTimers.get(uri));
-    idleTimers.set(
-      uri,
-      setTimeout(() => {
-        idleTimers.delete(uri);
-        scheduler.schedule(uri, false);
-      }, FULL_PASS_IDLE_MS),
-    );
+  const unsent = new Map<string, TextDocument>();
+  let flushScheduled = false;
+  function flush(): void {
+    flushScheduled = false;
+    for (const d of unsent.values()) toWorkers(d);
+    unsent.clear();
   }
+
+  function changed(d: TextDocument): void {
+    queued.record(d.uri, d.version);
+    if (!inWorkers.has(d.uri)) {
+      toWorkers(d);
+      return;
+    }
+    unsent.set(d.uri, d);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
+  }
+
+  function toWorkers(d: TextDocument): void {
+    const text = d.getText();
+    queued.record(d.uri, d.version);
+    if (!inWorkers.has(d.uri)) {
+      inWorkers.add(d.uri);
+      const slot = queued.slotOf(d.uri) ?? -1;
+      workers.post('check', { t: 'open', uri: d.uri, languageId: d.languageId, version: d.version, text, slot });
+      workers.post('query', { t: 'open', uri: d.uri, languageId: d.languageId, version: d.version, text, slot });
+    } else {
+      workers.post('check', { t: 'change', uri: d.uri, version: d.version, text });
+      workers.post('query', { t: 'change', uri: d.uri, version: d.version, text });
+    }
+  }
+
+  function fromWorkers(uri: string): void {
+    unsent.delete(uri);
+    if (!inWorkers.delete(uri)) return;
+    workers.post('check', { t: 'close', uri });
+    workers.post('query', { t: 'close', uri });
+  }
+
   documents.onDidChangeContent((e) => {
-    clearTimeout(idleTimers.get(e.document.uri));
-    idleTimers.delete(e.document.uri);
+    const d = e.document;
+    if (desynced.has(d.uri)) {
+      fromWorkers(d.uri);
+      void connection.sendDiagnostics({ uri: d.uri, diagnostics: [] }).catch(() => undefined);
+      return;
+    }
+    changed(d);
+  });
+  // The check worker reads the baseline again on save (a commit may have moved HEAD).
+  documents.onDidSave((e) => {
+    if (inWorkers.has(e.document.uri)) workers.post('check', { t: 'save', uri: e.document.uri });
+  });
+  documents.onDidClose((e) => {
+    const uri = e.document.uri;
+    desynced.delete(uri);
+    fromWorkers(uri);
+    queued.forget(uri);
+    poisoned.delete(uri);
+    void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
   });
 
-  const guarded =
-    <P, R>(name: string, fn: (p: P) => R, fallback: R) =>
-    (p: P): R => {
-      try {
-        return fn(p);
-      } catch (e) {
-        log(`${name} failed: ${(e as Error).stack ?? e}`);
-        return fallback;
-      }
-    };
-
+  // ---- lifecycle, settings, workspace ---------------------------------------------------------------
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     pullConfiguration = !!params.capabilities.workspace?.configuration;
-    const init = params.initializationOptions as { settings?: unknown; trusted?: unknown; cacheDir?: unknown } | undefined;
-    repo.initialize(init ?? {});
-    // Only a client that says the workspace is untrusted (VS Code) keeps exec credential plugins from running.
-    trusted = init?.trusted !== false;
-    if (init?.settings) applySettings(init.settings);
+    const options = params.initializationOptions as { settings?: unknown; trusted?: unknown; cacheDir?: unknown } | undefined;
+    init = { trusted: options?.trusted, cacheDir: options?.cacheDir };
+    workers.post('check', { t: 'init', init });
+    if (options?.settings) applySettings(options.settings);
     folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
     if (!folders.length && params.rootUri) {
       const p = uriToPath(params.rootUri);
       if (p) folders = [p];
     }
-    readable.set(folders);
-    // The default baseline (git:HEAD) holds until settings say otherwise (clients without settings keep it).
-    baselines.configure(settings.baseline);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         completionProvider: { triggerCharacters: ['.', ' '] },
-        // Inside CEL rules: the overloads of the function being called.
-        signatureHelpProvider: { triggerCharacters: ['(', ','] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         documentSymbolProvider: true,
         definitionProvider: true,
@@ -229,22 +299,19 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   });
 
   connection.onInitialized(() => {
+    const scan = () => {
+      if (folders.length) workers.post('check', { t: 'folders', folders });
+    };
     if (pullConfiguration) {
       void connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
       void refreshSettings().then(scan);
-    } else void scan();
+    } else scan();
   });
 
   function applySettings(raw: unknown): void {
-    const before = settings;
-    settings = readSettings(raw);
-    service.configure({ unknownKinds: settings.unknownKinds, fieldValidation: settings.fieldValidation, compatibility: settings.compatibility, kubernetesMinor: settings.kubernetesMinor, celLints: settings.celLints });
-    const repoChanged = repo.configure(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
-    scheduler.delayMs = settings.diagnosticsDelayMs;
-    if (repoChanged) void repo.indexSources();
-    if (baselines.configure(settings.baseline)) for (const d of documents.all()) refreshBaseline(d.uri);
-    const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(settings.compatibility) || JSON.stringify(before.celLints) !== JSON.stringify(settings.celLints);
-    if (repoChanged || compatChanged || before.unknownKinds !== settings.unknownKinds || before.fieldValidation !== settings.fieldValidation || before.kubernetesMinor !== settings.kubernetesMinor) for (const d of documents.all()) scheduler.schedule(d.uri, false);
+    settings = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    workers.post('check', { t: 'settings', raw: settings });
+    workers.post('query', { t: 'settings', raw: settings });
   }
 
   async function refreshSettings(): Promise<void> {
@@ -256,191 +323,115 @@ export function startServer(connection: Connection, opts: { queued?: QueuedEdits
   }
 
   connection.onDidChangeConfiguration(async (p) => {
-    const before = settings;
     if (pullConfiguration) await refreshSettings();
     else applySettings((p.settings as { crdYaml?: unknown } | undefined)?.crdYaml);
-    if (before.crdPaths.join() !== settings.crdPaths.join() || before.exclude.join() !== settings.exclude.join()) void scan();
   });
 
-  /** Indexes the workspace's CRD files, yielding between files so edits are served meanwhile. */
-  async function scan(): Promise<void> {
-    // Without a folder there is nothing to scan, but configured sources still count.
-    if (!folders.length) {
-      await repo.indexSources(true);
-      return;
-    }
-    indexing = true;
-    sendStatus();
-    const t0 = performance.now();
-    try {
-      const files = await listIndexedFiles(folders, settings);
-      // Files no longer selected (settings changed, deleted meanwhile) leave the index.
-      const keep = new Set(files.map((f) => pathToFileURL(f).toString()));
-      for (const uri of service.index.diskSources()) if (!keep.has(uri)) service.indexDiskFile(uri, undefined);
-      for (const file of files) {
-        const text = await readCandidate(file, readable);
-        const uri = pathToFileURL(file).toString();
-        baselines.diskFile(uri, text);
-        if (text !== undefined && !documents.get(uri)) {
-          // Open CRs get their findings as soon as their CRD is indexed, not at the end of the scan.
-          for (const dep of service.dependents(service.indexDiskFile(uri, text))) scheduler.schedule(dep, false);
-        }
-        await new Promise((r) => setImmediate(r));
-      }
-    } catch (e) {
-      log(`workspace scan failed: ${(e as Error).message}`);
-    }
-    await repo.indexSources(true);
-    indexing = false;
-    log(`indexed ${service.crdCount} CRDs in ${(performance.now() - t0).toFixed(0)} ms`);
-    sendStatus();
-    for (const d of documents.all()) scheduler.schedule(d.uri, false);
-  }
-
-  function relPath(file: string): string | undefined {
-    for (const f of folders) {
-      const rel = path.relative(f, file);
-      if (!rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
-    }
-    return undefined;
-  }
-
-  // File events are applied one batch after the other, in the order they came (each awaits reads).
-  let fileEvents: Promise<void> = Promise.resolve();
   connection.onDidChangeWatchedFiles((p) => {
-    fileEvents = fileEvents.then(() => applyFileChanges(p.changes)).catch((e) => log(`file change failed: ${(e as Error).message}`));
-  });
-  async function applyFileChanges(changes: { uri: string; type: FileChangeType }[]): Promise<void> {
-    for (const ch of changes) {
-      repo.onWatchedFile(ch.uri);
-      if (documents.get(ch.uri)) continue; // the open document is what counts
-      const file = uriToPath(ch.uri);
-      const rel = file && relPath(file);
-      if (!file || rel === undefined || !isIndexedPath(rel, settings)) continue;
-      const text = ch.type === FileChangeType.Deleted ? undefined : await readCandidate(file, readable);
-      const changed = service.indexDiskFile(ch.uri, text);
-      baselines.diskFile(ch.uri, text);
-      for (const dep of service.dependents(changed)) scheduler.schedule(dep, false);
-      if (changed.length) sendStatus();
+    for (const ch of p.changes) {
+      if (typeof ch?.uri !== 'string') continue;
+      workers.post('check', { t: 'fileChanged', uri: ch.uri, deleted: ch.type === FileChangeType.Deleted });
     }
-  }
-
-  documents.onDidChangeContent((e) => scheduler.schedule(e.document.uri, true));
-  // The baseline is read when a file opens and again when it is saved (a commit may have moved HEAD).
-  documents.onDidOpen((e) => refreshBaseline(e.document.uri));
-  documents.onDidSave((e) => refreshBaseline(e.document.uri));
-  documents.onDidClose(async (e) => {
-    const uri = e.document.uri;
-    scheduler.cancel(uri);
-    repo.forget(uri);
-    opts.queued?.forget(uri);
-    void connection.sendDiagnostics({ uri, diagnostics: [] });
-    baselines.forget(uri);
-    let changed = service.close(uri);
-    const file = uriToPath(uri);
-    const rel = file && relPath(file);
-    if (file && rel !== undefined && isIndexedPath(rel, settings)) {
-      const text = await readCandidate(file, readable);
-      if (text !== undefined && !documents.get(uri)) changed = [...changed, ...service.indexDiskFile(uri, text)];
-    }
-    for (const dep of service.dependents(changed)) scheduler.schedule(dep, false);
-    if (changed.length) sendStatus();
   });
 
-  connection.onHover(guarded('hover', (p) => withDoc(p.textDocument.uri, (d) => service.hover(d, p.position)), null));
+  connection.onShutdown(() => workers.stop());
+  connection.onExit(() => void workers.stop());
+
+  // ---- requests -----------------------------------------------------------------------------------
+  const guarded =
+    <P extends { textDocument: { uri: string } }>(role: Role, method: string, pre?: (p: P) => unknown) =>
+    async (p: P): Promise<never> => {
+      try {
+        const early = pre?.(p);
+        if (early !== undefined) return early as never;
+        return (await ask(role, method, p)) as never;
+      } catch (e) {
+        log(`${method} failed: ${(e as Error).stack ?? e}`);
+        return emptyAnswer(method) as never;
+      }
+    };
+
+  connection.onHover(guarded('query', 'textDocument/hover'));
   connection.onCompletion(
-    guarded(
-      'completion',
-      (p) =>
-        withDoc(p.textDocument.uri, (d) => {
-          // A space only opens the list where a value starts (`key: `), not in indentation or prose.
-          if (p.context?.triggerCharacter === ' ') {
-            const line = d.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
-            if (!/:\s$/.test(line)) return [];
-          }
-          return service.completion(d, p.position);
-        }) ?? [],
-      [],
-    ),
+    guarded('query', 'textDocument/completion', (p) => {
+      // A space only opens the list where a value starts (`key: `), not in indentation or prose.
+      if (p.context?.triggerCharacter !== ' ') return undefined;
+      const d = documents.get(p.textDocument.uri);
+      const line = d?.getText({ start: { line: p.position.line, character: 0 }, end: p.position }) ?? '';
+      return /:\s$/.test(line) ? undefined : [];
+    }),
   );
-  connection.onSignatureHelp(guarded('signatureHelp', (p) => withDoc(p.textDocument.uri, (d) => service.signatureHelp(d, p.position)) ?? null, null));
-  connection.onCodeAction(guarded('codeAction', (p) => withDoc(p.textDocument.uri, (d) => service.fixes(d, p.range).map((f) => toCodeAction(f, d.uri))) ?? [], []));
-  connection.onDocumentSymbol(guarded('documentSymbol', (p) => withDoc(p.textDocument.uri, (d) => service.documentSymbols(d)) ?? [], []));
-  connection.onDefinition(guarded('definition', (p) => withDoc(p.textDocument.uri, (d) => service.definition(d, p.position)) ?? [], []));
-  connection.onFoldingRanges(guarded('foldingRange', (p) => withDoc(p.textDocument.uri, (d) => service.foldingRanges(d)) ?? [], []));
-  connection.onCodeLens(guarded('codeLens', (p) => withDoc(p.textDocument.uri, (d) => service.codeLenses(d)) ?? [], []));
-  connection.onRequest(ConversionWebhookRequest, async (p): Promise<ConversionWebhookResponse | null> => {
-    const d = documents.get(p.textDocument.uri);
-    if (!d) return null;
-    try {
-      service.update(d);
-      // The user named this URL; the CA is theirs or the CRD's (net/webhook.ts is the one outgoing call).
-      const r = await service.checkConversionWebhook(d, p.position, p.to, randomUUID(), (body, crdCa) => postJson(p.webhook, body, { ca: p.caBundle ?? crdCa }));
-      if (!r) return null;
-      return {
-        desiredAPIVersion: r.result.desiredAPIVersion,
-        ...(r.result.reviewVersion ? { reviewVersion: r.result.reviewVersion } : {}),
-        sent: r.result.sent.length,
-        diagnostics: r.messages.map((m) => ({ range: m.range, severity: m.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, source: SOURCE, message: m.message })),
-        yaml: r.yaml,
-      };
-    } catch (e) {
-      log(`checkConversionWebhook failed: ${(e as Error).stack ?? e}`);
-      return null;
-    }
-  });
+  connection.onCodeAction(guarded('query', 'textDocument/codeAction'));
+  connection.onDocumentSymbol(guarded('query', 'textDocument/documentSymbol'));
+  connection.onDefinition(guarded('query', 'textDocument/definition'));
+  connection.onFoldingRanges(guarded('query', 'textDocument/foldingRange'));
+  connection.onCodeLens(guarded('query', 'textDocument/codeLens'));
+  connection.onRequest(PreviewRequest, guarded('check', 'crdYaml/preview'));
+  connection.onRequest(ConversionWebhookRequest, guarded('check', ConversionWebhookRequest.method));
   // A fix's notes (what a migration changed): a message, the details in the server's log.
-  connection.onExecuteCommand(
-    guarded(
-      'executeCommand',
-      (p) => {
-        if (p.command === RUN_TESTS_COMMAND) {
-          const [uri, index] = (p.arguments ?? []) as [string, number | undefined];
-          const r = withDoc(uri, (d) => service.runTests(d, typeof index === 'number' ? index : undefined));
-          if (!r) return null;
-          // The failures are findings of the test file; the lenses show the outcomes.
-          scheduler.schedule(uri, false);
-          void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
-          void connection.window.showInformationMessage(`crd-yaml test: ${r.passed} passed, ${r.failed} failed`);
-          return r;
-        }
-        if (p.command !== SHOW_NOTES_COMMAND) return null;
-        const [title, notes] = (p.arguments ?? []) as [unknown, unknown];
-        const lines = Array.isArray(notes) ? notes.map(String) : [];
-        for (const l of lines) connection.console.info(`${String(title)}: ${l}`);
-        // A notification (not window/showMessageRequest): nothing to answer.
-        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `${String(title)}: ${lines.length} change${lines.length === 1 ? '' : 's'} (listed in the crd-yaml output)` });
-        return null;
-      },
-      null,
-    ),
-  );
-  connection.onRequest(
-    PreviewRequest,
-    guarded(
-      'preview',
-      (p) =>
-        withDoc(p.textDocument.uri, (d): PreviewResponse | null => {
-          if (p.scope === 'file') return { yaml: service.previewFile(d), object: null, pruned: [], defaulted: [], diagnostics: [] };
-          const r = service.preview(d, p.position, { readBack: p.readBack === true });
-          return r && toPreviewResponse(r, d.uri);
-        }) ?? null,
-      null,
-    ),
-  );
-
-  function withDoc<R>(uri: string, fn: (d: TextDocument) => R): R | null {
-    const d = documents.get(uri);
-    if (!d) return null;
-    // Requests see the index as of the latest text (the scheduler may not have run yet).
-    repo.updateContext(uri);
-    const changed = service.update(d);
-    for (const dep of service.dependents(changed)) if (dep !== uri) scheduler.schedule(dep, false);
-    return fn(d);
+  connection.onExecuteCommand(async (p) => {
+    if (p.command === RUN_TESTS_COMMAND) {
+      // The check worker runs the cases: their failures are findings of the test file, the lenses show the outcomes.
+      const args = p.arguments ?? [];
+      const uri = args[0];
+      if (typeof uri !== 'string' || !documents.get(uri) || desynced.has(uri)) return null;
+      routed++;
+      flush();
+      const r = (await new Promise<unknown>((resolve) => {
+        const id = nextId++;
+        pending.set(id, { method: RUN_TESTS_COMMAND, params: args, resolve, role: 'check' });
+        workers.post('check', { t: 'request', id, method: RUN_TESTS_COMMAND, params: args });
+      })) as { passed: number; failed: number } | null;
+      if (!r) return null;
+      void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+      void connection.window.showInformationMessage(`crd-yaml test: ${r.passed} passed, ${r.failed} failed`);
+      return r;
+    }
+    if (p.command !== SHOW_NOTES_COMMAND) return null;
+    const [title, notes] = (p.arguments ?? []) as [unknown, unknown];
+    const lines = Array.isArray(notes) ? notes.map(String) : [];
+    for (const l of lines) connection.console.info(`${String(title)}: ${l}`);
+    // A notification (not window/showMessageRequest): nothing to answer.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `${String(title)}: ${lines.length} change${lines.length === 1 ? '' : 's'} (listed in the crd-yaml output)` });
+    return null;
+  });
+  // The repository features (lsp/repository.ts) live in the check worker: their messages go there.
+  for (const type of [CrdsRequest, KubeconfigContextsRequest, ImportCrdsRequest]) {
+    connection.onRequest(type.method, (p: unknown) => {
+      routed++;
+      flush();
+      return new Promise((resolve) => {
+        const id = nextId++;
+        pending.set(id, { method: type.method, params: p, resolve, role: 'check' });
+        workers.post('check', { t: 'request', id, method: type.method, params: p });
+      });
+    });
   }
+  connection.onNotification(TrustNotification, (p) => workers.post('check', { t: 'notify', method: TrustNotification.method, params: p }));
+
+  connection.onRequest(StatsRequest, (p): StatsResponse => {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const main = {
+      cpuMs: threadCpuMs(),
+      tasks: routed,
+      parses: 0,
+      eventLoopDelay: { p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) },
+      clampedChanges,
+      rejectedChanges,
+      answeredDuringChecks,
+      heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1048576),
+    };
+    if (p?.resetEventLoopDelay) loopDelay.reset();
+    return { main, check: workerStats.check, query: workerStats.query, workerRestarts: workers.restarts };
+  });
 
   documents.listen(connection);
   connection.listen();
+}
+
+function envHeap(): Record<Role, number> | undefined {
+  const n = Number(process.env.CRD_YAML_WORKER_HEAP_MB);
+  return Number.isFinite(n) && n > 0 ? { check: n, query: n } : undefined;
 }
 
 function uriToPath(uri: string): string | undefined {

@@ -22,7 +22,7 @@ import { parseFile, templateDecidesSpec } from './templates';
 import { hasGoTemplateActions } from '../yaml/template';
 import { ServiceCaches } from './caches';
 import type { FileBaseline, WorkspaceObjects } from './update';
-import { isTestFile, runTests, testFindings, testLenses } from './crdTests';
+import { isTestFile, runTests, testFindings, testLenses, type TestRun } from './crdTests';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
 import { fixesFor } from './fixes';
@@ -195,6 +195,17 @@ export class LanguageService {
   /** Runs the cases of a CRD rule test file (all, or the one at `index`); their failures become findings. */
   runTests(td: TextDocument, index?: number): { passed: number; failed: number } {
     return runTests(this.ctx, td, index);
+  }
+
+  /** The last run of a test file's cases (for another service that shows them: the editor's query worker). */
+  testRunOf(uri: string): TestRun | undefined {
+    return this.ctx.testRuns.get(uri);
+  }
+
+  /** Takes over a test file's last run from another service (`undefined`: none). */
+  setTestRun(uri: string, run: TestRun | undefined): void {
+    if (run) this.ctx.testRuns.set(uri, run);
+    else this.ctx.testRuns.delete(uri);
   }
 
   /**

@@ -168,6 +168,11 @@ export class CrdIndex {
     return this.diff(before);
   }
 
+  /** The CRDs a source holds (before resolution: shadowed ones included). */
+  entriesOf(uri: string, source: CrdSourceKind): IndexedCrd[] {
+    return this.sources[source].get(uri) ?? [];
+  }
+
   /** The URIs of the files on disk that hold indexed CRDs. */
   diskSources(): string[] {
     return [...this.sources.disk.keys()];

@@ -43,28 +43,59 @@ export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'
       if ((value as { kind?: unknown } | null)?.kind === 'CustomResourceDefinition') return undefined;
       continue;
     }
-    const crd = found[0];
-    const chunkText = chunk.text;
-    let full: Record<string, unknown> | undefined;
-    Object.defineProperty(crd, 'crd', {
-      enumerable: true,
-      configurable: true,
-      get(): Record<string, unknown> {
-        if (!full) {
-          // Generated CRD YAML is read by the fast block reader; anything else by the full parse.
-          const fast = yamlVersion === '1.2' ? undefined : readBlockYaml(chunkText);
-          const v = fast !== undefined ? fast : parseYamlDocuments(chunkText, { yamlVersion }).documents[0]?.value;
-          if (fast !== undefined) crd.blockYaml = true;
-          const again = extractCrds(uri, [{ index, text: chunkText, value: v, startLine: crd.startLine }])[0];
-          // The light names are those of the full value (the cut never touches them); the value wins regardless.
-          full = again?.crd ?? (value as Record<string, unknown>);
-        }
-        return full;
-      },
-    });
-    out.push(crd);
+    out.push(parsedOnFirstUse(found[0], value as Record<string, unknown>, yamlVersion));
   }
   return out;
+}
+
+/** Makes `crd.crd` parse the document's text the first time it is read (`fallback` if that fails). */
+function parsedOnFirstUse(crd: IndexedCrd, fallback: Record<string, unknown>, yamlVersion?: '1.1' | '1.2'): IndexedCrd {
+  let full: Record<string, unknown> | undefined;
+  Object.defineProperty(crd, 'crd', {
+    enumerable: true,
+    configurable: true,
+    get(): Record<string, unknown> {
+      if (!full) {
+        // Generated CRD YAML is read by the fast block reader; anything else by the full parse.
+        const fast = yamlVersion === '1.2' ? undefined : readBlockYaml(crd.text);
+        const v = fast !== undefined ? fast : parseYamlDocuments(crd.text, { yamlVersion }).documents[0]?.value;
+        if (fast !== undefined) crd.blockYaml = true;
+        const again = extractCrds(crd.uri, [{ index: crd.docIndex, text: crd.text, value: v, startLine: crd.startLine }])[0];
+        // The light names are those of the full value (the cut never touches them); the value wins regardless.
+        full = again?.crd ?? fallback;
+      }
+      return full;
+    },
+  });
+  return crd;
+}
+
+/** An indexed CRD as another thread describes it: its document's text and names, nothing parsed. */
+export interface CrdNames {
+  docIndex: number;
+  startLine: number;
+  text: string;
+  name: string;
+  group: string;
+  kind: string;
+  plural: string;
+}
+
+/** The names of an indexed CRD, to rebuild it elsewhere with `fromNames`. */
+export function namesOf(c: IndexedCrd): CrdNames {
+  return { docIndex: c.docIndex, startLine: c.startLine, text: c.text, name: c.name, group: c.group, kind: c.kind, plural: c.plural };
+}
+
+/** An indexed CRD from its names, its value parsed from its text the first time something asks for it. */
+export function fromNames(uri: string, n: CrdNames): IndexedCrd | undefined {
+  const stub = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: n.name },
+    spec: { group: n.group, names: { kind: n.kind, plural: n.plural } },
+  };
+  const crd = extractCrds(uri, [{ index: n.docIndex, text: n.text, value: stub, startLine: n.startLine }])[0];
+  return crd && parsedOnFirstUse(crd, stub);
 }
 
 function countLines(text: string, from: number, to: number): number {

@@ -1,0 +1,43 @@
+/**
+ * LSP requests answered by a language service, in either worker: one place maps each method to its
+ * service call. A failure answers the method's empty value and is logged; the worker keeps running.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { LanguageService } from '../service/languageService';
+import type { PreviewResponse } from './protocol';
+import { toCodeAction, toPreviewResponse } from './render';
+import { emptyAnswer, type DocumentMethod } from './workerProtocol';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Params = any;
+
+/** Answers a document request with the service (the caller has updated the service with `td` first). */
+export function answer(service: LanguageService, method: string, td: TextDocument, p: Params, log: (m: string) => void): unknown {
+  try {
+    switch (method as DocumentMethod) {
+      case 'textDocument/hover':
+        return service.hover(td, p.position);
+      case 'textDocument/completion':
+        return service.completion(td, p.position);
+      case 'textDocument/codeAction':
+        return service.fixes(td, p.range).map((f) => toCodeAction(f, td.uri));
+      case 'textDocument/documentSymbol':
+        return service.documentSymbols(td);
+      case 'textDocument/definition':
+        return service.definition(td, p.position);
+      case 'textDocument/foldingRange':
+        return service.foldingRanges(td);
+      case 'textDocument/codeLens':
+        return service.codeLenses(td);
+      case 'crdYaml/preview': {
+        if (p.scope === 'file') return { yaml: service.previewFile(td), object: null, pruned: [], defaulted: [], diagnostics: [] } satisfies PreviewResponse;
+        const r = service.preview(td, p.position, { readBack: p.readBack === true });
+        return r && toPreviewResponse(r, td.uri);
+      }
+    }
+    return null;
+  } catch (e) {
+    log(`${method.replace(/^textDocument\//, '')} failed: ${(e as Error).stack ?? e}`);
+    return emptyAnswer(method);
+  }
+}

@@ -1,0 +1,526 @@
+/**
+ * The check worker's side: the workspace scan and index, diagnostics of open documents (the edited
+ * document first, its dependents after, one document per event-loop turn so that newer edits and
+ * requests get in between), previews, and document requests the query worker hands over.
+ *
+ * Stale work is dropped: a check does not start when the main thread has already seen a newer version of
+ * the document (the shared latest-version array), and a result that went stale while it was computed is
+ * not published (the newer text's check follows). A check once started runs to its end: the engine is
+ * synchronous and pure, and each of its checks is bounded (CEL cost, pattern work, YAML limits).
+ */
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import * as path from 'node:path';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol';
+import { LanguageService } from '../service/languageService';
+import type { CrdSourceKind } from '../workspace/crdIndex';
+import { namesOf } from '../workspace/lightIndex';
+import { RepositoryFeatures, type Handlers } from './repository';
+import { isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
+import { answer } from './answer';
+import { randomUUID } from 'node:crypto';
+import { postJson } from '../net/webhook';
+import { ConversionWebhookRequest, type ConversionWebhookParams, type ConversionWebhookResponse } from './protocol';
+import { SOURCE, toDiagnostic } from './render';
+import { jsonSafe } from './jsonSafe';
+import { DiagnosticsScheduler } from './scheduler';
+import { EditorBaselines } from './baselines';
+import { RUN_TESTS_COMMAND } from '../service/crdTests';
+import { threadCpuMs } from './threadCpu';
+import type { FromWorker, IndexFeed, ToWorker, WorkerStats } from './workerProtocol';
+import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
+
+/** The full check of a large CRD starts once the user has paused typing; a newer edit drops it. */
+const FULL_PASS_IDLE_MS = 300;
+
+
+/** Work counters and CPU time of one worker (posted after each task). */
+export class WorkMeter {
+  readonly stats: WorkerStats = { cpuMs: 0, tasks: 0, parses: 0, staleSkipped: 0, staleDropped: 0, heapUsedMB: 0, cpuByDocument: {} };
+  private readonly versions = new Map<string, number>();
+
+  /** Counts a parse when the service is about to see a version of `uri` it has not seen. */
+  sawVersion(uri: string, version: number): void {
+    if (this.versions.get(uri) !== version) {
+      this.versions.set(uri, version);
+      this.stats.parses++;
+    }
+  }
+
+  forget(uri: string): void {
+    this.versions.delete(uri);
+    delete this.stats.cpuByDocument[uri];
+  }
+
+  /** Runs a task and records its CPU time. */
+  task<R>(what: string, fn: () => R, where?: { uri: string; version?: number }): R {
+    const t0 = threadCpuMs();
+    try {
+      return fn();
+    } finally {
+      const cpuMs = threadCpuMs() - t0;
+      const s = this.stats;
+      s.tasks++;
+      s.cpuMs = threadCpuMs();
+      s.last = { what, uri: where?.uri, version: where?.version, cpuMs };
+      if (!s.maxTask || cpuMs > s.maxTask.cpuMs) s.maxTask = { what, cpuMs };
+      if (where && this.versions.has(where.uri)) s.cpuByDocument[where.uri] = (s.cpuByDocument[where.uri] ?? 0) + cpuMs;
+      s.heapUsedMB = Math.round(process.memoryUsage().heapUsed / 1048576);
+    }
+  }
+}
+
+export class Checker {
+  private readonly service = new LanguageService();
+  private readonly docs = new Map<string, TextDocument>();
+  private readonly slots = new Map<string, number>();
+  private readonly readable = new ReadableRoots();
+  private readonly poisoned = new Map<string, { version: number; why: string }>();
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  private readonly meter = new WorkMeter();
+  private readonly scheduler: DiagnosticsScheduler;
+  private settings = DEFAULT_WORKER_SETTINGS;
+  private folders: string[] = [];
+  private indexing = false;
+  private scanGeneration = 0;
+  private fileEvents: Promise<void> = Promise.resolve();
+  /** Custom requests and notifications of the repository features, by method. */
+  private readonly customRequests = new Map<string, (p: never) => unknown>();
+  private readonly customNotifications = new Map<string, (p: never) => void>();
+  private readonly repo: RepositoryFeatures;
+  /** Baselines of open files (crdYaml.baseline), read here and handed to the query worker too. */
+  private readonly baselines: EditorBaselines;
+  private trusted = true;
+
+  constructor(
+    private readonly post: (m: FromWorker) => void,
+    /** The query worker's index feed (disk files as this worker reads them). */
+    private readonly feed: (m: IndexFeed) => void,
+    /** Latest versions seen by the main thread, by slot (shared memory). */
+    private readonly latest?: Int32Array,
+  ) {
+    this.scheduler = new DiagnosticsScheduler((uri, urgent) => this.check(uri, urgent));
+    const handlers: Handlers = {
+      onRequest: (type, handler) => void this.customRequests.set(type.method, handler as (p: never) => unknown),
+      onNotification: (type, handler) => void this.customNotifications.set(type.method, handler as (p: never) => void),
+    };
+    this.repo = new RepositoryFeatures({
+      handlers,
+      service: this.service,
+      documents: { all: () => [...this.docs.values()], get: (uri) => this.docs.get(uri) },
+      folders: () => this.folders,
+      readable: this.readable,
+      schedule: (uri) => this.scheduler.schedule(uri, false),
+      sendStatus: () => this.sendStatus(),
+      log: (m) => this.log(m),
+    });
+    this.repo.register();
+    this.baselines = new EditorBaselines(this.service, {
+      folders: () => this.folders,
+      openText: (uri) => this.docs.get(uri)?.getText(),
+      openUris: () => [...this.docs.keys()],
+      log: (m) => this.log(m),
+      trusted: () => this.trusted,
+    });
+    // The default baseline (git:HEAD) holds until settings say otherwise (clients without settings keep it).
+    this.baselines.configure(this.settings.baseline);
+  }
+
+  /** Reads an open file's baseline, hands it to the query worker, then checks the file again. */
+  private refreshBaseline(uri: string): void {
+    void this.baselines
+      .refresh(uri)
+      .then(() => {
+        if (!this.docs.has(uri)) return;
+        this.feed({ t: 'baseline', uri, baseline: this.service.baselineOf(uri) });
+        this.scheduler.schedule(uri, false);
+      })
+      .catch((e) => this.log(`baseline of ${uri}: ${(e as Error).message}`));
+  }
+
+  private log(message: string): void {
+    this.post({ t: 'log', message });
+  }
+
+  private sendStatus(): void {
+    this.post({ t: 'status', crdCount: this.service.crdCount, indexing: this.indexing });
+  }
+
+  private isStale(uri: string, version: number): boolean {
+    const slot = this.slots.get(uri);
+    return slot !== undefined && this.latest !== undefined && Atomics.load(this.latest, slot) > version;
+  }
+
+  handle(m: ToWorker): void {
+    switch (m.t) {
+      case 'settings': {
+        const before = this.settings;
+        const s = readWorkerSettings(m.raw);
+        this.settings = s;
+        this.service.configure({ unknownKinds: s.unknownKinds, fieldValidation: s.fieldValidation, compatibility: s.compatibility, kubernetesMinor: s.kubernetesMinor });
+        const repoChanged = this.repo.configure(s.raw);
+        this.scheduler.delayMs = s.diagnosticsDelayMs;
+        if (repoChanged) void this.indexSources(false);
+        if (this.baselines.configure(s.baseline)) for (const uri of this.docs.keys()) this.refreshBaseline(uri);
+        const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(s.compatibility);
+        if (repoChanged || compatChanged || before.unknownKinds !== s.unknownKinds || before.fieldValidation !== s.fieldValidation || before.kubernetesMinor !== s.kubernetesMinor) {
+          for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
+        }
+        if (before.crdPaths.join() !== s.crdPaths.join() || before.exclude.join() !== s.exclude.join()) void this.scan();
+        return;
+      }
+      case 'folders':
+        this.folders = m.folders;
+        this.readable.set(m.folders);
+        // A git baseline reads the repository of the workspace folder: the folders are known now.
+        if (this.baselines.configure(this.settings.baseline, true)) for (const uri of this.docs.keys()) this.refreshBaseline(uri);
+        void this.scan();
+        return;
+      case 'open':
+        this.slots.set(m.uri, m.slot);
+        this.docs.set(m.uri, TextDocument.create(m.uri, m.languageId, m.version, m.text));
+        this.changed(m.uri);
+        // The baseline is read when a file opens and again when it is saved.
+        this.refreshBaseline(m.uri);
+        return;
+      case 'change':
+        this.docs.set(m.uri, TextDocument.create(m.uri, this.docs.get(m.uri)?.languageId ?? 'yaml', m.version, m.text));
+        this.changed(m.uri);
+        return;
+      case 'close':
+        this.close(m.uri);
+        return;
+      case 'save':
+        if (this.docs.has(m.uri)) this.refreshBaseline(m.uri);
+        return;
+      case 'fileChanged':
+        this.fileEvents = this.fileEvents.then(() => this.fileChanged(m.uri, m.deleted)).catch((e) => this.log(`file change failed: ${(e as Error).message}`));
+        return;
+      case 'init':
+        // Only a client that says the workspace is untrusted (VS Code) keeps exec credential plugins from running.
+        this.trusted = m.init.trusted !== false;
+        this.repo.initialize(m.init);
+        return;
+      case 'notify':
+        try {
+          this.customNotifications.get(m.method)?.(m.params as never);
+        } catch (e) {
+          this.log(`${m.method} failed: ${(e as Error).message}`);
+        }
+        this.fileEvents = this.fileEvents.then(() => this.feedAll());
+        return;
+      case 'poisoned':
+        this.poisoned.set(m.uri, { version: m.version, why: m.why });
+        return;
+      case 'request':
+        this.request(m.id, m.method, m.params);
+        return;
+    }
+  }
+
+  private changed(uri: string): void {
+    clearTimeout(this.idleTimers.get(uri));
+    this.idleTimers.delete(uri);
+    this.scheduler.schedule(uri, true);
+  }
+
+  /** One document's check: on a keystroke (urgent) large CRDs get the quick pass, the full one when idle. */
+  private check(uri: string, urgent: boolean): void {
+    const doc = this.docs.get(uri);
+    if (!doc) return;
+    if (this.isStale(uri, doc.version)) {
+      this.meter.stats.staleSkipped++;
+      return;
+    }
+    const poison = this.poisoned.get(uri);
+    if (poison) {
+      if (poison.version === doc.version) {
+        this.post({ t: 'diagnostics', uri, version: doc.version, diagnostics: [notCheckedDiagnostic(poison.why)] });
+        return;
+      }
+      this.poisoned.delete(uri);
+    }
+    this.post({ t: 'checking', uri, version: doc.version });
+    let publish: Diagnostic[] | undefined;
+    let changed: string[] = [];
+    try {
+      this.meter.task(
+        urgent ? 'check (keystroke)' : 'check',
+        () => {
+          this.meter.sawVersion(uri, doc.version);
+          this.updateContext(uri);
+          changed = this.service.update(doc);
+          this.feedCrds(uri, 'open', doc.version);
+          if (this.repo.isExcluded(uri)) {
+            // crdYaml.validate.exclude: no diagnostics (the CRDs it defines are still used).
+            publish = [];
+            return;
+          }
+          const { findings, pending } = urgent ? this.service.quickFindings(doc) : { findings: this.service.findings(doc), pending: false };
+          if (this.isStale(uri, doc.version) || this.docs.get(uri) !== doc) this.meter.stats.staleDropped++;
+          else publish = jsonSafe(findings.map((f) => toDiagnostic(f, uri)));
+          if (pending) this.fullPassWhenIdle(uri);
+        },
+        { uri, version: doc.version },
+      );
+    } catch (e) {
+      this.log(`diagnostics failed for ${uri}: ${(e as Error).stack ?? e}`);
+    }
+    if (publish) this.post({ t: 'diagnostics', uri, version: doc.version, diagnostics: publish, stats: this.meter.stats });
+    this.post({ t: 'stats', stats: this.meter.stats });
+    if (changed.length) {
+      for (const dep of this.service.dependents(changed)) if (dep !== uri) this.scheduler.schedule(dep, false);
+      this.sendStatus();
+    }
+  }
+
+  private fullPassWhenIdle(uri: string): void {
+    clearTimeout(this.idleTimers.get(uri));
+    this.idleTimers.set(
+      uri,
+      setTimeout(() => {
+        this.idleTimers.delete(uri);
+        this.scheduler.schedule(uri, false);
+      }, FULL_PASS_IDLE_MS),
+    );
+  }
+
+  private request(id: number, method: string, params: unknown): void {
+    const custom = this.customRequests.get(method);
+    if (custom) {
+      // The repository features' requests (CRD list, kubeconfig contexts, import from a cluster).
+      void Promise.resolve()
+        .then(() => custom(params as never))
+        .then(
+          (result) => this.post({ t: 'response', id, result: jsonSafe(result) }),
+          (e) => {
+            this.log(`${method} failed: ${(e as Error).stack ?? e}`);
+            this.post({ t: 'response', id, error: (e as Error).message });
+          },
+        )
+        .then(() => this.feedAll());
+      return;
+    }
+    if (method === RUN_TESTS_COMMAND) {
+      this.runTests(id, params as unknown[]);
+      return;
+    }
+    const uri = (params as { textDocument?: { uri?: string } })?.textDocument?.uri;
+    const doc = uri ? this.docs.get(uri) : undefined;
+    if (!doc) {
+      this.post({ t: 'response', id, result: null });
+      return;
+    }
+    if (method === ConversionWebhookRequest.method) {
+      void this.conversionWebhook(doc, params as ConversionWebhookParams).then((result) => this.post({ t: 'response', id, result: jsonSafe(result) }));
+      return;
+    }
+    const result = this.meter.task(
+      method,
+      () => {
+        this.meter.sawVersion(doc.uri, doc.version);
+        this.updateContext(doc.uri);
+        const changed = this.service.update(doc);
+        this.feedCrds(doc.uri, 'open', doc.version);
+        for (const dep of this.service.dependents(changed)) if (dep !== doc.uri) this.scheduler.schedule(dep, false);
+        return answer(this.service, method, doc, params, (msg) => this.log(msg));
+      },
+      { uri: doc.uri, version: doc.version },
+    );
+    this.post({ t: 'response', id, result: jsonSafe(result), stats: this.meter.stats });
+    this.post({ t: 'stats', stats: this.meter.stats });
+  }
+
+  /** crdYaml.runTests (arguments `[uri, caseIndex?]`): the failures become findings, the outcomes go to the query worker's lenses. */
+  private runTests(id: number, args: unknown[]): void {
+    const [uri, index] = args as [unknown, unknown];
+    const doc = typeof uri === 'string' ? this.docs.get(uri) : undefined;
+    if (!doc) {
+      this.post({ t: 'response', id, result: null });
+      return;
+    }
+    const result = this.meter.task(
+      RUN_TESTS_COMMAND,
+      () => {
+        this.updateContext(doc.uri);
+        this.service.update(doc);
+        return this.service.runTests(doc, typeof index === 'number' ? index : undefined);
+      },
+      { uri: doc.uri, version: doc.version },
+    );
+    this.feed({ t: 'testRun', uri: doc.uri, run: this.service.testRunOf(doc.uri) });
+    this.scheduler.schedule(doc.uri, false);
+    this.post({ t: 'response', id, result: jsonSafe(result), stats: this.meter.stats });
+    this.post({ t: 'stats', stats: this.meter.stats });
+  }
+
+  /** crdYaml/checkConversionWebhook: the file's custom resources through the webhook the user runs. */
+  private async conversionWebhook(doc: TextDocument, p: ConversionWebhookParams): Promise<ConversionWebhookResponse | null> {
+    try {
+      this.updateContext(doc.uri);
+      this.service.update(doc);
+      // The user named this URL; the CA is theirs or the CRD's (net/webhook.ts is the one outgoing call).
+      const r = await this.service.checkConversionWebhook(doc, p.position, p.to, randomUUID(), (body, crdCa) => postJson(p.webhook, body, { ca: p.caBundle ?? crdCa }));
+      if (!r) return null;
+      return {
+        desiredAPIVersion: r.result.desiredAPIVersion,
+        ...(r.result.reviewVersion ? { reviewVersion: r.result.reviewVersion } : {}),
+        sent: r.result.sent.length,
+        diagnostics: r.messages.map((m) => ({ range: m.range, severity: m.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, source: SOURCE, message: m.message })),
+        yaml: r.yaml,
+      };
+    } catch (e) {
+      this.log(`checkConversionWebhook failed: ${(e as Error).stack ?? e}`);
+      return null;
+    }
+  }
+
+  private close(uri: string): void {
+    this.scheduler.cancel(uri);
+    clearTimeout(this.idleTimers.get(uri));
+    this.idleTimers.delete(uri);
+    this.docs.delete(uri);
+    this.slots.delete(uri);
+    this.meter.forget(uri);
+    this.repo.forget(uri);
+    this.baselines.forget(uri);
+    this.fedContexts.delete(uri);
+    const changed = this.service.close(uri);
+    this.feedCrds(uri, 'open');
+    this.afterIndexChange(changed);
+    // The file on disk counts again, if it is one the index reads (and may read).
+    this.fileEvents = this.fileEvents.then(() => this.fileChanged(uri, false)).catch((e) => this.log(`reading ${uri} failed: ${(e as Error).message}`));
+  }
+
+  private relPath(file: string): string | undefined {
+    for (const f of this.folders) {
+      const rel = path.relative(f, file);
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+    }
+    return undefined;
+  }
+
+  private async fileChanged(uri: string, deleted: boolean): Promise<void> {
+    // A kustomization or a chart's Chart.yaml changes what open documents are.
+    this.repo.onWatchedFile(uri);
+    if (this.docs.has(uri)) return; // the open document is what counts
+    const file = uriToPath(uri);
+    const rel = file && this.relPath(file);
+    if (!file || rel === undefined || !isIndexedPath(rel, this.settings)) return;
+    const text = deleted ? undefined : await readCandidate(file, this.readable);
+    this.baselines.diskFile(uri, text);
+    if (this.docs.has(uri)) return; // opened meanwhile
+    this.indexDisk(uri, text);
+  }
+
+  private indexDisk(uri: string, text: string | undefined): void {
+    const changed = this.meter.task('index', () => this.service.indexDiskFile(uri, text), { uri });
+    this.feedCrds(uri, 'disk');
+    this.afterIndexChange(changed);
+  }
+
+  /** What the query worker last got of each source (CRD ids), so that unchanged CRDs are not sent again. */
+  private readonly fed = new Map<string, string>();
+
+  /** Tells the query worker what an open document is, when that changed. */
+  private readonly fedContexts = new Map<string, string>();
+  private updateContext(uri: string): void {
+    this.repo.updateContext(uri);
+    const context = this.repo.contextOf(uri) ?? {};
+    const key = JSON.stringify(context);
+    if (this.fedContexts.get(uri) === key) return;
+    this.fedContexts.set(uri, key);
+    this.feed({ t: 'context', uri, context });
+  }
+
+  /** Feeds every disk and external source that changed (after the repository features touched the index). */
+  private feedAll(): void {
+    for (const source of ['disk', 'external'] as const) {
+      const uris = new Set(source === 'disk' ? this.service.index.diskSources() : this.service.index.externalSources());
+      for (const key of this.fed.keys()) if (key.startsWith(`${source} `)) uris.add(key.slice(source.length + 1));
+      for (const uri of uris) this.feedCrds(uri, source);
+    }
+  }
+
+  /** The CRD sources outside the workspace (crdYaml.crdSources, goModules), then the query worker's copy. */
+  private async indexSources(force: boolean): Promise<void> {
+    try {
+      await this.repo.indexSources(force);
+    } catch (e) {
+      this.log(`CRD sources failed: ${(e as Error).message}`);
+    }
+    this.feedAll();
+  }
+
+  /** Tells the query worker the CRDs a source now holds, when they changed. */
+  private feedCrds(uri: string, source: CrdSourceKind, version?: number): void {
+    const crds = this.service.index.entriesOf(uri, source);
+    const key = `${source} ${uri}`;
+    const ids = crds.map((c) => c.id).join(',');
+    if ((this.fed.get(key) ?? '') === ids) return;
+    if (ids) this.fed.set(key, ids);
+    else this.fed.delete(key);
+    this.feed({ t: 'crds', uri, source, version, crds: crds.map(namesOf) });
+  }
+
+  private afterIndexChange(changed: string[]): void {
+    for (const dep of this.service.dependents(changed)) this.scheduler.schedule(dep, false);
+    if (changed.length) this.sendStatus();
+  }
+
+  /** Indexes the workspace's CRD files, yielding between files so edits and requests are served meanwhile. */
+  private async scan(): Promise<void> {
+    // Without a folder there is nothing to scan, but configured sources still count.
+    if (!this.folders.length) {
+      await this.indexSources(true);
+      return;
+    }
+    const generation = ++this.scanGeneration;
+    this.indexing = true;
+    this.sendStatus();
+    const t0 = performance.now();
+    try {
+      const files = await listIndexedFiles(this.folders, this.settings);
+      if (generation !== this.scanGeneration) return;
+      // Files no longer selected (settings changed, deleted meanwhile) leave the index.
+      const keep = new Set(files.map((f) => pathToFileURL(f).toString()));
+      for (const uri of this.service.index.diskSources()) if (!keep.has(uri)) this.indexDisk(uri, undefined);
+      for (const file of files) {
+        const text = await readCandidate(file, this.readable);
+        if (generation !== this.scanGeneration) return;
+        const uri = pathToFileURL(file).toString();
+        this.baselines.diskFile(uri, text);
+        if (text !== undefined && !this.docs.has(uri)) this.indexDisk(uri, text);
+        await new Promise((r) => setImmediate(r));
+      }
+    } catch (e) {
+      this.log(`workspace scan failed: ${(e as Error).message}`);
+    }
+    if (generation !== this.scanGeneration) return;
+    await this.indexSources(true);
+    if (generation !== this.scanGeneration) return;
+    this.indexing = false;
+    this.log(`indexed ${this.service.crdCount} CRDs in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.sendStatus();
+    for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
+  }
+}
+
+/** The one finding of a document whose check was stopped by a bound of the worker itself. */
+export function notCheckedDiagnostic(why: string): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    message: `not checked: ${why}`,
+    severity: DiagnosticSeverity.Information,
+    code: 'NotChecked',
+    source: 'crd-yaml',
+  };
+}
+
+function uriToPath(uri: string): string | undefined {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}

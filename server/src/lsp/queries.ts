@@ -1,0 +1,117 @@
+/**
+ * The query worker's side: hover, completion, code actions, symbols, folding, definitions and code lenses,
+ * answered from its own language service, which never runs a check. It parses a document only when a
+ * request is about it. Its CRD index is the check worker's, fed as names and texts (a CRD's schema is
+ * parsed here the first time a request needs it): so it never parses a document nobody asked about, however
+ * hostile, and the index follows the check worker (a CRD edited while a long check runs elsewhere shows
+ * its new schema here once the check worker has reached it).
+ *
+ * A large document (LARGE_DOCUMENT_CHARS) it has not parsed yet is handed to the check worker for the
+ * requests that concern the whole document (symbols, folding, code lenses, code actions): parsing it here
+ * would hold every hover meanwhile, and the check worker parses it anyway.
+ */
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LanguageService } from '../service/languageService';
+import { fromNames } from '../workspace/lightIndex';
+import { readRepositorySettings } from './repository';
+import { readWorkerSettings } from './settings';
+import { answer } from './answer';
+import { emptyAnswer } from './workerProtocol';
+import { WorkMeter } from './checker';
+import { jsonSafe } from './jsonSafe';
+import type { FromWorker, IndexFeed, ToWorker } from './workerProtocol';
+
+/** Documents at least this long are parsed here only for hover, completion and definitions. */
+export const LARGE_DOCUMENT_CHARS = 256 * 1024;
+
+const HANDED_OVER = new Set(['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/codeLens', 'textDocument/codeAction']);
+
+export class Queries {
+  private readonly service = new LanguageService();
+  private readonly docs = new Map<string, TextDocument>();
+  /** The version of each open document this worker's service has parsed. */
+  private readonly parsed = new Map<string, number>();
+  private readonly meter = new WorkMeter();
+
+  constructor(private readonly post: (m: FromWorker) => void) {}
+
+  handle(m: ToWorker): void {
+    switch (m.t) {
+      case 'settings': {
+        const settings = readWorkerSettings(m.raw);
+        const repo = readRepositorySettings(settings.raw);
+        this.service.configure({
+          unknownKinds: settings.unknownKinds,
+          fieldValidation: settings.fieldValidation,
+          compatibility: settings.compatibility,
+          kubernetesMinor: settings.kubernetesMinor,
+          syntaxDiagnostics: repo.syntaxDiagnostics !== 'off',
+          templates: repo.templates,
+        });
+        return;
+      }
+      case 'open':
+        this.docs.set(m.uri, TextDocument.create(m.uri, m.languageId, m.version, m.text));
+        return;
+      case 'change':
+        this.docs.set(m.uri, TextDocument.create(m.uri, this.docs.get(m.uri)?.languageId ?? 'yaml', m.version, m.text));
+        return;
+      case 'close':
+        this.docs.delete(m.uri);
+        this.parsed.delete(m.uri);
+        this.meter.forget(m.uri);
+        this.service.close(m.uri);
+        this.service.setBaseline(m.uri, undefined);
+        return;
+      case 'request':
+        this.request(m.id, m.method, m.params);
+        return;
+    }
+  }
+
+  /** The check worker's index feed: CRDs by their names and texts, values parsed on first use. */
+  handleFeed(m: IndexFeed): void {
+    if (m.t === 'context') {
+      if (this.docs.has(m.uri)) this.service.setFileContext(m.uri, m.context);
+      return;
+    }
+    if (m.t === 'baseline') {
+      if (this.docs.has(m.uri)) this.service.setBaseline(m.uri, m.baseline);
+      return;
+    }
+    if (m.t === 'testRun') {
+      if (this.docs.has(m.uri)) this.service.setTestRun(m.uri, m.run);
+      return;
+    }
+    // This worker's own parse of an open document is newer than a check's: keep it.
+    if (m.source === 'open' && m.version !== undefined && (this.parsed.get(m.uri) ?? -Infinity) >= m.version) return;
+    if (m.source === 'open' && !this.docs.has(m.uri)) return; // closed meanwhile
+    const crds = m.crds.map((n) => fromNames(m.uri, n)).filter((c): c is NonNullable<typeof c> => !!c);
+    this.service.index.set(m.uri, crds, m.source);
+  }
+
+  private request(id: number, method: string, params: unknown): void {
+    const uri = (params as { textDocument?: { uri?: string } })?.textDocument?.uri;
+    const doc = uri ? this.docs.get(uri) : undefined;
+    if (!doc) {
+      this.post({ t: 'response', id, result: emptyAnswer(method) });
+      return;
+    }
+    if (HANDED_OVER.has(method) && doc.getText().length >= LARGE_DOCUMENT_CHARS && this.parsed.get(doc.uri) !== doc.version) {
+      this.post({ t: 'response', id, delegate: true });
+      return;
+    }
+    const result = this.meter.task(
+      method,
+      () => {
+        this.meter.sawVersion(doc.uri, doc.version);
+        this.service.update(doc);
+        this.parsed.set(doc.uri, doc.version);
+        return answer(this.service, method, doc, params, (message) => this.post({ t: 'log', message }));
+      },
+      { uri: doc.uri, version: doc.version },
+    );
+    this.post({ t: 'response', id, result: jsonSafe(result), stats: this.meter.stats });
+    this.post({ t: 'stats', stats: this.meter.stats });
+  }
+}

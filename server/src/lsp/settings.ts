@@ -1,0 +1,58 @@
+/**
+ * The `crdYaml.*` settings as the workers read them from the object the client sends (the main thread
+ * forwards that object as it is: it holds no code that knows what the settings mean).
+ */
+import type { CompatSeverity } from '../engine/compat/categories';
+import { parseKubernetesVersion } from '../engine/version';
+import type { FieldValidation } from '../service/context';
+
+export interface WorkerSettings {
+  crdPaths: string[];
+  exclude: string[];
+  unknownKinds: 'ignore' | 'hint';
+  fieldValidation: FieldValidation;
+  diagnosticsDelayMs: number;
+  /** `git:HEAD` (default), `git:<ref>`, `cluster` or `none`: what open files are checked as updates of. */
+  baseline: string;
+  /** Severities of CRD compatibility categories. */
+  compatibility: Record<string, CompatSeverity>;
+  /** `crdYaml.kubernetesVersion` (`1.30` .. `1.37`) as a minor; undefined: the newest. */
+  kubernetesMinor?: number;
+  /** The whole `crdYaml` settings object, for the repository features (lsp/repository.ts). */
+  raw: Record<string, unknown>;
+}
+
+export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
+  crdPaths: ['**/*.yaml', '**/*.yml'],
+  exclude: ['**/node_modules/**', '**/.git/**'],
+  unknownKinds: 'ignore',
+  fieldValidation: 'Strict',
+  diagnosticsDelayMs: 0,
+  baseline: 'git:HEAD',
+  compatibility: {},
+  raw: {},
+};
+
+const COMPAT_SEVERITIES = ['error', 'warning', 'information', 'off'];
+
+/** Reads the `crdYaml` settings object (a value of the wrong type keeps the default). */
+export function readWorkerSettings(raw: unknown): WorkerSettings {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const d = DEFAULT_WORKER_SETTINGS;
+  const strings = (v: unknown, dflt: string[]) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : dflt);
+  return {
+    crdPaths: strings(r.crdPaths, d.crdPaths),
+    exclude: strings(r.exclude, d.exclude),
+    unknownKinds: r.unknownKinds === 'hint' ? 'hint' : 'ignore',
+    fieldValidation: r.fieldValidation === 'Warn' || r.fieldValidation === 'Ignore' ? r.fieldValidation : 'Strict',
+    diagnosticsDelayMs: typeof r.diagnosticsDelayMs === 'number' && r.diagnosticsDelayMs >= 0 ? r.diagnosticsDelayMs : 0,
+    baseline: typeof r.baseline === 'string' && r.baseline.trim() ? r.baseline.trim() : d.baseline,
+    compatibility: Object.fromEntries(
+      Object.entries(r.compatibility && typeof r.compatibility === 'object' ? (r.compatibility as Record<string, unknown>) : {}).filter(
+        (e): e is [string, CompatSeverity] => typeof e[1] === 'string' && COMPAT_SEVERITIES.includes(e[1]),
+      ),
+    ),
+    kubernetesMinor: typeof r.kubernetesVersion === 'string' ? parseKubernetesVersion(r.kubernetesVersion) : undefined,
+    raw: r,
+  };
+}

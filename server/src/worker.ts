@@ -1,0 +1,46 @@
+/**
+ * Entry of the language server's workers (dist/worker.js, started by lsp/workers.ts): `role` picks the
+ * check worker (lsp/checker.ts) or the query worker (lsp/queries.ts). The two talk over `feed`, a channel
+ * of their own (the check worker's disk reads feed the query worker's index).
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { Checker } from './lsp/checker';
+import { Queries } from './lsp/queries';
+import type { FromWorker, IndexFeed, ToWorker } from './lsp/workerProtocol';
+
+const data = workerData as { role: 'check' | 'query'; feed: MessagePort; latest?: SharedArrayBuffer };
+const port = parentPort!;
+const post = (m: FromWorker) => port.postMessage(m);
+// A bug must cost one answer, not the worker.
+process.on('uncaughtException', (e) => post({ t: 'log', message: `uncaught in ${data.role} worker: ${e.stack ?? e}` }));
+process.on('unhandledRejection', (e) => post({ t: 'log', message: `unhandled rejection in ${data.role} worker: ${e instanceof Error ? e.stack : String(e)}` }));
+
+if (data.role === 'check') {
+  const checker = new Checker(post, (m: IndexFeed) => data.feed.postMessage(m), data.latest ? new Int32Array(data.latest) : undefined);
+  port.on('message', (m: ToWorker) => {
+    try {
+      checker.handle(m);
+    } catch (e) {
+      post({ t: 'log', message: `check worker: ${m.t} failed: ${(e as Error).stack ?? e}` });
+      if (m.t === 'request') post({ t: 'response', id: m.id, result: null });
+    }
+  });
+} else {
+  const queries = new Queries(post);
+  data.feed.on('message', (m: IndexFeed) => {
+    try {
+      queries.handleFeed(m);
+    } catch (e) {
+      post({ t: 'log', message: `query worker: index feed failed: ${(e as Error).stack ?? e}` });
+    }
+  });
+  port.on('message', (m: ToWorker) => {
+    try {
+      queries.handle(m);
+    } catch (e) {
+      post({ t: 'log', message: `query worker: ${m.t} failed: ${(e as Error).stack ?? e}` });
+      if (m.t === 'request') post({ t: 'response', id: m.id, result: null });
+    }
+  });
+}
+post({ t: 'ready' });

@@ -1,0 +1,144 @@
+/**
+ * The connection never waits on a check (issue 11): the main thread holds no parsing or checking code at
+ * all, checks run in the check worker and interactive requests in the query worker, and a worker that a
+ * check exhausts is started again without the server going down. Asserted on structure and CPU time
+ * (each thread's own), never on wall-clock time; the hover latencies are printed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { ensureBuilt, ROOT } from './client';
+import { FuzzServer, percentile } from '../fuzz/server';
+import { widgetCr } from '../fuzz/gen';
+
+const WIDGET_CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
+const ARGO = '/work/shared/realworld/crds/argo-workflows/argoproj.io_workflows.yaml';
+
+test('the main thread bundle holds no engine, service, workspace or YAML code: it cannot parse or check', async () => {
+  const r = await build({
+    entryPoints: [join(ROOT, 'server', 'src', 'server.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    metafile: true,
+    outfile: 'main.js',
+    absWorkingDir: ROOT,
+  });
+  const ours = Object.keys(r.metafile.inputs).filter((f) => f.startsWith('server/src/'));
+  assert.ok(ours.includes('server/src/lsp/server.ts'));
+  assert.deepEqual(
+    ours.filter((f) => !/^server\/src\/(server\.ts|lsp\/)/.test(f)),
+    [],
+  );
+  assert.deepEqual(ours.filter((f) => /lsp\/(checker|queries|answer|render|jsonSafe)\.ts$/.test(f)), []);
+});
+
+test("the main thread's name of the Run lenses' command is the service's", async () => {
+  const [{ RUN_TESTS_COMMAND: routed }, { RUN_TESTS_COMMAND: lensed }] = await Promise.all([import('../../server/src/lsp/protocol'), import('../../server/src/service/crdTests')]);
+  assert.equal(routed, lensed);
+});
+
+test('the packaged extension ships the worker bundle beside the server', () => {
+  ensureBuilt();
+  const { listFiles, PackageManager } = createRequire(__filename)('@vscode/vsce') as typeof import('@vscode/vsce');
+  return listFiles({ cwd: ROOT, packageManager: PackageManager.None }).then((files) => {
+    for (const f of ['dist/server.js', 'dist/worker.js']) assert.ok(files.includes(f), `${f} in ${files.join(', ')}`);
+  });
+});
+
+async function withWorkspace<T>(fn: (ws: string, s: FuzzServer) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+  const ws = mkdtempSync(join(tmpdir(), 'crd-yaml-threads-'));
+  writeFileSync(join(ws, 'widget.yaml'), WIDGET_CRD);
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  const s = await FuzzServer.start(ws);
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+  else process.env[k] = v;
+  try {
+    return await fn(ws, s);
+  } finally {
+    await s.stop();
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+/** Opens the normal CR and waits until a hover on it knows the schema (scan done, query worker has it parsed). */
+async function checkedNormalCr(s: FuzzServer, ws: string): Promise<{ uri: string; pos: { line: number; character: number } }> {
+  const uri = `file://${ws}/normal.yaml`;
+  await s.open(uri, widgetCr('normal'));
+  await s.diagnosticsFor(uri, 1);
+  const pos = { line: 5, character: 3 };
+  for (let i = 0; !/How big the widget is/.test(JSON.stringify((await s.timedHover(uri, pos)).result)); i++) {
+    assert.ok(i < 600, 'the workspace scan never indexed widget.yaml');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { uri, pos };
+}
+
+test('while the check worker checks the 2.9 MB argo-workflows CRD, hovers are answered by the query worker', async (t) => {
+  await withWorkspace(async (ws, s) => {
+    const normal = await checkedNormalCr(s, ws);
+    const before = await s.stats();
+    const argo = `file://${ws}/argo.yaml`;
+    await s.open(argo, readFileSync(ARGO, 'utf8'));
+    const latencies: number[] = [];
+    for (;;) {
+      const h = await s.timedHover(normal.uri, normal.pos);
+      assert.match(JSON.stringify(h.result), /How big the widget is/);
+      latencies.push(h.ms);
+      const st = await s.stats();
+      // Done when the full check (not the keystroke's quick pass) of argo has run.
+      if (st.check?.last?.uri === argo && st.check.last.what === 'check') break;
+      assert.ok(latencies.length < 20_000, 'the argo check never finished');
+    }
+    const after = await s.stats();
+    const checkCpu = after.check!.cpuByDocument[argo];
+    const mainCpu = after.main.cpuMs - before.main.cpuMs;
+    t.diagnostic(
+      `argo check ${checkCpu.toFixed(0)} ms CPU (check worker); main thread ${mainCpu.toFixed(0)} ms CPU meanwhile; ${latencies.length} hovers: ` +
+        `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; ` +
+        `${after.main.answeredDuringChecks - before.main.answeredDuringChecks} answered while the check ran; main event-loop delay p99 ${after.main.eventLoopDelay.p99} ms`,
+    );
+    assert.ok(after.main.answeredDuringChecks > before.main.answeredDuringChecks, 'hovers were answered while the check ran');
+    assert.equal(after.main.parses, 0);
+    // The query worker never touched argo; the main thread's CPU is a fraction of the check's.
+    assert.equal(after.query!.cpuByDocument[argo], undefined);
+    assert.equal(after.query!.parses, before.query!.parses);
+    // Routing costs well under a millisecond a request; the rest is handing argo's text to the workers.
+    const requests = after.main.tasks - before.main.tasks + latencies.length;
+    assert.ok(mainCpu < 100 + 2 * requests, `main ${mainCpu} ms for ${requests} requests`);
+  });
+});
+
+test('a check that exhausts the check worker heap: the worker restarts, the document says it was not checked, the rest works', async () => {
+  await withWorkspace(
+    async (ws, s) => {
+      const normal = await checkedNormalCr(s, ws);
+      const argo = `file://${ws}/argo.yaml`;
+      await s.open(argo, readFileSync(ARGO, 'utf8'));
+      const d = await s.diagnosticsFor(argo, 1, 120_000).then(async (first) => {
+        // The quick pass may publish first; the not-checked finding follows the restart.
+        for (let i = 0; i < 1200 && !first.some((x) => x.code === 'NotChecked'); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          first = s.latest.get(argo)!.diagnostics;
+        }
+        return first;
+      });
+      assert.deepEqual(
+        d.map((x) => [x.code, x.message]),
+        [['NotChecked', 'not checked: the check ran out of memory (48 MB)']],
+      );
+      assert.ok((await s.stats()).workerRestarts >= 1);
+      // The normal CR is still checked and hovered.
+      await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: normal.uri, version: 2 }, contentChanges: [{ text: widgetCr('normal').replace('replicas: 2', 'replicas: 9') }] });
+      assert.match(String((await s.diagnosticsFor(normal.uri, 2, 60_000))[0]?.message), /too many replicas/);
+      assert.match(JSON.stringify((await s.timedHover(normal.uri, normal.pos)).result), /How big the widget is/);
+    },
+    { CRD_YAML_WORKER_HEAP_MB: '48' },
+  );
+});
