@@ -579,3 +579,29 @@ export function outOfRangeChange(r: Rng, lines: number): { range: unknown; text:
   const range = r.chance(0.05) ? r.pick<unknown>([null, 'range', { start: { line: 0, character: 0 } }]) : { start: { line: num(), character: num() }, end: { line: num(), character: num() } };
   return { range, text: r.pick(['', 'x', 'spec:\n', '\n\n', 'a: [']) };
 }
+
+/** A list on one line of `bytes` bytes (the issue's 2 MB one-line list), in the Widget's `tags` set. */
+export function oneLineListCr(r: Rng, bytes: number): string {
+  const items: string[] = [];
+  for (let n = 0; n < bytes; ) {
+    const t = `t${r.int(1e9).toString(36)}`;
+    items.push(t);
+    n += t.length + 2;
+  }
+  return widgetCr('oneline', `  tags: [${items.join(', ')}]\n`);
+}
+
+/** `n` small documents in one file (the issue's 100,000 documents). */
+export function manyDocuments(n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  k: v${i}\n`;
+  return s;
+}
+
+/** A custom resource of about `bytes` bytes: many fields of long strings (the issue's 20 MB input). */
+export function hugeCr(r: Rng, bytes: number): string {
+  let s = '  notes:\n';
+  const line = 'x'.repeat(1000);
+  for (let i = 0; s.length < bytes; i++) s += `    n${i}: ${line}${r.int(10)}\n`;
+  return widgetCr('huge-input', s);
+}
