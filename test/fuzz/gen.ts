@@ -565,10 +565,15 @@ export function expensivePatternCr(length: number): string {
   return `apiVersion: patterns.example.com/v1\nkind: Patterned\nmetadata:\n  name: p\nspec:\n  value: ${yq('v'.repeat(length))}\n  name: Not-Lower\n`;
 }
 
-/** Integers beyond 2^53 (and beyond int64) in a Widget CR, where the schema has integers and elsewhere. */
-export function hugeIntegerCr(r: Rng): string {
-  const big = () => (BigInt(2) ** BigInt(53 + r.int(400)) + BigInt(r.int(1_000_000))).toString();
-  return widgetCr('huge', `  extra:\n    a: ${big()}\n    b: [${big()}, -${big()}]\n    c: ${big()}.0\n`).replace('replicas: 2', `replicas: ${big()}`);
+/**
+ * Integers beyond 2^53 in a Widget CR: `replicas` (an integer field) between 2^53 and 2^62, others up to
+ * far beyond int64 (and floats of those).
+ */
+export function hugeIntegerCr(r: Rng): { text: string; replicas: bigint } {
+  const big = (bits: number) => BigInt(2) ** BigInt(bits) + BigInt(r.int(1_000_000));
+  const replicas = big(53 + r.int(10));
+  const text = widgetCr('huge', `  extra:\n    a: ${big(53 + r.int(400))}\n    b: [${big(64 + r.int(100))}, -${big(53 + r.int(400))}]\n    c: ${big(53 + r.int(400))}.0\n`).replace('replicas: 2', `replicas: ${replicas}`);
+  return { text, replicas };
 }
 
 /** A range edit whose numbers are out of the document or not numbers at all. */

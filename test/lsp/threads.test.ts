@@ -136,7 +136,12 @@ test('a check that exhausts the check worker heap: the worker restarts, the docu
       assert.ok((await s.stats()).workerRestarts >= 1);
       // The normal CR is still checked and hovered.
       await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: normal.uri, version: 2 }, contentChanges: [{ text: widgetCr('normal').replace('replicas: 2', 'replicas: 9') }] });
-      assert.match(String((await s.diagnosticsFor(normal.uri, 2, 60_000))[0]?.message), /too many replicas/);
+      // After the restart the workspace is scanned again: the CR is checked against its CRD once indexed.
+      await s.diagnosticsFor(normal.uri, 2, 60_000);
+      for (let i = 0; !/too many replicas/.test(String(s.latest.get(normal.uri)?.diagnostics[0]?.message)); i++) {
+        assert.ok(i < 1200, `never re-checked: ${JSON.stringify(s.latest.get(normal.uri))}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       assert.match(JSON.stringify((await s.timedHover(normal.uri, normal.pos)).result), /How big the widget is/);
     },
     { CRD_YAML_WORKER_HEAP_MB: '48' },
