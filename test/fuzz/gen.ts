@@ -533,7 +533,7 @@ export function widgetCr(name: string, extra = ''): string {
 /** Wide map: one mapping of `keys` keys (the issue's 40,000 keys are 549 KB), under an unknown field. */
 export function wideMapCr(r: Rng, keys: number): string {
   let s = '  labels:\n';
-  for (let i = 0; i < keys; i++) s += `    k${i.toString(36)}${r.int(1000)}: v${i}\n`;
+  for (let i = 0; i < keys; i++) s += `    k${i.toString(36)}_${r.int(1000)}: v${i}\n`;
   return widgetCr('wide', s);
 }
 
