@@ -5,6 +5,7 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
 import type * as FS from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -110,13 +111,27 @@ test('a folder named twice, or inside another named folder, is searched once; a 
   }
 });
 
-test('crd-yaml check on the hostile folder: finishes, says which links it did not follow', () => {
-  const { root } = hostileTree();
+test('crd-yaml check on the hostile folder: finishes, reads each file once, says which links it did not follow', (t) => {
+  const { root, inside } = hostileTree();
   try {
     let out = '';
     let err = '';
-    const code = runCli(['check', '--unknown-kinds', 'hint', 'inside'], { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: root });
+    const { result: code, reads, listings } = counting(() => runCli(['check', '--unknown-kinds', 'hint', 'inside'], { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: root }));
     assert.equal(code, 0, err);
+    // The whole command, not only the search: each file read once, each folder listed once, nothing else.
+    assert.deepEqual([...reads.keys()].sort(), [path.join(inside, 'sub', 'y.yaml'), path.join(inside, 'x.yaml')].sort());
+    assert.deepEqual([...reads.values()], [1, 1]);
+    assert.deepEqual([...listings.keys()].sort(), [inside, path.join(inside, 'sub')].sort());
+    assert.deepEqual([...listings.values()], [1, 1]);
+    // The built command in its own process (what a user runs): it ends; the time is reported, not asserted.
+    const cli = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+    if (fs.existsSync(cli)) {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, [cli, 'check', '--unknown-kinds', 'hint', 'inside'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+      t.diagnostic(`dist/cli.js check on the hostile folder: exit ${r.status} in ${(performance.now() - t0).toFixed(0)} ms (wall clock, process start included)`);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, /2 files, 2 documents/);
+    }
     assert.match(err, /crd-yaml: 5 symbolic links not followed \(inside\/a, inside\/b, inside\/leak\.yaml, \.\.\.\); --follow-symlinks follows them/);
     assert.match(err, /2 files, 2 documents/);
     assert.equal(out.split('\n').filter((l) => l.includes('no CustomResourceDefinition')).length, 2);

@@ -199,6 +199,9 @@ test('the editor over stdio: an open file is checked as an update of HEAD', { sk
       d.map((x) => `${x.range.start.line + 1}: ${x.message}`),
       ['4: on update from HEAD: replicas must not decrease'],
     );
+    // The baseline read for the check reaches the requests too: the hover shows the value at HEAD.
+    const hover = await s.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 3, character: 8 } });
+    assert.match(JSON.stringify(hover), /At HEAD:\*\* `3`/);
   } finally {
     await s.stop();
     rmSync(dir, { recursive: true, force: true });

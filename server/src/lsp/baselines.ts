@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { ClusterBaselineSource, GitBaselineSource, parseBaselineSetting, type BaselineSource } from '../baseline';
 import { openCluster } from '../cluster';
 import type { LanguageService } from '../service/languageService';
-import { parseYamlDocuments } from '../yaml';
 
 /** The most text kept for workspace files with custom resources (beyond it, older files are forgotten). */
 const MAX_OBJECT_TEXT = 64 * 1024 * 1024;
@@ -30,7 +29,15 @@ export class EditorBaselines {
 
   constructor(
     private readonly service: LanguageService,
-    private readonly opts: { folders: () => string[]; openText: (uri: string) => string | undefined; openUris: () => string[]; log: (m: string) => void; trusted: () => boolean },
+    private readonly opts: {
+      folders: () => string[];
+      openText: (uri: string) => string | undefined;
+      /** The top-level objects of an open file, from the service's own parse (read only when a source needs them). */
+      openObjects: (uri: string) => unknown[];
+      openUris: () => string[];
+      log: (m: string) => void;
+      trusted: () => boolean;
+    },
   ) {
     service.setWorkspaceObjects((group, kind) => this.objectsOf(group, kind));
   }
@@ -68,7 +75,8 @@ export class EditorBaselines {
       this.service.setBaseline(uri, undefined);
       return;
     }
-    const objects = parseYamlDocuments(text).documents.map((d) => d.value);
+    // A git source gives all the file had and does not look at the objects: no parse for it.
+    const objects = this.source instanceof GitBaselineSource ? [] : this.opts.openObjects(uri);
     try {
       this.service.setBaseline(uri, await this.source.objectsFor(file, objects));
     } catch (e) {

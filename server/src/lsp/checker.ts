@@ -118,6 +118,10 @@ export class Checker {
     this.baselines = new EditorBaselines(this.service, {
       folders: () => this.folders,
       openText: (uri) => this.docs.get(uri)?.getText(),
+      openObjects: (uri) => {
+        const doc = this.docs.get(uri);
+        return doc ? this.service.file(doc).docs.map((d) => d.value) : [];
+      },
       openUris: () => [...this.docs.keys()],
       log: (m) => this.log(m),
       trusted: () => this.trusted,
@@ -128,8 +132,15 @@ export class Checker {
 
   /** Reads an open file's baseline, hands it to the query worker, then checks the file again. */
   private refreshBaseline(uri: string): void {
-    void this.baselines
-      .refresh(uri)
+    const doc = this.docs.get(uri);
+    if (!doc) return;
+    // A text that exhausted this worker before is not parsed again (for its objects) either.
+    if (this.poisoned.get(uri)?.version === doc.version) return;
+    // Reading a cluster baseline parses the file first: if that kills the worker, this text is what did.
+    this.post({ t: 'checking', uri, version: doc.version });
+    const read = this.baselines.refresh(uri);
+    this.post({ t: 'stats', stats: this.meter.stats });
+    void read
       .then(() => {
         if (!this.docs.has(uri)) return;
         this.feed({ t: 'baseline', uri, baseline: this.service.baselineOf(uri) });
