@@ -3,16 +3,24 @@
  * service call. A failure answers the method's empty value and is logged; the worker keeps running.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position, Range } from 'vscode-languageserver-types';
 import type { LanguageService } from '../service/languageService';
 import type { PreviewResponse } from './protocol';
 import { toCodeAction, toPreviewResponse } from './render';
 import { emptyAnswer, type DocumentMethod } from './workerProtocol';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Params = any;
+/** The fields of the document requests' params that the service calls read (the caller routed by method). */
+interface Params {
+  position: Position;
+  range: Range;
+  /** crdYaml/preview */
+  scope?: string;
+  readBack?: boolean;
+}
 
 /** Answers a document request with the service (the caller has updated the service with `td` first). */
-export function answer(service: LanguageService, method: string, td: TextDocument, p: Params, log: (m: string) => void): unknown {
+export function answer(service: LanguageService, method: string, td: TextDocument, params: unknown, log: (m: string) => void): unknown {
+  const p = params as Params;
   try {
     switch (method as DocumentMethod) {
       case 'textDocument/hover':
