@@ -569,11 +569,19 @@ export function expensivePatternCr(length: number): string {
  * Integers beyond 2^53 in a Widget CR: `replicas` (an integer field) between 2^53 and 2^62, others up to
  * far beyond int64 (and floats of those).
  */
-export function hugeIntegerCr(r: Rng): { text: string; replicas: bigint } {
+export function hugeIntegerCr(r: Rng, name = 'huge'): { text: string; replicas: bigint } {
   const big = (bits: number) => BigInt(2) ** BigInt(bits) + BigInt(r.int(1_000_000));
   const replicas = big(53 + r.int(10));
-  const text = widgetCr('huge', `  extra:\n    a: ${big(53 + r.int(400))}\n    b: [${big(64 + r.int(100))}, -${big(53 + r.int(400))}]\n    c: ${big(53 + r.int(400))}.0\n`).replace('replicas: 2', `replicas: ${replicas}`);
+  const text = widgetCr(name, `  extra:\n    a: ${big(53 + r.int(400))}\n    b: [${big(64 + r.int(100))}, -${big(53 + r.int(400))}]\n    c: ${big(53 + r.int(400))}.0\n`).replace('replicas: 2', `replicas: ${replicas}`);
   return { text, replicas };
+}
+
+/**
+ * `n` valid Widget custom resources in one file (named `<prefix>-<i>`): enough checking for the check
+ * worker to be busy while a small attack rides along (the hover's order is then observable).
+ */
+export function widgetFile(n: number, prefix: string): string {
+  return Array.from({ length: n }, (_, i) => widgetCr(`${prefix}-${i}`)).join('---\n');
 }
 
 /** A range edit whose numbers are out of the document or not numbers at all. */

@@ -23,6 +23,11 @@ export class FuzzServer {
   readonly logs: string[] = [];
   stderr = '';
   lastPublishAt = 0;
+  /** Every publication, in the order received (uri, version, when): for ordering assertions. */
+  readonly publications: Array<{ uri: string; version?: number; at: number }> = [];
+  /** The last crdYaml/status: whether the workspace scan is running; whether one was seen running. */
+  indexing = false;
+  sawIndexing = false;
   private waiters: Array<() => void> = [];
 
   private constructor(cwd: string | undefined) {
@@ -35,6 +40,7 @@ export class FuzzServer {
     this.conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       this.lastPublishAt = performance.now();
       this.latest.set(p.uri, { version: p.version, diagnostics: p.diagnostics, at: this.lastPublishAt });
+      if (this.publications.length < 100_000) this.publications.push({ uri: p.uri, version: p.version, at: this.lastPublishAt });
       const ws = this.waiters;
       this.waiters = [];
       for (const w of ws) w();
@@ -42,7 +48,13 @@ export class FuzzServer {
     this.conn.onNotification('window/logMessage', (p: { message: string }) => {
       if (this.logs.length < 1000) this.logs.push(p.message);
     });
-    this.conn.onNotification('crdYaml/status', () => undefined);
+    this.conn.onNotification('crdYaml/status', (p: { indexing: boolean }) => {
+      this.indexing = p.indexing;
+      if (p.indexing) this.sawIndexing = true;
+      const ws = this.waiters;
+      this.waiters = [];
+      for (const w of ws) w();
+    });
     this.conn.onRequest('workspace/configuration', () => [null]);
     this.conn.onRequest('client/registerCapability', () => null);
     this.conn.listen();
@@ -73,6 +85,21 @@ export class FuzzServer {
       if (p && p.version === version) return p.diagnostics;
       if (this.proc.exitCode !== null || this.proc.signalCode) throw new Error(`server exited (${this.proc.exitCode ?? this.proc.signalCode}): ${this.stderr.slice(-3000)}`);
       if (performance.now() > deadline) throw new Error(`no diagnostics for ${uri} version ${version} within ${timeoutMs} ms (latest: ${p?.version}); logs: ${this.logs.slice(-5).join('\n')}`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 200);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
+    }
+  }
+
+  /** Resolves once the workspace scan has ended (crdYaml/status says so). */
+  async scanned(timeoutMs = 120_000): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (this.indexing || !this.sawIndexing) {
+      if (performance.now() > deadline) throw new Error('the workspace scan never ended');
       await new Promise<void>((r) => {
         const t = setTimeout(r, 200);
         this.waiters.push(() => {

@@ -351,6 +351,9 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
       }
     };
 
+  // A new document request: its method and empty answer in workerProtocol.ts (DOCUMENT_METHODS), its
+  // service call in answer.ts, its capability above, and one line here naming the worker that answers it
+  // (the query worker for anything interactive: it is never behind a check).
   connection.onHover(guarded('query', 'textDocument/hover'));
   connection.onCompletion(
     guarded('query', 'textDocument/completion', (p) => {
