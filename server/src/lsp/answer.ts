@@ -27,6 +27,8 @@ export function answer(service: LanguageService, method: string, td: TextDocumen
         return service.hover(td, p.position);
       case 'textDocument/completion':
         return service.completion(td, p.position);
+      case 'textDocument/signatureHelp':
+        return service.signatureHelp(td, p.position);
       case 'textDocument/codeAction':
         return service.fixes(td, p.range).map((f) => toCodeAction(f, td.uri));
       case 'textDocument/documentSymbol':

@@ -45,6 +45,7 @@ export class Queries {
           fieldValidation: settings.fieldValidation,
           compatibility: settings.compatibility,
           kubernetesMinor: settings.kubernetesMinor,
+          celLints: settings.celLints,
           syntaxDiagnostics: repo.syntaxDiagnostics !== 'off',
           templates: repo.templates,
         });

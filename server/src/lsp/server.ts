@@ -286,6 +286,8 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         completionProvider: { triggerCharacters: ['.', ' '] },
+        // Inside CEL rules: the overloads of the function being called.
+        signatureHelpProvider: { triggerCharacters: ['(', ','] },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         documentSymbolProvider: true,
         definitionProvider: true,
@@ -364,6 +366,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
       return /:\s$/.test(line) ? undefined : [];
     }),
   );
+  connection.onSignatureHelp(guarded('query', 'textDocument/signatureHelp'));
   connection.onCodeAction(guarded('query', 'textDocument/codeAction'));
   connection.onDocumentSymbol(guarded('query', 'textDocument/documentSymbol'));
   connection.onDefinition(guarded('query', 'textDocument/definition'));

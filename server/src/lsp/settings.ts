@@ -4,6 +4,7 @@
  */
 import type { CompatSeverity } from '../engine/compat/categories';
 import { parseKubernetesVersion } from '../engine/version';
+import type { CelLintCode, CelLintSeverity } from '../service/celLints';
 import type { FieldValidation } from '../service/context';
 
 export interface WorkerSettings {
@@ -18,6 +19,8 @@ export interface WorkerSettings {
   compatibility: Record<string, CompatSeverity>;
   /** `crdYaml.kubernetesVersion` (`1.30` .. `1.37`) as a minor; undefined: the newest. */
   kubernetesMinor?: number;
+  /** `crdYaml.cel.*`: severities of the CEL lints. */
+  celLints: Partial<Record<CelLintCode, CelLintSeverity>>;
   /** The whole `crdYaml` settings object, for the repository features (lsp/repository.ts). */
   raw: Record<string, unknown>;
 }
@@ -30,6 +33,7 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   diagnosticsDelayMs: 0,
   baseline: 'git:HEAD',
   compatibility: {},
+  celLints: {},
   raw: {},
 };
 
@@ -53,6 +57,21 @@ export function readWorkerSettings(raw: unknown): WorkerSettings {
       ),
     ),
     kubernetesMinor: typeof r.kubernetesVersion === 'string' ? parseKubernetesVersion(r.kubernetesVersion) : undefined,
+    celLints: readCelLints(r.cel),
     raw: r,
   };
 }
+
+/** `crdYaml.cel.noSuchKey`, `.constantRule`, `.emptyMessage`: the CEL lints' severities (service/celLints.ts). */
+function readCelLints(raw: unknown): Partial<Record<CelLintCode, CelLintSeverity>> {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const out: Partial<Record<CelLintCode, CelLintSeverity>> = {};
+  for (const [setting, code] of Object.entries(CEL_LINT_SETTINGS)) {
+    const v = r[setting];
+    if (typeof v === 'string' && LINT_SEVERITIES.includes(v)) out[code] = v as CelLintSeverity;
+  }
+  return out;
+}
+
+const LINT_SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'];
+const CEL_LINT_SETTINGS: Record<string, CelLintCode> = { noSuchKey: 'CELNoSuchKey', constantRule: 'CELConstantRule', emptyMessage: 'CELEmptyMessage' };

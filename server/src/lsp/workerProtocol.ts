@@ -91,6 +91,7 @@ export interface WorkerStats {
 export const DOCUMENT_METHODS = [
   'textDocument/hover',
   'textDocument/completion',
+  'textDocument/signatureHelp',
   'textDocument/codeAction',
   'textDocument/documentSymbol',
   'textDocument/definition',
@@ -105,6 +106,7 @@ export type DocumentMethod = (typeof DOCUMENT_METHODS)[number];
 const EMPTY: Record<DocumentMethod, unknown> = {
   'textDocument/hover': null,
   'textDocument/completion': [],
+  'textDocument/signatureHelp': null,
   'textDocument/codeAction': [],
   'textDocument/documentSymbol': [],
   'textDocument/definition': [],
