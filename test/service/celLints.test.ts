@@ -79,6 +79,10 @@ test('CELNoSuchKey: an optional field read without has() is reported at the fiel
   assert.deepEqual(all.filter((f) => !f.code.startsWith('CEL')), [], 'the API server accepts the CRD');
   assert.deepEqual(lints.map((f) => `${f.code}:${td.getText(f.range)}:${f.severity}`), ['CELNoSuchKey:port:warning', 'CELNoSuchKey:workers:warning', 'CELNoSuchKey:size:warning']);
   assert.match(lints[0].message, /^self\.port may be absent \(optional, no default\): the rule then fails with "no such key: port"/);
+  // What it says happens: a custom resource without the field is rejected with that error.
+  const cr = docOf('apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: p\nspec:\n  name: a\n').td;
+  s.update(cr);
+  assert.ok(s.findings(cr).some((f) => /no such key: port/.test(f.message)), JSON.stringify(s.findings(cr).map((f) => f.message)));
   const fx = s.fixesOf(td, lints[0]);
   assert.deepEqual(fx.map((x) => x.title), ['Guard with has(self.port)']);
   const fixed = applyEdits(td, fx[0].edits);

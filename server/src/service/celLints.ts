@@ -251,52 +251,89 @@ export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: Yaml
     const r = doc.layer.rangeInString(path, start, end);
     return r ? { start: td.positionAt(r.start), end: td.positionAt(r.end) } : undefined;
   };
-  const push = (code: CelLintCode, range: Finding['range'] | undefined, message: string, path: PathSegment[], rule: string) => {
-    const sev = severity(code);
-    if (!range || sev === 'off') return;
-    out.push({ range, severity: sev, code, message, document: 'crd', segments: path, provenance: { rule } });
-  };
-  // One environment and self type per schema node (its rules share them).
-  const envs = new Map<JSONSchemaProps, ReturnType<typeof siteEnvironment>>();
   for (const r of crdRules(ctx, crd)) {
-    if (r.rule === undefined || r.rule.trim() === '' || r.rule.length > MAX_LINTED_RULE_CHARS) continue;
-    const key = r.site.optionalOldSelf ? undefined : r.site.schema;
-    let se = key ? envs.get(key) : undefined;
-    if (!se) {
-      se = siteEnvironment(r.site);
-      if (key) envs.set(key, se);
+    const rule = r.rule;
+    if (rule === undefined || rule.trim() === '' || rule.length > MAX_LINTED_RULE_CHARS) continue;
+    for (const l of ruleLints({ ...r, rule })) {
+      const sev = severity(l.code);
+      if (sev === 'off') continue;
+      const path = [...r.path, field(l.field)];
+      const range = at(path, l.start, l.end);
+      if (range) out.push({ range, severity: sev, code: l.code, message: l.message, document: 'crd', segments: path, provenance: { rule } });
     }
-    if (!se) continue;
-    // Only rules the API server accepts: the others already have its error.
-    const compiled = se.env.compile(r.rule, se.vars);
-    if (!compiled?.checked || compiled.issues.length || compiled.checked.type.kind !== 'bool') continue;
-    const rulePath = [...r.path, field('rule')];
-    if (severity('CELNoSuchKey') !== 'off') {
-      for (const u of unguardedReads(compiled.checked)) {
-        const msg = `${u.text} may be absent (optional, no default): the rule then fails with "no such key: ${u.jsonName}" (guard it with has(${u.text}) or use ?.${u.field})`;
-        push('CELNoSuchKey', at(rulePath, u.range.start, u.range.end), msg, rulePath, r.rule);
-      }
-    }
-    if (severity('CELConstantRule') !== 'off') {
-      const v = constantValue(compiled);
-      if (v) {
-        const msg =
-          'error' in v
-            ? `the rule reads neither self nor oldSelf and always fails: ${v.error}`
-            : v.value === true
-              ? 'the rule reads neither self nor oldSelf and is always true: it checks nothing'
-              : 'the rule reads neither self nor oldSelf and is always false: every object is rejected';
-        push('CELConstantRule', at(rulePath, 0, r.rule.length), msg, rulePath, r.rule);
-      }
-    }
-    const me = r.messageExpression;
-    if (me && severity('CELEmptyMessage') !== 'off' && me.length <= MAX_LINTED_RULE_CHARS) {
-      const why = emptyMessageReason(se.env.compile(me, se.vars));
-      if (why) {
-        const mePath = [...r.path, field('messageExpression')];
-        const msg = `the messageExpression can produce an empty or multi-line message (${why}): the API server then reports the failure as if messageExpression were not set`;
-        push('CELEmptyMessage', at(mePath, 0, me.length), msg, mePath, r.rule);
-      }
+  }
+  return out;
+}
+
+/** One lint on one expression of a rule, in offsets of that expression. */
+interface RuleLint {
+  code: CelLintCode;
+  field: 'rule' | 'messageExpression';
+  start: number;
+  end: number;
+  message: string;
+}
+
+/**
+ * The lints of rules already seen, by their site and text: an edit elsewhere in a large CRD does not
+ * compile its other rules again (bounded, oldest out first).
+ */
+const LINT_CACHE = new Map<string, RuleLint[]>();
+const MAX_LINT_CACHE = 4_000;
+/** The text of a schema node, by node (the key part that says the rule's types did not change). */
+const NODE_TEXT = new WeakMap<object, string>();
+
+function nodeText(node: JSONSchemaProps): string {
+  let t = NODE_TEXT.get(node);
+  if (t === undefined) {
+    t = JSON.stringify(node, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+    NODE_TEXT.set(node, t);
+  }
+  return t;
+}
+
+/** Every lint of a rule (all codes: severities are applied by the caller). */
+function ruleLints(r: CrdRule & { rule: string }): RuleLint[] {
+  const key = JSON.stringify([r.site.kubernetesMinor ?? null, r.site.isResourceRoot, r.site.optionalOldSelf === true, r.rule, r.messageExpression ?? null]) + nodeText(r.site.schema);
+  const hit = LINT_CACHE.get(key);
+  if (hit) {
+    LINT_CACHE.delete(key);
+    LINT_CACHE.set(key, hit);
+    return hit;
+  }
+  const out = computeRuleLints(r);
+  LINT_CACHE.set(key, out);
+  if (LINT_CACHE.size > MAX_LINT_CACHE) LINT_CACHE.delete(LINT_CACHE.keys().next().value as string);
+  return out;
+}
+
+function computeRuleLints(r: CrdRule & { rule: string }): RuleLint[] {
+  const out: RuleLint[] = [];
+  const se = siteEnvironment(r.site);
+  if (!se) return out;
+  // Only rules the API server accepts: the others already have its error.
+  const compiled = se.env.compile(r.rule, se.vars);
+  if (!compiled?.checked || compiled.issues.length || compiled.checked.type.kind !== 'bool') return out;
+  for (const u of unguardedReads(compiled.checked)) {
+    const message = `${u.text} may be absent (optional, no default): the rule then fails with "no such key: ${u.jsonName}" (guard it with has(${u.text}) or use ?.${u.field})`;
+    out.push({ code: 'CELNoSuchKey', field: 'rule', ...u.range, message });
+  }
+  const v = constantValue(compiled);
+  if (v) {
+    const message =
+      'error' in v
+        ? `the rule reads neither self nor oldSelf and always fails: ${v.error}`
+        : v.value === true
+          ? 'the rule reads neither self nor oldSelf and is always true: it checks nothing'
+          : 'the rule reads neither self nor oldSelf and is always false: every object is rejected';
+    out.push({ code: 'CELConstantRule', field: 'rule', start: 0, end: r.rule.length, message });
+  }
+  const me = r.messageExpression;
+  if (me && me.length <= MAX_LINTED_RULE_CHARS) {
+    const why = emptyMessageReason(se.env.compile(me, se.vars));
+    if (why) {
+      const message = `the messageExpression can produce an empty or multi-line message (${why}): the API server then reports the failure as if messageExpression were not set`;
+      out.push({ code: 'CELEmptyMessage', field: 'messageExpression', start: 0, end: me.length, message });
     }
   }
   return out;
