@@ -8,6 +8,8 @@ import * as assert from 'node:assert/strict';
 import { goAvailable, ensureOracleBinary, runOracleOnLines, oracleAgrees, oracleErrorsMatch } from './oracle';
 import { defaultSharedDir } from '../conformance/runner';
 import { IntegralFloat } from '../../server/src/engine/json/lossless';
+import { withoutTiedContributions } from './difftest/compare';
+import type { FieldError } from '../../server/src/engine/field';
 
 test('oracleErrorsMatch follows FORMAT.md: equal (type, field) sets, details are substrings', () => {
   const actual = [
@@ -24,6 +26,25 @@ test('oracleAgrees keeps ints and doubles apart and fails on oracle errors', () 
   assert.equal(oracleAgrees({ expect: { object: { a: new IntegralFloat(1) } } }, { id: 'x', object: { a: 1 } }), false);
   assert.equal(oracleAgrees({ expect: { error: 'no such key' } }, { id: 'x', error: "no such key: 'b'" }), true);
   assert.equal(oracleAgrees({ expect: { errors: [] } }, { id: 'x', oracleError: 'panic' }), false);
+});
+
+test('difftest: the 4 most expensive CEL expressions tied at the cut are as Go\'s map order lists them', () => {
+  const C = 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema';
+  const x = (n: string) => `spec.validation.openAPIV3Schema.properties[${n}].x-kubernetes-validations[0].rule`;
+  const oracle = (...ns: string[]) => [...ns.map((n) => ({ type: 'FieldValueForbidden', field: x(n), detail: `${x(n)}: Forbidden: ${C}` })), { type: 'FieldValueInvalid', field: 'spec.names.plural', detail: 'spec.names.plural: Invalid value' }];
+  const engine = (costs: Record<string, number>): FieldError[] => [
+    ...Object.entries(costs).map(([n, estimated]): FieldError => ({ type: 'FieldValueForbidden', field: x(n), detail: C, params: { origin: 'celCost', cost: { scope: 'contribution', estimated, limit: 1e8 } } })),
+    { type: 'FieldValueInvalid', field: 'spec.names.plural', detail: 'Invalid value' },
+  ];
+  // The engine lists e where the oracle listed f: e costs as much as the cheapest listed (a tie at the cut).
+  const tied = withoutTiedContributions(oracle('a', 'b', 'c', 'f'), engine({ a: 9, b: 5, c: 5, e: 5 }));
+  assert.deepEqual([tied.oracle.map((e) => e.field), tied.engine.map((e) => e.field)], [['spec.names.plural'], ['spec.names.plural']]);
+  // e costs more than the cut: not a tie, compared as they are.
+  const strict = withoutTiedContributions(oracle('a', 'b', 'c', 'f'), engine({ a: 5, b: 5, c: 5, e: 9 }));
+  assert.equal(strict.oracle.length, 5);
+  assert.equal(strict.engine.length, 5);
+  // Different lengths: compared as they are.
+  assert.equal(withoutTiedContributions(oracle('a', 'b'), engine({ a: 5, b: 5, e: 5 })).engine.length, 4);
 });
 
 const SKIP = goAvailable() ? false : 'the oracle tier did not run: `go` is not on PATH';
