@@ -37,7 +37,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
   const out: Finding[] = [];
   for (const doc of file.docs) {
     // `crdYaml.templates: ignore`: Go template documents are not checked at all.
-    if (doc.template && ctx.settings.templates === 'ignore') continue;
+    if (doc.template && !doc.template.substitutionOnly && ctx.settings.templates === 'ignore') continue;
     try {
       const key = dependencyKey(ctx, doc, td.uri);
       const startLine = td.positionAt(doc.start).line;
@@ -110,7 +110,7 @@ function syntaxFindings(td: TextDocument, doc: YamlDoc): Finding[] {
 /** The findings of one document of a file. */
 export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc): Finding[] {
   // A Go template is not YAML until rendered: no syntax findings, and only what its literal YAML decides.
-  const out = doc.template ? [] : syntaxFindings(td, doc);
+  const out = doc.template && !doc.template.substitutionOnly ? [] : syntaxFindings(td, doc);
   // Findings on half-parsed documents would be noise on top of the syntax error.
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
   if (doc.template && identityFromTemplate(doc)) return out;

@@ -1,6 +1,8 @@
 /**
- * Go templates (Helm chart templates, and any document with Go template actions) in the service: the
- * file is parsed with its actions masked (yaml/template.ts), its documents get no YAML syntax findings,
+ * Go templates (Helm chart templates, and any document with Go template actions) and `${VAR}`
+ * substitution references (envsubst, Flux, clusterctl: yaml/substitution.ts) in the service: the
+ * file is parsed with its actions masked (yaml/template.ts), its documents get no YAML syntax findings
+ * (unless their only template parts are substitution references: such a document is YAML as written),
  * and a finding is kept only when the literal YAML decides it: findings on keys and values that came
  * from an action are dropped, and so are findings that need the whole object (required fields, rules
  * over objects, ...) where an action may add to that object.
@@ -8,20 +10,27 @@
 import type { Finding } from './finding';
 import { parseYamlFile, type YamlDoc, type YamlFile } from './yamlDocument';
 import { decidedByTemplate, hasGoTemplateActions, maskTemplate, pathKey, templateRegions } from '../yaml/template';
+import { maskSubstitutions } from '../yaml/substitution';
 import { parseFieldPath } from '../yaml';
 import type { PathSegment } from '../engine/field';
 
 /**
- * Parses a document's text; a Helm chart template, or a text with Go template actions, is parsed masked.
- * `previous`: the last parse of the same document (reused when it was parsed the same way).
+ * Parses a document's text; a Helm chart template, or a text with Go template actions or `${VAR}`
+ * substitution references, is parsed masked. `previous`: the last parse of the same document (reused
+ * when it was parsed the same way).
  */
 export function parseFile(text: string, previous: YamlFile | undefined, opts: { yamlVersion?: '1.1' | '1.2'; helmTemplate?: boolean; lazy?: boolean }): YamlFile {
-  const mask = opts.helmTemplate ? (maskTemplate(text) ?? { text, actions: [], spans: [] }) : hasGoTemplateActions(text) ? maskTemplate(text) : undefined;
+  const go = opts.helmTemplate ? (maskTemplate(text) ?? { text, actions: [], spans: [] }) : hasGoTemplateActions(text) ? maskTemplate(text) : undefined;
+  const mask = maskSubstitutions(text, go);
   if (!mask) return parseYamlFile(text, previous && !previous.template ? previous : undefined, { yamlVersion: opts.yamlVersion, lazy: opts.lazy });
   const f = parseYamlFile(mask.text, previous?.template ? previous : undefined, { yamlVersion: opts.yamlVersion });
+  const within = (d: YamlDoc) => (r: { start: number }) => r.start >= d.start && r.start < d.end;
   for (const d of f.docs) {
-    const has = opts.helmTemplate || mask.actions.some((a) => a.start >= d.start && a.start < d.end);
-    d.template = has ? templateRegions(d.layer, mask.text, mask) : undefined;
+    const actions = opts.helmTemplate || mask.actions.some(within(d));
+    const t = actions || mask.substitutions?.some(within(d)) ? templateRegions(d.layer, mask.text, mask) : undefined;
+    // `${VAR}` only in comments: nothing of the document is decided by the substitution.
+    const substitutionOnly = !!t && !actions;
+    d.template = t && (!substitutionOnly || t.templated.size + t.open.size + t.conditional.size > 0) ? { ...t, substitutionOnly } : undefined;
   }
   return { ...f, source: text, template: mask };
 }
@@ -38,7 +47,10 @@ export function templateDecidesSpec(doc: YamlDoc): boolean {
   if (!t) return false;
   const spec = pathKey([{ kind: 'field', name: 'spec' }]);
   const under = (k: string) => k === spec || k.startsWith(spec + '\u0000') || k.startsWith(spec + '\u0001');
-  return [...t.templated, ...t.open, ...t.conditional].some(under) || t.open.has(pathKey([]));
+  // A schema's description decides nothing that objects are checked against (the Flux Kustomization
+  // CRD documents `${var:=default}` in one); a property named `description` is a schema, not text.
+  const description = (k: string) => k.endsWith('\u0000description') && !/\u0000(properties|patternProperties)\u0000description$/.test(k);
+  return [...t.templated].some((k) => under(k) && !description(k)) || [...t.open, ...t.conditional].some(under) || t.open.has(pathKey([]));
 }
 
 /**
@@ -49,7 +61,7 @@ export function literalFindings(doc: YamlDoc, findings: Finding[], partialMessag
   const t = doc.template;
   if (!t) return findings;
   return findings.filter((f) => {
-    if (f.code === 'YAMLSyntax' || f.code === 'YAMLWarning') return false;
+    if (f.code === 'YAMLSyntax' || f.code === 'YAMLWarning') return !!t.substitutionOnly;
     const segs: PathSegment[] = f.segments ?? (f.field !== undefined ? parseFieldPath(f.field) : []);
     const engine = f.code.startsWith('FieldValue') && f.apiMessage !== undefined && partialMessages !== undefined;
     const whole = engine ? !partialMessages!.has(f.apiMessage!) : f.code === 'FieldValueRequired';

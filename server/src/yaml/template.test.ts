@@ -5,7 +5,7 @@ import { parseFieldPath } from './path';
 import { decidedByTemplate, hasGoTemplateActions, lexTemplateActions, maskTemplate, pathKey, templateRegions, type TemplateRegions } from './template';
 
 /** The regions of each document of a template, as printed paths (for readable assertions). */
-function regionsOf(text: string): { masked: string; docs: Record<keyof TemplateRegions, string[]>[]; errors: string[] } {
+function regionsOf(text: string): { masked: string; docs: Record<'templated' | 'open' | 'conditional', string[]>[]; errors: string[] } {
   const mask = maskTemplate(text)!;
   assert.equal(mask.text.length, text.length, 'masking keeps offsets');
   // Every character outside the actions is where it was (a line break may move to the end of blanked lines).

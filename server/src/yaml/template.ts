@@ -52,6 +52,8 @@ export interface MaskedTemplate {
   spans: { start: number; end: number }[];
   /** The bodies of `define` blocks, blanked (they are output where they are included). */
   defines?: { start: number; end: number }[];
+  /** The `${VAR}` references a substitution tool replaces (yaml/substitution.ts), also in `spans`. */
+  substitutions?: { start: number; end: number }[];
 }
 
 const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'define', 'block', 'template', 'break', 'continue']);
@@ -320,6 +322,8 @@ export interface TemplateRegions {
   templated: Set<string>;
   open: Set<string>;
   conditional: Set<string>;
+  /** The document's only template parts are `${VAR}` references: it is YAML as written (set by the caller). */
+  substitutionOnly?: boolean;
 }
 
 /** A canonical key for a field path (properties and map keys alike: YAML cannot tell them apart). */

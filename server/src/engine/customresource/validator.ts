@@ -2,7 +2,7 @@
  * apiextensions-apiserver pkg/registry/customresource/validator.go: TypeMeta, root ObjectMeta and
  * scale-subresource checks of a custom resource.
  */
-import { invalid, FieldPath, type FieldError } from '../field';
+import { invalid, FieldPath, type FieldError, type PathSegment } from '../field';
 import { isGoMap, goKind, asInt64, asFloat64, formatGoFloat } from '../validation/go-values';
 import { decodeObjectMeta, validateObjectMeta, validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
 import { isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
@@ -108,18 +108,27 @@ function nested(obj: Record<string, unknown>, path: string): { found: boolean; v
   return { found: true, value: cur };
 }
 
+/**
+ * Go prints a scale path as written (`.spec.replicas`, one field name); the error's segments are the
+ * fields it leads to, for the range in the file.
+ */
+function atScalePath(e: FieldError, path: string): FieldError {
+  e.segments = path.replace(/^\./, '').split('.').map((name): PathSegment => ({ kind: 'field', name }));
+  return e;
+}
+
 function replicasErrors(obj: Record<string, unknown>, path: string): FieldError[] {
   const r = nested(obj, path);
   const p = FieldPath.root(path);
-  if (r.error) return [invalid(p, 0, r.error)];
+  if (r.error) return [atScalePath(invalid(p, 0, r.error), path)];
   if (!r.found) return [];
   if (goKind(r.value) !== 'int') {
     const fields = path.replace(/^\./, '').split('.');
-    return [invalid(p, 0, `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected int64`)];
+    return [atScalePath(invalid(p, 0, `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected int64`), path)];
   }
   const n = asInt64(r.value);
-  if (n < 0n) return [invalid(p, n, 'should be a non-negative integer')];
-  if (n > 2147483647n) return [invalid(p, n, 'should be less than or equal to 2147483647')];
+  if (n < 0n) return [atScalePath(invalid(p, n, 'should be a non-negative integer'), path)];
+  if (n > 2147483647n) return [atScalePath(invalid(p, n, 'should be less than or equal to 2147483647'), path)];
   return [];
 }
 
@@ -132,9 +141,9 @@ export function validateScale(obj: Record<string, unknown>, scale: ScaleSubresou
   if (scale.labelSelectorPath) {
     const r = nested(obj, scale.labelSelectorPath);
     const fields = scale.labelSelectorPath.replace(/^\./, '').split('.');
-    if (r.error) errs.push(invalid(FieldPath.root(scale.labelSelectorPath), '', r.error));
+    if (r.error) errs.push(atScalePath(invalid(FieldPath.root(scale.labelSelectorPath), '', r.error), scale.labelSelectorPath));
     else if (r.found && typeof r.value !== 'string') {
-      errs.push(invalid(FieldPath.root(scale.labelSelectorPath), '', `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected string`));
+      errs.push(atScalePath(invalid(FieldPath.root(scale.labelSelectorPath), '', `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected string`), scale.labelSelectorPath));
     }
   }
   return errs;
