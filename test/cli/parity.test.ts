@@ -60,7 +60,9 @@ test('CLI (--crd) and editor (CRDs in the workspace) agree on the real-world sam
   const crds = path.relative(ROOT, path.join(REALWORLD, 'crds'));
   const cli = cliSet([samples, '--crd', crds]);
   assertSame(cli, editorSet([samples], [crds, samples]));
-  assert.ok(cli.size > 20, `${cli.size} findings`);
+  // Real work was done (the cluster-api templates' `${VAR}` values are no longer findings: see
+  // test/service/substitution.test.ts).
+  assert.ok(cli.size >= 10, `${cli.size} findings`);
   // Unknown fields are errors by default in both (kubectl apply's strict field validation).
   assert.ok([...cli].some((k) => k.endsWith(':error:UnknownField')));
 });

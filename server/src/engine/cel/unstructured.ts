@@ -90,6 +90,14 @@ export function toCelValue(v: unknown, s: JSONSchemaProps | undefined): Val {
   return convert(v, s);
 }
 
+/**
+ * UnstructuredToVal of a null list item or map value (object properties that are null are absent
+ * instead): null where the schema is nullable, else the invalid-data error.
+ */
+function nullElement(s: JSONSchemaProps | undefined): Val {
+  return s && typeof s === 'object' && s.nullable !== true ? new CelError('invalid data, got null for schema with nullable=false') : null;
+}
+
 function invalid(expected: string, v: unknown): CelError {
   return new CelError(`invalid data, expected ${expected}, got ${goTypeOf(v)}`);
 }
@@ -134,7 +142,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): Val {
       if (!Array.isArray(v)) return new CelError('invalid data, expected an array for the provided schema with type=array');
       const items = itemsSchema(s);
       const embedded = items?.['x-kubernetes-embedded-resource'] === true;
-      const out = v.map((x) => toCelValue(x, items && embedded ? withTypeAndObjectMetaMemo(items) : items)) as TaggedList;
+      const out = v.map((x) => (x === null ? nullElement(items) : toCelValue(x, items && embedded ? withTypeAndObjectMetaMemo(items) : items))) as TaggedList;
       const lt = s['x-kubernetes-list-type'];
       if (lt === 'set' || lt === 'map') out[LIST_TYPE] = lt;
       if (lt === 'map') {
@@ -153,7 +161,7 @@ function convert(v: unknown, s: JSONSchemaProps | undefined): Val {
       const ap = props ? undefined : additionalPropertiesSchema(s);
       if (ap) {
         const emb = ap['x-kubernetes-embedded-resource'] === true;
-        for (const [k, x] of Object.entries(o)) m.set(k, toCelValue(x, emb ? withTypeAndObjectMetaMemo(ap) : ap));
+        for (const [k, x] of Object.entries(o)) m.set(k, x === null ? nullElement(ap) : toCelValue(x, emb ? withTypeAndObjectMetaMemo(ap) : ap));
         // unstructuredMap: equality and size count the JSON object's entries.
         (m as unknown as Record<symbol, unknown>)[K8S_RAW] = o;
         return m;

@@ -28,10 +28,13 @@ export function isNotImplemented(e: unknown): boolean {
   return e instanceof Error && e.message.startsWith('not implemented');
 }
 
-/** apiservervalidation.ValidateCustomResource on a default: OpenAPI value validation only. */
+/**
+ * apiservervalidation.ValidateCustomResource on a default: OpenAPI value validation only, with the
+ * validator of NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI()), whose formats are not stripped.
+ */
 function validateValue(dpath: FieldPath, value: unknown, raw: unknown, budget: RegexBudget): FieldError[] {
   if (!isObject(raw)) return [];
-  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps, undefined, { budget }).map((e) => under(dpath, e, true));
+  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps, undefined, { budget, formatsAsWritten: true }).map((e) => under(dpath, e, true));
 }
 
 /**

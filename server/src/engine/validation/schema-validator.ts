@@ -55,6 +55,8 @@ export interface NotChecked {
 interface Run {
   budget: RegexBudget;
   notChecked: NotChecked[];
+  /** Formats as written, not stripped (see validateAgainstSchema). */
+  formatsAsWritten?: boolean;
 }
 let run: Run | null = null;
 
@@ -120,13 +122,16 @@ export interface Correlation {
 type Validate = (data: unknown, path: ValuePath | null, corr?: Correlation, branch?: boolean) => Result;
 
 const cache = new WeakMap<object, Validate>();
+const asWrittenCache = new WeakMap<object, Validate>();
 
-/** The compiled kube-openapi validator of a schema node (cached by identity). */
+/** The compiled kube-openapi validator of a schema node (cached by identity), for the run in progress. */
 export function schemaValidator(schema: JSONSchemaProps): Validate {
-  let v = cache.get(schema);
+  const asWritten = run?.formatsAsWritten === true;
+  const c = asWritten ? asWrittenCache : cache;
+  let v = c.get(schema);
   if (!v) {
-    v = compile(schema);
-    cache.set(schema, v);
+    v = compile(schema, asWritten);
+    c.set(schema, v);
   }
   return v;
 }
@@ -134,16 +139,19 @@ export function schemaValidator(schema: JSONSchemaProps): Validate {
 /**
  * Validate a value against a schema: kube-openapi's Result. With an old value (an update), errors of
  * every sub-value that is unchanged from its correlated old value are ratcheted away, as the
- * RatchetingSchemaValidator of CRDValidationRatcheting does.
+ * RatchetingSchemaValidator of CRDValidationRatcheting does. `formatsAsWritten`: the schema converted
+ * as Structural.ToKubeOpenAPI does (defaults are validated so), keeping formats the API server strips
+ * from custom resource validation (`format: int32` on a string still makes kube-openapi's type check
+ * ask for an int32).
  */
 export function validateAgainstSchema(
   schema: JSONSchemaProps,
   data: unknown,
   old?: { value: unknown },
-  opts: { budget?: RegexBudget } = {},
+  opts: { budget?: RegexBudget; formatsAsWritten?: boolean } = {},
 ): Result & { notChecked: NotChecked[] } {
   const outer = run;
-  run = { budget: opts.budget ?? new RegexBudget(), notChecked: [] };
+  run = { budget: opts.budget ?? new RegexBudget(), notChecked: [], formatsAsWritten: opts.formatsAsWritten };
   try {
     const r = schemaValidator(schema)(data, null, old ? { old: old.value, schema } : undefined);
     // Branches of anyOf/oneOf/allOf may meet the same value and pattern more than once.
@@ -252,10 +260,11 @@ function schemaList(v: unknown): JSONSchemaProps[] {
 
 const ok = (): Result => ({ errors: [], matchCount: 0 });
 
-function compile(s: JSONSchemaProps): Validate {
+function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const types: string[] = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : typeof s.type === 'string' && s.type !== '' ? [s.type] : [];
   const nullable = s.nullable === true;
-  const format = effectiveFormat(typeof s.format === 'string' ? s.format : undefined, types);
+  const written = typeof s.format === 'string' ? s.format : undefined;
+  const format = formatsAsWritten ? (written ?? '') : effectiveFormat(written, types);
   const hasTypeValidator = types.length > 0 || format !== '';
   const enumValues = Array.isArray(s.enum) && s.enum.length > 0 ? s.enum : undefined;
 

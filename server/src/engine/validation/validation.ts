@@ -17,7 +17,7 @@ const MAX_NOT_CHECKED = 20;
  * Pattern matches share one work budget (a fresh one per call unless given, e.g. one per CRD for all its
  * defaults); checks a bound cut short follow the errors as `NotChecked` informations.
  */
-export function validateOpenAPI(obj: unknown, schema: JSONSchemaProps, oldObject?: unknown, opts: { budget?: RegexBudget } = {}): FieldError[] {
+export function validateOpenAPI(obj: unknown, schema: JSONSchemaProps, oldObject?: unknown, opts: { budget?: RegexBudget; formatsAsWritten?: boolean } = {}): FieldError[] {
   if (typeof schema !== 'object' || schema === null) return [];
   const result = validateAgainstSchema(schema, obj, oldObject === undefined ? undefined : { value: oldObject }, opts);
   const out = result.errors.length === 0 ? [] : openAPIErrorsToFieldErrors(result.errors);
