@@ -69,7 +69,7 @@ function withService(files: Record<string, string>): { s: LanguageService; docs:
   return { s, docs };
 }
 
-const brief = (td: TextDocument, fs: { range: { start: { line: number } }; code: string; apiMessage?: string; message: string }[]) =>
+const brief = (fs: { range: { start: { line: number } }; code: string; apiMessage?: string; message: string }[]) =>
   fs.map((f) => `${f.range.start.line + 1}: ${f.code}: ${f.apiMessage ?? f.message}`);
 
 function cli(argv: string[], cwd: string): { code: number; out: string } {
@@ -81,7 +81,7 @@ function cli(argv: string[], cwd: string): { code: number; out: string } {
 
 test('a clusterctl template: findings on ${...} values and keys go, the literal error stays (editor and CLI)', () => {
   const { s, docs } = withService({ 'crd.yaml': CRD, 'fleet.yaml': TEMPLATE });
-  const found = brief(docs['fleet.yaml'], s.findings(docs['fleet.yaml']));
+  const found = brief(s.findings(docs['fleet.yaml']));
   assert.deepEqual(found, ['14: FieldValueTypeInvalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"']);
   // The same object without the references: the values decide, and are reported.
   const literal = TEMPLATE.replace(/\$\{[^}]*\}/g, 'BAD_VALUE');
@@ -114,9 +114,9 @@ test('${...} only in a comment or nowhere near: the document is checked in full;
     'b.yaml': 'apiVersion: example.com/v1\nkind: Fleet\nmetadata:\n  name: ${NAME}\nspec:\n  clusterName: c\n  mode: [a\n',
   });
   // Nothing the substitution decides: the rule over the whole spec is reported.
-  assert.deepEqual(brief(docs['a.yaml'], s.findings(docs['a.yaml'])), ['5: FieldValueInvalid: spec: Invalid value: at most 10 replicas']);
+  assert.deepEqual(brief(s.findings(docs['a.yaml'])), ['5: FieldValueInvalid: spec: Invalid value: at most 10 replicas']);
   // A document with only substitution references is YAML as written: its syntax errors are reported.
-  assert.ok(s.findings(docs['b.yaml']).some((f) => f.code === 'YAMLSyntax'), brief(docs['b.yaml'], s.findings(docs['b.yaml'])).join('\n'));
+  assert.ok(s.findings(docs['b.yaml']).some((f) => f.code === 'YAMLSyntax'), brief(s.findings(docs['b.yaml'])).join('\n'));
 });
 
 test('a Flux-substituted resource: the Kustomization CRD (its descriptions hold ${var}) is used, substituted values are not reported', () => {
@@ -145,7 +145,7 @@ spec:
   assert.deepEqual(
     found.map((f) => `${f.range.start.line + 1}: ${f.field}`),
     ['13: spec.timeout'],
-    brief(docs['apps.yaml'], found).join('\n'),
+    brief(found).join('\n'),
   );
   // The CRD is the one in use: hover on a field shows its description.
   const hover = s.hover(docs['apps.yaml'], docs['apps.yaml'].positionAt(ks.indexOf('interval')));
