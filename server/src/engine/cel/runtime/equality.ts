@@ -85,9 +85,16 @@ export function celCompare(a: Val, b: Val): number | undefined {
   return undefined;
 }
 
-/** The key of a scalar set element (setElementKey): type and value; lists and maps are not allowed. */
+let errorKeys = 0;
+
+/**
+ * The key of a scalar set element (setElementKey): type and value; lists and maps are not allowed. Invalid
+ * data (UnstructuredToVal's error value) keys by its identity in Go, and every conversion makes a new
+ * one: it matches nothing, so a set list holding one equals no list (not even itself).
+ */
 function setElementKey(v: Val): string | CelError {
   if (isList(v) || v instanceof Map) return new CelError('listSet operations are only supported on lists of scalar values');
+  if (v instanceof CelError) return `!err:${errorKeys++}`;
   if (v instanceof Uint) return `u:${v.value}`;
   if (typeof v === 'bigint') return `i:${v}`;
   if (typeof v === 'number') return `d:${v}`;
