@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the texts hold `${VAR}` references, not template literals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lexSubstitutions, maskSubstitutions } from './substitution';
