@@ -9,7 +9,7 @@ import type { JSONSchemaProps } from '../../server/src/engine/schema/types';
 import { validateStructuralSchema } from '../../server/src/engine/schema/structural';
 import { pruneUnknownFields } from '../../server/src/engine/pruning/algorithm';
 import { defaultCustomResource } from '../../server/src/engine/defaulting/algorithm';
-import { validateCustomResourceValue } from '../../server/src/engine/validation/custom-resource';
+import { validateCustomResourceValue } from '../../server/src/engine/customresource/value';
 import { validateCustomResource } from '../../server/src/engine/customresource/strategy';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { validateCustomResourceDefinitionUpdate } from '../../server/src/engine/crd/update';

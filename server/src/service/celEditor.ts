@@ -10,13 +10,14 @@ import { compileAt, completionAt, costBreakdown, fieldsOf, functionsFor, signatu
 import { PER_CALL_LIMIT } from '../engine/cel/environment';
 import type { CelType } from '../engine/cel/types';
 import type { PathSegment } from '../engine/field';
-import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine/schema/types';
 import { scalarSourceOffsets } from '../yaml';
 import type { ServiceContext } from './context';
 import { guard } from './engineCalls';
 import { openAPISchemaIndex, schemaPlace, valueAt } from './kube';
 import { formatCost } from './messages';
 import { isScalar, nodeRange, pathAtOffset, type Node, type YamlDoc } from './yamlDocument';
+import { isJSONObject } from '../engine/json/values';
 
 /** A CEL expression of a CRD with a cursor in it. */
 export interface CelAt {
@@ -49,13 +50,13 @@ export function ruleSiteOf(ctx: ServiceContext, crd: unknown, path: readonly Pat
   const ownerPath = path.slice(0, -3);
   const owner = valueAt(crd, ownerPath);
   const rule = valueAt(crd, path.slice(0, -1));
-  if (!isObject(owner)) return undefined;
+  if (!isJSONObject(owner)) return undefined;
   const schema = owner as JSONSchemaProps;
   const site: RuleSite = {
     schema,
     // The root of a resource and an embedded resource declare apiVersion, kind and metadata.
     isResourceRoot: ownerPath.length === oi + 1 || schema['x-kubernetes-embedded-resource'] === true,
-    optionalOldSelf: isObject(rule) && rule.optionalOldSelf === true,
+    optionalOldSelf: isJSONObject(rule) && rule.optionalOldSelf === true,
     kubernetesMinor: ctx.settings.kubernetesMinor,
   };
   return { site, field };

@@ -20,10 +20,11 @@ import { fieldsOf, siteEnvironment, type RuleSite } from '../engine/cel/query';
 import type { CheckedAst } from '../engine/cel/checker/checker';
 import { ACCUMULATOR, children, type Expr } from '../engine/cel/syntax/ast';
 import { FieldPath, type PathSegment } from '../engine/field';
-import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
 import type { Finding, FindingSeverity } from './finding';
 import { isScalar, type YamlDoc } from './yamlDocument';
+import { isJSONObject } from '../engine/json/values';
 
 /** The lints' finding codes and their default severities. */
 export const CEL_LINT_DEFAULTS = {
@@ -215,10 +216,10 @@ export interface CrdRule {
 /** Every validation rule of a CRD's versions (bounded), with its site. */
 export function crdRules(ctx: ServiceContext, crd: Record<string, unknown>): CrdRule[] {
   const out: CrdRule[] = [];
-  const spec = isObject(crd.spec) ? crd.spec : {};
+  const spec = isJSONObject(crd.spec) ? crd.spec : {};
   const versions = Array.isArray(spec.versions) ? spec.versions : [];
   versions.forEach((v, vi) => {
-    const schema = isObject(v) && isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? (v.schema.openAPIV3Schema as JSONSchemaProps) : undefined;
+    const schema = isJSONObject(v) && isJSONObject(v.schema) && isJSONObject(v.schema.openAPIV3Schema) ? (v.schema.openAPIV3Schema as JSONSchemaProps) : undefined;
     if (!schema) return;
     const base: PathSegment[] = [
       { kind: 'field', name: 'spec' },
@@ -230,7 +231,7 @@ export function crdRules(ctx: ServiceContext, crd: Record<string, unknown>): Crd
     const nodes = schemaNodes(schema, FieldPath.root()).filter((n) => Array.isArray(n.node['x-kubernetes-validations']));
     for (const n of nodes.slice(0, MAX_RULE_NODES)) {
       (n.node['x-kubernetes-validations'] as unknown[]).forEach((r, i) => {
-        if (!isObject(r)) return;
+        if (!isJSONObject(r)) return;
         const site: RuleSite = { schema: n.node, isResourceRoot: n.isResourceRoot, optionalOldSelf: r.optionalOldSelf === true, kubernetesMinor: ctx.settings.kubernetesMinor };
         const path: PathSegment[] = [...base, ...n.path.segments(), { kind: 'field', name: 'x-kubernetes-validations' }, { kind: 'index', index: i }];
         out.push({ site, path, rule: typeof r.rule === 'string' ? r.rule : undefined, messageExpression: typeof r.messageExpression === 'string' ? r.messageExpression : undefined });

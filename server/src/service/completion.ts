@@ -8,7 +8,7 @@ import { CompletionItemKind, CompletionItemTag, InsertTextFormat, MarkupKind, ty
 import { byVersionPriority } from '../engine/crd/versionpriority';
 import { defaultDeprecationWarning } from '../engine/customresource/strategy';
 import type { PathSegment } from '../engine/field';
-import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
 import { cursorContext, type CursorContext, type CursorSegment } from './cursorContext';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } from './keywords';
@@ -17,6 +17,7 @@ import { testObjectAt } from './crdTests';
 import { celAt, celCompletion, ruleSiteOf } from './celEditor';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isEmptyDocument, newObjectItems } from './newObject';
+import { isJSONObject } from '../engine/json/values';
 
 /** The completion items at a position. */
 export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): CompletionItem[] {
@@ -77,7 +78,7 @@ function crRole(apiVersion: string, kind: string) {
 function documentHead(doc: YamlDoc): { apiVersion?: string; kind?: string } {
   const v = doc.value;
   const role = roleOf(v);
-  if (role.role !== 'other' && isObject(v)) return { apiVersion: String(v.apiVersion), kind: String(v.kind) };
+  if (role.role !== 'other' && isJSONObject(v)) return { apiVersion: String(v.apiVersion), kind: String(v.kind) };
   const av = /^apiVersion:[ \t]*["']?([^\s"'#]+)/m.exec(doc.text);
   const k = /^kind:[ \t]*["']?([^\s"'#]+)/m.exec(doc.text);
   return { apiVersion: av?.[1], kind: k?.[1] };
@@ -105,7 +106,7 @@ function rootCompletion(ctx: ServiceContext, cc: CursorContext, head: { apiVersi
             kind: CompletionItemKind.Module,
             detail: `${c.kind}${marks.length ? ` (${marks.join(', ')})` : ''}`,
             sortText: String(i).padStart(3, '0'),
-            ...(v.deprecated ? { tags: [CompletionItemTag.Deprecated], documentation: v.deprecationWarning ?? defaultDeprecationWarning(v.name, isObject(c.crd.spec) ? c.crd.spec : {}) } : {}),
+            ...(v.deprecated ? { tags: [CompletionItemTag.Deprecated], documentation: v.deprecationWarning ?? defaultDeprecationWarning(v.name, isJSONObject(c.crd.spec) ? c.crd.spec : {}) } : {}),
             textEdit: { range: replace, newText: av },
           });
         });
@@ -134,13 +135,13 @@ function rootCompletion(ctx: ServiceContext, cc: CursorContext, head: { apiVersi
 }
 
 function propertyItems(schema: JSONSchemaProps, cc: CursorContext, replace: Range, extra?: Record<string, JSONSchemaProps>): CompletionItem[] {
-  const props: Record<string, JSONSchemaProps> = { ...(extra ?? {}), ...(isObject(schema.properties) ? (schema.properties as Record<string, JSONSchemaProps>) : {}) };
+  const props: Record<string, JSONSchemaProps> = { ...(extra ?? {}), ...(isJSONObject(schema.properties) ? (schema.properties as Record<string, JSONSchemaProps>) : {}) };
   if (extra) for (const k of Object.keys(extra)) props[k] = extra[k];
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   if (extra) for (const k of ['apiVersion', 'kind', 'metadata']) required.add(k);
   const out: CompletionItem[] = [];
   for (const [name, s] of Object.entries(props)) {
-    if (cc.siblings.includes(name) || !isObject(s)) continue;
+    if (cc.siblings.includes(name) || !isJSONObject(s)) continue;
     out.push({
       label: name,
       kind: CompletionItemKind.Property,
@@ -160,7 +161,7 @@ export function propertySnippet(name: string, s: JSONSchemaProps): string {
   if (s.default !== undefined && (typeof s.default !== 'object' || s.default === null)) return `${key}: \${1:${snippetEscape(yamlScalar(s.default))}}`;
   if (Array.isArray(s.enum) && s.enum.length) return `${key}: \${1|${s.enum.map((v) => choiceEscape(yamlScalar(v))).join(',')}|}`;
   if (s.type === 'boolean') return `${key}: \${1|true,false|}`;
-  if (s.type === 'object' || isObject(s.properties)) return `${key}:\n  $0`;
+  if (s.type === 'object' || isJSONObject(s.properties)) return `${key}:\n  $0`;
   if (s.type === 'array') return `${key}:\n  - $0`;
   return `${key}: $0`;
 }
@@ -245,8 +246,8 @@ const NUMBER_ONLY = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum
 
 /** The schema keywords that make sense on a node, given the `type` it already has. */
 export function keywordsFor(node: unknown): string[] {
-  const type = isObject(node) && typeof node.type === 'string' ? node.type : undefined;
-  const listType = isObject(node) ? node['x-kubernetes-list-type'] : undefined;
+  const type = isJSONObject(node) && typeof node.type === 'string' ? node.type : undefined;
+  const listType = isJSONObject(node) ? node['x-kubernetes-list-type'] : undefined;
   const exclude = new Set<string>(NEVER_OFFERED);
   const drop = (names: string[]) => names.forEach((n) => exclude.add(n));
   if (type && type !== 'object') drop(OBJECT_ONLY);

@@ -11,7 +11,6 @@ import type { Position, Range } from 'vscode-languageserver-types';
 import { stringify } from 'yaml';
 import { errorMessage, type FieldError } from '../engine/field';
 import { checkConversionReviewResponse, conversionReviewRequest, formatGroupVersionKind, objectsToConvert, type SentConversionReview } from '../engine/crd/conversionreview';
-import { isJSONObject } from '../engine/crd/json';
 import { migrateToV1 } from '../engine/crd/migrate';
 import { validateCustomResource } from '../engine/customresource/strategy';
 import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossless';
@@ -21,6 +20,7 @@ import { headRange } from './findings';
 import { resolveCr, roleOf } from './kube';
 import { toPlain } from './preview';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
+import { isJSONObject } from '../engine/json/values';
 
 /** A message about the check, and the object (index in the input list) it is about, when one. */
 export interface ConversionCheckError {

@@ -5,16 +5,16 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileURLToPath } from 'node:url';
-import { isObject } from '../engine/schema/types';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
 import type { Finding } from './finding';
 import type { YamlDoc } from './yamlDocument';
+import { isJSONObject } from '../engine/json/values';
 
 /** Every indexed definition of the group/kind a CRD value defines, the one in use first. */
 export function definitionsOf(ctx: ServiceContext, crd: Record<string, unknown>): IndexedCrd[] {
-  const spec = isObject(crd.spec) ? crd.spec : {};
-  const names = isObject(spec.names) ? spec.names : {};
+  const spec = isJSONObject(crd.spec) ? crd.spec : {};
+  const names = isJSONObject(spec.names) ? spec.names : {};
   if (typeof spec.group !== 'string' || typeof names.kind !== 'string') return [];
   return ctx.index.definitions(spec.group, names.kind);
 }

@@ -7,8 +7,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
 import { parse } from 'yaml';
 import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine/field';
-import { isObject } from '../engine/schema/types';
-import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/validation/custom-resource';
+import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/customresource/value';
 import { formatFieldPath, mappingKeys } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { identityFromTemplate, literalFindings } from './templates';
@@ -20,11 +19,12 @@ import { baselineFor, brokenObjectsFinding, compatFindings, onUpdate } from './u
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
-import { closestNames } from './similar';
+import { closestNames } from '../engine/field/similar';
 import { unknownKindHint } from './unknownKind';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+import { isJSONObject } from '../engine/json/values';
 
 /** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */
 const MAX_SYNTAX_ERRORS_OF_NON_YAML = 20;
@@ -325,7 +325,7 @@ function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlD
   if (!version.schema || !last || last.kind === 'index') return [];
   const name = last.kind === 'field' ? last.name : last.key;
   const parent = segs.length === 1 ? version.schema : schemaAtPath(version.schema, segs.slice(0, -1))?.schema;
-  if (!parent || !isObject(parent.properties)) return [];
+  if (!parent || !isJSONObject(parent.properties)) return [];
   const used = presentKeys(doc, segs.slice(0, -1));
   return closestNames(name, Object.keys(parent.properties).filter((k) => !used.has(k)));
 }
@@ -452,8 +452,3 @@ function finding(range: Range, severity: FindingSeverity, code: string, message:
   return { range, severity, code, message, document };
 }
 
-/** Whether a document value looks like a CR of a known CRD (used by code lenses and previews). */
-export function isKnownCr(ctx: ServiceContext, value: unknown): boolean {
-  const role = roleOf(value);
-  return role.role === 'cr' && isObject(value) && !!resolveCr(ctx.index, role);
-}

@@ -4,7 +4,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
-import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { byVersionPriority, preferredVersion } from '../engine/crd/versionpriority';
@@ -16,6 +16,7 @@ import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schem
 import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
 import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
+import { isJSONObject } from '../engine/json/values';
 
 /** The hover at a position, or null. */
 export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): Hover | null {
@@ -80,7 +81,7 @@ function baselineValue(old: unknown, now: unknown, label: string): string {
 function versionsHover(crd: IndexedCrd, current: string): string {
   const versions = byVersionPriority(crdVersions(crd.crd));
   const preferred = preferredVersion(versions);
-  const spec = isObject(crd.crd.spec) ? crd.crd.spec : {};
+  const spec = isJSONObject(crd.crd.spec) ? crd.crd.spec : {};
   const lines = versions.map((v) => {
     const marks = [
       v === preferred ? 'preferred' : '',
@@ -111,7 +112,7 @@ function crdHover(ctx: ServiceContext, crd: unknown, segs: PathSegment[], onKey:
     if (place === 'rule' && VALIDATION_RULE_FIELDS[key]) return `**${key}** (validation rule)\n\n${VALIDATION_RULE_FIELDS[key].doc}`;
     if (place === 'propertyMap') {
       const node = valueAt(crd, path) as JSONSchemaProps | undefined;
-      if (isObject(node)) return describeSchema(key, node, false);
+      if (isJSONObject(node)) return describeSchema(key, node, false);
     }
     return undefined;
   }
@@ -123,8 +124,8 @@ function crdHover(ctx: ServiceContext, crd: unknown, segs: PathSegment[], onKey:
 export function describeSchema(name: string, s: JSONSchemaProps, required: boolean): string {
   const lines: string[] = [];
   let type = s['x-kubernetes-int-or-string'] ? 'integer | string' : s.type ?? (s['x-kubernetes-preserve-unknown-fields'] ? 'any' : 'unspecified');
-  if (s.type === 'array' && isObject(s.items) && typeof (s.items as JSONSchemaProps).type === 'string') type = `array of ${(s.items as JSONSchemaProps).type}`;
-  if (s.type === 'object' && isObject(s.additionalProperties)) type = `map of ${(s.additionalProperties as JSONSchemaProps).type ?? 'any'}`;
+  if (s.type === 'array' && isJSONObject(s.items) && typeof (s.items as JSONSchemaProps).type === 'string') type = `array of ${(s.items as JSONSchemaProps).type}`;
+  if (s.type === 'object' && isJSONObject(s.additionalProperties)) type = `map of ${(s.additionalProperties as JSONSchemaProps).type ?? 'any'}`;
   lines.push(`**${name}**: \`${type}\`${s.format ? ` (format: \`${s.format}\`)` : ''}${required ? ' — required' : ''}`);
   if (s.description) lines.push('', s.description);
   const facts: string[] = [];
@@ -159,7 +160,7 @@ export function describeSchema(name: string, s: JSONSchemaProps, required: boole
   if (Array.isArray(rules) && rules.length) {
     lines.push('', 'CEL rules:');
     for (const r of rules) {
-      if (!isObject(r)) continue;
+      if (!isJSONObject(r)) continue;
       const msg = r.message ?? r.messageExpression;
       lines.push(`- \`${String(r.rule)}\`${msg ? ` — ${String(msg)}` : ''}`);
     }

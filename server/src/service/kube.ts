@@ -4,9 +4,10 @@
  */
 import { crdVersionSchemas, type CrdVersionSchema } from '../engine/crd/storageversion';
 import type { PathSegment } from '../engine/field';
-import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine/schema/types';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
 import { isCrdObject } from '../workspace/crdIndex';
+import { isJSONObject } from '../engine/json/values';
 
 export type DocumentRole =
   | { role: 'crd'; crd: Record<string, unknown> }
@@ -16,7 +17,7 @@ export type DocumentRole =
 /** Classifies a document value. */
 export function roleOf(value: unknown): DocumentRole {
   if (isCrdObject(value)) return { role: 'crd', crd: value };
-  if (isObject(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string') {
+  if (isJSONObject(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string') {
     const av = value.apiVersion;
     const slash = av.indexOf('/');
     const group = slash < 0 ? '' : av.slice(0, slash);
@@ -97,7 +98,7 @@ export function schemaAtPath(root: JSONSchemaProps, segs: PathSegment[]): Schema
     const s = segs[i];
     if (s.kind === 'index') {
       const items = cur.items;
-      if (!isObject(items) || Array.isArray(items)) return undefined;
+      if (!isJSONObject(items) || Array.isArray(items)) return undefined;
       cur = items as JSONSchemaProps;
       steps.push({ keyword: 'items' });
       required = false;
@@ -112,13 +113,13 @@ export function schemaAtPath(root: JSONSchemaProps, segs: PathSegment[]): Schema
       required = key !== 'metadata';
       continue;
     }
-    const props = isObject(cur.properties) ? (cur.properties as Record<string, JSONSchemaProps>) : undefined;
-    if (props && isObject(props[key])) {
+    const props = isJSONObject(cur.properties) ? (cur.properties as Record<string, JSONSchemaProps>) : undefined;
+    if (props && isJSONObject(props[key])) {
       required = Array.isArray(cur.required) && cur.required.includes(key);
       cur = props[key];
       steps.push({ keyword: 'properties', name: key });
       name = key;
-    } else if (isObject(cur.additionalProperties)) {
+    } else if (isJSONObject(cur.additionalProperties)) {
       cur = cur.additionalProperties as JSONSchemaProps;
       steps.push({ keyword: 'additionalProperties' });
       required = false;

@@ -8,7 +8,7 @@
  */
 import { stringify } from 'yaml';
 import { migrateToV1, type MigrationNote } from '../engine/crd/migrate';
-import { deepEqualJSON } from '../engine/schema/values';
+import { deepEqualJSON } from '../engine/json/values';
 import { parseYamlDocuments, type YamlDocument, type YamlFile } from '../yaml';
 import { rewriteYamlDocument } from '../yaml/edit';
 

@@ -4,10 +4,10 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Location, type Position } from 'vscode-languageserver-types';
-import { isObject } from '../engine/schema/types';
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
 import { docAt, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+import { isJSONObject } from '../engine/json/values';
 
 const MAX_SYMBOLS = 5000;
 const MAX_FOLDS = 5000;
@@ -20,13 +20,13 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
     const contents = doc.ast.contents as Node | null;
     if (!contents?.range) continue;
     const v = doc.value;
-    const kind = isObject(v) && typeof v.kind === 'string' ? v.kind : undefined;
-    const name = isObject(v) && isObject(v.metadata) && typeof v.metadata.name === 'string' ? v.metadata.name : undefined;
+    const kind = isJSONObject(v) && typeof v.kind === 'string' ? v.kind : undefined;
+    const name = isJSONObject(v) && isJSONObject(v.metadata) && typeof v.metadata.name === 'string' ? v.metadata.name : undefined;
     const range = { start: td.positionAt(doc.start), end: td.positionAt(Math.max(doc.start, trimEnd(file.text, doc.end))) };
     const sel = { start: td.positionAt(doc.base + contents.range[0]), end: td.positionAt(doc.base + contents.range[0]) };
     out.push({
       name: kind ? `${kind}${name ? ` ${name}` : ''}` : `document ${doc.index + 1}`,
-      detail: isObject(v) && typeof v.apiVersion === 'string' ? v.apiVersion : undefined,
+      detail: isJSONObject(v) && typeof v.apiVersion === 'string' ? v.apiVersion : undefined,
       kind: kind === 'CustomResourceDefinition' ? SymbolKind.Class : SymbolKind.Module,
       range,
       selectionRange: sel,

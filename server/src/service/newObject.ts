@@ -5,12 +5,13 @@
  */
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
 import { stringify } from 'yaml';
-import { isObject, type JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine/schema/types';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import type { ServiceContext } from './context';
 import { minimalValidValue } from './fixes/minimalValue';
 import { crdVersions } from './kube';
 import type { YamlDoc } from './yamlDocument';
+import { isJSONObject } from '../engine/json/values';
 
 /** Whether the cursor's document has nothing in it yet (blanks and comments only). */
 export function isEmptyDocument(doc: YamlDoc | undefined): boolean {
@@ -31,7 +32,7 @@ export function newObjectSkeleton(crd: IndexedCrd): { apiVersion: string; object
   const apiVersion = `${crd.group}/${v.name}`;
   const object: Record<string, unknown> = { apiVersion, kind: crd.kind, metadata: { name: NAME } };
   const root = v.schema;
-  const props = root && isObject(root.properties) ? (root.properties as Record<string, JSONSchemaProps>) : {};
+  const props = root && isJSONObject(root.properties) ? (root.properties as Record<string, JSONSchemaProps>) : {};
   const required = new Set(root && Array.isArray(root.required) ? root.required.filter((r): r is string => typeof r === 'string') : []);
   // spec always (where the schema has one), other root fields when required.
   for (const [name, s] of Object.entries(props)) {

@@ -18,7 +18,7 @@ import { baselineKey, sameKey } from '../baseline/key';
 import type { ServiceContext } from './context';
 import type { Finding, RelatedFinding } from './finding';
 import { roleOf } from './kube';
-import { goDeepEqual } from '../engine/validation/go-values';
+import { goDeepEqual } from '../engine/json/go';
 import { parseYamlFile, type YamlDoc } from './yamlDocument';
 import { LineIndex } from '../yaml';
 

@@ -1,9 +1,9 @@
+import { isJSONObject } from '../engine/json/values';
 /**
  * The index of CustomResourceDefinitions known to a session: CRDs in open documents (which win) and in
  * workspace files, keyed by group and kind, with change detection so that only the CRs depending on a
  * changed CRD are re-checked.
  */
-import { isObject } from '../engine/schema/types';
 
 /** A CRD document found somewhere, with enough to locate it again. */
 export interface IndexedCrd {
@@ -59,7 +59,7 @@ export interface SourceDocument {
 
 /** Whether a JSON value is a CustomResourceDefinition object (any apiextensions version). */
 export function isCrdObject(v: unknown): v is Record<string, unknown> {
-  return isObject(v) && v.kind === 'CustomResourceDefinition' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('apiextensions.k8s.io/');
+  return isJSONObject(v) && v.kind === 'CustomResourceDefinition' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('apiextensions.k8s.io/');
 }
 
 let nextId = 1;
@@ -104,9 +104,9 @@ export function extractCrds(uri: string, docs: SourceDocument[]): IndexedCrd[] {
   for (const d of docs) {
     const v = d.value;
     if (!isCrdObject(v)) continue;
-    const spec = isObject(v.spec) ? v.spec : {};
-    const names = isObject(spec.names) ? spec.names : {};
-    const meta = isObject(v.metadata) ? v.metadata : {};
+    const spec = isJSONObject(v.spec) ? v.spec : {};
+    const names = isJSONObject(spec.names) ? spec.names : {};
+    const meta = isJSONObject(v.metadata) ? v.metadata : {};
     if (typeof spec.group !== 'string' || typeof names.kind !== 'string') continue;
     out.push({
       uri,

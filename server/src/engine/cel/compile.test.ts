@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileSchemaValidations, validFieldPath, formatIssue } from './compile';
+import { compileSchemaValidations, formatIssue } from './compile';
 import { errorMessage } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
+import { validFieldPath } from './fieldpath';
 
 function compile(schema: JSONSchemaProps): string[] {
   return compileSchemaValidations(schema).map((e) => errorMessage(e));

@@ -3,11 +3,13 @@
  * compilation.go): parse and type-check against the schema's CEL type, rule must be bool,
  * messageExpression must be string, program creation, transition-rule detection, static cost.
  */
-import { GoStruct, invalid, type FieldError, FieldPath } from '../field';
+import { invalid, type FieldError, FieldPath } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
 import { celEnvironment, type CompiledExpression, type EnvironmentOptions } from './environment';
 import type { CostEstimateResult } from './cost/estimate';
+import { validFieldPath } from './fieldpath';
+import { GoStruct } from '../json/go';
 
 export { PER_CALL_LIMIT, formatIssue } from './environment';
 
@@ -149,96 +151,6 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
 export function selfTypeString(node: JSONSchemaProps, isResourceRoot: boolean): string | undefined {
   const d = schemaDeclType(node, isResourceRoot);
   return d ? formatCelType(assignTypeName(d, 'self').cel) : undefined;
-}
-
-function unescapeSingleQuote(s: string): string | undefined {
-  let bad = false;
-  const out = s.replace(/\\./g, (m) => {
-    const map: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
-    const r = map[m[1]];
-    if (r === undefined) bad = true;
-    return r ?? '';
-  });
-  return bad ? undefined : out;
-}
-
-/**
- * ValidFieldPath: resolve a rule's fieldPath (`.a.b`, `['x.y']`) against the schema; the path as
- * field.Path (map keys as [key]) or an error message.
- */
-export function validFieldPath(jsonPath: string, schema: JSONSchemaProps): { path?: FieldPath; schema?: JSONSchemaProps; error?: string } {
-  // Tokenize as the Go scanner does: '.', '[', ']' single tokens, quoted strings, identifiers.
-  const toks: string[] = [];
-  let i = 0;
-  while (i < jsonPath.length) {
-    const c = jsonPath[i];
-    if (c === '\'') {
-      let j = i + 1;
-      while (j < jsonPath.length && !(jsonPath[j] === '\'' && jsonPath[j - 1] !== '\\')) j++;
-      if (j >= jsonPath.length) {
-        toks.push(jsonPath.slice(i));
-        break;
-      }
-      toks.push(jsonPath.slice(i, j + 1));
-      i = j + 1;
-      continue;
-    }
-    if (c === '.' || c === '[' || c === ']') {
-      toks.push(c);
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < jsonPath.length && !'.[]'.includes(jsonPath[j])) j++;
-    toks.push(jsonPath.slice(i, j));
-    i = j;
-  }
-  let path: FieldPath | undefined;
-  let s: JSONSchemaProps | undefined = schema;
-  const append = (name: string, named: boolean): string | undefined => {
-    if (!named) {
-      path = (path ?? FieldPath.root()).key(name);
-      s = s && typeof s.additionalProperties === 'object' ? (s.additionalProperties as JSONSchemaProps) : undefined;
-    } else {
-      path = path ? path.child(name) : FieldPath.root(name);
-      const p: JSONSchemaProps | undefined = s?.properties?.[name];
-      if (!p) return 'does not refer to a valid field';
-      s = p;
-    }
-    return undefined;
-  };
-  const isNamed = (): boolean | undefined => {
-    if (s?.properties) return true;
-    if (s?.additionalProperties !== undefined && s.additionalProperties !== false) return false;
-    return undefined;
-  };
-  for (let k = 0; k < toks.length; k++) {
-    const tok = toks[k];
-    if (tok === '[') {
-      const q = toks[++k];
-      if (q === undefined) return { error: 'unexpected end of JSON path' };
-      if (q.length < 2 || q[0] !== '\'' || q[q.length - 1] !== '\'') return { error: `expected single quoted string but got ${q}` };
-      const un = unescapeSingleQuote(q.slice(1, -1));
-      if (un === undefined) return { error: 'invalid string literal' };
-      const named = isNamed();
-      if (named === undefined) return { error: 'does not refer to a valid field' };
-      const e = append(un, named);
-      if (e) return { error: e };
-      const close = toks[++k];
-      if (close === undefined) return { error: 'unexpected end of JSON path' };
-      if (close !== ']') return { error: `expected ] but got ${close}` };
-    } else if (tok === '.') {
-      const name = toks[++k];
-      if (name === undefined) return { error: 'unexpected end of JSON path' };
-      const named = isNamed();
-      if (named === undefined) return { error: 'does not refer to a valid field' };
-      const e = append(name, named);
-      if (e) return { error: e };
-    } else {
-      return { error: `expected [ or . but got: ${tok}` };
-    }
-  }
-  return { path: path ?? FieldPath.root(), schema: s };
 }
 
 interface Visit {

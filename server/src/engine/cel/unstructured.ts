@@ -7,7 +7,7 @@
  */
 import { IntegralFloat } from '../json/lossless';
 import type { JSONSchemaProps } from '../schema/types';
-import { goKind } from '../validation/go-values';
+import { goKind } from '../json/go';
 import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './types';
 import { parseDate, parseGoDuration, parseRFC3339 } from './runtime/time';
 import { CelError, Duration, K8S_OBJECT, K8S_RAW, LIST_MAP_KEYS, LIST_TYPE, type TaggedList, type Val } from './runtime/values';

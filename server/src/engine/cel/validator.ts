@@ -10,6 +10,7 @@ import { compileRules, type CompiledRule } from './compile';
 import { evaluate as evaluateProgram, PER_CALL_LIMIT, SAFETY_TIMEOUT_MS, supportedMinor, type Program, type Minor } from './environment';
 import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
 import { IntegralFloat } from '../json/lossless';
+import { isJSONObject } from '../json/values';
 import { Optional } from './runtime/values';
 import { correlatedDeepEqual } from '../validation/schema-validator';
 import { makeMapList, type MapList } from '../listtype/maplist';
@@ -149,7 +150,7 @@ function ratchetKey(r: Ratchet, field: string, childSchema: JSONSchemaProps | un
   let next: Correlation | undefined;
   const o = r.current.oldValue;
   const n = r.current.newValue;
-  if (childSchema && isPlainObject(o) && isPlainObject(n) && field in o && field in n) {
+  if (childSchema && isJSONObject(o) && isJSONObject(n) && field in o && field in n) {
     next = { oldValue: o[field], newValue: n[field], schema: childSchema };
   }
   return { current: next, nearestParent: r.current };
@@ -166,10 +167,6 @@ function ratchetIndex(r: Ratchet, i: number, itemSchema: JSONSchemaProps | undef
 function shouldRatchet(r: Ratchet): boolean {
   if (r.current) return cachedDeepEqual(r.current);
   return cachedDeepEqual(r.nearestParent);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** makeMapList: the old item correlating with a new item of a list-type=map list (by its keys). */
@@ -369,8 +366,8 @@ function validateNode(
     });
     return;
   }
-  if (isPlainObject(obj)) {
-    const oldMap = isPlainObject(oldObj) ? oldObj : undefined;
+  if (isJSONObject(obj)) {
+    const oldMap = isJSONObject(oldObj) ? oldObj : undefined;
     const correlatable = mapIsCorrelatable(node);
     const ap = additionalPropertiesSchema(node);
     if (ap && hasRules(ap)) {

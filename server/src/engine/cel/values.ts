@@ -4,10 +4,10 @@
  * `__proto__` are plain data.
  */
 import { IntegralFloat } from '../json/lossless';
-import { goFloat } from '../field/errors';
 import { formatGoDuration, parseGoDuration, parseRFC3339 } from './runtime/time';
 import { formatTimestamp } from './runtime/time';
 import { Duration, Optional, Timestamp, TypeValue, Uint, isList, isOpaque, listItems, type Val } from './runtime/values';
+import { formatGoFloat } from '../json/go';
 
 function base64ToBytes(s: string): Uint8Array {
   return new Uint8Array(Buffer.from(s, 'base64'));
@@ -86,7 +86,7 @@ export function goNative(v: Val): string {
     case 'boolean':
       return String(v);
     case 'number':
-      return goFloat(v);
+      return formatGoFloat(v);
   }
   if (v instanceof Uint) return v.value.toString();
   if (v instanceof Uint8Array) return `[${Array.from(v).join(' ')}]`;

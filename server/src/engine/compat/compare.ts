@@ -4,9 +4,10 @@
  * their clients reported under a category (categories.ts). Pure: two CRD objects in, findings out.
  */
 import { FieldPath, type PathSegment } from '../field';
-import { isObject, type JSONSchemaProps } from '../schema/types';
-import { goDeepEqual, goJSON } from '../validation/go-values';
+import type { JSONSchemaProps } from '../schema/types';
+import { goDeepEqual, goJSON } from '../json/go';
 import { storedStatusOf } from '../crd/update';
+import { isJSONObject } from '../json/values';
 
 export interface CompatFinding {
   /** A code of COMPAT_CATEGORIES. */
@@ -24,18 +25,18 @@ export interface CompatFinding {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const versionsOf = (crd: unknown): Record<string, unknown>[] => {
-  const spec = isObject(crd) && isObject(crd.spec) ? crd.spec : {};
-  return Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
+  const spec = isJSONObject(crd) && isJSONObject(crd.spec) ? crd.spec : {};
+  return Array.isArray(spec.versions) ? spec.versions.filter(isJSONObject) : [];
 };
 
 /** The version's schema and where it sits in the CRD (per-version, or v1beta1's top-level validation). */
 function schemaOf(crd: unknown, index: number): { schema: JSONSchemaProps; path: FieldPath } | undefined {
-  const spec = isObject(crd) && isObject(crd.spec) ? crd.spec : {};
+  const spec = isJSONObject(crd) && isJSONObject(crd.spec) ? crd.spec : {};
   const v = versionsOf(crd)[index];
-  if (v && isObject(v.schema) && isObject(v.schema.openAPIV3Schema)) {
+  if (v && isJSONObject(v.schema) && isJSONObject(v.schema.openAPIV3Schema)) {
     return { schema: v.schema.openAPIV3Schema as JSONSchemaProps, path: FieldPath.root('spec', 'versions').index(index).child('schema', 'openAPIV3Schema') };
   }
-  if (isObject(spec.validation) && isObject(spec.validation.openAPIV3Schema)) {
+  if (isJSONObject(spec.validation) && isJSONObject(spec.validation.openAPIV3Schema)) {
     return { schema: spec.validation.openAPIV3Schema as JSONSchemaProps, path: FieldPath.root('spec', 'validation', 'openAPIV3Schema') };
   }
   return undefined;
@@ -49,8 +50,8 @@ export function compareCustomResourceDefinitions(oldCrd: unknown, newCrd: unknow
   const out: CompatFinding[] = [];
   const add = (category: string, path: FieldPath, message: string, extra: { version?: string; field?: string } = {}) =>
     out.push({ category, path: path.toString(), segments: path.segments(), message, ...extra });
-  const oldSpec = isObject(oldCrd) && isObject(oldCrd.spec) ? oldCrd.spec : {};
-  const newSpec = isObject(newCrd) && isObject(newCrd.spec) ? newCrd.spec : {};
+  const oldSpec = isJSONObject(oldCrd) && isJSONObject(oldCrd.spec) ? oldCrd.spec : {};
+  const newSpec = isJSONObject(newCrd) && isJSONObject(newCrd.spec) ? newCrd.spec : {};
 
   if (str(oldSpec.scope) !== '' && str(newSpec.scope) !== '' && oldSpec.scope !== newSpec.scope) {
     add('scope', FieldPath.root('spec', 'scope'), `scope changed from ${str(oldSpec.scope)} to ${str(newSpec.scope)}: existing objects cannot be read at the new paths`);
@@ -106,7 +107,7 @@ const fieldName = (parent: string, name: string) => (parent === '' ? name : `${p
 const typeOf = (s: JSONSchemaProps): string => (s['x-kubernetes-int-or-string'] === true ? 'int-or-string' : str(s.type));
 
 function compareSchema(o: JSONSchemaProps, n: JSONSchemaProps, path: FieldPath, field: string, w: Walk): void {
-  if (!isObject(o) || !isObject(n)) return;
+  if (!isJSONObject(o) || !isJSONObject(n)) return;
   const at = field === '' ? 'the object' : field;
   const report = (category: string, key: string | undefined, message: string) =>
     w.add(category, key === undefined ? path : path.child(key), `${at}: ${message}`, { version: w.version, ...(field ? { field } : {}) });
@@ -173,8 +174,8 @@ function compareSchema(o: JSONSchemaProps, n: JSONSchemaProps, path: FieldPath, 
     report('listMapKeys', 'x-kubernetes-list-map-keys', `list map keys changed from ${goJSON(o['x-kubernetes-list-map-keys'] ?? [])} to ${goJSON(n['x-kubernetes-list-map-keys'] ?? [])}`);
   }
 
-  const oldRules = (Array.isArray(o['x-kubernetes-validations']) ? o['x-kubernetes-validations'] : []).filter(isObject);
-  const newRules = (Array.isArray(n['x-kubernetes-validations']) ? n['x-kubernetes-validations'] : []).filter(isObject);
+  const oldRules = (Array.isArray(o['x-kubernetes-validations']) ? o['x-kubernetes-validations'] : []).filter(isJSONObject);
+  const newRules = (Array.isArray(n['x-kubernetes-validations']) ? n['x-kubernetes-validations'] : []).filter(isJSONObject);
   newRules.forEach((r, i) => {
     const text = str(r.rule);
     const before = oldRules.find((x) => str(x.rule) === text);
@@ -193,8 +194,8 @@ function compareSchema(o: JSONSchemaProps, n: JSONSchemaProps, path: FieldPath, 
     report('preserveUnknownFields', undefined, 'x-kubernetes-preserve-unknown-fields removed: unknown fields are pruned when objects are next written');
   }
 
-  const op = isObject(o.properties) ? (o.properties as Record<string, JSONSchemaProps>) : {};
-  const np = isObject(n.properties) ? (n.properties as Record<string, JSONSchemaProps>) : {};
+  const op = isJSONObject(o.properties) ? (o.properties as Record<string, JSONSchemaProps>) : {};
+  const np = isJSONObject(n.properties) ? (n.properties as Record<string, JSONSchemaProps>) : {};
   for (const k of Object.keys(op)) {
     if (!Object.hasOwn(np, k)) {
       const kept = n['x-kubernetes-preserve-unknown-fields'] === true;
@@ -204,8 +205,8 @@ function compareSchema(o: JSONSchemaProps, n: JSONSchemaProps, path: FieldPath, 
       });
     } else compareSchema(op[k], np[k], path.child('properties').key(k), fieldName(field, k), w);
   }
-  if (isObject(o.items) && isObject(n.items)) compareSchema(o.items as JSONSchemaProps, n.items as JSONSchemaProps, path.child('items'), `${field}[*]`, w);
-  if (isObject(o.additionalProperties) && isObject(n.additionalProperties)) {
+  if (isJSONObject(o.items) && isJSONObject(n.items)) compareSchema(o.items as JSONSchemaProps, n.items as JSONSchemaProps, path.child('items'), `${field}[*]`, w);
+  if (isJSONObject(o.additionalProperties) && isJSONObject(n.additionalProperties)) {
     compareSchema(o.additionalProperties as JSONSchemaProps, n.additionalProperties as JSONSchemaProps, path.child('additionalProperties'), `${field}[*]`, w);
   }
 }

@@ -1,15 +1,10 @@
 /**
- * String-format checks of k8s.io/apimachinery pkg/util/validation, returning Go's messages ("must be no
- * more than N characters"). Label keys and values follow api/validate/content, whose wording differs
- * ("bytes"). Both come from one implementation in engine/objectmeta/names.ts.
+ * The string-format checks of k8s.io/apimachinery pkg/util/validation that CRD validation uses, with
+ * Go's messages ("must be no more than N characters"). The implementation is engine/objectmeta/names.ts,
+ * shared with the metadata checks (api/validate/content, whose wording says "bytes").
  */
-export { isQualifiedName, isValidLabelValue, regexError } from '../objectmeta/names';
 import { utilValidationChecks } from '../objectmeta/names';
 
-/** Go's validation.MaxLenError ("characters"). */
-export const maxLenError = utilValidationChecks.maxLenError;
-/** validation.IsDNS1123Label */
-export const isDNS1123Label = utilValidationChecks.isDNS1123Label;
 /** validation.IsDNS1123Subdomain */
 export const isDNS1123Subdomain = utilValidationChecks.isDNS1123Subdomain;
 /** validation.IsDNS1035Label */

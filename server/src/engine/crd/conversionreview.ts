@@ -6,11 +6,10 @@
  * as the server keeps them (metadata restored from the originals except labels and annotations).
  * No IO: the caller sends the request and passes the parsed response body.
  */
-import { isJSONObject } from './json';
 import { validateAnnotations, validateLabels } from '../objectmeta/objectmeta';
 import { errorMessage, FieldPath, type FieldError } from '../field';
-import { cloneJSON } from './json';
-import { goQuote } from '../validation/kube-openapi-errors';
+import { isJSONObject, deepCopyJSON } from '../json/values';
+import { goQuote } from '../json/go';
 
 /** One of the API server's messages about a webhook's answer. */
 export interface ConversionReviewError {
@@ -69,7 +68,7 @@ export function conversionReviewRequest(conversionReviewVersions: readonly strin
     if (v !== 'v1' && v !== 'v1beta1') continue;
     return {
       reviewVersion: v,
-      review: { kind: 'ConversionReview', apiVersion: `apiextensions.k8s.io/${v}`, request: { uid, desiredAPIVersion, objects: objects.map((o) => cloneJSON(o)) } },
+      review: { kind: 'ConversionReview', apiVersion: `apiextensions.k8s.io/${v}`, request: { uid, desiredAPIVersion, objects: objects.map((o) => deepCopyJSON(o)) } },
     };
   }
   return { error: 'no supported conversion review versions' };
@@ -209,8 +208,8 @@ function restoreObjectMeta(original: Record<string, unknown>, out: Record<string
   if (!('metadata' in out)) return { error: 'missing metadata in converted object' };
   const responseMeta = out.metadata;
   if (!isJSONObject(responseMeta)) return { error: `invalid metadata of type ${goTypeName(responseMeta)} in converted object` };
-  const object = cloneJSON(out);
-  const meta: Record<string, unknown> = 'metadata' in original && isJSONObject(original.metadata) ? cloneJSON(original.metadata) : {};
+  const object = deepCopyJSON(out);
+  const meta: Record<string, unknown> = 'metadata' in original && isJSONObject(original.metadata) ? deepCopyJSON(original.metadata) : {};
   object.metadata = meta;
   for (const fld of ['labels', 'annotations'] as const) {
     const v = responseMeta[fld];

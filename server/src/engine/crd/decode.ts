@@ -9,8 +9,8 @@ import { FieldPath, OMIT_VALUE, invalid, strictDecodingPath, typeInvalid, type F
 import { markPathInDetail, memoAt, rebaseErrors } from '../field/memo';
 import { decodeObjectMeta } from '../objectmeta/objectmeta';
 import type { JSONSchemaProps } from '../schema/types';
-import { cloneJSON, isInteger, isJSONObject, isNumber, jsonKindName, setOwn } from './json';
 import type { CRDNames, ColumnDefinition, CRDVersion, ObjectMeta, SelectableField, ServiceReference, Subresources, WebhookClientConfig } from './types';
+import { deepCopyJSON, isInteger, isJSONObject, isNumber, jsonKindName, setOwn } from '../json/values';
 
 /** spec.conversion as v1 spells it. */
 export interface V1Conversion {
@@ -377,9 +377,9 @@ function decodeSchemaNode(d: Decoder, v: Record<string, unknown>, p: FieldPath):
       const n = d.int(x, kp, 'int64');
       if (n !== undefined) out[k] = x;
     } else if (SCHEMA_ANY.includes(k)) {
-      out[k] = cloneJSON(x);
+      out[k] = deepCopyJSON(x);
     } else if (k === 'enum') {
-      if (Array.isArray(x)) out.enum = cloneJSON(x);
+      if (Array.isArray(x)) out.enum = deepCopyJSON(x);
       else d.array(x, kp);
     } else if (SCHEMA_STRINGS.includes(k)) {
       if (Array.isArray(x)) out[k] = d.strings(x, kp);

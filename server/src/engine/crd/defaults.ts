@@ -7,12 +7,12 @@ import { FieldPath, type FieldError } from '../field';
 import { validateDefaults } from '../defaulting/validation';
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { newStructural } from '../schema/structural';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
 import { validateOpenAPI } from '../validation/validation';
 import { MATCH_WORK_LIMIT, RegexBudget } from '../regex/re2';
 import { activeSubtreeMemo, withSubtreeMemo } from '../field/memo';
-import { cloneJSON } from './json';
+import { isJSONObject, deepCopyJSON } from '../json/values';
 
 /** Moves a value error (path relative to the value) under `dpath` (which ends in `.default`). */
 function under(dpath: FieldPath, e: FieldError, openAPI = false): FieldError {
@@ -33,8 +33,8 @@ export function isNotImplemented(e: unknown): boolean {
  * validator of NewSchemaValidatorFromOpenAPI(s.ToKubeOpenAPI()), whose formats are not stripped.
  */
 function validateValue(dpath: FieldPath, value: unknown, raw: unknown, budget: RegexBudget): FieldError[] {
-  if (!isObject(raw)) return [];
-  return validateOpenAPI(cloneJSON(value), raw as JSONSchemaProps, undefined, { budget, formatsAsWritten: true }).map((e) => under(dpath, e, true));
+  if (!isJSONObject(raw)) return [];
+  return validateOpenAPI(deepCopyJSON(value), raw as JSONSchemaProps, undefined, { budget, formatsAsWritten: true }).map((e) => under(dpath, e, true));
 }
 
 /**
@@ -42,11 +42,11 @@ function validateValue(dpath: FieldPath, value: unknown, raw: unknown, budget: R
  * object, then (ratcheting, for optionalOldSelf) once more as a create when the first run passes.
  */
 function validateCel(dpath: FieldPath, value: unknown, raw: unknown, isResourceRoot: boolean, kubernetesMinor: number | undefined): FieldError[] {
-  if (!isObject(raw)) return [];
+  if (!isJSONObject(raw)) return [];
   const schema = raw as JSONSchemaProps;
   // celValidator.Validate(..., default, default, ...) without WithRatcheting: oldSelf is bound, nothing ratchets.
-  let errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, oldObject: cloneJSON(value), ratcheting: false, kubernetesMinor });
-  if (errs.length === 0) errs = validateCelRules(schema, cloneJSON(value), { isResourceRoot, kubernetesMinor });
+  let errs = validateCelRules(schema, deepCopyJSON(value), { isResourceRoot, oldObject: deepCopyJSON(value), ratcheting: false, kubernetesMinor });
+  if (errs.length === 0) errs = validateCelRules(schema, deepCopyJSON(value), { isResourceRoot, kubernetesMinor });
   return errs.filter((e) => (e.severity ?? 'error') === 'error').map((e) => under(dpath, e));
 }
 
@@ -68,7 +68,7 @@ function schemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDe
   const budget = new RegexBudget();
   const errors = validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults, budget }, {
     validateObjectMeta: (p, obj, node, isResourceRoot) =>
-      validateEmbeddedResources(p ?? FieldPath.root(), cloneJSON(obj), isObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
+      validateEmbeddedResources(p ?? FieldPath.root(), deepCopyJSON(obj), isJSONObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
     validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw, budget),
     validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot, kubernetesMinor),
   });

@@ -1,10 +1,10 @@
+import { deepCopyJSON, isJSONObject, setOwn } from '../json/values';
 /**
  * Structural edits of a JSON document (a CRD being migrated), as data. One list of edits is applied
  * twice: to the JSON value here (the result that is validated), and to the YAML document by the
  * service (moving nodes rather than re-creating them, so that comments travel with what they describe).
  * Insertion positions are part of an edit so that both results list keys in the same order.
  */
-import { cloneJSON, isJSONObject, setOwn } from './json';
 
 /** A path of object keys and array indexes from the document root. */
 export type JSONPathKeys = readonly (string | number)[];
@@ -40,7 +40,7 @@ export function valueAt(root: unknown, path: JSONPathKeys): unknown {
 
 /** Applies edits in order to a copy of `root`; the input is not changed. */
 export function applyEdits(root: unknown, edits: readonly DocumentEdit[]): unknown {
-  const box = { v: cloneJSON(root) };
+  const box = { v: deepCopyJSON(root) };
   for (const e of edits) applyEdit(box, e);
   return box.v;
 }
@@ -48,7 +48,7 @@ export function applyEdits(root: unknown, edits: readonly DocumentEdit[]): unkno
 function applyEdit(box: { v: unknown }, e: DocumentEdit): void {
   switch (e.op) {
     case 'set':
-      setAt(box, e.path, cloneJSON(e.value), e);
+      setAt(box, e.path, deepCopyJSON(e.value), e);
       return;
     case 'remove':
       removeAt(box.v, e.path);
@@ -66,7 +66,7 @@ function applyEdit(box: { v: unknown }, e: DocumentEdit): void {
     case 'copy': {
       const v = valueAt(box.v, e.from);
       if (v === undefined) return;
-      const copy = cloneJSON(v);
+      const copy = deepCopyJSON(v);
       if (e.op === 'move') removeAt(box.v, e.from);
       setAt(box, e.path, copy, e);
       return;

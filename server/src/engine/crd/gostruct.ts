@@ -3,28 +3,29 @@
  * have no JSON tags, so json.Marshal writes Go field names in declaration order (`{"Name":"v1",...}`),
  * nil pointers and slices as null.
  */
-import { GoStruct } from '../field';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
 import { internalValidationRule } from '../cel/compile';
 import type { CRDVersion } from './types';
+import { GoStruct } from '../json/go';
+import { isJSONObject } from '../json/values';
 
 const ptr = (v: unknown) => (v === undefined ? null : v);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const bool = (v: unknown) => v === true;
 
 function orSchema(v: unknown): GoStruct | null {
-  return isObject(v) ? internalSchemaStruct(v as JSONSchemaProps) : null;
+  return isJSONObject(v) ? internalSchemaStruct(v as JSONSchemaProps) : null;
 }
 
 function schemaMap(v: unknown): Record<string, GoStruct> | null {
-  if (!isObject(v)) return null;
+  if (!isJSONObject(v)) return null;
   const out: Record<string, GoStruct> = {};
-  for (const [k, s] of Object.entries(v)) out[k] = internalSchemaStruct(isObject(s) ? (s as JSONSchemaProps) : {});
+  for (const [k, s] of Object.entries(v)) out[k] = internalSchemaStruct(isJSONObject(s) ? (s as JSONSchemaProps) : {});
   return out;
 }
 
 function schemaList(v: unknown): GoStruct[] | null {
-  return Array.isArray(v) ? v.map((s) => internalSchemaStruct(isObject(s) ? (s as JSONSchemaProps) : {})) : null;
+  return Array.isArray(v) ? v.map((s) => internalSchemaStruct(isJSONObject(s) ? (s as JSONSchemaProps) : {})) : null;
 }
 
 /** JSONSchemaPropsOrBool: a bool allows (or not) anything; a schema allows what it describes. */
@@ -37,7 +38,7 @@ function orBool(v: unknown): GoStruct | null {
 /** apiextensions.JSONSchemaProps as json.Marshal prints it. */
 export function internalSchemaStruct(s: JSONSchemaProps): GoStruct {
   const items = s.items;
-  const deps = isObject(s.dependencies) ? s.dependencies : undefined;
+  const deps = isJSONObject(s.dependencies) ? s.dependencies : undefined;
   return new GoStruct([
     ['ID', str(s.id)],
     ['Schema', str(s.$schema)],
@@ -84,7 +85,7 @@ export function internalSchemaStruct(s: JSONSchemaProps): GoStruct {
     ],
     ['AdditionalItems', orBool(s.additionalItems)],
     ['Definitions', schemaMap(s.definitions)],
-    ['ExternalDocs', isObject(s.externalDocs) ? new GoStruct([['Description', str(s.externalDocs.description)], ['URL', str(s.externalDocs.url)]]) : null],
+    ['ExternalDocs', isJSONObject(s.externalDocs) ? new GoStruct([['Description', str(s.externalDocs.description)], ['URL', str(s.externalDocs.url)]]) : null],
     ['Example', ptr(s.example)],
     ['XPreserveUnknownFields', ptr(s['x-kubernetes-preserve-unknown-fields'])],
     ['XEmbeddedResource', bool(s['x-kubernetes-embedded-resource'])],

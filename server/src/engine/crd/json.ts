@@ -1,25 +1,10 @@
 /**
- * JSON value helpers for CRD validation: kinds of numbers as decoded losslessly (number, bigint,
- * IntegralFloat) and Go's apiequality.Semantic.DeepEqual on decoded JSON (empty lists/maps equal absent).
+ * apiequality.Semantic.DeepEqual on decoded JSON (empty lists/maps equal absent), as CRD validation
+ * compares the stored and the new object. The JSON value helpers themselves are in json/values.ts.
  */
 import { IntegralFloat } from '../json/lossless';
-import { isObject } from '../schema/types';
+import { isJSONObject } from '../json/values';
 import { memoPair } from '../field/memo';
-
-/** Whether v is a JSON number in any of its decoded forms. */
-export function isNumber(v: unknown): boolean {
-  return typeof v === 'number' || typeof v === 'bigint' || v instanceof IntegralFloat;
-}
-
-/** Whether v is a JSON number written as an integer (Go decodes it into an int field). */
-export function isInteger(v: unknown): boolean {
-  return (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
-}
-
-/** A plain JSON object (not an IntegralFloat wrapper). */
-export function isJSONObject(v: unknown): v is Record<string, unknown> {
-  return isObject(v) && !(v instanceof IntegralFloat);
-}
 
 function isEmptyish(v: unknown): boolean {
   return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
@@ -59,30 +44,4 @@ function deepEqualNodes(a: unknown, b: unknown): boolean {
     return true;
   }
   return a === b;
-}
-
-/** Sets an own property, also for keys like `__proto__` that plain assignment would misread. */
-export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
-  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
-}
-
-/** A deep copy of decoded JSON that keeps IntegralFloat and bigint values. */
-export function cloneJSON<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneJSON) as T;
-  if (isJSONObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) setOwn(out, k, cloneJSON(x));
-    return out as T;
-  }
-  return v;
-}
-
-/** Go's printing of a JSON kind in decode errors. */
-export function jsonKindName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (isNumber(v)) return 'number';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  return 'object';
 }

@@ -10,9 +10,9 @@ import { errorBody, FieldPath } from '../field';
 import { inferType } from '../schema/infer';
 import { validateStructuralSchema } from '../schema/structural';
 import { applyEdits, valueAt, type DocumentEdit } from './edits';
-import { isJSONObject } from './json';
 import { convertV1beta1ToV1, isV1beta1CustomResourceDefinition, keysOf, type MigrationNote } from './v1beta1';
 import { validateCustomResourceDefinition } from './validation';
+import { isJSONObject } from '../json/values';
 
 export type { MigrationNote } from './v1beta1';
 export { isV1beta1CustomResourceDefinition } from './v1beta1';

@@ -11,9 +11,9 @@ import { compileRules, internalValidationRule, withUndefinedField } from '../cel
 import { adviseCosts, costSites } from '../cel/costadvice';
 import { schemaDeclType } from '../cel/types';
 import { newStructural, validateStructuralSchema } from '../schema/structural';
-import { isObject, type JSONSchemaProps, type ValidationRule } from '../schema/types';
+import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { isNotImplemented, validateSchemaDefaults } from './defaults';
-import { validFieldPath } from './fieldpath';
+import { validFieldPath } from '../cel/fieldpath';
 import type { CustomResourceValidation } from './types';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 import {
@@ -32,6 +32,7 @@ import {
   type ExpressionCost,
   type TypeInfo,
 } from './celcontext';
+import { isJSONObject } from '../json/values';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -145,10 +146,10 @@ function mapIsCorrelatable(mapType: unknown): boolean {
   return mapType === undefined || mapType === 'granular' || mapType === 'atomic';
 }
 
-const obj = (v: unknown): JSONSchemaProps | undefined => (isObject(v) ? (v as JSONSchemaProps) : undefined);
-const map = (v: unknown): Record<string, JSONSchemaProps> => (isObject(v) ? (v as Record<string, JSONSchemaProps>) : {});
+const obj = (v: unknown): JSONSchemaProps | undefined => (isJSONObject(v) ? (v as JSONSchemaProps) : undefined);
+const map = (v: unknown): Record<string, JSONSchemaProps> => (isJSONObject(v) ? (v as Record<string, JSONSchemaProps>) : {});
 const list = (v: unknown): JSONSchemaProps[] => (Array.isArray(v) ? (v as JSONSchemaProps[]) : []);
-const hasEntries = (v: unknown) => isObject(v) && Object.keys(v).length > 0;
+const hasEntries = (v: unknown) => isJSONObject(v) && Object.keys(v).length > 0;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** specStandardValidatorV3.validate */
@@ -280,7 +281,7 @@ const HAS_RULES = 2;
 const HAS_EMBEDDED = 4;
 
 function subtreeFeatures(s: unknown): number {
-  if (!isObject(s)) return 0;
+  if (!isJSONObject(s)) return 0;
   return memoOf('crd.schemaFeatures', s, '', () => {
     const n = s as JSONSchemaProps;
     let f = 0;
@@ -296,7 +297,7 @@ function subtreeFeatures(s: unknown): number {
     for (const k of ['properties', 'patternProperties', 'definitions'] as const) Object.values(map(n[k])).forEach(sub);
     sub(n.additionalProperties);
     sub(n.additionalItems);
-    if (isObject(n.dependencies)) for (const d of Object.values(n.dependencies)) if (!Array.isArray(d)) sub(d);
+    if (isJSONObject(n.dependencies)) for (const d of Object.values(n.dependencies)) if (!Array.isArray(d)) sub(d);
     return f;
   });
 }
@@ -359,7 +360,7 @@ function openAPISchemaNode(s: JSONSchemaProps, p: FieldPath, w: WalkContext): Op
   const ap = s.additionalProperties;
   if (ap !== undefined) {
     if (hasEntries(s.properties)) {
-      if (ap === false || isObject(ap)) errors.push(forbidden(p.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
+      if (ap === false || isJSONObject(ap)) errors.push(forbidden(p.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
     }
     let sub = ssv;
     if (ssv.insideResourceMeta) sub = withForbiddenDefaults(ssv, 'inside additionalProperties applying to object metadata');
@@ -401,9 +402,9 @@ function openAPISchemaNode(s: JSONSchemaProps, p: FieldPath, w: WalkContext): Op
     }
   }
 
-  if (isObject(s.dependencies)) {
+  if (isJSONObject(s.dependencies)) {
     for (const [name, d] of Object.entries(s.dependencies)) {
-      if (isObject(d)) child(d as JSONSchemaProps, p.child('dependencies').key(name), noCel(ssv));
+      if (isJSONObject(d)) child(d as JSONSchemaProps, p.child('dependencies').key(name), noCel(ssv));
     }
   }
 
@@ -667,7 +668,7 @@ export function validateCustomResourceDefinitionValidation(
 
 /** specHasDefaults / schemaHasKubernetesExtensions style walk (SchemaHas). */
 export function schemaHas(s: JSONSchemaProps | undefined, pred: (s: JSONSchemaProps) => boolean): boolean {
-  if (!s || !isObject(s)) return false;
+  if (!s || !isJSONObject(s)) return false;
   if (pred(s)) return true;
   const items = s.items;
   if (Array.isArray(items)) {
@@ -680,7 +681,7 @@ export function schemaHas(s: JSONSchemaProps | undefined, pred: (s: JSONSchemaPr
   }
   if (schemaHas(obj(s.additionalProperties), pred)) return true;
   if (schemaHas(obj(s.additionalItems), pred)) return true;
-  if (isObject(s.dependencies)) {
+  if (isJSONObject(s.dependencies)) {
     for (const d of Object.values(s.dependencies)) if (!Array.isArray(d) && schemaHas(obj(d), pred)) return true;
   }
   return false;

@@ -12,8 +12,7 @@ import { pruneStructural, type PrunedField } from '../pruning/algorithm';
 import { newStructural } from '../schema/convert';
 import type { Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
-import { cloneJSON, isJSONObject, setOwn } from './json';
-import { deepEqualJSON } from '../schema/values';
+import { deepEqualJSON, deepCopyJSON, isJSONObject, setOwn } from '../json/values';
 
 /** One version of a v1 CRD, as written. */
 export interface CrdVersionSchema {
@@ -169,7 +168,7 @@ export interface StoredObject {
 }
 
 function withApiVersion(obj: unknown, group: string, version: string): unknown {
-  const o = cloneJSON(obj);
+  const o = deepCopyJSON(obj);
   if (isJSONObject(o)) o.apiVersion = group ? `${group}/${version}` : version;
   return o;
 }

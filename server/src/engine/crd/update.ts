@@ -10,7 +10,7 @@
  * stands for; see the baseline layer.)
  */
 import { FieldPath, invalid, type FieldError } from '../field';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
 import { newStructural, validateStructural } from '../schema/structural';
 import { schemaHasUnprunedDefaults } from '../defaulting/prune';
 import { validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
@@ -22,6 +22,7 @@ import { schemaHas } from './schema';
 import type { CRDValidationOptions } from './options';
 import type { CRDSpec, CustomResourceDefinition } from './types';
 import { createWarnings } from './warnings';
+import { isJSONObject } from '../json/values';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
@@ -35,10 +36,10 @@ export interface StoredCRDStatus {
 
 /** status.storedVersions and the Established condition of a CRD object, as stored. */
 export function storedStatusOf(crd: unknown): StoredCRDStatus {
-  const status = isObject(crd) && isObject(crd.status) ? crd.status : {};
+  const status = isJSONObject(crd) && isJSONObject(crd.status) ? crd.status : {};
   const storedVersions = Array.isArray(status.storedVersions) ? status.storedVersions.filter((v): v is string => typeof v === 'string') : [];
   const conditions = Array.isArray(status.conditions) ? status.conditions : [];
-  const established = conditions.some((c) => isObject(c) && c.type === 'Established' && c.status === 'True');
+  const established = conditions.some((c) => isJSONObject(c) && c.type === 'Established' && c.status === 'True');
   return { storedVersions, established };
 }
 
@@ -51,7 +52,7 @@ export function storedStatusOf(crd: unknown): StoredCRDStatus {
  */
 export function validateCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unknown, target: KubernetesTarget = {}): FieldError[] {
   const decoded = decodeCustomResourceDefinition(crd);
-  if (!isObject(crd)) return decoded.errors;
+  if (!isJSONObject(crd)) return decoded.errors;
   const obj = convertToInternal(decoded.crd);
   const old = convertToInternal(decodeCustomResourceDefinition(oldCrd).crd);
 
@@ -68,8 +69,8 @@ export function validateCustomResourceDefinitionUpdate(crd: unknown, oldCrd: unk
   opts.kubernetesMinor = target.kubernetesMinor;
   opts.compatibilityMinor = target.compatibilityMinor;
   const errs: FieldError[] = [];
-  const meta = isObject(crd) ? crd.metadata : undefined;
-  const oldMeta = isObject(oldCrd) ? oldCrd.metadata : undefined;
+  const meta = isJSONObject(crd) ? crd.metadata : undefined;
+  const oldMeta = isJSONObject(oldCrd) ? oldCrd.metadata : undefined;
   errs.push(...validateUpdatedObjectMeta(meta, oldMeta, false, FieldPath.root('metadata')));
   errs.push(...decoded.errors, ...validateInternal(obj, { old, opts }));
   errs.push(...validateSpecUpdate(obj.spec, old.spec, opts, FieldPath.root('spec')));
@@ -112,7 +113,7 @@ function isNonStructural(s: JSONSchemaProps): boolean {
 
 /** hasNonAtomicSetType's predicate */
 function nonAtomicSetType(s: JSONSchemaProps): boolean {
-  if (s['x-kubernetes-list-type'] !== 'set' || !isObject(s.items) || Array.isArray(s.items)) return false;
+  if (s['x-kubernetes-list-type'] !== 'set' || !isJSONObject(s.items) || Array.isArray(s.items)) return false;
   const is = s.items as JSONSchemaProps;
   if (is.type === 'array') return is['x-kubernetes-list-type'] !== undefined && is['x-kubernetes-list-type'] !== 'atomic';
   if (is.type === 'object') return is['x-kubernetes-map-type'] !== 'atomic';
@@ -122,12 +123,12 @@ function nonAtomicSetType(s: JSONSchemaProps): boolean {
 /** hasInvalidMapListKeysMapSet's predicate (validateMapListKeysMapSet reports something). */
 function invalidMapListKeysMapSet(s: JSONSchemaProps): boolean {
   const lt = s['x-kubernetes-list-type'];
-  if ((lt !== 'set' && lt !== 'map') || !isObject(s.items) || Array.isArray(s.items)) return false;
+  if ((lt !== 'set' && lt !== 'map') || !isJSONObject(s.items) || Array.isArray(s.items)) return false;
   const items = s.items as JSONSchemaProps;
   if (items.nullable === true) return true;
   if (lt !== 'map') return false;
   const req = new Set(Array.isArray(items.required) ? items.required : []);
-  const props = isObject(items.properties) ? (items.properties as Record<string, JSONSchemaProps>) : {};
+  const props = isJSONObject(items.properties) ? (items.properties as Record<string, JSONSchemaProps>) : {};
   const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : [];
   return keys.some((k) => {
     if (typeof k !== 'string' || !Object.hasOwn(props, k)) return false;
@@ -144,7 +145,7 @@ function preexistingExpressions(spec: CRDSpec): { rules: Set<string>; messageExp
     schemaHas(s, (x) => {
       const list = Array.isArray(x['x-kubernetes-validations']) ? x['x-kubernetes-validations'] : [];
       for (const r of list) {
-        if (!isObject(r)) continue;
+        if (!isJSONObject(r)) continue;
         rules.add(typeof r.rule === 'string' ? r.rule : '');
         if (typeof r.messageExpression === 'string' && r.messageExpression.length > 0) messageExpressions.add(r.messageExpression);
       }

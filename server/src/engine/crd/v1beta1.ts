@@ -8,8 +8,8 @@
  */
 import { FieldPath, type PathSegment } from '../field';
 import type { DocumentEdit, JSONPathKeys } from './edits';
-import { isJSONObject } from './json';
 import { visitSchema } from './warnings';
+import { isJSONObject } from '../json/values';
 
 /** One change the migration made or could not make, at a field of the v1 result. */
 export interface MigrationNote {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { errorMessage, type FieldError } from '../field';
 import { validateCustomResourceDefinition, validateDeprecationWarning } from './validation';
 import { goURLParse, goURLParseRequestURI } from './gourl';
-import { validFieldPath } from './fieldpath';
+import { validFieldPath } from '../cel/fieldpath';
 
 /** A valid single-version CRD; `mutate` edits a copy. */
 function crd(mutate: (c: any) => void = () => {}): any {

@@ -6,11 +6,11 @@
  */
 import { FieldPath, duplicate, forbidden, invalid, notSupported, required, tooMany, type FieldError } from '../field';
 import { newStructural } from '../schema/structural';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
 import { isDNS1035Label, isDNS1123Subdomain } from './content';
 import { convertToInternal } from './conversion';
 import { decodeCustomResourceDefinition } from './decode';
-import { validFieldPath } from './fieldpath';
+import { validFieldPath } from '../cel/fieldpath';
 import { goURLParseRequestURI } from './gourl';
 import { validateObjectMeta } from '../objectmeta/objectmeta';
 import { nameIsDNSSubdomain } from './objectmeta';
@@ -21,6 +21,7 @@ import { featureGates } from '../version';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 import { internalVersionStruct } from './gostruct';
 import { validateWebhookService, validateWebhookURL } from './webhook';
+import { isJSONObject } from '../json/values';
 
 const PRINTER_COLUMN_DATATYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
@@ -35,7 +36,7 @@ const API_APPROVAL_ANNOTATION = 'api-approved.kubernetes.io';
  */
 export function validateCustomResourceDefinition(crd: unknown, target: KubernetesTarget = {}): FieldError[] {
   const decoded = decodeCustomResourceDefinition(crd);
-  if (!isObject(crd)) return decoded.errors;
+  if (!isJSONObject(crd)) return decoded.errors;
   const internal = convertToInternal(decoded.crd);
   dropDisabledFields(internal, undefined, target.kubernetesMinor);
   const opts = createOptions(target);

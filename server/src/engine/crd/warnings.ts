@@ -5,8 +5,9 @@
  */
 import { FieldPath, type FieldError } from '../field';
 import { memoAt, rebaseErrors } from '../field/memo';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
 import type { CRDSpec } from './types';
+import { isJSONObject } from '../json/values';
 
 // Formats known at the default compatibility version (1.36), normalized without dashes as go-openapi does.
 const SUPPORTED_STRING_FORMATS = new Set(
@@ -40,7 +41,7 @@ export type Visit = (s: JSONSchemaProps, p: FieldPath) => void;
 
 /** SchemaHas's traversal, with paths: every schema node below (and including) `s`. */
 export function visitSchema(s: unknown, p: FieldPath, visit: Visit): void {
-  if (!isObject(s)) return;
+  if (!isJSONObject(s)) return;
   const node = s as JSONSchemaProps;
   visit(node, p);
   if (Array.isArray(node.items)) node.items.forEach((x, i) => visitSchema(x, p.child('items').index(i), visit));
@@ -49,11 +50,11 @@ export function visitSchema(s: unknown, p: FieldPath, visit: Visit): void {
   visitSchema(node.not, p.child('not'), visit);
   for (const k of ['properties', 'patternProperties', 'definitions'] as const) {
     const m = node[k];
-    if (isObject(m)) for (const [name, x] of Object.entries(m)) visitSchema(x, p.child(k).key(name), visit);
+    if (isJSONObject(m)) for (const [name, x] of Object.entries(m)) visitSchema(x, p.child(k).key(name), visit);
   }
   visitSchema(node.additionalProperties, p.child('additionalProperties'), visit);
   visitSchema(node.additionalItems, p.child('additionalItems'), visit);
-  if (isObject(node.dependencies)) for (const [name, x] of Object.entries(node.dependencies)) visitSchema(x, p.child('dependencies').key(name), visit);
+  if (isJSONObject(node.dependencies)) for (const [name, x] of Object.entries(node.dependencies)) visitSchema(x, p.child('dependencies').key(name), visit);
 }
 
 const LIST_TYPE_SET_WARNING = 'x-kubernetes-list-type: set';
@@ -82,7 +83,7 @@ export function createWarnings(spec: CRDSpec): FieldError[] {
 
 /** The warnings of every node of a schema subtree, in SchemaHas's order (memoized per node: engine/field/memo.ts). */
 function schemaWarnings(s: unknown, p: FieldPath): FieldError[] {
-  if (!isObject(s)) return [];
+  if (!isJSONObject(s)) return [];
   return memoAt('crd.createWarnings', s, '', p, () => nodeWarnings(s as JSONSchemaProps, p), rebaseErrors);
 }
 
@@ -91,7 +92,7 @@ function nodeWarnings(node: JSONSchemaProps, p: FieldPath): FieldError[] {
   const format = typeof node.format === 'string' ? node.format : '';
   const type = typeof node.type === 'string' ? node.type : '';
   if (isUnrecognizedFormat(format, type)) out.push(warning(p.child('format'), `unrecognized format "${format}"`));
-  if (node['x-kubernetes-list-type'] === 'set' && isObject(node.items) && !Array.isArray(node.items)) {
+  if (node['x-kubernetes-list-type'] === 'set' && isJSONObject(node.items) && !Array.isArray(node.items)) {
     const it = (node.items as JSONSchemaProps).type;
     if (it === 'object' || it === 'array') {
       out.push(warning(p.child('x-kubernetes-list-type'), `${LIST_TYPE_SET_WARNING} for items of type "${it}" is not supported by server-side apply or CEL validation rules`));
@@ -106,10 +107,10 @@ function nodeWarnings(node: JSONSchemaProps, p: FieldPath): FieldError[] {
   sub(node.not, p.child('not'));
   for (const k of ['properties', 'patternProperties', 'definitions'] as const) {
     const m = node[k];
-    if (isObject(m)) for (const [name, x] of Object.entries(m)) sub(x, p.child(k).key(name));
+    if (isJSONObject(m)) for (const [name, x] of Object.entries(m)) sub(x, p.child(k).key(name));
   }
   sub(node.additionalProperties, p.child('additionalProperties'));
   sub(node.additionalItems, p.child('additionalItems'));
-  if (isObject(node.dependencies)) for (const [name, x] of Object.entries(node.dependencies)) sub(x, p.child('dependencies').key(name));
+  if (isJSONObject(node.dependencies)) for (const [name, x] of Object.entries(node.dependencies)) sub(x, p.child('dependencies').key(name));
   return out;
 }

@@ -3,7 +3,7 @@
  * strategy sees it.
  */
 import { invalid, FieldPath, OMIT_VALUE, type FieldError } from '../field';
-import { isGoMap } from '../validation/go-values';
+import { isJSONObject } from '../json/values';
 
 /**
  * endpoints/handlers dedupOwnerReferencesAndAddWarning, run on create and update bodies before the
@@ -11,9 +11,9 @@ import { isGoMap } from '../validation/go-values';
  * warning naming their uids. Mutates obj; returns the warning, if any.
  */
 export function dedupOwnerReferences(obj: Record<string, unknown>): FieldError | undefined {
-  const meta = isGoMap(obj.metadata) ? obj.metadata : undefined;
+  const meta = isJSONObject(obj.metadata) ? obj.metadata : undefined;
   const refs = meta?.ownerReferences;
-  if (!Array.isArray(refs) || !refs.every(isGoMap)) return undefined;
+  if (!Array.isArray(refs) || !refs.every(isJSONObject)) return undefined;
   // unstructured extractOwnerReference: the typed fields only; absent and false differ for the bools.
   const typed = (r: Record<string, unknown>) => ({
     apiVersion: typeof r.apiVersion === 'string' ? r.apiVersion : '',

@@ -10,7 +10,8 @@
  * may not be. Not checked: required fields, `minProperties`, `anyOf`/`oneOf`/`allOf`/`not` and CEL rules
  * on objects and lists of objects, `minItems` and list-type map/set checks on lists of objects.
  */
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
+import { isJSONObject } from '../json/values';
 
 const cache = new WeakMap<object, JSONSchemaProps>();
 
@@ -25,23 +26,23 @@ export function partialObjectSchema(schema: JSONSchemaProps): JSONSchemaProps {
 }
 
 function isObjectSchema(s: JSONSchemaProps): boolean {
-  return s.type === 'object' || (s.type === undefined && (isObject(s.properties) || isObject(s.additionalProperties) || s['x-kubernetes-embedded-resource'] === true));
+  return s.type === 'object' || (s.type === undefined && (isJSONObject(s.properties) || isJSONObject(s.additionalProperties) || s['x-kubernetes-embedded-resource'] === true));
 }
 
 function isListOfObjects(s: JSONSchemaProps): boolean {
-  return s.type === 'array' && isObject(s.items) && isObjectSchema(s.items as JSONSchemaProps);
+  return s.type === 'array' && isJSONObject(s.items) && isObjectSchema(s.items as JSONSchemaProps);
 }
 
 function transform(s: JSONSchemaProps, depth: number): JSONSchemaProps {
-  if (!isObject(s) || depth > 1000) return s;
+  if (!isJSONObject(s) || depth > 1000) return s;
   const out: JSONSchemaProps = { ...s };
-  if (isObject(s.properties)) {
+  if (isJSONObject(s.properties)) {
     const props: Record<string, JSONSchemaProps> = {};
     for (const [k, v] of Object.entries(s.properties)) props[k] = transform(v, depth + 1);
     out.properties = props;
   }
-  if (isObject(s.additionalProperties)) out.additionalProperties = transform(s.additionalProperties as JSONSchemaProps, depth + 1);
-  if (isObject(s.items)) out.items = transform(s.items as JSONSchemaProps, depth + 1);
+  if (isJSONObject(s.additionalProperties)) out.additionalProperties = transform(s.additionalProperties as JSONSchemaProps, depth + 1);
+  if (isJSONObject(s.items)) out.items = transform(s.items as JSONSchemaProps, depth + 1);
   if (isObjectSchema(s)) {
     for (const k of ['required', 'minProperties', 'anyOf', 'oneOf', 'allOf', 'not', 'dependencies', 'x-kubernetes-validations'] as const) delete out[k];
   } else if (isListOfObjects(s)) {
@@ -67,7 +68,7 @@ export function isPatchDirective(key: string): boolean {
 export function withoutPatchDirectives(v: unknown, depth = 0): unknown {
   if (depth > 1000) return v;
   if (Array.isArray(v)) return v.map((x) => withoutPatchDirectives(x, depth + 1));
-  if (!isObject(v)) return v;
+  if (!isJSONObject(v)) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     if (isPatchDirective(k)) continue;

@@ -3,20 +3,17 @@
  * customresource_handler.go serving info, the CR codec's coercion, and pkg/registry/customresource
  * strategy.go / validator.go), on plain JSON values.
  */
-import { internalError, invalid, withParams, FieldPath, type FieldError } from '../field';
+import { internalError, invalid, FieldPath, type FieldError } from '../field';
 import type { PrunedField } from '../pruning/algorithm';
 import { pruneUnknownFields } from '../pruning/algorithm';
 import { coerceObjectMeta } from '../pruning/objectmeta';
 import type { DefaultedField } from '../defaulting/algorithm';
 import { defaultCustomResource } from '../defaulting/algorithm';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON } from '../schema/values';
-import { validateCelRules } from '../cel/validator';
+import { deepCopyJSON, isJSONObject } from '../json/values';
 import { validateOpenAPI } from '../validation/validation';
-import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE, hasCelValidator, validateListTypes } from '../validation/custom-resource';
-import { validateEmbeddedResources } from '../objectmeta/validation';
+import { CEL_SKIPPED_MESSAGE, validateSchemaRules } from './value';
 import { parseGroupVersion } from '../objectmeta/names';
-import { isGoMap } from '../validation/go-values';
 import { finalizerWarnings, validateRootObjectMeta, validateRootObjectMetaUpdate, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
 import { compareKubeAwareVersionStrings } from './versions';
 import { partialObjectSchema, withoutPatchDirectives } from './partial';
@@ -56,9 +53,9 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 /** The default deprecation warning of customresource_handler.go. */
 export function defaultDeprecationWarning(deprecatedVersion: string, spec: Record<string, unknown>): string {
   const group = str(spec.group);
-  const kind = isGoMap(spec.names) ? str(spec.names.kind) : '';
+  const kind = isJSONObject(spec.names) ? str(spec.names.kind) : '';
   let msg = `${group}/${deprecatedVersion} ${kind} is deprecated`;
-  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isGoMap) : [];
+  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isJSONObject) : [];
   const newer = versions
     .filter((v) => v.served === true && v.deprecated !== true && compareKubeAwareVersionStrings(deprecatedVersion, str(v.name)) < 0)
     .map((v) => str(v.name))
@@ -69,15 +66,15 @@ export function defaultDeprecationWarning(deprecatedVersion: string, spec: Recor
 
 /** GetSchemaForVersion: the version's schema, or the v1beta1 top-level `validation`. */
 function schemaForVersion(spec: Record<string, unknown>, version: Record<string, unknown>): JSONSchemaProps | undefined {
-  const top = isGoMap(spec.validation) ? spec.validation.openAPIV3Schema : undefined;
-  if (isGoMap(top)) return top as JSONSchemaProps;
-  const v = isGoMap(version.schema) ? version.schema.openAPIV3Schema : undefined;
-  return isGoMap(v) ? (v as JSONSchemaProps) : undefined;
+  const top = isJSONObject(spec.validation) ? spec.validation.openAPIV3Schema : undefined;
+  if (isJSONObject(top)) return top as JSONSchemaProps;
+  const v = isJSONObject(version.schema) ? version.schema.openAPIV3Schema : undefined;
+  return isJSONObject(v) ? (v as JSONSchemaProps) : undefined;
 }
 
 function subresourcesForVersion(spec: Record<string, unknown>, version: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (isGoMap(spec.subresources)) return spec.subresources;
-  return isGoMap(version.subresources) ? version.subresources : undefined;
+  if (isJSONObject(spec.subresources)) return spec.subresources;
+  return isJSONObject(version.subresources) ? version.subresources : undefined;
 }
 
 /**
@@ -123,15 +120,15 @@ function decodeCustomResource(obj: unknown, schema: JSONSchemaProps | undefined,
 }
 
 function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: CustomResourceResult): void {
-  if (!isGoMap(crd)) {
+  if (!isJSONObject(crd)) {
     res.errors.push(invalid(null, '', 'the CustomResourceDefinition is not an object'));
     return;
   }
-  const spec = isGoMap(crd.spec) ? crd.spec : {};
-  const crdName = isGoMap(crd.metadata) ? str(crd.metadata.name) : '';
+  const spec = isJSONObject(crd.spec) ? crd.spec : {};
+  const crdName = isJSONObject(crd.metadata) ? str(crd.metadata.name) : '';
   const group = str(spec.group);
-  const kind = isGoMap(spec.names) ? str(spec.names.kind) : '';
-  if (!isGoMap(obj)) {
+  const kind = isJSONObject(spec.names) ? str(spec.names.kind) : '';
+  if (!isJSONObject(obj)) {
     // The body does not decode into an object: the request fails before any field is looked at.
     res.errors.push(invalid(null, typeof obj === 'string' ? obj : '', 'the custom resource is not an object'));
     return;
@@ -140,11 +137,11 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     // `$patch: delete` removes the object: nothing of it is stored.
     if (obj.$patch === 'delete') return;
     obj = withoutPatchDirectives(obj);
-    if (!isGoMap(obj)) return;
+    if (!isJSONObject(obj)) return;
   }
   const apiVersion = str(obj.apiVersion);
   const versionName = opts.version ?? parseGroupVersion(apiVersion).version;
-  let versions = Array.isArray(spec.versions) ? spec.versions.filter(isGoMap) : [];
+  let versions = Array.isArray(spec.versions) ? spec.versions.filter(isJSONObject) : [];
   // apiextensions.k8s.io/v1beta1: a single `version` stands for one served, stored version.
   if (versions.length === 0 && typeof spec.version === 'string') versions = [{ name: spec.version, served: true, storage: true }];
   const version = versions.find((v) => v.name === versionName);
@@ -168,8 +165,8 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   const fullSchema = schemaForVersion(spec, version);
   const schema = fullSchema && opts.partial ? partialObjectSchema(fullSchema) : fullSchema;
   const subresources = subresourcesForVersion(spec, version);
-  const statusEnabled = isGoMap(subresources?.status);
-  const scale = isGoMap(subresources?.scale) ? (subresources!.scale as ScaleSubresource) : undefined;
+  const statusEnabled = isJSONObject(subresources?.status);
+  const scale = isJSONObject(subresources?.scale) ? (subresources!.scale as ScaleSubresource) : undefined;
   const namespaceScoped = spec.scope !== 'Cluster';
   const isUpdate = opts.oldObject !== undefined;
 
@@ -189,7 +186,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   // The stored object went through the same codec when it was read from etcd: ratcheting compares
   // against the pruned, defaulted old object (unchanged defaulted or pruned values are let through).
   let old: Record<string, unknown> | undefined;
-  if (isUpdate && isGoMap(opts.oldObject)) {
+  if (isUpdate && isJSONObject(opts.oldObject)) {
     const o = decodeCustomResource(opts.oldObject, schema, spec.preserveUnknownFields !== true);
     old = o.error ? opts.oldObject : o.object;
     // It was written through the same handler, so it holds no duplicate owner references.
@@ -215,16 +212,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
     if (schema) errs.push(...validateOpenAPI(work, schema, old));
     errs.push(...validateScale(work, scale));
   }
-  if (schema) {
-    errs.push(...validateEmbeddedResources(FieldPath.root(), work, schema, false));
-    errs.push(...validateListTypes(work, schema, old));
-    // What is missing from a partial object may be supplied by the rest.
-    if (opts.partial) for (let i = errs.length - 1; i >= 0; i--) if (errs[i].type === 'FieldValueRequired') errs.splice(i, 1);
-    if (hasCelValidator(schema, true)) {
-      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(withParams(invalid(null, null, CEL_SKIPPED_MESSAGE), { origin: 'celSkipped' }));
-      else errs.push(...validateCelRules(schema, work, { isResourceRoot: true, oldObject: old, kubernetesMinor: opts.kubernetesMinor }));
-    }
-  }
+  if (schema) validateSchemaRules(errs, work, schema, { isResourceRoot: true, oldObject: old, kubernetesMinor: opts.kubernetesMinor, partial: opts.partial });
   res.errors.push(...(opts.partial ? errs.filter((e) => e.type !== 'FieldValueRequired') : errs));
   res.warnings.push(...finalizerWarnings(work, old));
 }

@@ -3,9 +3,10 @@
  * scale-subresource checks of a custom resource.
  */
 import { invalid, FieldPath, type FieldError, type PathSegment } from '../field';
-import { isGoMap, goKind, asInt64, asFloat64, formatGoFloat } from '../validation/go-values';
+import { goKind, asInt64, asFloat64, formatGoFloat } from '../json/go';
 import { decodeObjectMeta, validateObjectMeta, validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
 import { isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
+import { isJSONObject } from '../json/values';
 
 export interface GroupVersionKind {
   group: string;
@@ -99,7 +100,7 @@ function nested(obj: Record<string, unknown>, path: string): { found: boolean; v
   let cur: unknown = obj;
   for (let i = 0; i < fields.length; i++) {
     if (cur === null || cur === undefined) return { found: false };
-    if (!isGoMap(cur)) {
+    if (!isJSONObject(cur)) {
       return { found: false, error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur)} is of the type ${goTypeName(cur)}, expected map[string]interface{}` };
     }
     if (!Object.hasOwn(cur, fields[i])) return { found: false };
@@ -157,7 +158,7 @@ const STANDARD_FINALIZERS = new Set(['orphan', 'foregroundDeletion', 'kubernetes
  */
 export function finalizerWarnings(obj: Record<string, unknown>, old: Record<string, unknown> | undefined): FieldError[] {
   const list = (o: Record<string, unknown> | undefined): string[] => {
-    const m = o && isGoMap(o.metadata) ? o.metadata : undefined;
+    const m = o && isJSONObject(o.metadata) ? o.metadata : undefined;
     return m && Array.isArray(m.finalizers) ? m.finalizers.filter((f): f is string => typeof f === 'string') : [];
   };
   const before = new Set(list(old));

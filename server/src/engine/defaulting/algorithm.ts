@@ -7,7 +7,7 @@ import { newStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
 import { pruneDefaults } from './prune';
-import { deepCopyJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../schema/values';
+import { deepCopyJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../json/values';
 
 export interface DefaultOptions {
   isResourceRoot: boolean;

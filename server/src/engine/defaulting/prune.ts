@@ -10,7 +10,7 @@ import { pruneStructural } from '../pruning/algorithm';
 import { propertyOf, type Structural } from '../schema/model';
 import { newStructural } from '../schema/convert';
 import { validateStructural } from '../schema/validation';
-import { deepCopyJSON, deepEqualJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../schema/values';
+import { deepCopyJSON, deepEqualJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../json/values';
 
 export interface PruneDefaultsResult {
   /** A copy of the schema with pruned defaults (nodes without defaults below them are shared). */

@@ -11,7 +11,7 @@ import { memoAt, rebaseErrors } from '../field/memo';
 import { pruneStructural } from '../pruning/algorithm';
 import { coerceObjectMetaStructural } from '../pruning/objectmeta';
 import { propertyOf, type Structural } from '../schema/model';
-import { deepCopyJSON, deepEqualJSON, isJSONObject, isTooDeep } from '../schema/values';
+import { deepCopyJSON, deepEqualJSON, isJSONObject, isTooDeep } from '../json/values';
 
 /** The schema node whose default is being checked: the structural node and the raw schema it came from. */
 export interface DefaultSchemaNode {

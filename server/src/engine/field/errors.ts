@@ -154,52 +154,9 @@ export function formatBadValue(v: unknown): string {
   if (v === undefined || v === null) return 'null';
   if (typeof v === 'string') return goQuote(v);
   if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
-  if (v instanceof IntegralFloat) return goFloat(v.value);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : formatGoFloat(v);
+  if (v instanceof IntegralFloat) return formatGoFloat(v.value);
   return goJSON(v);
-}
-
-/** Go's %v of a float64: shortest digits, %e form when the exponent is < -4 or >= 6 (fmt 'g', precision -1). */
-export function goFloat(f: number): string {
-  if (Number.isNaN(f)) return 'NaN';
-  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
-  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  const [mant, expStr] = f.toExponential().split('e');
-  const exp = Number(expStr);
-  if (exp < -4 || exp >= 6) {
-    const e = Math.abs(exp);
-    return `${mant}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' + e : e}`;
-  }
-  return String(f);
-}
-
-/** Go's strconv.Quote for the common cases (JSON escaping differs only for rare control characters). */
-function goQuote(s: string): string {
-  return JSON.stringify(s).replace(/\\u00([0-9a-f]{2})/g, (_m, h: string) => `\\x${h}`);
-}
-
-/** A Go struct as a bad value: json.Marshal writes its fields in declaration order (maps are sorted). */
-export class GoStruct {
-  constructor(readonly fields: ReadonlyArray<readonly [string, unknown]>) {}
-}
-
-/** encoding/json.Marshal: object keys sorted, <, >, & escaped as \u003c, \u003e, \u0026. */
-export function goJSON(v: unknown): string {
-  const enc = (x: unknown): string => {
-    if (x === null || x === undefined) return 'null';
-    if (x instanceof GoStruct) return '{' + x.fields.map(([k, f]) => `${JSON.stringify(k)}:${enc(f)}`).join(',') + '}';
-    if (typeof x === 'bigint') return x.toString();
-    if (x instanceof IntegralFloat) return String(x.value);
-    if (typeof x === 'number') return Number.isFinite(x) ? String(x) : 'null';
-    if (typeof x === 'string' || typeof x === 'boolean') return JSON.stringify(x);
-    if (Array.isArray(x)) return '[' + x.map(enc).join(',') + ']';
-    if (typeof x === 'object') {
-      const o = x as Record<string, unknown>;
-      return '{' + Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${enc(o[k])}`).join(',') + '}';
-    }
-    return 'null';
-  };
-  return enc(v).replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
 }
 
 /** Go's field.Error.ErrorBody(): the message without the field path. */
@@ -263,8 +220,6 @@ export function tooMany(p: FieldPath | string | null, actual: number, max: numbe
 }
 /** field.TypeInvalid */
 export const typeInvalid = (p: FieldPath | string | null, v: unknown, detail = '') => make('FieldValueTypeInvalid', p, v, detail);
-/** field.NotFound */
-export const notFound = (p: FieldPath | string | null, v: unknown) => make('FieldValueNotFound', p, v, '');
 /** field.InternalError */
 export const internalError = (p: FieldPath | string | null, detail: string) => make('InternalError', p, OMIT_VALUE, detail);
 
@@ -276,13 +231,6 @@ export function notChecked(p: FieldPath | string | null, detail: string): FieldE
   return { ...make('NotChecked', p, OMIT_VALUE, detail), severity: 'information' };
 }
 
-/** Sort errors for determinism: by field, then type, then detail. */
-export function sortErrors(errs: FieldError[]): FieldError[] {
-  return errs.sort((a, b) => cmp(a.field, b.field) || cmp(a.type, b.type) || cmp(a.detail, b.detail));
-}
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 import type { FieldPath } from './path';
 import { IntegralFloat } from '../json/lossless';
+import { formatGoFloat, goJSON, goQuote } from '../json/go';

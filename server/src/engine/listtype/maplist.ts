@@ -6,8 +6,9 @@
  * string); the first old item with the same key tuple wins. An item missing a key correlates with
  * nothing, so its errors are never ratcheted.
  */
-import { isObject, type JSONSchemaProps } from '../schema/types';
-import { asFloat64, asInt64, goKind, isGoMap } from '../validation/go-values';
+import type { JSONSchemaProps } from '../schema/types';
+import { asFloat64, asInt64, goKind } from '../json/go';
+import { isJSONObject } from '../json/values';
 
 /** A lookup of old items by the key tuple of a new item. */
 export interface MapList {
@@ -69,20 +70,20 @@ function compositeKey(item: Record<string, unknown>, keys: string[]): string | u
  * there are items. Items are keyed lazily, in order, as Go does.
  */
 export function makeMapList(s: JSONSchemaProps | undefined, items: unknown[] | undefined): MapList {
-  if (!s || !isObject(s) || s.type !== 'array' || s['x-kubernetes-list-type'] !== 'map' || !items || items.length === 0) return EMPTY;
+  if (!s || !isJSONObject(s) || s.type !== 'array' || s['x-kubernetes-list-type'] !== 'map' || !items || items.length === 0) return EMPTY;
   const keys = listMapKeys(s);
   if (keys.length === 0) return EMPTY;
   const keyed = new Map<string, unknown>();
   let next = 0;
   return {
     get(item: unknown): unknown {
-      if (!isGoMap(item)) return undefined;
+      if (!isJSONObject(item)) return undefined;
       const key = compositeKey(item, keys);
       if (key === undefined) return undefined;
       if (keyed.has(key)) return keyed.get(key);
       while (next < items.length) {
         const old = items[next++];
-        if (!isGoMap(old)) continue;
+        if (!isJSONObject(old)) continue;
         const k = compositeKey(old, keys);
         if (k === undefined) continue;
         if (!keyed.has(k)) keyed.set(k, old);

@@ -3,22 +3,23 @@
  * have unique elements, `map` unique key tuples. Paths are field.Path style (`m[key]`, `l[0]`).
  */
 import { duplicate, invalid, type FieldPath, type FieldError } from '../field';
-import { isObject, type JSONSchemaProps } from '../schema/types';
-import { goJSON, goKind, asInt64, asFloat64, isGoMap } from '../validation/go-values';
+import type { JSONSchemaProps } from '../schema/types';
+import { goJSON, goKind, asInt64, asFloat64 } from '../json/go';
+import { isJSONObject } from '../json/values';
 
 /** ValidateListSetsAndMaps(fldPath, schema, obj): obj must be an object, as at the Go call sites. */
 export function validateListSetsAndMaps(fldPath: FieldPath, s: JSONSchemaProps | undefined, obj: unknown): FieldError[] {
-  if (!s || !isGoMap(obj)) return [];
+  if (!s || !isJSONObject(obj)) return [];
   const errs: FieldError[] = [];
   const ap = s.additionalProperties;
-  if (isObject(ap)) {
+  if (isJSONObject(ap)) {
     for (const k of Object.keys(obj)) errs.push(...validateValue(fldPath.key(k), ap as JSONSchemaProps, obj[k]));
   }
-  const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
+  const props = isJSONObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
   if (props) {
     for (const k of Object.keys(obj)) {
       const sub = props[k];
-      if (Object.hasOwn(props, k) && isObject(sub)) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
+      if (Object.hasOwn(props, k) && isJSONObject(sub)) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
     }
   }
   return errs;
@@ -26,7 +27,7 @@ export function validateListSetsAndMaps(fldPath: FieldPath, s: JSONSchemaProps |
 
 function validateValue(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown): FieldError[] {
   if (Array.isArray(obj)) return validateArray(fldPath, s, obj);
-  if (isGoMap(obj)) return validateListSetsAndMaps(fldPath, s, obj);
+  if (isJSONObject(obj)) return validateListSetsAndMaps(fldPath, s, obj);
   return [];
 }
 
@@ -37,7 +38,7 @@ function validateArray(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): 
   } else if (s['x-kubernetes-list-type'] === 'map') {
     errs.push(...validateListMap(fldPath, s, obj));
   }
-  if (isObject(s.items)) {
+  if (isJSONObject(s.items)) {
     for (let i = 0; i < obj.length; i++) errs.push(...validateValue(fldPath.index(i), s.items as JSONSchemaProps, obj[i]));
   }
   return errs;
@@ -91,18 +92,18 @@ function nonUniqueIndices(obj: unknown[]): number[] {
 function validateListMap(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): FieldError[] {
   for (let i = 0; i < obj.length; i++) {
     const x = obj[i];
-    if (x !== null && x !== undefined && !isGoMap(x)) return [invalid(fldPath.index(i), x, 'must be an object for an array of list-type map')];
+    if (x !== null && x !== undefined && !isJSONObject(x)) return [invalid(fldPath.index(i), x, 'must be an object for an array of list-type map')];
   }
   if (obj.length <= 1) return [];
   const keyFields = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((k): k is string => typeof k === 'string') : [];
   if (keyFields.length === 1) {
     const keyField = keyFields[0];
-    const keys: unknown[] = obj.map((x) => (isGoMap(x) && Object.hasOwn(x, keyField) ? x[keyField] : UNSPECIFIED));
+    const keys: unknown[] = obj.map((x) => (isJSONObject(x) && Object.hasOwn(x, keyField) ? x[keyField] : UNSPECIFIED));
     return nonUniqueIndices(keys).map((i) => duplicate(fldPath.index(i), keys[i] === UNSPECIFIED ? {} : { [keyField]: keys[i] }));
   }
   const keys = obj.map((x) => {
     const key: Record<string, unknown> = {};
-    if (isGoMap(x)) for (const f of keyFields) if (Object.hasOwn(x, f)) key[f] = x[f];
+    if (isJSONObject(x)) for (const f of keyFields) if (Object.hasOwn(x, f)) key[f] = x[f];
     return key;
   });
   return nonUniqueIndices(keys).map((i) => duplicate(fldPath.index(i), keys[i]));

@@ -2,9 +2,10 @@
  * metav1.ObjectMeta as the API server decodes and validates it: decoding the `metadata` JSON into the
  * Go struct (type errors, unknown fields dropped), and ValidateObjectMetaAccessor's checks.
  */
-import { forbidden, invalid, required, tooLong, type FieldPath, GoStruct, type FieldError } from '../field';
-import { asInt64, goDeepEqual, goKind, isGoMap, plainValue, utf8Length } from '../validation/go-values';
+import { forbidden, invalid, required, tooLong, type FieldPath, type FieldError } from '../field';
+import { asInt64, goDeepEqual, goKind, plainValue, utf8Length, GoStruct } from '../json/go';
 import { isPathSegmentName, isQualifiedName, isValidLabelValue, parseGroupVersion, validateNamespaceName } from './names';
+import { isJSONObject } from '../json/values';
 
 type FieldKind = 'string' | 'int64' | 'time' | 'stringMap' | 'stringList' | 'ownerRefs' | 'managedFields';
 
@@ -84,7 +85,7 @@ function checkField(kind: FieldKind, v: unknown, field: string): string | undefi
       if (k !== 'slice') return typeError(v, field, '[]v1.OwnerReference');
       for (const ref of v as unknown[]) {
         if (ref === null) continue;
-        if (!isGoMap(ref)) return typeError(ref, field, 'v1.OwnerReference');
+        if (!isJSONObject(ref)) return typeError(ref, field, 'v1.OwnerReference');
         for (const [rk, rt] of Object.entries(OWNER_REF_FIELDS)) {
           const rv = ref[rk];
           if (rv === null || rv === undefined) continue;
@@ -94,7 +95,7 @@ function checkField(kind: FieldKind, v: unknown, field: string): string | undefi
       return undefined;
     case 'managedFields':
       if (k !== 'slice') return typeError(v, field, '[]v1.ManagedFieldsEntry');
-      for (const e of v as unknown[]) if (e !== null && !isGoMap(e)) return typeError(e, field, 'v1.ManagedFieldsEntry');
+      for (const e of v as unknown[]) if (e !== null && !isJSONObject(e)) return typeError(e, field, 'v1.ManagedFieldsEntry');
       return undefined;
   }
 }
@@ -110,7 +111,7 @@ export interface DecodedObjectMeta {
  */
 export function decodeObjectMeta(metadata: unknown): { meta?: Record<string, unknown>; error?: string } {
   if (metadata === null || metadata === undefined) return { meta: {} };
-  if (!isGoMap(metadata)) return { error: `json: cannot unmarshal ${jsonTypeName(metadata)} into Go value of type v1.ObjectMeta` };
+  if (!isJSONObject(metadata)) return { error: `json: cannot unmarshal ${jsonTypeName(metadata)} into Go value of type v1.ObjectMeta` };
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(metadata)) {
     const kind = OBJECT_META_FIELDS[k];
@@ -126,7 +127,7 @@ export function decodeObjectMeta(metadata: unknown): { meta?: Record<string, unk
 function isEmptyValue(v: unknown): boolean {
   if (v === null || v === undefined || v === '' || v === 0) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (isGoMap(v) && goKind(v) === 'map') return Object.keys(v).length === 0;
+  if (isJSONObject(v) && goKind(v) === 'map') return Object.keys(v).length === 0;
   return false;
 }
 
@@ -232,13 +233,13 @@ function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldP
   if (typeof generation === 'number' && generation < 0) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
   if (typeof generation === 'bigint' && generation < 0n) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
 
-  errs.push(...validateLabels(isGoMap(meta.labels) ? meta.labels : {}, fldPath.child('labels')));
-  errs.push(...validateAnnotations(isGoMap(meta.annotations) ? meta.annotations : {}, fldPath.child('annotations')));
+  errs.push(...validateLabels(isJSONObject(meta.labels) ? meta.labels : {}, fldPath.child('labels')));
+  errs.push(...validateAnnotations(isJSONObject(meta.annotations) ? meta.annotations : {}, fldPath.child('annotations')));
 
   const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
   let firstController = '';
   refs.forEach((r, i) => {
-    const ref = isGoMap(r) ? r : {};
+    const ref = isJSONObject(r) ? r : {};
     const p = fldPath.child('ownerReferences').index(i);
     const apiVersion = str(ref.apiVersion);
     const gv = parseGroupVersion(apiVersion);
@@ -256,7 +257,7 @@ function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldP
         errs.push(
           invalid(
             fldPath.child('ownerReferences'),
-            refs.map((x) => ownerReferenceStruct(isGoMap(x) ? x : {})),
+            refs.map((x) => ownerReferenceStruct(isJSONObject(x) ? x : {})),
             `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`,
           ),
         );

@@ -3,10 +3,10 @@
  * (x-kubernetes-embedded-resource), and their coercion (unknown metadata fields dropped).
  */
 import { invalid, required, type FieldPath, type FieldError } from '../field';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
 import { decodeObjectMeta, validateObjectMeta } from './objectmeta';
-import { isGoMap } from '../validation/go-values';
 import { isDNS1035Label, isPathSegmentName, parseGroupVersion } from './names';
+import { isJSONObject } from '../json/values';
 
 /**
  * objectmeta.Validate: every embedded resource below obj (and obj itself when isResourceRoot) needs
@@ -22,12 +22,12 @@ function validate(pth: FieldPath, x: unknown, s: JSONSchemaProps | undefined): F
   if (!s) return [];
   const errs: FieldError[] = [];
   if (Array.isArray(x)) {
-    const items = isObject(s.items) ? (s.items as JSONSchemaProps) : undefined;
+    const items = isJSONObject(s.items) ? (s.items as JSONSchemaProps) : undefined;
     if (items) x.forEach((v, i) => errs.push(...validate(pth.index(i), v, items)));
-  } else if (isGoMap(x)) {
+  } else if (isJSONObject(x)) {
     if (s['x-kubernetes-embedded-resource'] === true) errs.push(...validateEmbeddedResource(pth, x));
-    const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : {};
-    const ap = isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
+    const props = isJSONObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : {};
+    const ap = isJSONObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
     for (const [k, v] of Object.entries(x)) {
       if (Object.hasOwn(props, k)) errs.push(...validate(pth.child(k), v, props[k]));
       else if (ap) errs.push(...validate(pth.key(k), v, ap));
@@ -77,16 +77,16 @@ function validateEmbeddedResource(pth: FieldPath, x: Record<string, unknown>): F
 export function coerceEmbeddedResources(pth: FieldPath, x: unknown, s: JSONSchemaProps | undefined): FieldError | undefined {
   if (!s) return undefined;
   if (Array.isArray(x)) {
-    const items = isObject(s.items) ? (s.items as JSONSchemaProps) : undefined;
+    const items = isJSONObject(s.items) ? (s.items as JSONSchemaProps) : undefined;
     for (let i = 0; i < x.length; i++) {
       const e = coerceEmbeddedResources(pth.index(i), x[i], items);
       if (e) return e;
     }
     return undefined;
   }
-  if (!isGoMap(x)) return undefined;
-  const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : {};
-  const ap = isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
+  if (!isJSONObject(x)) return undefined;
+  const props = isJSONObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : {};
+  const ap = isJSONObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
   for (const k of Object.keys(x)) {
     const v = x[k];
     if (s['x-kubernetes-embedded-resource'] === true) {

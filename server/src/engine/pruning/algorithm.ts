@@ -6,7 +6,7 @@ import { FieldPath, type PathSegment } from '../field';
 import { newStructural, toStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON, isJSONObject, isTooDeep, setOwn } from '../schema/values';
+import { deepCopyJSON, isJSONObject, isTooDeep, setOwn } from '../json/values';
 
 export interface PruneOptions {
   /** The value is a whole resource: apiVersion, kind and metadata at its root are skipped. */

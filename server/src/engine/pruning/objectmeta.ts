@@ -13,7 +13,7 @@ import { IntegralFloat } from '../json/lossless';
 import { newStructural, toStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../schema/values';
+import { deepCopyJSON, hasOwn, isJSONObject, isTooDeep, setOwn } from '../json/values';
 import type { PrunedField } from './algorithm';
 
 export interface CoerceObjectMetaOptions {

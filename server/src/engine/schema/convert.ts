@@ -10,7 +10,7 @@
  */
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './model';
 import type { ValidationRule } from './types';
-import { isJSONObject, isTooDeep, jsonNumber, setOwn } from './values';
+import { isJSONObject, isTooDeep, jsonNumber, setOwn } from '../json/values';
 
 export interface NewStructuralResult {
   /** The structural model (built leniently even when `error` is set). */

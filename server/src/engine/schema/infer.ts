@@ -4,7 +4,8 @@
  * written for v1beta1 often leave it out. Used by the NonStructural quick fix and by the v1 migration,
  * so both infer the same type.
  */
-import { isObject, type JSONSchemaProps } from './types';
+import type { JSONSchemaProps } from './types';
+import { isJSONObject } from '../json/values';
 
 /** The inferred type; `inferred: false` means nothing in the node says, and `object` is a guess. */
 export interface InferredType {
@@ -16,8 +17,8 @@ export interface InferredType {
 
 /** The type a schema node without `type` most likely has. */
 export function inferType(s: JSONSchemaProps): InferredType {
-  if (isObject(s.properties)) return { type: 'object', inferred: true, from: 'properties' };
-  if (isObject(s.additionalProperties) || s.additionalProperties === true) return { type: 'object', inferred: true, from: 'additionalProperties' };
+  if (isJSONObject(s.properties)) return { type: 'object', inferred: true, from: 'properties' };
+  if (isJSONObject(s.additionalProperties) || s.additionalProperties === true) return { type: 'object', inferred: true, from: 'additionalProperties' };
   if (s.items !== undefined) return { type: 'array', inferred: true, from: 'items' };
   const fromEnum = Array.isArray(s.enum) && s.enum.length > 0;
   const sample = fromEnum ? s.enum![0] : s.default;

@@ -11,7 +11,7 @@ import { validateDefaults } from '../defaulting/validation';
 import { pruneUnknownFields } from '../pruning/algorithm';
 import { coerceObjectMeta } from '../pruning/objectmeta';
 import { newStructural, validateStructuralSchema } from './structural';
-import { deepCopyJSON } from './values';
+import { deepCopyJSON } from '../json/values';
 
 function rng(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);

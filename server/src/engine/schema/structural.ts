@@ -9,7 +9,7 @@
  * - values.ts: JSON value helpers (isJSONObject, deepCopyJSON, deepEqualJSON keeping 1 and 1.0 apart).
  */
 import { internalError, type FieldError, type FieldPath } from '../field';
-import { isTooDeep } from './values';
+import { isTooDeep } from '../json/values';
 import { newStructural } from './convert';
 import type { JSONSchemaProps } from './types';
 import { validateStructural } from './validation';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateCustomResourceValue } from './custom-resource';
+import { validateCustomResourceValue } from '../customresource/value';
 import { errorMessage } from '../field';
 
 test("a rule whose messageExpression does not compile reports at the node, not at its fieldPath", () => {

@@ -5,7 +5,7 @@
  * The checks mirror the Go functions (net.ParseIP, net.ParseMAC, url.ParseRequestURI, time.Parse,
  * mail.ParseAddress, ...) closely enough for editor use; the regexes are our own constants, not user input.
  */
-import { utf8Length } from './go-values';
+import { utf8Length } from '../json/go';
 
 /** Formats supported since 1.0 and 1.34 (the compatibility version of a 1.37 server is 1.36), normalized (no '-'). */
 const SUPPORTED_STRING_FORMATS = new Set(

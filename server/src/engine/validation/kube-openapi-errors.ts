@@ -4,7 +4,7 @@
  * kubeOpenAPIResultToFieldErrors does (error types, paths without the leading '.', `<nil>` paths).
  */
 import { invalid, notSupported, required, tooLong, tooMany, typeInvalid, type FieldError, type PathSegment } from '../field';
-import { goJSON } from './go-values';
+import { goJSON, goQuote } from '../json/go';
 
 export type ValidationCode =
   | 'InvalidType'
@@ -60,27 +60,6 @@ const ORIGIN: Record<ValidationCode, string> = {
   UnallowedProperty: 'additionalProperties',
   MultipleOfMustBePositive: 'multipleOf',
 };
-
-/** Go's strconv.Quote / %q for a string. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (c === 7) out += '\\a';
-    else if (c === 8) out += '\\b';
-    else if (c === 12) out += '\\f';
-    else if (c === 10) out += '\\n';
-    else if (c === 13) out += '\\r';
-    else if (c === 9) out += '\\t';
-    else if (c === 11) out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
-    else out += ch;
-  }
-  return out + '"';
-}
 
 const IN = 'body';
 

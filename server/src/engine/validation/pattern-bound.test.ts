@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { errorMessage } from '../field';
 import { MATCH_WORK_LIMIT, OBJECT_WORK_LIMIT, RegexBudget } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
-import { validateCustomResourceValue } from './custom-resource';
+import { validateCustomResourceValue } from '../customresource/value';
 import { validateOpenAPI } from './validation';
 
 const ATTACK = '.{1000}'.repeat(10) + '$';

@@ -14,19 +14,8 @@ import type { PathSegment } from '../field';
 import { compilePattern, matchPattern, RegexBudget } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
 import { effectiveFormat, formatChecker } from './formats';
-import {
-  asFloat64,
-  asInt64,
-  floatToInt64,
-  formatFloatF,
-  formatGoFloat,
-  goDeepEqual,
-  goKind,
-  isFloat64AJSONInteger,
-  runeCount,
-  type GoKind,
-} from './go-values';
-import { goQuote, invalidTypeError, plainError, type OpenAPIError } from './kube-openapi-errors';
+import { asFloat64, asInt64, floatToInt64, formatFloatF, formatGoFloat, goDeepEqual, goKind, isFloat64AJSONInteger, runeCount, type GoKind, goQuote } from '../json/go';
+import { invalidTypeError, plainError, type OpenAPIError } from './kube-openapi-errors';
 import { IntegralFloat } from '../json/lossless';
 import { makeMapList, type MapList } from '../listtype/maplist';
 
@@ -257,8 +246,6 @@ function isSchema(v: unknown): v is JSONSchemaProps {
 function schemaList(v: unknown): JSONSchemaProps[] {
   return Array.isArray(v) ? v.filter(isSchema) : [];
 }
-
-const ok = (): Result => ({ errors: [], matchCount: 0 });
 
 function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const types: string[] = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : typeof s.type === 'string' && s.type !== '' ? [s.type] : [];
@@ -806,4 +793,3 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
   };
 }
 
-export { ok as emptyResult };

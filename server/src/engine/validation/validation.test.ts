@@ -3,8 +3,8 @@ import * as assert from 'node:assert/strict';
 import { errorMessage } from '../field';
 import { parseJSONLossless } from '../json/lossless';
 import type { JSONSchemaProps } from '../schema/types';
-import { validateCustomResourceValue } from './custom-resource';
-import { formatGoFloat } from './go-values';
+import { validateCustomResourceValue } from '../customresource/value';
+import { formatGoFloat } from '../json/go';
 import { formatChecker } from './formats';
 
 const J = (s: string) => parseJSONLossless(s, { markIntegralFloats: true });

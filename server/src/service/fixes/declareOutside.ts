@@ -1,9 +1,10 @@
 /** Completeness: a property only specified under a junctor is declared in the structural part, with its type. */
-import { isObject, type JSONSchemaProps } from '../../engine/schema/types';
+import type { JSONSchemaProps } from '../../engine/schema/types';
 import { findWrittenPath, isMap, isScalar, parseFieldPath } from '../yamlDocument';
 import { appendToMapping, fix, prependToMapping, yamlKeyText } from './edits';
 import { inferType } from '../../engine/schema/infer';
 import type { FixProvider } from './types';
+import { isJSONObject } from '../../engine/json/values';
 
 export const declareOutside: FixProvider = {
   id: 'declareOutside',
@@ -15,7 +16,7 @@ export const declareOutside: FixProvider = {
     const name = keySeg.key;
     const inner = findWrittenPath(ctx.doc, parseFieldPath(f.params!.definedIn!)).node;
     const innerValue = isMap(inner) ? (inner.toJSON() as JSONSchemaProps) : {};
-    const type = isObject(innerValue) && typeof innerValue.type === 'string' ? innerValue.type : inferType(innerValue).type;
+    const type = isJSONObject(innerValue) && typeof innerValue.type === 'string' ? innerValue.type : inferType(innerValue).type;
     const owner = findWrittenPath(ctx.doc, segs.slice(0, -2)).node;
     if (!isMap(owner) || owner.flow || owner.items.length === 0) return [];
     const props = owner.items.find((p) => isScalar(p.key) && p.key.value === 'properties');

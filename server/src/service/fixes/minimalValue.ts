@@ -3,8 +3,9 @@
  * value of its type and format within its bounds (recursively for required properties), checked with the
  * engine's OpenAPI validation. Undefined when nothing simple validates (e.g. an unusual pattern).
  */
-import { isObject, type JSONSchemaProps } from '../../engine/schema/types';
+import type { JSONSchemaProps } from '../../engine/schema/types';
 import { validateAgainstSchema } from '../../engine/validation/schema-validator';
+import { isJSONObject } from '../../engine/json/values';
 
 /** Sample strings per format, each valid for it. */
 const FORMAT_SAMPLES: Record<string, string> = {
@@ -79,7 +80,7 @@ function* candidates(s: JSONSchemaProps, depth: number): Generator<unknown> {
         yield [];
         return;
       }
-      const items = isObject(s.items) && !Array.isArray(s.items) ? (s.items as JSONSchemaProps) : undefined;
+      const items = isJSONObject(s.items) && !Array.isArray(s.items) ? (s.items as JSONSchemaProps) : undefined;
       const item = items ? minimalAt(items, depth + 1) : undefined;
       // Set and map lists cannot hold the same item twice.
       if (item && (n === 1 || s['x-kubernetes-list-type'] === undefined || s['x-kubernetes-list-type'] === 'atomic')) yield Array.from({ length: n }, () => structuredClone(item.value));
@@ -88,7 +89,7 @@ function* candidates(s: JSONSchemaProps, depth: number): Generator<unknown> {
     case 'object':
     case undefined: {
       const o: Record<string, unknown> = {};
-      const props = isObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : {};
+      const props = isJSONObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : {};
       for (const r of Array.isArray(s.required) ? s.required : []) {
         const p = props[r];
         const v = p ? minimalAt(p, depth + 1) : undefined;

@@ -422,10 +422,3 @@ export function estimateCost(ast: CheckedAst, root: DeclType | undefined): CostE
   return { cost, nodeCosts: c.nodeCosts, factors: c.factors };
 }
 
-/** A factor of the cost limit as the API server prints it ("more than 100x", "2.0x", "1.000000x"). */
-export function exceedFactor(cost: number, limit: number): string {
-  const f = cost / limit;
-  if (f > 100) return 'more than 100x';
-  if (f < 1.5) return `${f.toFixed(6)}x`;
-  return `${f.toFixed(1)}x`;
-}

@@ -14,7 +14,6 @@ export const SELECT_AND_IDENT_COST = 1;
 export const CONST_COST = 0;
 export const LIST_CREATE_BASE_COST = 10;
 export const MAP_CREATE_BASE_COST = 30;
-export const STRUCT_CREATE_BASE_COST = 40;
 export const STRING_TRAVERSAL_COST_FACTOR = 0.1;
 export const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 

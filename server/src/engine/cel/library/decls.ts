@@ -199,14 +199,6 @@ export function overload(id: string, signature: string, impl?: (...args: never[]
   return { id, member, params, result, impl: impl as OverloadDecl['impl'], ...extra };
 }
 
-/** The function name of a signature (`string.contains(string): bool` -> `contains`; `sets.contains(...)` stays qualified). */
-export function functionName(signature: string): string {
-  const head = signature.slice(0, signature.indexOf('('));
-  const dot = head.lastIndexOf('.');
-  if (dot > 0 && /^[A-Za-z]/.test(head) && !/^(optional|sets|lists|strings|format|ip|math|cel)$/.test(head.slice(0, dot))) return head.slice(dot + 1);
-  return head;
-}
-
 /** Declares a function from overload specs `[id, signature, impl?]`. */
 export function fn(
   name: string,

@@ -7,7 +7,7 @@
  * its DefaultCompatibilityVersion (1.29 for 1.30, V-1 from 1.31 on), and runs stored rules in the
  * StoredExpressions environment (everything the binary has).
  */
-import { NEWEST_KUBERNETES_MINOR, OLDEST_KUBERNETES_MINOR } from '../../version';
+import { NEWEST_KUBERNETES_MINOR } from '../../version';
 import { ALL_MACROS, type MacroOptions } from '../syntax/parse';
 import type { FunctionDecl, Library, Minor, OverloadDecl, RuntimeCost, StaticCost } from './decls';
 import { AUTHZ, AUTHZ_SELECTORS, CIDR_LIB, FORMAT, IP_LIB, QUANTITY, SEMVER, URLS } from './kubernetes';
@@ -16,8 +16,7 @@ import { REGEX } from './regex';
 import { OPTIONAL, STANDARD } from './stdlib';
 import { SETS, STRINGS } from './strings';
 
-/** The oldest and newest Kubernetes minors modelled (1.30 .. 1.37, engine/version.ts). */
-export const OLDEST_MINOR: Minor = OLDEST_KUBERNETES_MINOR;
+/** The newest Kubernetes minor modelled (engine/version.ts). */
 export const NEWEST_MINOR: Minor = NEWEST_KUBERNETES_MINOR;
 
 /** Which of the two environments of an EnvSet. */

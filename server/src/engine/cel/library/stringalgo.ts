@@ -36,16 +36,6 @@ export function trimSpace(s: string): string {
   return s.slice(a, b);
 }
 
-/** Go's strings.TrimSpace, rune by rune (reference for trimSpace). */
-export function trimSpaceRunes(s: string): string {
-  const r = runes(s);
-  let i = 0;
-  let j = r.length;
-  while (i < j && isGoSpace(r[i])) i++;
-  while (j > i && isGoSpace(r[j - 1])) j--;
-  return r.slice(i, j).join('');
-}
-
 /** Runes in s (Go's utf8.RuneCountInString on the UTF-8 form of a JS string: a lone surrogate counts once). */
 function runeCount(s: string): number {
   work(s.length >> 6);
@@ -201,17 +191,6 @@ export function asciiMap(s: string, upper: boolean): string {
   return upper ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
-/** asciiMap character by character (reference). */
-export function asciiMapSlow(s: string, upper: boolean): string {
-  let out = '';
-  for (const c of s) {
-    const cp = c.charCodeAt(0);
-    if (c.length === 1 && cp < 0x80) out += upper ? c.toUpperCase() : c.toLowerCase();
-    else out += c;
-  }
-  return out;
-}
-
 /** cel-go's strings.quote: CEL-escaped, double-quoted. */
 export function quote(s: string): string {
   work(s.length >> 4);
@@ -224,29 +203,6 @@ export function quote(s: string): string {
 }
 
 const QUOTE_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
-
-/** quote character by character (reference). */
-export function quoteSlow(s: string): string {
-  let out = '"';
-  for (const c of s) {
-    switch (c) {
-      case '\x07': out += '\\a'; break;
-      case '\b': out += '\\b'; break;
-      case '\f': out += '\\f'; break;
-      case '\n': out += '\\n'; break;
-      case '\r': out += '\\r'; break;
-      case '\t': out += '\\t'; break;
-      case '\v': out += '\\v'; break;
-      case '\\': out += '\\\\'; break;
-      case '"': out += '\\"'; break;
-      default: {
-        const cp = c.codePointAt(0)!;
-        out += cp >= 0xd800 && cp <= 0xdfff ? '\ufffd' : c;
-      }
-    }
-  }
-  return out + '"';
-}
 
 export function joinList(l: CelList, sep: string): string {
   const list = listItems(l);

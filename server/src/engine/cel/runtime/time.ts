@@ -2,7 +2,7 @@
  * Timestamps and durations as Go's time package reads and prints them (what cel-go uses):
  * time.Parse(RFC3339), time.ParseDuration, Duration.String(), and calendar fields in a time zone.
  */
-import { Duration, MAX_TIMESTAMP_NANOS, MIN_TIMESTAMP_NANOS, Timestamp, fail } from './values';
+import { type Duration, MAX_TIMESTAMP_NANOS, MIN_TIMESTAMP_NANOS, Timestamp, fail } from './values';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -188,12 +188,6 @@ export function parseGoDuration(s: string): bigint | undefined {
   if (neg) total = -total;
   if (total > 9_223_372_036_854_775_807n || total < -9_223_372_036_854_775_808n) return undefined;
   return total;
-}
-
-/** A Duration from a Go duration string, or undefined. */
-export function parseDuration(s: string): Duration | undefined {
-  const n = parseGoDuration(s);
-  return n === undefined ? undefined : new Duration(n);
 }
 
 /** Go's time.Duration.String() (e.g. "1h2m0s", "1.5s", "300ms"). */

@@ -1,11 +1,12 @@
 /**
- * How Go's decoder (k8s.io/apimachinery/pkg/util/json) types JSON values, and the Go number printing
- * and conversion rules kube-openapi's messages depend on.
+ * How Go's decoder (k8s.io/apimachinery/pkg/util/json) types JSON values, and how Go prints them
+ * (strconv.Quote, %v of numbers, encoding/json.Marshal): the one place for the Go printing that
+ * field errors, kube-openapi's messages and CEL depend on.
  *
  * Integers written without fraction or exponent are int64; everything else numeric is float64
  * (IntegralFloat, and integers outside the int64 range, which Go's decoder falls back to float64 for).
  */
-import { IntegralFloat } from '../json/lossless';
+import { IntegralFloat } from './lossless';
 
 export type GoKind = 'nil' | 'bool' | 'int' | 'float' | 'string' | 'slice' | 'map' | 'invalid';
 
@@ -21,7 +22,7 @@ export function goKind(v: unknown): GoKind {
     case 'string':
       return 'string';
     case 'number':
-      return Number.isInteger(v) ? 'int' : 'float';
+      return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63 ? 'int' : 'float';
     case 'bigint':
       return v >= INT64_MIN && v <= INT64_MAX ? 'int' : 'float';
     case 'object':
@@ -111,11 +112,6 @@ export function formatFloatF(f: number): string {
   return (neg ? '-' : '') + s;
 }
 
-/** Go's %v of any decoded JSON scalar number (int64 plain, float64 as formatGoFloat). */
-export function formatGoNumber(v: unknown): string {
-  return goKind(v) === 'int' ? asInt64(v).toString() : formatGoFloat(asFloat64(v));
-}
-
 /** Number of runes (code points) in s, as utf8.RuneCountInString. */
 export function runeCount(s: string): number {
   let n = 0;
@@ -176,11 +172,21 @@ export function goDeepEqual(a: unknown, b: unknown): boolean {
   }
 }
 
+/** A Go struct as a bad value: json.Marshal writes its fields in declaration order (maps are sorted). */
+export class GoStruct {
+  constructor(readonly fields: ReadonlyArray<readonly [string, unknown]>) {}
+}
+
 /**
- * encoding/json.Marshal of a decoded JSON value with sorted keys; float64 printed like Go
- * (integral floats without fraction), so equal Go encodings give equal strings.
+ * encoding/json.Marshal of a decoded value: map keys sorted, int64 and float64 as Go writes them, and
+ * <, >, &, U+2028 and U+2029 escaped (\u003c ...). NaN and infinities, which Marshal refuses, print null.
  */
 export function goJSON(v: unknown): string {
+  return marshal(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function marshal(v: unknown): string {
+  if (v instanceof GoStruct) return '{' + v.fields.map(([k, f]) => JSON.stringify(k) + ':' + marshal(f)).join(',') + '}';
   switch (goKind(v)) {
     case 'nil':
       return 'null';
@@ -190,32 +196,47 @@ export function goJSON(v: unknown): string {
       return asInt64(v).toString();
     case 'float': {
       const f = asFloat64(v);
+      if (!Number.isFinite(f)) return 'null';
       const a = Math.abs(f);
-      if (a !== 0 && (a < 1e-6 || a >= 1e21)) {
-        // Go switches to 'e' here and trims e-07 to e-7, which is exactly JS's exponential form.
-        return f.toExponential();
-      }
+      // Go switches to 'e' here and trims e-07 to e-7, which is exactly JS's exponential form.
+      if (a !== 0 && (a < 1e-6 || a >= 1e21)) return f.toExponential();
       return formatFloatF(f);
     }
     case 'string':
       return JSON.stringify(v);
     case 'slice':
-      return '[' + (v as unknown[]).map(goJSON).join(',') + ']';
+      return '[' + (v as unknown[]).map(marshal).join(',') + ']';
     case 'map': {
       const o = v as Record<string, unknown>;
-      return (
-        '{' +
-        Object.keys(o)
-          .sort()
-          .map((k) => JSON.stringify(k) + ':' + goJSON(o[k]))
-          .join(',') +
-        '}'
-      );
+      return '{' + Object.keys(o).sort().map((k) => JSON.stringify(k) + ':' + marshal(o[k])).join(',') + '}';
     }
     default:
       return 'null';
   }
 }
+
+/**
+ * strconv.Quote (fmt's %q): Go's backslash escapes, \x for the other ASCII control characters, \u or \U
+ * for the runes unicode.IsPrint rejects (other controls, format characters, separators but the space,
+ * private use, unassigned). A lone surrogate is the U+FFFD Go's JSON decoder puts in its place.
+ */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    const esc = QUOTE_ESCAPES[ch];
+    if (esc !== undefined) out += esc;
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
+    else if (c === 0x20 || !NOT_PRINTABLE.test(ch)) out += ch;
+    else if (c < 0x80) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if (c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0');
+    else out += '\\U' + c.toString(16).padStart(8, '0');
+  }
+  return out + '"';
+}
+
+const QUOTE_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
+const NOT_PRINTABLE = /^[\p{C}\p{Z}]$/u;
 
 /** A JS-plain copy of a value for printing (IntegralFloat -> number, bigint kept). */
 export function plainValue(v: unknown): unknown {
@@ -223,7 +244,3 @@ export function plainValue(v: unknown): unknown {
   return v;
 }
 
-/** A decoded JSON object (map[string]interface{}); IntegralFloat boxes are numbers, not objects. */
-export function isGoMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof IntegralFloat);
-}

@@ -1,9 +1,10 @@
 /**
  * Helpers for JSON values as the engine holds them: plain objects, arrays, strings, booleans, null,
  * numbers, bigints (integers beyond 2^53) and IntegralFloat (a float64 written `1.0`). Go decodes JSON
- * into map[string]interface{} / []interface{} / scalars; these helpers draw the same lines.
+ * into map[string]interface{} / []interface{} / scalars; these helpers draw the same lines. The floor of
+ * the engine's value helpers: everything imports them from here (Go's printing and kinds: json/go.ts).
  */
-import { IntegralFloat } from '../json/lossless';
+import { IntegralFloat } from './lossless';
 
 /**
  * A stack overflow from recursing through absurdly deep input (thousands of levels). Entry points catch
@@ -18,6 +19,26 @@ export function isJSONObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof IntegralFloat) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
+}
+
+/** Whether v is a JSON number in any of its decoded forms (number, bigint, IntegralFloat). */
+export function isNumber(v: unknown): boolean {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof IntegralFloat;
+}
+
+/** Whether v is a JSON number written as an integer (Go decodes it into an int field). */
+export function isInteger(v: unknown): boolean {
+  return (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
+}
+
+/** Go's name of a JSON kind in decode errors. */
+export function jsonKindName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (isNumber(v)) return 'number';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  return 'object';
 }
 
 /** The number a schema keyword holds (number, bigint or IntegralFloat), or undefined. */

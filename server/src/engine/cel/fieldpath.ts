@@ -4,7 +4,8 @@
  * x-kubernetes-validations rules.
  */
 import { FieldPath } from '../field';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
+import { isJSONObject } from '../json/values';
 
 export interface ValidFieldPathResult {
   path?: FieldPath;
@@ -53,7 +54,7 @@ function unescapeSingleQuote(s: string): { value: string } | { error: string } {
 }
 
 function hasProperties(s: JSONSchemaProps | undefined): boolean {
-  return !!s && isObject(s.properties) && Object.keys(s.properties).length > 0;
+  return !!s && isJSONObject(s.properties) && Object.keys(s.properties).length > 0;
 }
 
 /** ValidFieldPath; allowArrayNotation false rejects `[...]` steps (selectableFields). */
@@ -70,7 +71,7 @@ export function validFieldPath(jsonPath: string, schema: JSONSchemaProps | undef
     }
     if (cur && cur.additionalProperties !== undefined) {
       path = path ? path.key(name) : FieldPath.root().key(name);
-      cur = isObject(cur.additionalProperties) ? (cur.additionalProperties as JSONSchemaProps) : undefined;
+      cur = isJSONObject(cur.additionalProperties) ? (cur.additionalProperties as JSONSchemaProps) : undefined;
       return undefined;
     }
     return 'does not refer to a valid field';

@@ -1,40 +1,49 @@
 import { FieldPath, invalid, withParams, type FieldError } from '../field';
-import { isObject, type JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../schema/types';
 import { validateCelRules } from '../cel/validator';
 import { escapeName, schemaDeclType, type DeclType } from '../cel/types';
 import { validateListSetsAndMaps } from '../listtype/validation';
 import { validateEmbeddedResources } from '../objectmeta/validation';
-import { validateOpenAPI } from './validation';
+import { validateOpenAPI } from '../validation/validation';
+import { isJSONObject } from '../json/values';
 
 export interface ValueValidationOptions {
   isResourceRoot: boolean;
   /** The previous object on an update (transition rules, ratcheting of list-type errors). */
   oldObject?: unknown;
-  /** Skip the CEL rules (the caller runs them itself, e.g. after checking for blocking errors). */
-  skipCel?: boolean;
   /** The Kubernetes minor checked as (engine/version.ts; default the newest). */
   kubernetesMinor?: number;
+  /** A patch or template object: what the missing parts may supply (Required) is not an error. */
+  partial?: boolean;
 }
 
 /**
  * The checks the API server runs on a custom resource value against one schema: OpenAPI value
- * validation (kube-openapi, with Kubernetes error types and paths), list-type set/map checks,
- * embedded-resource metadata, and the CEL x-kubernetes-validations rules (skipped, with one path-less
- * error, after a blocking error: Required, NotSupported, TooLong, TooMany, TypeInvalid).
+ * validation (kube-openapi, with Kubernetes error types and paths), then what strategy.go adds
+ * (validateSchemaRules). The conformance `validate` op with a bare schema; a whole object goes
+ * through validateCustomResource (strategy.ts), which runs the same steps around the metadata checks.
  */
 export function validateCustomResourceValue(obj: unknown, schema: JSONSchemaProps, opts: ValueValidationOptions): FieldError[] {
-  const errs: FieldError[] = [];
-  errs.push(...validateOpenAPI(obj, schema, opts.oldObject));
+  const errs = [...validateOpenAPI(obj, schema, opts.oldObject)];
+  validateSchemaRules(errs, obj, schema, opts);
+  return errs;
+}
+
+/**
+ * strategy.go Validate after the validator's checks: embedded resources' metadata, the
+ * x-kubernetes-list-type invariants, then the CEL x-kubernetes-validations rules, skipped with one
+ * path-less error when an error so far blocks them (Required, NotSupported, TooLong, TooMany,
+ * TypeInvalid). `errs` holds the errors so far; the new ones are appended to it.
+ */
+export function validateSchemaRules(errs: FieldError[], obj: unknown, schema: JSONSchemaProps, opts: ValueValidationOptions): void {
   errs.push(...validateEmbeddedResources(FieldPath.root(), obj, schema, false));
   errs.push(...validateListTypes(obj, schema, opts.oldObject));
-  if (!opts.skipCel) {
-    // cel.NewValidator is nil without reachable rules: then nothing is skipped and nothing is said.
-    if (hasCelValidator(schema, opts.isResourceRoot)) {
-      if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(withParams(invalid(null, null, CEL_SKIPPED_MESSAGE), { origin: 'celSkipped' }));
-      else errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject, kubernetesMinor: opts.kubernetesMinor }));
-    }
-  }
-  return errs;
+  // What is missing from a partial object may be supplied by the rest.
+  if (opts.partial) for (let i = errs.length - 1; i >= 0; i--) if (errs[i].type === 'FieldValueRequired') errs.splice(i, 1);
+  // cel.NewValidator is nil without reachable rules: then nothing is skipped and nothing is said.
+  if (!hasCelValidator(schema, opts.isResourceRoot)) return;
+  if (errs.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) errs.push(withParams(invalid(null, null, CEL_SKIPPED_MESSAGE), { origin: 'celSkipped' }));
+  else errs.push(...validateCelRules(schema, obj, { isResourceRoot: opts.isResourceRoot, oldObject: opts.oldObject, kubernetesMinor: opts.kubernetesMinor }));
 }
 
 /** strategy.go hasBlockingErr: after one of these OpenAPI errors the CEL rules are not run. */
@@ -62,13 +71,13 @@ const hasRulesCache = new WeakMap<object, boolean>();
 
 /** cel hasXValidations: does the node, or a property, additionalProperties or items below it, carry rules? */
 export function hasXValidations(s: unknown): boolean {
-  if (!isObject(s)) return false;
+  if (!isJSONObject(s)) return false;
   const cached = hasRulesCache.get(s);
   if (cached !== undefined) return cached;
   const rules = s['x-kubernetes-validations'];
   let has = Array.isArray(rules) && rules.length > 0;
   if (!has) has = hasXValidations(s.items) || hasXValidations(s.additionalProperties);
-  if (!has && isObject(s.properties)) has = Object.values(s.properties).some(hasXValidations);
+  if (!has && isJSONObject(s.properties)) has = Object.values(s.properties).some(hasXValidations);
   hasRulesCache.set(s, has);
   return has;
 }
@@ -83,18 +92,18 @@ export function hasCelValidator(schema: JSONSchemaProps, isResourceRoot: boolean
 }
 
 function reachesRules(s: unknown, decl: DeclType | undefined): boolean {
-  if (!isObject(s)) return false;
+  if (!isJSONObject(s)) return false;
   const rules = s['x-kubernetes-validations'];
   if (Array.isArray(rules) && rules.length > 0) return true;
-  if (isObject(s.items) && reachesRules(s.items, decl?.elemType)) return true;
-  if (isObject(s.properties)) {
+  if (isJSONObject(s.items) && reachesRules(s.items, decl?.elemType)) return true;
+  if (isJSONObject(s.properties)) {
     for (const [k, p] of Object.entries(s.properties)) {
-      if (!isObject(p)) continue;
+      if (!isJSONObject(p)) continue;
       const escaped = escapeName(k);
       // Escapable names take their type from the parent's declared fields; others get their own.
       const t = escaped !== undefined ? decl?.fields?.get(escaped)?.type : schemaDeclType(p, p['x-kubernetes-embedded-resource'] === true);
       if (t && reachesRules(p, t)) return true;
     }
   }
-  return isObject(s.additionalProperties) && reachesRules(s.additionalProperties, decl?.elemType);
+  return isJSONObject(s.additionalProperties) && reachesRules(s.additionalProperties, decl?.elemType);
 }

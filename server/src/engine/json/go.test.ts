@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GoStruct, goJSON, goQuote } from './go';
+import { IntegralFloat } from './lossless';
+import { formatBadValue } from '../field';
+
+// Expected strings are what Go 1.24 prints (strconv.Quote, encoding/json.Marshal).
+test('goQuote is strconv.Quote: Go escapes, \\x for ASCII controls, \\u and \\U for runes unicode.IsPrint rejects', () => {
+  assert.equal(goQuote('a"b\\c'), '"a\\"b\\\\c"');
+  assert.equal(goQuote('\x07\b\f\n\r\t\v'), '"\\a\\b\\f\\n\\r\\t\\v"');
+  assert.equal(goQuote('\x00\x1b\x7f'), '"\\x00\\x1b\\x7f"');
+  assert.equal(goQuote('é ü 日本 😀'), '"é ü 日本 😀"');
+  assert.equal(goQuote('\u00a0\u00ad\u2028\ufeff\ue000'), '"\\u00a0\\u00ad\\u2028\\ufeff\\ue000"');
+  assert.equal(goQuote('\u{e0001}'), '"\\U000e0001"');
+  assert.equal(goQuote('x\ud800y'), '"x\ufffdy"');
+});
+
+test('goJSON is json.Marshal: sorted keys, Go numbers, <, >, &, U+2028/2029 escaped, structs in field order', () => {
+  assert.equal(goJSON({ b: 1, a: '<x&y>' }), '{"a":"\\u003cx\\u0026y\\u003e","b":1}');
+  assert.equal(goJSON(['\u2028', null, true]), '["\\u2028",null,true]');
+  assert.equal(goJSON([1.5, new IntegralFloat(2), 1e21, 1e-7, 2n ** 70n, 12345678901234567890n]), '[1.5,2,1e+21,1e-7,1.1805916207174113e+21,12345678901234567000]');
+  assert.equal(goJSON(new GoStruct([['Name', 'v1'], ['Served', true], ['Schema', null]])), '{"Name":"v1","Served":true,"Schema":null}');
+  assert.equal(formatBadValue({ k: '<' }), '{"k":"\\u003c"}');
+  assert.equal(formatBadValue('tab\there'), '"tab\\there"');
+});
