@@ -7,33 +7,10 @@
  */
 import { IntegralFloat } from '../json/lossless';
 import type { JSONSchemaProps } from '../schema/types';
-import { goKind } from '../json/go';
+import { goKind, goTypeName } from '../json/go';
 import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './types';
 import { parseDate, parseGoDuration, parseRFC3339 } from './runtime/time';
 import { CelError, Duration, K8S_OBJECT, K8S_RAW, LIST_MAP_KEYS, LIST_TYPE, type TaggedList, type Val } from './runtime/values';
-
-export { K8S_OBJECT } from './runtime/values';
-
-
-/** Go's %T of a decoded JSON value. */
-function goTypeOf(v: unknown): string {
-  switch (goKind(v)) {
-    case 'int':
-      return 'int64';
-    case 'float':
-      return 'float64';
-    case 'string':
-      return 'string';
-    case 'bool':
-      return 'bool';
-    case 'slice':
-      return '[]interface {}';
-    case 'map':
-      return 'map[string]interface {}';
-    default:
-      return '<nil>';
-  }
-}
 
 /** A JSON value without a (usable) schema: ints as bigint, objects as Maps. */
 export function untypedToCel(v: unknown): Val {
@@ -99,7 +76,7 @@ function nullElement(s: JSONSchemaProps | undefined): Val {
 }
 
 function invalid(expected: string, v: unknown): CelError {
-  return new CelError(`invalid data, expected ${expected}, got ${goTypeOf(v)}`);
+  return new CelError(`invalid data, expected ${expected}, got ${goTypeName(v)}`);
 }
 
 function convert(v: unknown, s: JSONSchemaProps | undefined): Val {

@@ -3,7 +3,7 @@
  * scale-subresource checks of a custom resource.
  */
 import { invalid, FieldPath, type FieldError, type PathSegment } from '../field';
-import { goKind, asInt64, asFloat64, formatGoFloat } from '../json/go';
+import { goKind, goTypeName, asInt64, asFloat64, formatGoFloat } from '../json/go';
 import { decodeObjectMeta, validateObjectMeta, validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
 import { isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
 import { isJSONObject } from '../json/values';
@@ -72,25 +72,6 @@ function goV(v: unknown): string {
       return String(v);
   }
 }
-
-const goTypeName = (v: unknown): string => {
-  switch (goKind(v)) {
-    case 'int':
-      return 'int64';
-    case 'float':
-      return 'float64';
-    case 'string':
-      return 'string';
-    case 'bool':
-      return 'bool';
-    case 'slice':
-      return '[]interface {}';
-    case 'map':
-      return 'map[string]interface {}';
-    default:
-      return '<nil>';
-  }
-};
 
 const jsonPath = (fields: string[]) => fields.map((f) => '.' + f).join('');
 

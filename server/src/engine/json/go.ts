@@ -172,6 +172,26 @@ export function goDeepEqual(a: unknown, b: unknown): boolean {
   }
 }
 
+/** Go's %T of a decoded JSON value (`int64`, `[]interface {}`, ...; `<nil>` for null). */
+export function goTypeName(v: unknown): string {
+  switch (goKind(v)) {
+    case 'int':
+      return 'int64';
+    case 'float':
+      return 'float64';
+    case 'string':
+      return 'string';
+    case 'bool':
+      return 'bool';
+    case 'slice':
+      return '[]interface {}';
+    case 'map':
+      return 'map[string]interface {}';
+    default:
+      return '<nil>';
+  }
+}
+
 /** A Go struct as a bad value: json.Marshal writes its fields in declaration order (maps are sorted). */
 export class GoStruct {
   constructor(readonly fields: ReadonlyArray<readonly [string, unknown]>) {}
