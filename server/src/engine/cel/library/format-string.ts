@@ -3,6 +3,7 @@
  * %s %d %f %e %b %o %x %X %%, with optional precision; lists/maps print as CEL literals, doubles in
  * them as %f; %f/%e go through the en_US printer (digit grouping, "×10⁰⁰" exponents).
  */
+import { goQuote } from '../../json/go';
 import { toCelString } from '../runtime/convert';
 import { work } from '../runtime/guard';
 import { Duration, Optional, Timestamp, TypeValue, Uint, fail, isList, isOpaque, listItems, typeName, type CelList, type Val } from '../runtime/values';
@@ -87,17 +88,13 @@ function formatS(v: unknown): string {
   if (k === 'map') return formatMap(v);
   if (k === 'null') return 'null';
   if (k === 'bytes' && !isValidUtf8(v as Uint8Array)) {
-    formatError(`could not convert argument ${quoteGo('invalid UTF-8 in bytes, cannot convert to string')} to string`);
+    formatError(`could not convert argument ${goQuote('invalid UTF-8 in bytes, cannot convert to string')} to string`);
   }
   const s = celString(v);
   if (s === undefined || k === 'object' || k === 'optional') {
     formatError(`string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${typeNameOf(v)}`);
   }
   return s;
-}
-
-function quoteGo(s: string): string {
-  return JSON.stringify(s);
 }
 
 /** A list or map member, formatted and quoted as a CEL literal (clauseForType + quoteForCEL). */
@@ -108,18 +105,18 @@ function formatMember(v: unknown): string {
     case 'uint':
       return celString(v)!;
     case 'string':
-      return quoteGo(v as string);
+      return goQuote(v as string);
     case 'bytes':
-      return 'b' + quoteGo(Buffer.from(v as Uint8Array).toString('utf8'));
+      return 'b' + goQuote(Buffer.from(v as Uint8Array).toString('utf8'));
     case 'bool':
     case 'null':
       return formatS(v);
     case 'type':
       return (v as TypeValue).name;
     case 'timestamp':
-      return `timestamp(${quoteGo(celString(v)!)})`;
+      return `timestamp(${goQuote(celString(v)!)})`;
     case 'duration':
-      return `duration(${quoteGo(celString(v)!)})`;
+      return `duration(${goQuote(celString(v)!)})`;
     case 'list':
       return formatList(v as CelList);
     case 'map':
@@ -127,7 +124,7 @@ function formatMember(v: unknown): string {
     case 'double': {
       const x = v as number;
       const s = Number.isFinite(x) ? x.toFixed(6) : Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf';
-      return Number.isFinite(x) ? s : quoteGo(s);
+      return Number.isFinite(x) ? s : goQuote(s);
     }
     default:
       return formatError(`no formatting function for ${typeNameOf(v)}`);
@@ -149,7 +146,7 @@ function formatMap(m: unknown): string {
   const pairs = entries(m).map(([k, v]) => {
     const kk = kindOf(k);
     let ks: string;
-    if (kk === 'string') ks = quoteGo(k as string);
+    if (kk === 'string') ks = goQuote(k as string);
     else if (kk === 'bool' || kk === 'int' || kk === 'uint') ks = celString(k)!;
     else ks = formatError(`no formatting function for map key of type ${typeNameOf(k)}`);
     return [ks, formatMember(v)] as const;

@@ -30,6 +30,8 @@ test('string(double) and format follow Go printing', () => {
   assert.equal(ev('string(1234567.0)'), '1.234567e+06');
   assert.equal(ev("'%.1f|%s|%x'.format([1234.56, [1.5], 255])"), '1,234.6|[1.500000]|ff');
   assert.equal(ev("'%s'.format([{'b': [1], 'a': 'x'}])"), '{"a":"x", "b":[1]}');
+  // quoteForCEL quotes list and map strings with %q (strconv.Quote), not JSON.
+  assert.equal(ev("'%s'.format([['a\\a\\u00ad', 'é']])"), '["a\\a\\u00ad", "é"]');
 });
 
 test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
