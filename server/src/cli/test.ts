@@ -88,7 +88,8 @@ export function formatTestText(r: TestRunReport): string {
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these control characters; they are dropped.
-const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(XML_FORBIDDEN, '');
 
 /** JUnit XML: one testsuite per test file, one testcase per case, a failure element with the differences. */
 export function formatTestJunit(r: TestRunReport): string {

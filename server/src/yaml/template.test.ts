@@ -16,7 +16,8 @@ function regionsOf(text: string): { masked: string; docs: Record<'templated' | '
   }
   const file = parseYamlDocuments(mask.text);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the path keys join their segments with NUL/SOH.
-  const show = (s: Set<string>) => [...s].map((k) => k.split(/[\u0000\u0001]/).slice(1).join('.') || '<root>').sort();
+  const separators = /[\u0000\u0001]/;
+  const show = (s: Set<string>) => [...s].map((k) => k.split(separators).slice(1).join('.') || '<root>').sort();
   return {
     masked: mask.text,
     errors: file.errors.filter((e) => e.severity === 'error').map((e) => e.message),
