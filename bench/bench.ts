@@ -86,7 +86,7 @@ async function start(spec: ServerSpec, workspace: string, setup?: (c: LspClient)
   setup?.(c);
   const settings = spec.settings(workspace);
   c.handlers.set('workspace/configuration', (p: { items: { section?: string }[] }) =>
-    p.items.map((it) => (it.section ? it.section.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), settings) ?? null : settings)),
+    p.items.map((it) => (it.section ? (it.section.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), settings) ?? null) : settings)),
   );
   c.handlers.set('client/registerCapability', () => null);
   c.handlers.set('window/workDoneProgress/create', () => null);
@@ -177,7 +177,9 @@ function tmpWorkspace(name: string): string {
 
 /** JSON Schema for yaml-language-server from a CRD's openAPIV3Schema (what its users must hand-convert). */
 function crdToJsonSchema(crdText: string, version: string): unknown {
-  const crd = parseAllDocuments(crdText).map((d) => d.toJS()).find((o: any) => o?.kind === 'CustomResourceDefinition') as any;
+  const crd = parseAllDocuments(crdText)
+    .map((d) => d.toJS())
+    .find((o: any) => o?.kind === 'CustomResourceDefinition') as any;
   const v = crd.spec.versions.find((x: any) => x.name === version) ?? crd.spec.versions[0];
   return v.schema.openAPIV3Schema;
 }
@@ -204,7 +206,13 @@ async function scenarioA() {
     const c = await start(spec, ws);
     try {
       const r = await editLoop(c, crsFile, text, offset, '1', '7', spec.name === 'crd-yaml' ? [crdFile] : []);
-      report({ scenario: '(a) 300 CronTab CRs, one file', server: spec.name, median: r.median, p95: r.p95, extra: `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB; yaml parse floor ${fmt(floor)} ms; ${(text.length / 1024).toFixed(0)} KB` });
+      report({
+        scenario: '(a) 300 CronTab CRs, one file',
+        server: spec.name,
+        median: r.median,
+        p95: r.p95,
+        extra: `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB; yaml parse floor ${fmt(floor)} ms; ${(text.length / 1024).toFixed(0)} KB`,
+      });
     } finally {
       await c.shutdown();
     }

@@ -203,7 +203,10 @@ export function celBenchmark(crdsDir: string, samplesDir = path.join(path.dirnam
     const head = { apiVersion: `${v.group}/${v.version}`, kind: v.kind, metadata: { name: 'bench', namespace: 'default' } };
     const minimal = Object.assign(minimalObject(v.schema) as Obj, head);
     const full = Object.assign(minimalObject(v.schema, 0, true) as Obj, head);
-    const label = new Map<Obj, string>([[minimal, ' (minimal)'], [full, ' (all fields)']]);
+    const label = new Map<Obj, string>([
+      [minimal, ' (minimal)'],
+      [full, ' (all fields)'],
+    ]);
     for (const obj of [...own, minimal, full]) {
       objects++;
       if (!label.has(obj)) sampleObjects++;

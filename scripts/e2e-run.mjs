@@ -49,8 +49,7 @@ function mustRun(cmd, args, what) {
 }
 
 if (!argv.has('--no-setup')) phase('setup', () => mustRun('bash', [join(ROOT, 'scripts', 'e2e-setup.sh'), CS_DIR], 'scripts/e2e-setup.sh'));
-if (!argv.has('--no-package') || !existsSync(VSIX))
-  phase('package', () => mustRun(process.execPath, [join(ROOT, 'scripts', 'package.mjs')], 'npm run package'));
+if (!argv.has('--no-package') || !existsSync(VSIX)) phase('package', () => mustRun(process.execPath, [join(ROOT, 'scripts', 'package.mjs')], 'npm run package'));
 
 mkdirSync(WORK, { recursive: true });
 const tmp = mkdtempSync(join(tmpdir(), 'crd-yaml-e2e-'));

@@ -27,15 +27,7 @@ const t0 = Date.now();
 run(process.execPath, ['scripts/build.mjs', '--minify']);
 // No repository URL and no LICENSE file yet: allowed explicitly rather than prompting (no TTY in CI).
 // Relative README links (docs/screenshot.png) stay relative: it ships inside the package.
-run(process.execPath, [
-  join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
-  'package',
-  '--no-dependencies',
-  '--allow-missing-repository',
-  '--no-rewrite-relative-links',
-  '--out',
-  out,
-]);
+run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
 // What ships: the bundles, the grammar, the manifest, README and its images; never node_modules.
 const { listFiles, PackageManager } = createRequire(import.meta.url)('@vscode/vsce');
 const files = await listFiles({ cwd: root, packageManager: PackageManager.None });

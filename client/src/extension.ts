@@ -65,9 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const previews = new PreviewProvider(() => client);
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews), previews);
   context.subscriptions.push(
-    vscode.commands.registerCommand('crdYaml.preview', (uri?: string | vscode.Uri, position?: vscode.Position | { line: number; character: number }) =>
-      openPreview(uri, position, false),
-    ),
+    vscode.commands.registerCommand('crdYaml.preview', (uri?: string | vscode.Uri, position?: vscode.Position | { line: number; character: number }) => openPreview(uri, position, false)),
     vscode.commands.registerCommand('crdYaml.previewDiff', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, true)),
     vscode.commands.registerCommand('crdYaml.previewReadBack', (uri?: string | vscode.Uri, position?: { line: number; character: number }) => openPreview(uri, position, false, true)),
     vscode.commands.registerCommand('crdYaml.checkConversionWebhook', () => checkConversionWebhook(context, webhookFindings)),

@@ -5,15 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient, Middleware } from 'vscode-languageclient/node';
-import {
-  CrdsRequest,
-  ImportCrdsRequest,
-  KubeconfigContextsRequest,
-  TrustNotification,
-  type CrdSummary,
-  type ImportCrdsResult,
-  type KubeconfigContexts,
-} from '../../server/src/lsp/protocol';
+import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult, type KubeconfigContexts } from '../../server/src/lsp/protocol';
 
 /** Red Hat's YAML extension: it reports YAML syntax errors itself. */
 export const REDHAT_YAML = 'redhat.vscode-yaml';
@@ -83,10 +75,26 @@ export async function showCrds(getClient: () => LanguageClient | undefined): Pro
   }));
   if (items.length === 0) {
     items.push(
-      { label: '$(cloud-download) Import CRDs from a cluster...', detail: 'Writes the CRDs of a kubeconfig context into .crds/<context>/ (read-only list)', run: () => vscode.commands.executeCommand('crdYaml.importFromCluster') },
-      { label: '$(folder-library) Add a folder or URL of CRDs...', detail: 'crdYaml.crdSources: folders outside the workspace, http(s) URLs of CRD YAML', run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'crdYaml.crdSources') },
-      { label: '$(package) Use the CRDs of Go module dependencies', detail: 'crdYaml.goModules: CRD files of the modules go.mod requires, from the module cache', run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'crdYaml.goModules') },
-      { label: '$(file-add) Open a file that defines a CRD', detail: 'CRDs in open files and in the workspace (crdYaml.crdPaths) are used', run: () => vscode.commands.executeCommand('workbench.action.quickOpen', '.yaml') },
+      {
+        label: '$(cloud-download) Import CRDs from a cluster...',
+        detail: 'Writes the CRDs of a kubeconfig context into .crds/<context>/ (read-only list)',
+        run: () => vscode.commands.executeCommand('crdYaml.importFromCluster'),
+      },
+      {
+        label: '$(folder-library) Add a folder or URL of CRDs...',
+        detail: 'crdYaml.crdSources: folders outside the workspace, http(s) URLs of CRD YAML',
+        run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'crdYaml.crdSources'),
+      },
+      {
+        label: '$(package) Use the CRDs of Go module dependencies',
+        detail: 'crdYaml.goModules: CRD files of the modules go.mod requires, from the module cache',
+        run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'crdYaml.goModules'),
+      },
+      {
+        label: '$(file-add) Open a file that defines a CRD',
+        detail: 'CRDs in open files and in the workspace (crdYaml.crdPaths) are used',
+        run: () => vscode.commands.executeCommand('workbench.action.quickOpen', '.yaml'),
+      },
     );
   }
   const qp = vscode.window.createQuickPick<CrdPick>();

@@ -27,7 +27,11 @@ function transport(): [MessageReader, MessageWriter] | undefined {
 
 const t = transport();
 const connection: Connection = t
-  ? createConnection(ProposedFeatures.all, observeIncoming(t[0], (m: Message) => queued.observe(m)), t[1])
+  ? createConnection(
+      ProposedFeatures.all,
+      observeIncoming(t[0], (m: Message) => queued.observe(m)),
+      t[1],
+    )
   : createConnection(ProposedFeatures.all);
 // A bug must cost one answer, not the session.
 process.on('uncaughtException', (e) => connection.console.error(`uncaught: ${e.stack ?? e}`));

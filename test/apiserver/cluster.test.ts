@@ -32,7 +32,9 @@ const widgetCrd = {
         name: 'v1',
         served: true,
         storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['size'], properties: { size: { type: 'integer', maximum: 10 }, mode: { type: 'string', enum: ['fast', 'slow'] } } } } } },
+        schema: {
+          openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['size'], properties: { size: { type: 'integer', maximum: 10 }, mode: { type: 'string', enum: ['fast', 'slow'] } } } } },
+        },
       },
     ],
   },
@@ -41,7 +43,17 @@ const widgetCrd = {
 /** A kubeconfig for the test server with the given cluster and user fields. */
 function kubeconfig(name: string, cluster: Record<string, unknown>, user: Record<string, unknown>): string {
   const p = join(dir, name);
-  writeFileSync(p, JSON.stringify({ apiVersion: 'v1', kind: 'Config', 'current-context': 'k', contexts: [{ name: 'k', context: { cluster: 'c', user: 'u' } }], clusters: [{ name: 'c', cluster: { server: s!.url, ...cluster } }], users: [{ name: 'u', user }] }));
+  writeFileSync(
+    p,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'k',
+      contexts: [{ name: 'k', context: { cluster: 'c', user: 'u' } }],
+      clusters: [{ name: 'c', cluster: { server: s!.url, ...cluster } }],
+      users: [{ name: 'u', user }],
+    }),
+  );
   return p;
 }
 
@@ -60,11 +72,14 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('client certificate (the server\'s own kubeconfig): CRDs listed, an object read by discovery', { skip }, async () => {
+test("client certificate (the server's own kubeconfig): CRDs listed, an object read by discovery", { skip }, async () => {
   const client = await openCluster({ kubeconfig: s!.kubeconfig, allowExec: false });
   const { crds, truncated } = await client.listCustomResourceDefinitions();
   assert.equal(truncated, undefined);
-  assert.deepEqual(crds.map((c) => (c.metadata as { name: string }).name), ['widgets.example.com']);
+  assert.deepEqual(
+    crds.map((c) => (c.metadata as { name: string }).name),
+    ['widgets.example.com'],
+  );
   const obj = await client.getObject({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w1' });
   assert.deepEqual((obj?.spec as object) ?? null, { size: 3 });
   assert.equal(await client.getObject({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'nope' }), undefined);
@@ -95,7 +110,7 @@ test('exec credential plugin', { skip }, async () => {
   assert.equal((await client.listCustomResourceDefinitions()).crds.length, 1);
 });
 
-test('crd-yaml check --cluster --kubeconfig F deploy/: custom resources checked against the cluster\'s CRDs', { skip }, async () => {
+test("crd-yaml check --cluster --kubeconfig F deploy/: custom resources checked against the cluster's CRDs", { skip }, async () => {
   const repo = join(__dirname, '..', 'fixtures', 'repo');
   // The cluster has the Widget CRD (created before the tests): size at most 10.
   const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -139,9 +154,15 @@ test('"CRD: Import CRDs from Cluster..." (the server\'s requests): contexts list
     assert.equal(result.folder, join(ws, '.crds', contexts.current.replace(/[^A-Za-z0-9._-]+/g, '_')));
     assert.ok(existsSync(join(result.folder, 'widgets.example.com.yaml')));
     const d = await checked;
-    assert.deepEqual(d.map((x) => `${x.range.start.line} ${String(x.code)}`), ['13 FieldValueInvalid']);
+    assert.deepEqual(
+      d.map((x) => `${x.range.start.line} ${String(x.code)}`),
+      ['13 FieldValueInvalid'],
+    );
     const crds = (await server.conn.sendRequest('crdYaml/crds', {})) as { kind: string; uri: string }[];
-    assert.deepEqual(crds.map((c) => [c.kind, c.uri]), [['Widget', pathToFileURL(join(result.folder, 'widgets.example.com.yaml')).href]]);
+    assert.deepEqual(
+      crds.map((c) => [c.kind, c.uri]),
+      [['Widget', pathToFileURL(join(result.folder, 'widgets.example.com.yaml')).href]],
+    );
   } finally {
     await server.stop();
   }

@@ -101,7 +101,9 @@ test('unknown fields and deprecated versions: the API server says what the servi
     assert.equal(mapAnswer.body.message, inMap.apiMessage);
 
     // A misspelt keyword in the CRD itself: strict decoding of the CRD, in the same words.
-    const badCrd = CRD.replace('                  minimum: 0\n', '                  minimun: 0\n').replace(/widgets\.example\.com/g, 'widgets.other.example.com').replace('group: example.com', 'group: other.example.com');
+    const badCrd = CRD.replace('                  minimum: 0\n', '                  minimun: 0\n')
+      .replace(/widgets\.example\.com/g, 'widgets.other.example.com')
+      .replace('group: example.com', 'group: other.example.com');
     const crdFinding = finding(badCrd, 'UnknownField');
     const crdAnswer = await server.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All&fieldValidation=Strict', parse(badCrd));
     assert.equal(crdAnswer.status, 400, JSON.stringify(crdAnswer.body));

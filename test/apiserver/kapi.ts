@@ -99,24 +99,20 @@ export async function startApiServer(opts: { flags?: string[] } = {}): Promise<A
   const request: ApiServer['request'] = (method, path, body, headers = {}) =>
     new Promise((res, rej) => {
       const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-      const req = httpsRequest(
-        `${url}${path}`,
-        { method, ca, cert, key, headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json' } : {}), ...headers } },
-        (resp) => {
-          const chunks: Buffer[] = [];
-          resp.on('data', (c) => chunks.push(c));
-          resp.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // not JSON: keep the text
-            }
-            res({ status: resp.statusCode ?? 0, body: parsed, headers: resp.headers });
-          });
-        },
-      );
+      const req = httpsRequest(`${url}${path}`, { method, ca, cert, key, headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json' } : {}), ...headers } }, (resp) => {
+        const chunks: Buffer[] = [];
+        resp.on('data', (c) => chunks.push(c));
+        resp.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON: keep the text
+          }
+          res({ status: resp.statusCode ?? 0, body: parsed, headers: resp.headers });
+        });
+      });
       req.on('error', rej);
       if (data) req.write(data);
       req.end();

@@ -62,17 +62,23 @@ async function createDryRun(s: ApiServer, path: string, body: unknown): Promise<
   }
 }
 
-test('the documentation\'s v1beta1 CronTabs migrate to v1 CRDs the API server accepts, and their custom resources validate as before', { skip: skipWithoutKapi(), timeout: 10 * 60_000 }, async () => {
+test("the documentation's v1beta1 CronTabs migrate to v1 CRDs the API server accepts, and their custom resources validate as before", { skip: skipWithoutKapi(), timeout: 10 * 60_000 }, async () => {
   const s = await startApiServer();
   const work = mkdtempSync(join(tmpdir(), 'crd-yaml-migrate-kapi-'));
   try {
-    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort();
+    const files = readdirSync(FIXTURES)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
     assert.deepEqual(files, Object.keys(SAMPLES).sort());
     for (const f of files) {
       const text = readFileSync(join(FIXTURES, f), 'utf8');
       const [m] = migrateFile(parseYamlDocuments(text));
       assert.ok(m, f);
-      assert.deepEqual(m.notes.filter((n) => n.kind === 'manual'), [], f);
+      assert.deepEqual(
+        m.notes.filter((n) => n.kind === 'manual'),
+        [],
+        f,
+      );
       const out = join(work, f);
       writeFileSync(out, m.text);
       // kubectl's own path: strict field validation, server-side dry run.

@@ -39,7 +39,10 @@ test("Go regexp limits in a CRD pattern: the engine's messages are the API serve
       const r = await s.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', obj);
       assert.equal(r.status, 422, JSON.stringify(r.body).slice(0, 300));
       const server = (r.body.details.causes as { field: string; message: string }[]).map((c) => `${c.field}: ${c.message}`).sort();
-      const ours = validateCustomResourceDefinition(structuredClone(obj)).filter((e) => (e.severity ?? 'error') === 'error').map(errorMessage).sort();
+      const ours = validateCustomResourceDefinition(structuredClone(obj))
+        .filter((e) => (e.severity ?? 'error') === 'error')
+        .map(errorMessage)
+        .sort();
       assert.deepEqual(ours, server, p.slice(0, 30));
       assert.match(server[0], /must be a valid regular expression, but isn't: error parsing regexp: /);
     }
@@ -48,7 +51,10 @@ test("Go regexp limits in a CRD pattern: the engine's messages are the API serve
     const big = crd('big', '[a-z]{1000}'.repeat(2000));
     const r = await s.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All', big);
     assert.equal(r.status, 201, JSON.stringify(r.body).slice(0, 300));
-    assert.deepEqual(validateCustomResourceDefinition(structuredClone(big)).filter((e) => (e.severity ?? 'error') === 'error'), []);
+    assert.deepEqual(
+      validateCustomResourceDefinition(structuredClone(big)).filter((e) => (e.severity ?? 'error') === 'error'),
+      [],
+    );
   } finally {
     s.stop();
   }

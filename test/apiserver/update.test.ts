@@ -55,7 +55,11 @@ function serverErrors(res: { status: number; body: any }): { type: string; field
 function assertSame(what: string, server: { type: string; field: string; message: string }[], engine: FieldError[]): void {
   const errs = engine.filter((e) => (e.severity ?? 'error') === 'error');
   const key = (t: string, f: string) => `${t} ${f === '<nil>' ? '' : f}`;
-  assert.deepEqual([...new Set(errs.map((e) => key(e.type, e.field)))].sort(), [...new Set(server.map((s) => key(s.type, s.field)))].sort(), `${what}: server ${JSON.stringify(server)}; engine ${errs.map(errorMessage).join(' | ')}`);
+  assert.deepEqual(
+    [...new Set(errs.map((e) => key(e.type, e.field)))].sort(),
+    [...new Set(server.map((s) => key(s.type, s.field)))].sort(),
+    `${what}: server ${JSON.stringify(server)}; engine ${errs.map(errorMessage).join(' | ')}`,
+  );
   for (const s of server) {
     assert.ok(
       errs.some((e) => key(e.type, e.field) === key(s.type, s.field) && errorMessage(e).includes(s.message)),
@@ -106,14 +110,24 @@ test('dry-run updates of stored custom resources and of their CRD: the server an
       assertSame(what, server, engine);
     }
     // The engine's verdicts are the expected ones, not only the same as the server's.
-    assert.deepEqual(validateCustomResource(storedCrd, cases[0][1], { oldObject: stored }).errors.filter((e) => e.severity !== 'warning'), []);
+    assert.deepEqual(
+      validateCustomResource(storedCrd, cases[0][1], { oldObject: stored }).errors.filter((e) => e.severity !== 'warning'),
+      [],
+    );
     assert.ok(validateCustomResource(storedCrd, cases[2][1], { oldObject: stored }).errors.some((e) => e.detail === 'must not decrease'));
 
     // CRD updates: the stored CRD as the server has it (status, Established).
     const storedNow = (await s.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com')).body;
     const withRv = (c: ReturnType<typeof crd>) => ({ ...c, metadata: { ...c.metadata, resourceVersion: storedNow.metadata.resourceVersion } });
     const crdCases: [string, ReturnType<typeof crd>, boolean][] = [
-      ['a new storage version is fine', crd(60, [{ name: 'v1', storage: false }, { name: 'v2', storage: true }]), false],
+      [
+        'a new storage version is fine',
+        crd(60, [
+          { name: 'v1', storage: false },
+          { name: 'v2', storage: true },
+        ]),
+        false,
+      ],
       ['the stored version removed', crd(60, [{ name: 'v2', storage: true }]), true],
       ['the scope changed', crd(60, undefined, 'Cluster'), true],
     ];

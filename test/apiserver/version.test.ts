@@ -62,7 +62,10 @@ async function answers(flags: string[]): Promise<Answers> {
       if (r.status === 201) causes.set(name, []);
       else {
         assert.equal(r.status, 422, JSON.stringify(r.body));
-        causes.set(name, (r.body.details?.causes ?? []).map((c: { reason: string; field?: string; message: string }) => ({ type: c.reason, field: c.field ?? '', message: c.message })));
+        causes.set(
+          name,
+          (r.body.details?.causes ?? []).map((c: { reason: string; field?: string; message: string }) => ({ type: c.reason, field: c.field ?? '', message: c.message })),
+        );
       }
     }
     return { minor: Number(v.emulationMinor), compatibility: Number(v.minCompatibilityMinor), causes };
@@ -77,7 +80,11 @@ function assertEngineAgrees(a: Answers): void {
     const errs = validateCustomResourceDefinition(structuredClone(CRDS[i]), { kubernetesMinor: a.minor, compatibilityMinor: a.compatibility }).filter((e) => (e.severity ?? 'error') === 'error');
     const what = `${name} at 1.${a.minor} (compatibility 1.${a.compatibility}): server ${JSON.stringify(server)}; engine ${errs.map(errorMessage).join(' | ')}`;
     assert.deepEqual(errs.map((e) => `${e.type} ${e.field}`).sort(), server.map((c) => `${c.type} ${c.field}`).sort(), what);
-    for (const c of server) assert.ok(errs.some((e) => e.field === c.field && errorMessage(e).includes(c.message)), what);
+    for (const c of server)
+      assert.ok(
+        errs.some((e) => e.field === c.field && errorMessage(e).includes(c.message)),
+        what,
+      );
   }
 }
 

@@ -87,7 +87,10 @@ test('YAML syntax errors: file:line:col, exit 1; other documents of the file sti
   assert.ok(syntax.length >= 1);
   assert.match(syntax[0], /^bad\.yaml:6:13: error: .+ \[YAMLSyntax [A-Z_]+\]$/);
   // The second document (line 9 onwards) still parsed: its CRD-not-found info is there.
-  assert.ok(lines.some((l) => /^bad\.yaml:9:7: info: no CustomResourceDefinition known for kind "Gadget"/.test(l)), r.out);
+  assert.ok(
+    lines.some((l) => /^bad\.yaml:9:7: info: no CustomResourceDefinition known for kind "Gadget"/.test(l)),
+    r.out,
+  );
   assert.match(r.err, /1 file, 2 documents: \d+ errors?/);
 });
 
@@ -187,13 +190,21 @@ test('check examples/: the invalid examples give their findings at the right pla
   const r = cli(['check', 'examples']);
   assert.equal(r.code, 1);
   const lines = r.out.split('\n');
-  const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `${re} not in:\n${r.out}`);
+  const has = (re: RegExp) =>
+    assert.ok(
+      lines.some((l) => re.test(l)),
+      `${re} not in:\n${r.out}`,
+    );
   const p = (f: string) => path.join('examples', f).replace(/[\\.]/g, (c) => '\\' + c);
   has(new RegExp(`^${p('crontab-bad-pattern.yaml')}:7:13: error: spec\\.cronSpec: Invalid value: "\\* \\* \\* \\*": .*should match.* \\[FieldValueInvalid spec\\.cronSpec\\]$`));
   has(new RegExp(`^${p('crontab-replicas-out-of-range.yaml')}:9:13: error: spec\\.replicas: Invalid value: 15: .* \\[FieldValueInvalid spec\\.replicas\\]$`));
   has(new RegExp(`^${p('crontab-wrong-type.yaml')}:9:13: error: .*must be of type integer.* \\[FieldValueTypeInvalid spec\\.replicas\\]$`));
   // Unknown fields are errors, in the API server's strict-decoding words (kubectl apply's default).
-  has(new RegExp(`^${p('crontab-unknown-field.yaml')}:10:3: error: CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec\\.someRandomField" \\[UnknownField spec\\.someRandomField\\]$`));
+  has(
+    new RegExp(
+      `^${p('crontab-unknown-field.yaml')}:10:3: error: CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec\\.someRandomField" \\[UnknownField spec\\.someRandomField\\]$`,
+    ),
+  );
   has(new RegExp(`^${p('crontab-cel-failure.yaml')}:\\d+:\\d+: error: spec: Invalid value: .*replicas should be smaller than or equal to maxReplicas\\.`));
   has(new RegExp(`^${p('crontabs-multi.yaml')}:17:13: error: spec\\.replicas: Invalid value: 0: .*greater than or equal to 1`));
   has(new RegExp(`^${p('nonstructural-crd.yaml')}:22:13: error: spec\\.validation\\.openAPIV3Schema\\.properties\\[spec\\]\\.type: Required value`));
@@ -268,16 +279,11 @@ test('a CRD in apiextensions.k8s.io/v1beta1 is an error at its apiVersion (not s
   const r = cli(['check', 'crd.yaml'], dir);
   assert.equal(r.code, 1);
   const line = crd.split('\n').findIndex((l) => l.startsWith('apiVersion:')) + 1;
-  assert.equal(
-    r.out,
-    `crd.yaml:${line}:13: error: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" [NoKindMatch]\n`,
-  );
+  assert.equal(r.out, `crd.yaml:${line}:13: error: no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1" [NoKindMatch]\n`);
 });
 
 test('a CEL compile error in a CRD points inside the rule string, on one line', () => {
-  const crd = fs
-    .readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8')
-    .replace('self.replicas <= self.maxReplicas"', 'self.replicas <= self.maxReplica"');
+  const crd = fs.readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8').replace('self.replicas <= self.maxReplicas"', 'self.replicas <= self.maxReplica"');
   const dir = tmp({ 'crd.yaml': crd });
   const r = cli(['check', 'crd.yaml'], dir);
   assert.equal(r.code, 1);

@@ -130,13 +130,16 @@ test('a correct webhook: the converted objects are printed and valid at the targ
   assert.equal(review.request.objects.length, 2);
   assert.match(review.request.uid, /^[0-9a-f-]{36}$/);
   const docs = parseAllDocuments(r.out).map((d) => d.toJSON());
-  assert.deepEqual(docs.map((d) => [d.apiVersion, d.metadata.name, d.spec]), [
-    ['example.com/v1', 'a', { host: 'localhost', port: '80' }],
-    ['example.com/v1', 'b', { host: 'example.com', port: '8080' }],
-  ]);
+  assert.deepEqual(
+    docs.map((d) => [d.apiVersion, d.metadata.name, d.spec]),
+    [
+      ['example.com/v1', 'a', { host: 'localhost', port: '80' }],
+      ['example.com/v1', 'b', { host: 'example.com', port: '8080' }],
+    ],
+  );
 });
 
-test('the review version follows the CRD\'s conversionReviewVersions', async () => {
+test("the review version follows the CRD's conversionReviewVersions", async () => {
   const hook = await hookP;
   hook.mode('ok');
   const n = hook.reviews.length;
@@ -145,7 +148,7 @@ test('the review version follows the CRD\'s conversionReviewVersions', async () 
   assert.equal(hook.reviews[n].apiVersion, 'apiextensions.k8s.io/v1beta1');
 });
 
-test('a wrong uid, a changed name, a missing object: the API server\'s messages', async () => {
+test("a wrong uid, a changed name, a missing object: the API server's messages", async () => {
   const hook = await hookP;
   hook.mode('wrong-uid');
   let r = await cli(['convert', '--webhook', hook.url, '--to', 'v1', '--crd', 'crd.yaml', 'two.yaml'], dir);
@@ -168,7 +171,7 @@ test('a wrong uid, a changed name, a missing object: the API server\'s messages'
   assert.equal(r.err, 'two.yaml:1:1: error: conversion webhook for example.com/v1beta1, Kind=CronTabList returned 1 objects, expected 2\n');
 });
 
-test('converted objects are validated against the target version\'s schema', async () => {
+test("converted objects are validated against the target version's schema", async () => {
   const hook = await hookP;
   hook.mode('bad-port');
   const r = await cli(['convert', '--webhook', hook.url, '--to', 'v1', '--crd', 'crd.yaml', 'two.yaml'], dir);
@@ -197,9 +200,12 @@ test('requests the API server would not send, and a webhook that is not there', 
   assert.match(r.err, /convert: --webhook URL is required/);
 });
 
-test('an https webhook is trusted through --ca-bundle or the CRD\'s caBundle', { skip: hasOpenssl() ? false : 'openssl is not installed' }, async () => {
+test("an https webhook is trusted through --ca-bundle or the CRD's caBundle", { skip: hasOpenssl() ? false : 'openssl is not installed' }, async () => {
   const certDir = tmp({});
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', 'key.pem', '-out', 'cert.pem'], { cwd: certDir, encoding: 'utf8' });
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', 'key.pem', '-out', 'cert.pem'], {
+    cwd: certDir,
+    encoding: 'utf8',
+  });
   assert.equal(made.status, 0, made.stderr);
   const cert = fs.readFileSync(path.join(certDir, 'cert.pem'), 'utf8');
   const server = https.createServer({ key: fs.readFileSync(path.join(certDir, 'key.pem')), cert }, (req, res) => {
@@ -220,7 +226,10 @@ test('an https webhook is trusted through --ca-bundle or the CRD\'s caBundle', {
     assert.match(r.err, /failed: Post "https:\/\/127\.0\.0\.1:\d+\/convert": tls: failed to verify certificate: x509: certificate signed by unknown authority$/m);
     r = await cli(['convert', '--webhook', url, '--to', 'v1', '--ca-bundle', 'cert.pem', '--crd', 'crd.yaml', 'one.yaml'], d);
     assert.equal(r.code, 0, r.err);
-    const withBundle = crd(['v1']).replace('        service: {namespace: default, name: conversion, path: /convert}', `        service: {namespace: default, name: conversion, path: /convert}\n        caBundle: ${Buffer.from(cert).toString('base64')}`);
+    const withBundle = crd(['v1']).replace(
+      '        service: {namespace: default, name: conversion, path: /convert}',
+      `        service: {namespace: default, name: conversion, path: /convert}\n        caBundle: ${Buffer.from(cert).toString('base64')}`,
+    );
     fs.writeFileSync(path.join(d, 'crd.yaml'), withBundle);
     r = await cli(['convert', '--webhook', url, '--to', 'v1', '--crd', 'crd.yaml', 'one.yaml'], d);
     assert.equal(r.code, 0, r.err);

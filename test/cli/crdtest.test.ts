@@ -209,7 +209,14 @@ test('the Gateway API CEL cases of the shared corpus, as test files, pass with c
     fs.writeFileSync(path.join(dir, `${path.basename(crdFile, '.yaml')}.crdtest.yaml`), stringify(doc, { lineWidth: 0 }));
   }
   const r = cli(['test', '.'], dir);
-  assert.equal(r.out.trimEnd().split('\n').at(-1), '146 passed, 0 failed', r.out.split('\n').filter((l) => !l.startsWith('PASS')).join('\n'));
+  assert.equal(
+    r.out.trimEnd().split('\n').at(-1),
+    '146 passed, 0 failed',
+    r.out
+      .split('\n')
+      .filter((l) => !l.startsWith('PASS'))
+      .join('\n'),
+  );
   assert.equal(r.code, 0);
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -28,8 +28,11 @@ function tmp(files: Record<string, string>): string {
 
 const errorsOf = (crd: unknown) => validateCustomResourceDefinition(crd).filter((e) => (e.severity ?? 'error') === 'error');
 
-test('migrate prints the v1 CRDs of the documentation\'s CronTabs with their comments, notes on stderr', () => {
-  const files = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort();
+test("migrate prints the v1 CRDs of the documentation's CronTabs with their comments, notes on stderr", () => {
+  const files = fs
+    .readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   const r = cli(['migrate', ...files], FIXTURES);
   assert.equal(r.code, 0, r.err);
   const docs = parseAllDocuments(r.out);

@@ -46,7 +46,10 @@ test('--exclude skips the chart; the CRDs it defines are still used', async () =
   assert.match(r.out, /deploy\/widgets\.yaml:14:9: error: spec\.size/, 'deploy/ is still checked against the chart CRD');
   assert.match(r.err, /crd-yaml: 6 files/);
   const folder = await cli(['check', '--exclude', './chart/', '--exclude=kustomize/**', '.']);
-  assert.deepEqual(lines(folder.out).map((l) => l.split(':')[0]), ['deploy/widgets.yaml']);
+  assert.deepEqual(
+    lines(folder.out).map((l) => l.split(':')[0]),
+    ['deploy/widgets.yaml'],
+  );
   // The in-process entry without the network still works for local paths.
   let out = '';
   assert.equal(runCli(['check', '--exclude', 'chart/**', '.'], { stdout: (s) => (out += s), stderr: () => undefined, cwd: REPO }), 1);

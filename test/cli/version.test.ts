@@ -53,7 +53,11 @@ test('--kubernetes-version: parsed as 1.X (v1.X, 1.X.Y), 1.30 .. 1.37 only', () 
   assert.equal(parseArgs(['check', '--kubernetes-version', '1.30', 'a']).kubernetesMinor, 30);
   assert.equal(parseArgs(['check', '--kubernetes-version=v1.34.2', 'a']).kubernetesMinor, 34);
   for (const bad of ['1.29', '1.38', '2.0', 'latest', '1']) {
-    assert.throws(() => parseArgs(['check', '--kubernetes-version', bad, 'a']), (e: unknown) => e instanceof UsageError && /expected 1\.30, .*1\.37/.test(e.message), bad);
+    assert.throws(
+      () => parseArgs(['check', '--kubernetes-version', bad, 'a']),
+      (e: unknown) => e instanceof UsageError && /expected 1\.30, .*1\.37/.test(e.message),
+      bad,
+    );
   }
 });
 

@@ -7,16 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  listCaseFiles,
-  loadCases,
-  runCase,
-  defaultSharedDir,
-  PROJECT_CORPUS,
-  EXPECTED_FAILURES_FILE,
-  readExpectedFailures,
-  type CaseResult,
-} from './runner';
+import { listCaseFiles, loadCases, runCase, defaultSharedDir, PROJECT_CORPUS, EXPECTED_FAILURES_FILE, readExpectedFailures, type CaseResult } from './runner';
 
 function main(argv: string[]): number {
   let shared = defaultSharedDir();

@@ -99,7 +99,10 @@ export function runCase(c: ConformanceCase, ctx: RunContext): CaseResult {
 
 /** FORMAT.md: same set of (type, field) pairs, and each given detail is a substring of that pair's message. */
 export function errorsMatch(expected: ExpectedError[], actual: FieldError[]): boolean {
-  return reportedErrorsMatch(expected, actual.map((e) => ({ type: e.type, field: e.field, message: errorMessage(e) })));
+  return reportedErrorsMatch(
+    expected,
+    actual.map((e) => ({ type: e.type, field: e.field, message: errorMessage(e) })),
+  );
 }
 
 /** errorsMatch on errors already printed (`message` is the full `field: body` text), e.g. the Go oracle's. */

@@ -143,17 +143,7 @@ export class CodeServer {
     const fd = openSync(log, 'w');
     this.proc = spawn(
       this.bin,
-      [
-        ...this.args,
-        '--bind-addr',
-        `127.0.0.1:${this.port}`,
-        '--auth',
-        'none',
-        '--disable-telemetry',
-        '--disable-update-check',
-        '--disable-workspace-trust',
-        '--disable-getting-started-override',
-      ],
+      [...this.args, '--bind-addr', `127.0.0.1:${this.port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'],
       { env: this.env, stdio: ['ignore', fd, fd] },
     );
     this.log = log;
@@ -187,13 +177,5 @@ export class CodeServer {
 export const CHROMIUM = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };

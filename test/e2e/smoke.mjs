@@ -48,7 +48,7 @@ export async function runSmoke(o) {
       await row(o.crdFile).waitFor({ timeout: T });
       await row(o.crdFile).click();
       await page.locator(`.tab[aria-label*="${o.crdFile}"]`).first().waitFor({ timeout: T });
-      step = 'see the CRD\'s Problems rows';
+      step = "see the CRD's Problems rows";
       await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor({ timeout: T });
       for (const text of o.expectCrdProblems ?? []) await page.locator('.markers-panel .monaco-list-row', { hasText: text }).first().waitFor({ timeout: T });
     }

@@ -193,7 +193,10 @@ async function runAttack(t: { diagnostic: (m: string) => void }, attack: Attack,
     const crd = `file://${ws}/later-crd.yaml`;
     await s.open(crd, crdWithSchema('type: object\nproperties:\n  spec:\n    type: objekt\n', 'Later', 'later.example.com'));
     const crdDiags = await s.diagnosticsFor(crd, 1);
-    assert.ok(crdDiags.some((d) => /Unsupported value: "objekt"/.test(apiText(d))), JSON.stringify(crdDiags.map(apiText)));
+    assert.ok(
+      crdDiags.some((d) => /Unsupported value: "objekt"/.test(apiText(d))),
+      JSON.stringify(crdDiags.map(apiText)),
+    );
     assert.deepEqual(s.failures(), []);
   } finally {
     await s.stop();
@@ -220,10 +223,7 @@ const ATTACKS: Attack[] = [
         ['NotChecked', 3, 'spec.value: Not checked: pattern too expensive for a value of 100000 characters'],
       ]);
       const crd = s.latest.get(a.uri.replace('patterned.yaml', 'patterned-crd.yaml'))!.diagnostics;
-      assert.deepEqual(
-        crd.map(apiText),
-        ['spec.validation.openAPIV3Schema.properties[spec].properties[value].default: Not checked: pattern too expensive for a value of 100000 characters'],
-      );
+      assert.deepEqual(crd.map(apiText), ['spec.validation.openAPIV3Schema.properties[spec].properties[value].default: Not checked: pattern too expensive for a value of 100000 characters']);
     },
   },
   {

@@ -119,7 +119,8 @@ test('random edit sequences on real CRDs, CR samples and the examples: no crash,
   let done = 0;
   for (let seq = 0; seq < n && performance.now() - t0 < CAP_MS; seq++, done++) {
     const kind = r.int(4);
-    const file = kind === 0 ? r.pick(EXAMPLES) : kind === 1 && SAMPLE_PAIRS.length ? r.pick(SAMPLE_PAIRS)[0] : kind === 2 && MID_CRDS.length && r.chance(0.3) ? r.pick(MID_CRDS) : r.pick(SMALL_CRDS.length ? SMALL_CRDS : EXAMPLES);
+    const file =
+      kind === 0 ? r.pick(EXAMPLES) : kind === 1 && SAMPLE_PAIRS.length ? r.pick(SAMPLE_PAIRS)[0] : kind === 2 && MID_CRDS.length && r.chance(0.3) ? r.pick(MID_CRDS) : r.pick(SMALL_CRDS.length ? SMALL_CRDS : EXAMPLES);
     const uri = `file:///fuzz/seq${seq}.yaml`;
     let text = readText(file);
     let version = 1;
@@ -144,7 +145,12 @@ test('random edit sequences on real CRDs, CR samples and the examples: no crash,
     s.close(uri);
     const ftd = TextDocument.create(`${uri}.fresh`, 'yaml', 1, text);
     s.update(ftd);
-    const want = p.call('fresh diagnostics', () => text, () => s.findings(ftd)) ?? [];
+    const want =
+      p.call(
+        'fresh diagnostics',
+        () => text,
+        () => s.findings(ftd),
+      ) ?? [];
     if (norm(diags).join('\n') !== norm(want).join('\n')) {
       p.add('incremental diagnostics', `differ from a fresh parse's:\nincremental: ${norm(diags).join('\n')}\nfresh: ${norm(want).join('\n')}`, `${file} edited: ${short(text)}`);
     }
@@ -199,12 +205,27 @@ test('pathological YAML: 10k nesting levels, 10 MB scalars, many documents, alia
     const td = TextDocument.create(`file:///fuzz/${encodeURIComponent(name)}.yaml`, 'yaml', 1, text);
     // (other features on texts over 1 MB only in the long run: each costs a pass over the text)
     if (text.length > 1e6 && !LONG) {
-      p.call('update', () => name, () => s.update(td), floorMs);
-      p.call('diagnostics', () => name, () => s.findings(td), floorMs);
+      p.call(
+        'update',
+        () => name,
+        () => s.update(td),
+        floorMs,
+      );
+      p.call(
+        'diagnostics',
+        () => name,
+        () => s.findings(td),
+        floorMs,
+      );
     } else exercise(p, r, s, td, name, 1, floorMs);
     // An edit at the end of a huge document (the incremental path) is within budget too.
     TextDocument.update(td, [{ range: { start: td.positionAt(text.length), end: td.positionAt(text.length) }, text: '\n#' }], 2);
-    p.call('diagnostics after edit', () => name, () => s.findings(td), floorMs);
+    p.call(
+      'diagnostics after edit',
+      () => name,
+      () => s.findings(td),
+      floorMs,
+    );
     s.close(td.uri);
     times.push(`${name} ${(performance.now() - w0).toFixed(0)} ms${floor === undefined ? '' : ` (yaml parse ${floor.toFixed(0)} ms)`}`);
     done++;
@@ -299,8 +320,16 @@ test('random and blow-up CEL rules: the CRD check and the CR check stay within b
     const text = crdTd.getText();
     for (let at = text.indexOf('rule: '); at >= 0; at = text.indexOf('rule: ', at + 1)) {
       const pos = crdTd.positionAt(at + 8);
-      p.call('hover on rule', () => `rules ${JSON.stringify(rules)}`, () => s.hover(crdTd, pos));
-      p.call('completion in rule', () => `rules ${JSON.stringify(rules)}`, () => s.completion(crdTd, pos));
+      p.call(
+        'hover on rule',
+        () => `rules ${JSON.stringify(rules)}`,
+        () => s.hover(crdTd, pos),
+      );
+      p.call(
+        'completion in rule',
+        () => `rules ${JSON.stringify(rules)}`,
+        () => s.completion(crdTd, pos),
+      );
     }
     const crTd = TextDocument.create('file:///fuzz/cel-cr.yaml', 'yaml', i + 1, celCr(r));
     exercise(p, r, s, crTd, `CR for CEL rules ${JSON.stringify(rules).slice(0, 1500)}`, positions);
@@ -370,8 +399,16 @@ test('heap stays bounded over many edits of the same documents', () => {
       const next = r.chance(0.1) ? d.orig : mutate(r, d.text, 1);
       TextDocument.update(d.td, [{ text: next }], d.td.version + 1);
       d.text = next;
-      p.call('update', () => next, () => s.update(d.td));
-      p.call('diagnostics', () => next, () => s.findings(d.td));
+      p.call(
+        'update',
+        () => next,
+        () => s.update(d.td),
+      );
+      p.call(
+        'diagnostics',
+        () => next,
+        () => s.findings(d.td),
+      );
     }
   };
   const t0 = performance.now();

@@ -55,10 +55,15 @@ test('file-change events for links to outside files are not read; a real workspa
   });
   await added;
   const statuses: number[] = [];
-  const removed = server.notification<Status>('crdYaml/status', (p) => {
-    statuses.push(p.crdCount);
-    return p.crdCount === 1;
-  }, 10000, true);
+  const removed = server.notification<Status>(
+    'crdYaml/status',
+    (p) => {
+      statuses.push(p.crdCount);
+      return p.crdCount === 1;
+    },
+    10000,
+    true,
+  );
   rmSync(join(ws, 'sprocket.yaml'));
   await server.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: `file://${join(ws, 'sprocket.yaml')}`, type: 3 }] });
   await removed;

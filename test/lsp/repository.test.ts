@@ -30,15 +30,26 @@ test('a Helm chart, a kustomize overlay, validate.exclude and the CRD list in a 
   await server.notification<{ indexing: boolean; crdCount: number }>('crdYaml/status', (p) => !p.indexing && p.crdCount === 1, 20000);
   // The chart template: no syntax errors, the literal enum mistake at its line.
   const widget = await open(server, 'chart/templates/widget.yaml', (d) => d.length > 0);
-  assert.deepEqual(show(widget).map((l) => l.split(' ').slice(0, 2).join(' ')), ['9:8 FieldValueNotSupported'], show(widget).join('\n'));
+  assert.deepEqual(
+    show(widget).map((l) => l.split(' ').slice(0, 2).join(' ')),
+    ['9:8 FieldValueNotSupported'],
+    show(widget).join('\n'),
+  );
   const deployment = await open(server, 'chart/templates/deployment.yaml', () => true);
   assert.deepEqual(show(deployment), []);
   // The kustomize patch: a partial object.
   const patch = await open(server, 'kustomize/overlays/prod/widget-size.yaml', (d) => d.length > 0);
-  assert.deepEqual(show(patch).map((l) => l.split(' ').slice(0, 2).join(' ')), ['5:8 FieldValueTypeInvalid'], show(patch).join('\n'));
+  assert.deepEqual(
+    show(patch).map((l) => l.split(' ').slice(0, 2).join(' ')),
+    ['5:8 FieldValueTypeInvalid'],
+    show(patch).join('\n'),
+  );
   // crdYaml.validate.exclude: the chart gets no diagnostics, its CRD still checks deploy/.
   const deploy = await open(server, 'deploy/widgets.yaml', (d) => d.length > 0);
-  assert.deepEqual(show(deploy).map((l) => l.split(' ').slice(0, 2).join(' ')), ['13:8 FieldValueInvalid']);
+  assert.deepEqual(
+    show(deploy).map((l) => l.split(' ').slice(0, 2).join(' ')),
+    ['13:8 FieldValueInvalid'],
+  );
   const cleared = server.diagnostics(uri('chart/templates/widget.yaml'), (d) => d.length === 0);
   await server.conn.sendNotification('workspace/didChangeConfiguration', { settings: { crdYaml: { validate: { exclude: ['chart/**'] } } } });
   await cleared;

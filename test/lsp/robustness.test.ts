@@ -48,7 +48,10 @@ test('every prefix of a real CRD, typed as incremental edits: the server keeps a
   }
   assert.equal(text, REAL);
   const final = await server.diagnostics(uri, (_d, v) => v === version, 20000);
-  assert.deepEqual(final.map((d) => d.message), []);
+  assert.deepEqual(
+    final.map((d) => d.message),
+    [],
+  );
   assert.equal(server.proc.exitCode, null, 'server still running');
 });
 

@@ -55,14 +55,20 @@ test('diagnostics, hover, completion, a code action and the preview on a multi-d
   assert.match((hover.contents as { value: string }).value, /How big the widget is/);
 
   const completion = (await server.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 12, character: 8 } })) as CompletionItem[];
-  assert.deepEqual(completion.map((c) => c.label), ['small', 'medium', 'large']);
+  assert.deepEqual(
+    completion.map((c) => c.label),
+    ['small', 'medium', 'large'],
+  );
 
   const actions = (await server.conn.sendRequest('textDocument/codeAction', {
     textDocument: { uri },
     range: notSupported.range,
     context: { diagnostics: [notSupported] },
   })) as CodeAction[];
-  assert.deepEqual(actions.map((a) => a.title), ['Replace with medium', 'Replace with small', 'Replace with large']);
+  assert.deepEqual(
+    actions.map((a) => a.title),
+    ['Replace with medium', 'Replace with small', 'Replace with large'],
+  );
   assert.equal(actions[0].isPreferred, true);
   assert.deepEqual(actions[0].edit?.changes?.[uri], [{ range: notSupported.range, newText: 'medium' }]);
   assert.deepEqual(actions[0].diagnostics, [notSupported]);
@@ -88,7 +94,10 @@ test('diagnostics, hover, completion, a code action and the preview on a multi-d
     textDocument: { uri, version: 2 },
     contentChanges: [{ range: notSupported.range, text: 'medium' }],
   });
-  assert.deepEqual((await fixed).map((d) => d.code), ['UnknownField']);
+  assert.deepEqual(
+    (await fixed).map((d) => d.code),
+    ['UnknownField'],
+  );
 });
 
 test('editing an open CRD re-checks the open CRs that use it', async () => {
@@ -111,14 +120,20 @@ test('editing an open CRD re-checks the open CRs that use it', async () => {
 test('document symbols, folding ranges, definition and code lenses answer', async () => {
   const uri = uriOf('widgets.yaml');
   const syms = (await server.conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as Array<{ name: string }>;
-  assert.deepEqual(syms.map((s) => s.name), ['Widget w', 'Widget w']);
+  assert.deepEqual(
+    syms.map((s) => s.name),
+    ['Widget w', 'Widget w'],
+  );
   const folds = (await server.conn.sendRequest('textDocument/foldingRange', { textDocument: { uri } })) as unknown[];
   assert.ok(folds.length >= 4);
   const defs = (await server.conn.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line: 12, character: 3 } })) as Array<{ uri: string; range: { start: { line: number } } }>;
   assert.ok(defs[0].uri.endsWith('/crds/widget.yaml'));
   assert.equal(CRD.split('\n')[defs[0].range.start.line].trim(), 'size:');
   const lenses = (await server.conn.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as Array<{ command: { command: string } }>;
-  assert.deepEqual(lenses.map((l) => l.command.command), ['crdYaml.preview', 'crdYaml.preview']);
+  assert.deepEqual(
+    lenses.map((l) => l.command.command),
+    ['crdYaml.preview', 'crdYaml.preview'],
+  );
 });
 
 test('a CRD file changed on disk (watched-file event) re-checks the open CRs that use it', async () => {

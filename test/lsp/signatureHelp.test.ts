@@ -57,7 +57,10 @@ test('textDocument/signatureHelp in a CEL rule: the member overload and its para
   const character = lines[line].indexOf('isGreaterThan(') + 'isGreaterThan('.length;
   const help = (await server.conn.sendRequest('textDocument/signatureHelp', { textDocument: { uri }, position: { line, character } })) as SignatureHelp | null;
   assert.ok(help);
-  assert.deepEqual(help.signatures.map((s) => s.label), ['kubernetes.Quantity.isGreaterThan(kubernetes.Quantity) -> bool']);
+  assert.deepEqual(
+    help.signatures.map((s) => s.label),
+    ['kubernetes.Quantity.isGreaterThan(kubernetes.Quantity) -> bool'],
+  );
   assert.equal(help.activeParameter, 0);
   const none = await server.conn.sendRequest('textDocument/signatureHelp', { textDocument: { uri }, position: { line: 3, character: 10 } });
   assert.equal(none, null);

@@ -35,7 +35,10 @@ test('the main thread bundle holds no engine, service, workspace or YAML code: i
     ours.filter((f) => !/^server\/src\/(server\.ts|lsp\/)/.test(f)),
     [],
   );
-  assert.deepEqual(ours.filter((f) => /lsp\/(checker|queries|answer|render|jsonSafe)\.ts$/.test(f)), []);
+  assert.deepEqual(
+    ours.filter((f) => /lsp\/(checker|queries|answer|render|jsonSafe)\.ts$/.test(f)),
+    [],
+  );
 });
 
 test("the main thread's name of the Run lenses' command is the service's", async () => {
@@ -57,8 +60,9 @@ async function withWorkspace<T>(fn: (ws: string, s: FuzzServer) => Promise<T>, e
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   const s = await FuzzServer.start(ws);
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   try {
     return await fn(ws, s);
   } finally {

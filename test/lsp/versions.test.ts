@@ -58,12 +58,14 @@ test('a v1beta1 CRD offers "Upgrade to apiextensions.k8s.io/v1", whose notes the
   assert.match((await shown).message, /^Upgrade to apiextensions\.k8s\.io\/v1: \d+ changes \(listed in the crd-yaml output\)$/);
 });
 
-test('crdYaml/checkConversionWebhook reports the API server\'s message at the object the webhook renamed', async () => {
+test("crdYaml/checkConversionWebhook reports the API server's message at the object the webhook renamed", async () => {
   const uri = `file://${join(ws, 'crontabs.yaml')}`;
   const crd = readFileSync(join(__dirname, '..', 'fixtures', 'v1beta1', 'crontab-webhook-conversion.yaml'), 'utf8').replace('apiextensions.k8s.io/v1beta1', 'apiextensions.k8s.io/v1');
   // The v1 shape of the fixture's conversion settings, reviews in v1.
-  const v1 = crd
-    .replace(/ {2}conversion:\n[\s\S]*? {2}preserveUnknownFields: false\n/, '  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: "https://conv.example.com/convert"}\n');
+  const v1 = crd.replace(
+    / {2}conversion:\n[\s\S]*? {2}preserveUnknownFields: false\n/,
+    '  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: "https://conv.example.com/convert"}\n',
+  );
   const text = `${v1}---\napiVersion: example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: a\n  namespace: default\nhostPort: "localhost:80"\n`;
   await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   const r = (await server.conn.sendRequest('crdYaml/checkConversionWebhook', { textDocument: { uri }, position: { line: 0, character: 0 }, webhook: hookUrl, to: 'v1' })) as {
@@ -76,8 +78,9 @@ test('crdYaml/checkConversionWebhook reports the API server\'s message at the ob
   assert.equal(r.desiredAPIVersion, 'example.com/v1');
   assert.equal(r.reviewVersion, 'v1');
   assert.equal(r.sent, 1);
-  assert.deepEqual(r.diagnostics.map((d) => [d.range.start.line, d.message]), [
-    [text.split('\n').indexOf('apiVersion: example.com/v1beta1'), 'conversion webhook for example.com/v1beta1, Kind=CronTab returned invalid object: must have the same name: a != a-v1'],
-  ]);
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.range.start.line, d.message]),
+    [[text.split('\n').indexOf('apiVersion: example.com/v1beta1'), 'conversion webhook for example.com/v1beta1, Kind=CronTab returned invalid object: must have the same name: a != a-v1']],
+  );
   assert.match(r.yaml, /^# error: conversion webhook for/);
 });

@@ -35,7 +35,10 @@ function variants(): Record<string, unknown>[] {
   };
   // Several versions share the top-level schema, columns, subresources and selectable fields.
   v({
-    versions: [{ name: 'v1', served: true, storage: true }, { name: 'v1alpha1', served: true, storage: false, additionalPrinterColumns: [{ name: 'Own', type: 'string', JSONPath: '.spec.x' }] }],
+    versions: [
+      { name: 'v1', served: true, storage: true },
+      { name: 'v1alpha1', served: true, storage: false, additionalPrinterColumns: [{ name: 'Own', type: 'string', JSONPath: '.spec.x' }] },
+    ],
     validation: { openAPIV3Schema: schema },
     subresources: { status: {} },
     additionalPrinterColumns: [{ name: 'Size', type: 'integer', JSONPath: '.spec.size', priority: 1 }],
@@ -63,10 +66,12 @@ function variants(): Record<string, unknown>[] {
   return out;
 }
 
-test('the v1beta1 -> v1 conversion gives the API server\'s v1 object', { skip: SKIP, timeout: 15 * 60_000 }, () => {
+test("the v1beta1 -> v1 conversion gives the API server's v1 object", { skip: SKIP, timeout: 15 * 60_000 }, () => {
   const bin = ensureOracleBinary();
   const docs: Record<string, unknown>[] = [
-    ...readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).map((f) => parse(readFileSync(join(FIXTURES, f), 'utf8'))),
+    ...readdirSync(FIXTURES)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => parse(readFileSync(join(FIXTURES, f), 'utf8'))),
     ...variants(),
   ];
   const lines: string[] = [];

@@ -16,9 +16,27 @@ test('oracleErrorsMatch follows FORMAT.md: equal (type, field) sets, details are
     { type: 'FieldValueRequired', field: 'spec.a', detail: 'spec.a: Required value' },
     { type: 'FieldValueInvalid', field: '', detail: '<nil>: Invalid value: "object": failed rule: self.x > 0' },
   ];
-  assert.equal(oracleErrorsMatch([{ type: 'FieldValueRequired', field: 'spec.a' }, { type: 'FieldValueInvalid', field: '', detail: 'failed rule' }], actual), true);
+  assert.equal(
+    oracleErrorsMatch(
+      [
+        { type: 'FieldValueRequired', field: 'spec.a' },
+        { type: 'FieldValueInvalid', field: '', detail: 'failed rule' },
+      ],
+      actual,
+    ),
+    true,
+  );
   assert.equal(oracleErrorsMatch([{ type: 'FieldValueRequired', field: 'spec.a' }], actual), false);
-  assert.equal(oracleErrorsMatch([{ type: 'FieldValueRequired', field: 'spec.a' }, { type: 'FieldValueInvalid', field: '', detail: 'self.y' }], actual), false);
+  assert.equal(
+    oracleErrorsMatch(
+      [
+        { type: 'FieldValueRequired', field: 'spec.a' },
+        { type: 'FieldValueInvalid', field: '', detail: 'self.y' },
+      ],
+      actual,
+    ),
+    false,
+  );
 });
 
 test('oracleAgrees keeps ints and doubles apart and fails on oracle errors', () => {
@@ -28,10 +46,13 @@ test('oracleAgrees keeps ints and doubles apart and fails on oracle errors', () 
   assert.equal(oracleAgrees({ expect: { errors: [] } }, { id: 'x', oracleError: 'panic' }), false);
 });
 
-test('difftest: the 4 most expensive CEL expressions tied at the cut are as Go\'s map order lists them', () => {
+test("difftest: the 4 most expensive CEL expressions tied at the cut are as Go's map order lists them", () => {
   const C = 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema';
   const x = (n: string) => `spec.validation.openAPIV3Schema.properties[${n}].x-kubernetes-validations[0].rule`;
-  const oracle = (...ns: string[]) => [...ns.map((n) => ({ type: 'FieldValueForbidden', field: x(n), detail: `${x(n)}: Forbidden: ${C}` })), { type: 'FieldValueInvalid', field: 'spec.names.plural', detail: 'spec.names.plural: Invalid value' }];
+  const oracle = (...ns: string[]) => [
+    ...ns.map((n) => ({ type: 'FieldValueForbidden', field: x(n), detail: `${x(n)}: Forbidden: ${C}` })),
+    { type: 'FieldValueInvalid', field: 'spec.names.plural', detail: 'spec.names.plural: Invalid value' },
+  ];
   const engine = (costs: Record<string, number>): FieldError[] => [
     ...Object.entries(costs).map(([n, estimated]): FieldError => ({ type: 'FieldValueForbidden', field: x(n), detail: C, params: { origin: 'celCost', cost: { scope: 'contribution', estimated, limit: 1e8 } } })),
     { type: 'FieldValueInvalid', field: 'spec.names.plural', detail: 'Invalid value' },
@@ -59,22 +80,41 @@ test('the Go oracle answers a handful of ops as Kubernetes does', { skip: SKIP, 
     // default: a double default keeps being a double; null without default removed.
     { id: 'default', op: 'default', schema: { type: 'object', properties: { d: { type: 'number', default: 1.5 }, n: { type: 'string' } } }, object: { n: null }, isResourceRoot: false },
     // validate: maxLength is TooLong; CEL then blocked.
-    { id: 'validate', op: 'validate', schema: { type: 'object', properties: { s: { type: 'string', maxLength: 1 } }, 'x-kubernetes-validations': [{ rule: 'self.s == "a"' }] }, object: { s: 'ab' }, isResourceRoot: false },
+    {
+      id: 'validate',
+      op: 'validate',
+      schema: { type: 'object', properties: { s: { type: 'string', maxLength: 1 } }, 'x-kubernetes-validations': [{ rule: 'self.s == "a"' }] },
+      object: { s: 'ab' },
+      isResourceRoot: false,
+    },
     { id: 'cel-eval', op: 'cel-eval', expr: 'xs.sum() + 1', vars: { xs: [1, 2] } },
     { id: 'cel-eval-err', op: 'cel-eval', expr: '{"a": 1}.b' },
     { id: 'cel-compile', op: 'cel-compile', schema: { type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.a == "x"' }] } },
   ];
-  const answers = runOracleOnLines(cases.map((c) => JSON.stringify(c)), defaultSharedDir(), bin);
+  const answers = runOracleOnLines(
+    cases.map((c) => JSON.stringify(c)),
+    defaultSharedDir(),
+    bin,
+  );
   const by = new Map(answers.map((a) => [a.id, a]));
   for (const a of answers) assert.equal(a.oracleError, undefined, `${a.id}: ${a.oracleError}`);
 
-  assert.deepEqual(by.get('structural')!.errors!.map((e) => [e.type, e.field]), [['FieldValueRequired', 'properties[a].type']]);
+  assert.deepEqual(
+    by.get('structural')!.errors!.map((e) => [e.type, e.field]),
+    [['FieldValueRequired', 'properties[a].type']],
+  );
   assert.deepEqual(by.get('prune')!.object, { a: 's', apiVersion: 'v', kind: 'K', metadata: { x: 1 } });
   const d = by.get('default')!.object as Record<string, unknown>;
   assert.ok(d.d instanceof IntegralFloat === false && d.d === 1.5 && !('n' in d), JSON.stringify(d));
   assert.deepEqual(
-    by.get('validate')!.errors!.map((e) => [e.type, e.field]).sort(),
-    [['FieldValueInvalid', ''], ['FieldValueTooLong', 's']],
+    by
+      .get('validate')!
+      .errors!.map((e) => [e.type, e.field])
+      .sort(),
+    [
+      ['FieldValueInvalid', ''],
+      ['FieldValueTooLong', 's'],
+    ],
   );
   assert.deepEqual(by.get('cel-eval')!.value, 4);
   assert.match(by.get('cel-eval-err')!.error!, /no such key/);

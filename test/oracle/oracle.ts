@@ -79,7 +79,10 @@ export function runOracleOnLines(lines: string[], sharedDir: string, bin = ORACL
  * the same set of (type, field) pairs, and each expected detail a substring of a message of its pair.
  */
 export function oracleErrorsMatch(expected: ExpectedError[], actual: OracleError[]): boolean {
-  return reportedErrorsMatch(expected, actual.map((e) => ({ type: e.type, field: e.field, message: e.detail })));
+  return reportedErrorsMatch(
+    expected,
+    actual.map((e) => ({ type: e.type, field: e.field, message: e.detail })),
+  );
 }
 
 /** Whether the oracle's answer agrees with the case's expectation (runner.ts runCase semantics). */

@@ -38,7 +38,10 @@ function main(argv: string[]): number {
   let agreed = 0;
   let total = 0;
   for (const f of files) {
-    const lines = fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim());
+    const lines = fs
+      .readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     const cases = loadCases(f);
     const answers = runOracleOnLines(lines, shared, bin);
     if (answers.length !== cases.length) throw new Error(`${f}: ${cases.length} cases but ${answers.length} answers`);

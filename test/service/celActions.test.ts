@@ -22,12 +22,19 @@ function costFixed(crd: string, title: RegExp): string {
   fresh.update(after);
   // The lints (an optional field read without has()) are not what this fix is about.
   const left = fresh.findings(after).filter((f) => !f.code.startsWith('CEL'));
-  assert.deepEqual(left.map((f) => f.message), [], `findings left after "${fx.title}":\n${text}`);
+  assert.deepEqual(
+    left.map((f) => f.message),
+    [],
+    `findings left after "${fx.title}":\n${text}`,
+  );
   return text;
 }
 
 test('cost quick fix: "Add maxItems: N" on the unbounded list; applied, the rule and the CRD are under budget', () => {
-  const crd = WIDGET_CRD.replace('self.replicas <= 5', 'self.tags.all(x, self.tags.all(y, x == y))').replace('                  items:\n                    type: string\n', '                  items:\n                    type: string\n                    maxLength: 10\n');
+  const crd = WIDGET_CRD.replace('self.replicas <= 5', 'self.tags.all(x, self.tags.all(y, x == y))').replace(
+    '                  items:\n                    type: string\n',
+    '                  items:\n                    type: string\n                    maxLength: 10\n',
+  );
   const out = costFixed(crd, /^Add maxItems: \d+ on spec\.tags$/);
   const n = Number(/maxItems: (\d+)/.exec(out)![1]);
   assert.ok(n > 10 && n < 100000, String(n));
@@ -35,18 +42,28 @@ test('cost quick fix: "Add maxItems: N" on the unbounded list; applied, the rule
   const s = new LanguageService();
   const { td } = docOf(out.replace(`maxItems: ${n}`, `maxItems: ${n + 1}`));
   s.update(td);
-  assert.ok(s.findings(td).some((f) => f.params?.origin === 'celCost'), 'N + 1 is over budget');
+  assert.ok(
+    s.findings(td).some((f) => f.params?.origin === 'celCost'),
+    'N + 1 is over budget',
+  );
 });
 
 test('cost quick fix: maxLength on a string a rule splits, in a flow mapping', () => {
-  const base = WIDGET_CRD.replace('"self.replicas <= 5"', '"self.size.split(\'/\').all(p, self.size.split(\'-\').all(q, p != q))"');
-  const flow = base.replace("                  type: string\n                  description: How big the widget is.\n                  enum: [small, medium, large]\n", '                  { type: string }\n');
+  const base = WIDGET_CRD.replace('"self.replicas <= 5"', "\"self.size.split('/').all(p, self.size.split('-').all(q, p != q))\"");
+  const flow = base.replace('                  type: string\n                  description: How big the widget is.\n                  enum: [small, medium, large]\n', '                  { type: string }\n');
   assert.notEqual(flow, base);
   const out = costFixed(flow, /^Add maxLength: \d+ on spec\.size$/);
-  assert.match(out, /\{ type: string, maxLength: \d+ \}/, out.split('\n').filter((l) => l.includes('type: string')).join('\n'));
+  assert.match(
+    out,
+    /\{ type: string, maxLength: \d+ \}/,
+    out
+      .split('\n')
+      .filter((l) => l.includes('type: string'))
+      .join('\n'),
+  );
 });
 
-test('CEL compile errors: the compiler\'s words without cel-go\'s position prefix or container; the API server text kept', () => {
+test("CEL compile errors: the compiler's words without cel-go's position prefix or container; the API server text kept", () => {
   const s = new LanguageService();
   const { td } = docOf(WIDGET_CRD.replace('self.replicas <= 5', 'foo(self.replicas) && bar').replace('message: too many replicas', 'messageExpression: "1 + x"'));
   s.update(td);

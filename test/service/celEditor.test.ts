@@ -78,7 +78,10 @@ test('completion: after `self.workers.all(l, l.` the list item fields (escaped),
   const { s, td, pos } = at(crd(rule('"self.workers.all(l, l.<|>)"')));
   const items = s.completion(td, pos);
   const l = labels(items);
-  assert.ok(['image', 'replicas', 'node__dash__selector'].every((x) => l.includes(x)), l.join(','));
+  assert.ok(
+    ['image', 'replicas', 'node__dash__selector'].every((x) => l.includes(x)),
+    l.join(','),
+  );
   assert.ok(!l.includes('startsWith') && !l.includes('all'), 'an object has no string or list functions: ' + l.join(','));
   const image = items.find((i) => i.label === 'image')!;
   assert.match(String(image.detail), /string \(required\)/);
@@ -89,7 +92,10 @@ test('completion: after `self.workers.all(l, l.` the list item fields (escaped),
 test('completion: after `self.name.` (a string) only string functions; a typed prefix is replaced', () => {
   const { s, td, pos } = at(crd(rule('"self.name.<|>"')));
   const l = labels(s.completion(td, pos));
-  assert.ok(['startsWith', 'matches', 'size', 'split', 'lowerAscii'].every((x) => l.includes(x)), l.join(','));
+  assert.ok(
+    ['startsWith', 'matches', 'size', 'split', 'lowerAscii'].every((x) => l.includes(x)),
+    l.join(','),
+  );
   assert.ok(!l.includes('all') && !l.includes('image') && !l.includes('isGreaterThan') && !l.includes('getHours'), l.join(','));
   const t = at(crd(rule('self.name.sta<|>')));
   const items = t.s.completion(t.td, t.pos);
@@ -115,7 +121,10 @@ test('completion in every scalar style and position: block literal over lines, s
   assert.ok(nl.includes('contains') && nl.includes('equivalent') && !nl.includes('startsWith'), nl.join(','));
   const global = at(crd(rule('"self.workers.all(w, <|>"')));
   const gl = labels(global.s.completion(global.td, global.pos));
-  assert.ok(['self', 'oldSelf', 'w', 'has', 'quantity', 'sets'].every((x) => gl.includes(x)), gl.join(','));
+  assert.ok(
+    ['self', 'oldSelf', 'w', 'has', 'quantity', 'sets'].every((x) => gl.includes(x)),
+    gl.join(','),
+  );
   const msg = at(crd(`                - rule: "true"\n                  messageExpression: "self.name.<|>"`));
   assert.ok(labels(msg.s.completion(msg.td, msg.pos)).includes('upperAscii'));
 });
@@ -144,11 +153,17 @@ test('hover: on a lambda variable the item fields; on a list its item type; on t
 test('signature help: quantity( and .isGreaterThan( with the active parameter', () => {
   const q = at(crd(rule('"quantity(<|>"')));
   const h = q.s.signatureHelp(q.td, q.pos)!;
-  assert.deepEqual(h.signatures.map((x) => x.label), ['quantity(string) -> kubernetes.Quantity']);
+  assert.deepEqual(
+    h.signatures.map((x) => x.label),
+    ['quantity(string) -> kubernetes.Quantity'],
+  );
   assert.equal(h.activeParameter, 0);
   const g = at(crd(rule('"quantity(self.cpu).isGreaterThan(<|>)"')));
   const gh = g.s.signatureHelp(g.td, g.pos)!;
-  assert.deepEqual(gh.signatures.map((x) => x.label), ['kubernetes.Quantity.isGreaterThan(kubernetes.Quantity) -> bool']);
+  assert.deepEqual(
+    gh.signatures.map((x) => x.label),
+    ['kubernetes.Quantity.isGreaterThan(kubernetes.Quantity) -> bool'],
+  );
   assert.deepEqual(gh.signatures[0].parameters, [{ label: 'kubernetes.Quantity' }]);
   const split = at(crd(rule('"self.name.split(\'/\', <|>"')));
   const sh = split.s.signatureHelp(split.td, split.pos)!;

@@ -34,11 +34,17 @@ test('CEL: an undefined field inside has() after a macro is found and renamed to
   const f = s.findings(td).find((x) => x.params?.origin === 'celCompile');
   assert.ok(f);
   assert.equal(f.params?.suggestions, undefined);
-  assert.deepEqual(s.fixesOf(td, f).filter((x) => x.title.startsWith('Change to')), []);
+  assert.deepEqual(
+    s.fixesOf(td, f).filter((x) => x.title.startsWith('Change to')),
+    [],
+  );
 });
 
 test('CEL cost: an over-budget rule names the unbounded list and the largest maxItems that fits (computed with the estimator)', () => {
-  const crd = WIDGET_CRD.replace('self.replicas <= 5', 'self.tags.all(x, self.tags.all(y, x == y))').replace('                  items:\n                    type: string\n', '                  items:\n                    type: string\n                    maxLength: 10\n');
+  const crd = WIDGET_CRD.replace('self.replicas <= 5', 'self.tags.all(x, self.tags.all(y, x == y))').replace(
+    '                  items:\n                    type: string\n',
+    '                  items:\n                    type: string\n                    maxLength: 10\n',
+  );
   const s = new LanguageService();
   const { td } = docOf(crd);
   s.update(td);

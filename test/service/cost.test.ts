@@ -33,8 +33,5 @@ test('cost: one finding per over-budget rule, the total once with its contributo
   assert.match(t.message, /^the CRD's rules together are too expensive \(estimated cost .+, limit 100 million\)/);
   const contributed = (t.related ?? []).filter((r) => r.message.startsWith('this rule contributed'));
   assert.equal(contributed.length, 3);
-  assert.deepEqual(
-    contributed.map((r) => r.location.range.start.line).sort(),
-    perRule.map((f) => f.range.start.line).sort(),
-  );
+  assert.deepEqual(contributed.map((r) => r.location.range.start.line).sort(), perRule.map((f) => f.range.start.line).sort());
 });

@@ -91,13 +91,21 @@ test('test files: Run lenses, failures as findings on their cases, outcomes in t
   const edited = TextDocument.update(td, [{ text: TESTS.replace('mode: c', 'mode: a') }], 2);
   service.update(edited);
   assert.deepEqual(service.findings(edited), []);
-  assert.deepEqual(service.codeLenses(edited).map((l) => l.command?.title), ['Run 3 tests', 'Run', 'Run', 'Run']);
+  assert.deepEqual(
+    service.codeLenses(edited).map((l) => l.command?.title),
+    ['Run 3 tests', 'Run', 'Run', 'Run'],
+  );
   assert.deepEqual(service.runTests(edited), { passed: 3, failed: 0 });
 });
 
-test('test files: the file\'s own problems are findings; a missing CRD fails each case with the reason', () => {
-  const { service, td } = setup('crd: ../config/nope.yaml\ntests:\n  - name: x\n    object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: a}}\n    expect: maybe\n  - name: y\n    object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: a}}\n    expect: valid\n');
-  assert.deepEqual(service.findings(td).map((f) => [f.code, f.message]), []);
+test("test files: the file's own problems are findings; a missing CRD fails each case with the reason", () => {
+  const { service, td } = setup(
+    'crd: ../config/nope.yaml\ntests:\n  - name: x\n    object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: a}}\n    expect: maybe\n  - name: y\n    object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: a}}\n    expect: valid\n',
+  );
+  assert.deepEqual(
+    service.findings(td).map((f) => [f.code, f.message]),
+    [],
+  );
   service.runTests(td);
   assert.deepEqual(
     service.findings(td).map((f) => [f.range.start.line + 1, f.code, f.message]),
@@ -107,7 +115,10 @@ test('test files: the file\'s own problems are findings; a missing CRD fails eac
     ],
   );
   const { service: s2, td: t2 } = setup('tests: []\n');
-  assert.deepEqual(s2.findings(t2).map((f) => f.code), ['TestFile']);
+  assert.deepEqual(
+    s2.findings(t2).map((f) => f.code),
+    ['TestFile'],
+  );
 });
 
 test('test files: completion and hover inside object and oldObject come from the CRD schema', () => {
@@ -141,11 +152,17 @@ test('the editor over stdio: the Run lens runs the cases and the failures come b
     await s.notification<{ indexing: boolean; crdCount: number }>('crdYaml/status', (p) => !p.indexing && p.crdCount > 0, 60_000);
     await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: TESTS } });
     const lenses = (await s.conn.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as { command: { title: string; command: string; arguments: unknown[] } }[];
-    assert.deepEqual(lenses.map((l) => l.command.title), ['Run 3 tests', 'Run', 'Run', 'Run']);
+    assert.deepEqual(
+      lenses.map((l) => l.command.title),
+      ['Run 3 tests', 'Run', 'Run', 'Run'],
+    );
     const diags = s.diagnostics(uri, (d) => d.length > 0, 60_000);
     const r = await s.conn.sendRequest('workspace/executeCommand', { command: lenses[0].command.command, arguments: lenses[0].command.arguments });
     assert.deepEqual(r, { passed: 2, failed: 1 });
-    assert.deepEqual((await diags).map((d) => [d.range.start.line + 1, d.message]), [[16, 'test failed: reported, not expected: spec.mode: Unsupported value: "c": supported values: "a", "b" [FieldValueNotSupported]']]);
+    assert.deepEqual(
+      (await diags).map((d) => [d.range.start.line + 1, d.message]),
+      [[16, 'test failed: reported, not expected: spec.mode: Unsupported value: "c": supported values: "a", "b" [FieldValueNotSupported]']],
+    );
   } finally {
     await s.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,13 @@ test('OpenAPI errors land on the bad value: a short message, the API server mess
       severity: 'error',
       line: 5,
     },
-    { text: '-1', code: 'FieldValueInvalid', message: 'Invalid value -1: should be greater than or equal to 0', apiMessage: 'spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0', line: 6 },
+    {
+      text: '-1',
+      code: 'FieldValueInvalid',
+      message: 'Invalid value -1: should be greater than or equal to 0',
+      apiMessage: 'spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+      line: 6,
+    },
   ]);
   const notSupported = d.find((x) => x.code === 'FieldValueNotSupported')!;
   assert.deepEqual(notSupported.params?.supportedValues, ['small', 'medium', 'large']);
@@ -70,7 +76,9 @@ test('a failing CEL rule reports its message and the rule as provenance', () => 
 });
 
 test('list-type set duplicates point at the duplicate item', () => {
-  checkFindings(serviceWithCrd(), HEAD + 'spec:\n  size: small\n  tags: [a, b, a]\n', [{ text: 'a', code: 'FieldValueDuplicate', message: 'Duplicate value "a"', apiMessage: 'spec.tags[2]: Duplicate value: "a"', line: 6 }]);
+  checkFindings(serviceWithCrd(), HEAD + 'spec:\n  size: small\n  tags: [a, b, a]\n', [
+    { text: 'a', code: 'FieldValueDuplicate', message: 'Duplicate value "a"', apiMessage: 'spec.tags[2]: Duplicate value: "a"', line: 6 },
+  ]);
 });
 
 test('unserved and unknown versions, deprecated versions and wrong kinds', () => {
@@ -100,7 +108,14 @@ test('kinds no CRD defines: silent by default, a hint when configured', () => {
     { text: 'Thing', code: 'UnknownKind', severity: 'information', message: 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"' },
   ]);
   // Kubernetes' own kinds (from the API server's discovery) are never hinted; mistakes in them are.
-  for (const builtin of [deployment, 'apiVersion: v1\nkind: Service\n', 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n', 'apiVersion: v1\nkind: List\n', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n']) checkFindings(hint, builtin, []);
+  for (const builtin of [
+    deployment,
+    'apiVersion: v1\nkind: Service\n',
+    'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n',
+    'apiVersion: v1\nkind: List\n',
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+  ])
+    checkFindings(hint, builtin, []);
   checkFindings(hint, 'apiVersion: apps/v1\nkind: Deploymnet\n', [{ text: 'Deploymnet', code: 'UnknownKind', message: 'apps/v1 has no kind "Deploymnet" (Kubernetes built-in group apps)' }]);
   checkFindings(hint, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'UnknownKind', message: 'extensions/v1beta1 has no kind Ingress: it is served as networking.k8s.io/v1' }]);
   checkFindings(hint, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'UnknownKind', message: 'Deployment is not served in apps/v1beta1 by Kubernetes 1.37: use apps/v1' }]);
@@ -153,7 +168,11 @@ test('single-version CRDs: the API server path is internal (spec.validation), th
     { text: 'color', code: 'FieldValueRequired', message: 'missing "type"', apiMessage: 'spec.validation.openAPIV3Schema.properties[spec].properties[color].type: Required value' },
   ]);
   assert.deepEqual(d.map((f) => f.field).sort(), ['spec.validation.openAPIV3Schema.properties[spec].properties[color].type', 'spec.validation.openAPIV3Schema.properties[spec].type']);
-  assert.deepEqual(d.map((f) => f.path), [undefined, undefined], 'the missing `type` is not written');
+  assert.deepEqual(
+    d.map((f) => f.path),
+    [undefined, undefined],
+    'the missing `type` is not written',
+  );
   // The path of what exists is the v1 one.
   const { td } = docOf(text.replace('              properties:\n                size', '              type: object\n              x-kubernetes-list-type: set\n              properties:\n                size'));
   const s = new LanguageService();
@@ -235,13 +254,19 @@ test('keystroke on a large CRD: the findings are final (no pass pending) and mov
   let td = TextDocument.create('file:///ws/big.yaml', 'yaml', 1, crd);
   s.update(td);
   const full = s.findings(td);
-  assert.deepEqual(full.map((d) => [d.code, td.getText(d.range)]), [['FieldValueRequired', 'spec']]);
+  assert.deepEqual(
+    full.map((d) => [d.code, td.getText(d.range)]),
+    [['FieldValueRequired', 'spec']],
+  );
   // Two lines inserted above: the finding moves with its node.
   td = TextDocument.create(td.uri, 'yaml', 2, crd.replace('  scope: Namespaced\n', '  scope: Namespaced\n  # a\n  # b\n'));
   s.update(td);
   const quick = s.quickFindings(td);
   assert.equal(quick.pending, false);
-  assert.deepEqual(quick.findings.map((d) => [d.code, td.getText(d.range), d.range.start.line]), [['FieldValueRequired', 'spec', full[0].range.start.line + 2]]);
+  assert.deepEqual(
+    quick.findings.map((d) => [d.code, td.getText(d.range), d.range.start.line]),
+    [['FieldValueRequired', 'spec', full[0].range.start.line + 2]],
+  );
 });
 
 test('CEL compile errors map into block, folded and single-quoted rule strings', () => {

@@ -71,7 +71,9 @@ test('completion of CR properties: required first, snippets with defaults and en
 
 test('completion leaves out properties already present, and knows list items', () => {
   const s = serviceWithCrd();
-  const labels = completionsAt(s, HEAD + 'spec:\n  size: small\n  <|>\n  replicas: 1\n').map((i) => i.label).sort();
+  const labels = completionsAt(s, HEAD + 'spec:\n  size: small\n  <|>\n  replicas: 1\n')
+    .map((i) => i.label)
+    .sort();
   assert.deepEqual(labels, ['enabled', 'tags']);
   const root = completionsAt(s, HEAD + '<|>\n').map((i) => i.label);
   assert.ok(root.includes('spec') && !root.includes('kind'));
@@ -79,11 +81,20 @@ test('completion leaves out properties already present, and knows list items', (
 
 test('completion of values: enums, booleans, apiVersion and kind from the index', () => {
   const s = serviceWithCrd();
-  assert.deepEqual(completionsAt(s, HEAD + 'spec:\n  size: <|>\n').map((i) => i.label), ['small', 'medium', 'large']);
-  assert.deepEqual(completionsAt(s, HEAD + 'spec:\n  enabled: <|>\n').map((i) => i.label), ['true', 'false']);
+  assert.deepEqual(
+    completionsAt(s, HEAD + 'spec:\n  size: <|>\n').map((i) => i.label),
+    ['small', 'medium', 'large'],
+  );
+  assert.deepEqual(
+    completionsAt(s, HEAD + 'spec:\n  enabled: <|>\n').map((i) => i.label),
+    ['true', 'false'],
+  );
   const versions = completionsAt(s, 'apiVersion: <|>\nkind: Widget\n').map((i) => i.label);
   assert.deepEqual(versions.sort(), ['example.com/v1', 'example.com/v1beta1']);
-  assert.deepEqual(completionsAt(s, 'apiVersion: example.com/v1\nkind: W<|>\n').map((i) => i.label), ['Widget']);
+  assert.deepEqual(
+    completionsAt(s, 'apiVersion: example.com/v1\nkind: W<|>\n').map((i) => i.label),
+    ['Widget'],
+  );
 });
 
 test('completion in CRDs: schema keywords, type values, rule fields', () => {
@@ -99,7 +110,13 @@ test('completion in CRDs: schema keywords, type values, rule fields', () => {
   const types = completionsAt(s, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')).map((i) => i.label);
   assert.deepEqual(types, ['object', 'array', 'string', 'integer', 'number', 'boolean']);
   const rule = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')).map((i) => i.label);
-  assert.deepEqual(completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')).filter((i) => i.kind === CompletionItemKind.Field).map((i) => i.label).sort(), ['enabled', 'replicas', 'size', 'tags']);
+  assert.deepEqual(
+    completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>'))
+      .filter((i) => i.kind === CompletionItemKind.Field)
+      .map((i) => i.label)
+      .sort(),
+    ['enabled', 'replicas', 'size', 'tags'],
+  );
   assert.ok(!rule.includes('startsWith') && !rule.includes('all'), 'an object has no string or list functions');
   const fns = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: <|>')).map((i) => i.label);
   assert.ok(fns.includes('has') && fns.includes('self') && fns.includes('quantity') && !fns.includes('exists'), 'exists is a member of lists');
@@ -201,13 +218,28 @@ test('document symbols and folding ranges follow the documents and their fields'
   const s = serviceWithCrd();
   const { td } = docOf(HEAD + 'spec:\n  size: small\n---\n' + HEAD.replace('name: w', 'name: v') + 'spec:\n  tags:\n    - a\n    - b\n');
   const syms = s.documentSymbols(td);
-  assert.deepEqual(syms.map((x) => x.name), ['Widget w', 'Widget v']);
-  assert.deepEqual(syms[1].children?.map((c) => c.name), ['apiVersion', 'kind', 'metadata', 'spec']);
+  assert.deepEqual(
+    syms.map((x) => x.name),
+    ['Widget w', 'Widget v'],
+  );
+  assert.deepEqual(
+    syms[1].children?.map((c) => c.name),
+    ['apiVersion', 'kind', 'metadata', 'spec'],
+  );
   assert.equal(syms[1].range.start.line, 6);
   const folds = s.foldingRanges(td);
-  assert.ok(folds.some((f) => f.startLine === 0 && f.endLine === 5), JSON.stringify(folds));
-  assert.ok(folds.some((f) => f.startLine === 11 && f.endLine === 14), JSON.stringify(folds));
-  assert.ok(folds.some((f) => f.startLine === 12 && f.endLine === 14), JSON.stringify(folds));
+  assert.ok(
+    folds.some((f) => f.startLine === 0 && f.endLine === 5),
+    JSON.stringify(folds),
+  );
+  assert.ok(
+    folds.some((f) => f.startLine === 11 && f.endLine === 14),
+    JSON.stringify(folds),
+  );
+  assert.ok(
+    folds.some((f) => f.startLine === 12 && f.endLine === 14),
+    JSON.stringify(folds),
+  );
 });
 
 test('quick fix: move a keyword out of a junctor; remove it when already outside', () => {
@@ -225,7 +257,10 @@ test('quick fix: move a keyword out of a junctor; remove it when already outside
 });
 
 test('quick fix: drop a metadata schema that restricts more than name and generateName', () => {
-  const crd = WIDGET_CRD.replace('          properties:\n            spec:\n', '          properties:\n            metadata:\n              type: object\n              properties:\n                labels:\n                  type: object\n            spec:\n');
+  const crd = WIDGET_CRD.replace(
+    '          properties:\n            spec:\n',
+    '          properties:\n            metadata:\n              type: object\n              properties:\n                labels:\n                  type: object\n            spec:\n',
+  );
   const fixes = quickFixes(new LanguageService(), crd);
   const f = fixes.find((x) => x.title.startsWith('Remove the metadata schema'));
   assert.ok(f, JSON.stringify(fixes.map((x) => x.title)));
@@ -246,7 +281,10 @@ test('quick fix: declare outside a junctor a field only specified inside it', ()
   const after = new LanguageService();
   const { td } = docOf(f.result);
   after.update(td);
-  assert.deepEqual(after.findings(td).map((d) => d.code), []);
+  assert.deepEqual(
+    after.findings(td).map((d) => d.code),
+    [],
+  );
 });
 
 test('quick fixes for extension conflicts: int-or-string with preserve-unknown-fields, embedded resources of another type', () => {
@@ -267,9 +305,18 @@ test('CRD outline: versions with their schema fields and types', () => {
   const [crd] = s.documentSymbols(td);
   assert.equal(crd.name, 'CustomResourceDefinition widgets.example.com');
   const spec = crd.children!.find((c) => c.name === 'spec')!;
-  assert.deepEqual(spec.children!.map((v) => v.name), ['v1', 'v1beta1', 'v1alpha1']);
+  assert.deepEqual(
+    spec.children!.map((v) => v.name),
+    ['v1', 'v1beta1', 'v1alpha1'],
+  );
   const v1 = spec.children![0];
-  assert.deepEqual(v1.children!.map((f) => `${f.name}:${f.detail}`), ['spec:object']);
-  assert.deepEqual(v1.children![0].children!.map((f) => `${f.name}:${f.detail}`), ['size:string', 'replicas:integer', 'enabled:boolean', 'tags:array']);
+  assert.deepEqual(
+    v1.children!.map((f) => `${f.name}:${f.detail}`),
+    ['spec:object'],
+  );
+  assert.deepEqual(
+    v1.children![0].children!.map((f) => `${f.name}:${f.detail}`),
+    ['size:string', 'replicas:integer', 'enabled:boolean', 'tags:array'],
+  );
   assert.equal(WIDGET_CRD.split('\n')[v1.children![0].children![1].selectionRange.start.line].trim(), 'replicas:');
 });

@@ -35,13 +35,19 @@ test('fix: a v1beta1 CRD is upgraded to apiextensions.k8s.io/v1 (the whole docum
 });
 
 test('fix: an embedded resource becomes type: object', () => {
-  const crd = WIDGET_CRD.replace('                enabled:\n                  type: boolean\n', '                enabled:\n                  type: string\n                  x-kubernetes-embedded-resource: true\n                  x-kubernetes-preserve-unknown-fields: true\n');
+  const crd = WIDGET_CRD.replace(
+    '                enabled:\n                  type: boolean\n',
+    '                enabled:\n                  type: string\n                  x-kubernetes-embedded-resource: true\n                  x-kubernetes-preserve-unknown-fields: true\n',
+  );
   const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueInvalid', { title: /^Set "type: object"$/ });
   assert.match(out, /enabled:\n {18}type: object\n {18}x-kubernetes-embedded-resource: true/);
 });
 
 test('fix: x-kubernetes-preserve-unknown-fields goes where x-kubernetes-int-or-string is set', () => {
-  const crd = WIDGET_CRD.replace('                enabled:\n                  type: boolean\n', '                enabled:\n                  x-kubernetes-int-or-string: true\n                  x-kubernetes-preserve-unknown-fields: true\n');
+  const crd = WIDGET_CRD.replace(
+    '                enabled:\n                  type: boolean\n',
+    '                enabled:\n                  x-kubernetes-int-or-string: true\n                  x-kubernetes-preserve-unknown-fields: true\n',
+  );
   const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueInvalid');
   assert.ok(out.includes('                enabled:\n                  x-kubernetes-int-or-string: true\n                tags:'), out);
 });
@@ -49,7 +55,11 @@ test('fix: x-kubernetes-preserve-unknown-fields goes where x-kubernetes-int-or-s
 test('fix: uniqueItems: true becomes x-kubernetes-list-type: set (or goes when a list type is there)', () => {
   const [a] = checkFixesRemove(new LanguageService(), WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n'), 'FieldValueForbidden');
   assert.equal(a, WIDGET_CRD);
-  const [b] = checkFixesRemove(new LanguageService(), WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  x-kubernetes-list-type: set\n                  uniqueItems: true\n'), 'FieldValueForbidden');
+  const [b] = checkFixesRemove(
+    new LanguageService(),
+    WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  x-kubernetes-list-type: set\n                  uniqueItems: true\n'),
+    'FieldValueForbidden',
+  );
   assert.equal(b, WIDGET_CRD);
 });
 
@@ -78,18 +88,27 @@ test('fix: a keyword inside a junctor moves to the nearest node outside every ju
   // Already there: removed (preferred); a flow or multi-line value cannot move: removed too.
   const twice = crd.replace('                    a:\n                      type: string\n', '                    a:\n                      type: string\n                      description: said\n');
   const fixes = quickFixes(new LanguageService(), twice);
-  assert.ok(fixes.some((f) => f.title === 'Remove "description" from the anyOf (not allowed there)'), JSON.stringify(fixes.map((f) => f.title)));
+  assert.ok(
+    fixes.some((f) => f.title === 'Remove "description" from the anyOf (not allowed there)'),
+    JSON.stringify(fixes.map((f) => f.title)),
+  );
   checkFixesRemove(new LanguageService(), twice, 'FieldValueForbidden');
 });
 
 test('fix: a metadata schema restricting more than name/generateName goes', () => {
-  const crd = WIDGET_CRD.replace('          properties:\n            spec:\n', '          properties:\n            metadata:\n              type: object\n              properties:\n                labels:\n                  type: object\n            spec:\n');
+  const crd = WIDGET_CRD.replace(
+    '          properties:\n            spec:\n',
+    '          properties:\n            metadata:\n              type: object\n              properties:\n                labels:\n                  type: object\n            spec:\n',
+  );
   const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueForbidden');
   assert.equal(out, WIDGET_CRD);
 });
 
 test('fix: a field only specified under a junctor is declared outside it', () => {
-  const crd = WIDGET_CRD.replace('          type: object\n          properties:\n            spec:\n', '          type: object\n          anyOf:\n            - properties:\n                color:\n                  maxLength: 5\n          properties:\n            spec:\n');
+  const crd = WIDGET_CRD.replace(
+    '          type: object\n          properties:\n            spec:\n',
+    '          type: object\n          anyOf:\n            - properties:\n                color:\n                  maxLength: 5\n          properties:\n            spec:\n',
+  );
   const [out] = checkFixesRemove(new LanguageService(), crd, 'FieldValueRequired');
   assert.ok(out.includes('            color:\n              type: string\n'), out);
 });
@@ -100,12 +119,16 @@ test('fix: an unknown field is renamed to the closest declared one: dnsName -> d
   const s = new LanguageService();
   const crdPath = join(REALWORLD, 'crds', 'cert-manager', 'cert-manager.io_certificates.yaml');
   s.indexDiskFile('file:///ws/crds/certificates.yaml', readFileSync(crdPath, 'utf8'));
-  const cert = 'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: example\nspec:\n  secretName: example-tls\n  issuerRef:\n    name: letsencrypt\n    kind: ClusterIssuer\n  dnsName:\n    - example.com\n';
+  const cert =
+    'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: example\nspec:\n  secretName: example-tls\n  issuerRef:\n    name: letsencrypt\n    kind: ClusterIssuer\n  dnsName:\n    - example.com\n';
   const [rename] = checkFixesRemove(s, cert, 'UnknownField', { title: /^Rename to "dnsNames"$/ });
   assert.equal(rename, cert.replace('  dnsName:\n', '  dnsNames:\n'));
   const { td } = docOf(rename);
   s.update(td);
-  assert.deepEqual(s.findings(td).map((f) => f.message), []);
+  assert.deepEqual(
+    s.findings(td).map((f) => f.message),
+    [],
+  );
   // The rename is the preferred fix; removing is offered after it.
   const fixes = quickFixes(s, cert).map((f) => f.title);
   assert.deepEqual(fixes, ['Rename to "dnsNames"', 'Remove unknown field "spec.dnsName"']);
@@ -120,7 +143,10 @@ test('fix: an unknown field is renamed in a CRD too: a misspelt schema keyword (
   assert.ok(f, JSON.stringify(s.findings(td).map((x) => x.message)));
   assert.equal(f.severity, 'error');
   assert.equal(f.message, 'unknown field "minimun" (did you mean "minimum"?): rejected by strict field validation (kubectl apply); other clients drop it (pruning)');
-  assert.equal(f.apiMessage, 'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas.minimun"');
+  assert.equal(
+    f.apiMessage,
+    'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas.minimun"',
+  );
   assert.equal(td.getText(f.range), 'minimun');
   const [out] = checkFixesRemove(new LanguageService(), crd, 'UnknownField', { title: /^Rename to "minimum"$/ });
   assert.equal(out, WIDGET_CRD);
@@ -170,18 +196,16 @@ test('fix: a missing required field is added with a value that validates (defaul
   const s = serviceWithCrd({}, crd);
   const cr = HEAD + 'spec:\n  replicas: 1 # one\n';
   const outs = checkFixesRemove(s, cr, 'FieldValueRequired', { title: /^Add required field/ });
-  assert.deepEqual(outs, [
-    cr + '  size: small\n',
-    cr + '  name: example\n',
-    cr + '  count: 3\n',
-    cr + '  when: "1970-01-01T00:00:00Z"\n',
-    cr + '  ref:\n    kind: Secret\n    name: example\n',
-  ]);
+  assert.deepEqual(outs, [cr + '  size: small\n', cr + '  name: example\n', cr + '  count: 3\n', cr + '  when: "1970-01-01T00:00:00Z"\n', cr + '  ref:\n    kind: Secret\n    name: example\n']);
   // "Add all missing required fields": one edit, and the object is then valid.
   const [all] = checkFixesRemove(s, cr, 'FieldValueRequired', { title: /^Add all missing required fields$/ }).slice(0, 1);
   const { td } = docOf(all);
   s.update(td);
-  assert.deepEqual(s.findings(td).map((f) => f.message), [], all);
+  assert.deepEqual(
+    s.findings(td).map((f) => f.message),
+    [],
+    all,
+  );
 });
 
 test('fix: YAML 1.1 surprises in string fields are explained and quoted (off, y, 0755, 1.10)', () => {

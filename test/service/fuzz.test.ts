@@ -13,7 +13,34 @@ function rng(seed: number) {
 }
 
 const CR = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: small\n  replicas: 2\n  tags: [a, b]\n';
-const JUNK = ['{', '}', '[', ']', ': ', '- ', '"', "'", '\n', '  ', '\t', '&x ', '*x', '!!str ', '---\n', '|\n', '#', '...\n', 'self.', 'x-kubernetes-validations:\n  - rule: ', 'pattern: "(a*)*b["', 'rule: "self.a.b.c +"', '\u00e9', '\r\n', 'type: ', '<<: *x\n'];
+const JUNK = [
+  '{',
+  '}',
+  '[',
+  ']',
+  ': ',
+  '- ',
+  '"',
+  "'",
+  '\n',
+  '  ',
+  '\t',
+  '&x ',
+  '*x',
+  '!!str ',
+  '---\n',
+  '|\n',
+  '#',
+  '...\n',
+  'self.',
+  'x-kubernetes-validations:\n  - rule: ',
+  'pattern: "(a*)*b["',
+  'rule: "self.a.b.c +"',
+  '\u00e9',
+  '\r\n',
+  'type: ',
+  '<<: *x\n',
+];
 
 /** Calls every feature at a position; returns the slowest call in ms. */
 function exercise(s: ReturnType<typeof serviceWithCrd>, td: TextDocument, pos: Position): number {

@@ -54,9 +54,7 @@ export function checkFindings(s: LanguageService, yamlText: string, expected: Ex
   const show = () => got.map((d) => `${d.range.start.line}: [${d.code}] ${JSON.stringify(td.getText(d.range))} ${d.message} | ${d.apiMessage ?? ''}`).join('\n');
   assert.equal(got.length, expected.length, `findings:\n${show()}`);
   for (const e of expected) {
-    const d = got.find(
-      (g) => g.code === e.code && td.getText(g.range) === e.text && (!e.message || g.message.includes(e.message)) && (!e.apiMessage || String(g.apiMessage).includes(e.apiMessage)),
-    );
+    const d = got.find((g) => g.code === e.code && td.getText(g.range) === e.text && (!e.message || g.message.includes(e.message)) && (!e.apiMessage || String(g.apiMessage).includes(e.apiMessage)));
     assert.ok(d, `expected ${JSON.stringify(e)} among:\n${show()}`);
     if (e.severity) assert.equal(d.severity, e.severity, `severity of ${e.code}`);
     if (e.line !== undefined) assert.equal(d.range.start.line, e.line, `line of ${e.code}`);
@@ -95,7 +93,11 @@ export function checkFixesRemove(s: LanguageService, yamlText: string, code: str
       const after = docOf(text).td;
       s.update(after);
       const left = s.findings(after).filter((f) => fx.findings.some((x) => x.code === f.code && (x.field ?? x.path) === (f.field ?? f.path)));
-      assert.deepEqual(left.map((f) => f.message), [], `"${fx.title}" left its finding in:\n${text}`);
+      assert.deepEqual(
+        left.map((f) => f.message),
+        [],
+        `"${fx.title}" left its finding in:\n${text}`,
+      );
       results.push(text);
     }
   }

@@ -23,7 +23,12 @@ const WRAP = (schema: unknown) => ({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   metadata: { name: 'things.example.com' },
-  spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+  },
 });
 
 /** Each conformance case that has a CRD or schema, as a YAML file: the CRD, then the object (when any). */

@@ -14,10 +14,7 @@ import { docOf, serviceWithCrd, WIDGET_CRD } from './helpers';
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
 
 /** The Widget CRD with the status subresource and a defaulted status. */
-const WITH_STATUS = WIDGET_CRD.replace(
-  '      storage: true\n      schema:',
-  '      storage: true\n      subresources:\n        status: {}\n      schema:',
-).replace(
+const WITH_STATUS = WIDGET_CRD.replace('      storage: true\n      schema:', '      storage: true\n      subresources:\n        status: {}\n      schema:').replace(
   '            spec:\n              type: object\n',
   '            status:\n              type: object\n              default: {phase: New}\n              properties:\n                phase: {type: string}\n            spec:\n              type: object\n',
 );

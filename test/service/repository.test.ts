@@ -60,10 +60,7 @@ test('templates: what the literal YAML decides is checked, what an action may ch
     return r.findings.map((f) => `${f.code} ${r.td.getText(f.range)}`).sort();
   };
   // Literal values are checked: a type error, a pattern, an unknown field, a missing required field.
-  assert.deepEqual(codes(head + 'spec:\n  size: "{{ .Values.size }}"\n  mode: slow\n  owner: Bad_Owner\n  colour: red\n'), [
-    'FieldValueInvalid Bad_Owner',
-    'UnknownField colour',
-  ]);
+  assert.deepEqual(codes(head + 'spec:\n  size: "{{ .Values.size }}"\n  mode: slow\n  owner: Bad_Owner\n  colour: red\n'), ['FieldValueInvalid Bad_Owner', 'UnknownField colour']);
   assert.deepEqual(codes(head + 'spec:\n  size: 3\n'), ['FieldValueRequired spec']);
   // An action that may print more fields: a missing required field may come from it.
   assert.deepEqual(codes(head + 'spec:\n  size: 3\n  {{- include "more" . | nindent 2 }}\n'), []);
@@ -81,10 +78,17 @@ test('kustomize patches: a partial custom resource gets no Required findings; a 
   const s = service();
   const rel = 'kustomize/overlays/prod/widget-size.yaml';
   const whole = findingsOf(s, rel);
-  assert.ok(whole.findings.some((f) => f.code === 'FieldValueRequired'), `as a whole object it lacks required fields:\n${whole.show}`);
+  assert.ok(
+    whole.findings.some((f) => f.code === 'FieldValueRequired'),
+    `as a whole object it lacks required fields:\n${whole.show}`,
+  );
   assert.equal(s.setFileContext(uri(rel), { patch: 'partial' }), true);
   const patch = findingsOf(s, rel);
-  assert.deepEqual(patch.findings.map((f) => [f.range.start.line, f.code, patch.td.getText(f.range)]), [[5, 'FieldValueTypeInvalid', 'large']], patch.show);
+  assert.deepEqual(
+    patch.findings.map((f) => [f.range.start.line, f.code, patch.td.getText(f.range)]),
+    [[5, 'FieldValueTypeInvalid', 'large']],
+    patch.show,
+  );
   s.setFileContext(uri('kustomize/overlays/prod/widget-ops.yaml'), { patch: 'json6902' });
   assert.deepEqual(findingsOf(s, 'kustomize/overlays/prod/widget-ops.yaml').findings, []);
   // Resources are whole objects.
@@ -97,7 +101,11 @@ test('two definitions of one group/kind: an information finding on each names th
   s.indexDiskFile(uri('config/crd/widgets.yaml'), crd.replace('maximum: 10', 'maximum: 20'));
   const inChart = findingsOf(s, 'chart/crds/widgets.example.com.yaml', crd);
   // The open document is in use.
-  assert.deepEqual(inChart.findings.map((f) => [f.code, f.severity, inChart.td.getText(f.range)]), [['DuplicateCRD', 'information', 'Widget']], inChart.show);
+  assert.deepEqual(
+    inChart.findings.map((f) => [f.code, f.severity, inChart.td.getText(f.range)]),
+    [['DuplicateCRD', 'information', 'Widget']],
+    inChart.show,
+  );
   assert.match(inChart.findings[0].message, /^example\.com\/Widget is also defined in config\/crd\/widgets\.yaml: this definition is the one in use \(an open document is used before files on disk\)$/);
   s.close(uri('chart/crds/widgets.example.com.yaml'));
   const other = findingsOf(s, 'config/crd/widgets.yaml', crd.replace('maximum: 10', 'maximum: 20'));
@@ -112,13 +120,22 @@ test('two definitions of one group/kind: an information finding on each names th
 
 test('crdYaml.syntaxDiagnostics off: YAML syntax is left to another server', () => {
   const broken = 'apiVersion: example.com/v1\nkind: Widget\nspec:\n  size: [1\n';
-  assert.deepEqual(findingsOf(service(), 'deploy/broken.yaml', broken).findings.map((f) => f.code), ['YAMLSyntax']);
+  assert.deepEqual(
+    findingsOf(service(), 'deploy/broken.yaml', broken).findings.map((f) => f.code),
+    ['YAMLSyntax'],
+  );
   assert.deepEqual(findingsOf(service({ syntaxDiagnostics: false }), 'deploy/broken.yaml', broken).findings, []);
 });
 
 test('an empty file: completion offers "New <Kind>" skeletons that validate', () => {
   const s = service();
-  s.indexDiskFile(uri('config/gadgets.yaml'), read('chart/crds/widgets.example.com.yaml').replace(/widget/g, 'gadget').replace(/Widget/g, 'Gadget').replace('required: [size, mode]', 'required: [size, mode, owner]'));
+  s.indexDiskFile(
+    uri('config/gadgets.yaml'),
+    read('chart/crds/widgets.example.com.yaml')
+      .replace(/widget/g, 'gadget')
+      .replace(/Widget/g, 'Gadget')
+      .replace('required: [size, mode]', 'required: [size, mode, owner]'),
+  );
   for (const text of ['', '# my objects\n', '---\n']) {
     const td = TextDocument.create(uri('deploy/new.yaml'), 'yaml', 1, text);
     s.update(td);

@@ -97,7 +97,10 @@ test('the preview shows the object as stored: the storage version, without the f
   s.update(td);
   const p = s.preview(td, { line: 0, character: 0 })!;
   assert.equal(p.version, 'v1beta1');
-  assert.deepEqual(p.storage?.lost.map((x) => x.path), ['spec.cronSpec', 'spec.tags[0].colour']);
+  assert.deepEqual(
+    p.storage?.lost.map((x) => x.path),
+    ['spec.cronSpec', 'spec.tags[0].colour'],
+  );
   const text = renderPreview(p);
   assert.match(text, /^# stored as stable\.example\.com\/v1, the storage version \(conversion None: only apiVersion changes\)$/m);
   assert.match(text, /^# lost when stored: spec\.cronSpec \(not in v1's schema\)$/m);
@@ -118,21 +121,30 @@ test('on request, the preview shows the stored object as read back at each serve
   const docs = parseAllDocuments(renderPreview(p)).map((d) => d.toJSON());
   assert.equal(docs.length, 3);
   // Read as v1beta1, the stored object keeps everything (v1beta1 declares image, replicas and tags).
-  assert.deepEqual(p.readBack?.map((r) => [r.version, r.lost.map((x) => x.path)]), [
-    ['v1beta1', []],
-    ['v1', []],
-  ]);
+  assert.deepEqual(
+    p.readBack?.map((r) => [r.version, r.lost.map((x) => x.path)]),
+    [
+      ['v1beta1', []],
+      ['v1', []],
+    ],
+  );
   assert.deepEqual(docs[1], { apiVersion: 'stable.example.com/v1beta1', kind: 'CronTab', metadata: { name: 'nightly' }, spec: { replicas: 2, tags: [{ name: 'a' }], image: 'busybox' } });
   assert.deepEqual(docs[2], docs[0]);
   // Written as v1: its schedule is stored, and lost to a client reading v1beta1.
   const { td: v1 } = docOf('apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: n}\nspec: {schedule: "@daily"}\n');
   s.update(v1);
   const back = s.preview(v1, { line: 0, character: 0 }, { readBack: true })!;
-  assert.deepEqual(back.readBack?.map((r) => [r.version, r.lost.map((x) => x.path)]), [['v1beta1', ['spec.schedule']], ['v1', []]]);
+  assert.deepEqual(
+    back.readBack?.map((r) => [r.version, r.lost.map((x) => x.path)]),
+    [
+      ['v1beta1', ['spec.schedule']],
+      ['v1', []],
+    ],
+  );
   assert.match(renderPreview(back), /^---\n# read back as v1beta1\n# lost when read: spec\.schedule \(not in v1beta1's schema\)$/m);
 });
 
-test('a webhook-converted CRD: the preview says the stored object is the webhook\'s to make', () => {
+test("a webhook-converted CRD: the preview says the stored object is the webhook's to make", () => {
   const s = serviceWithCrd({}, CRONTAB('  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: "https://conv.example.com/convert"}\n'));
   const { td } = docOf(CR);
   s.update(td);
@@ -148,10 +160,16 @@ test('"Upgrade to apiextensions.k8s.io/v1" on a v1beta1 CRD: the whole CRD migra
   const { td } = docOf(v1beta1);
   s.update(td);
   const fixes = s.fixesOf(td, found[0]);
-  assert.deepEqual(fixes.map((f) => f.title), ['Upgrade to apiextensions.k8s.io/v1']);
+  assert.deepEqual(
+    fixes.map((f) => f.title),
+    ['Upgrade to apiextensions.k8s.io/v1'],
+  );
   const text = applyEdits(td, fixes[0].edits);
   assert.match(text, /# What a CronTab may hold\.\n {4}schema:/);
   assert.match(text, /minimum: 1 # at least one/);
-  assert.ok(fixes[0].notes?.some((n) => n.startsWith('spec.versions[0].schema.openAPIV3Schema.properties[spec]: type: object added')), fixes[0].notes?.join('\n'));
+  assert.ok(
+    fixes[0].notes?.some((n) => n.startsWith('spec.versions[0].schema.openAPIV3Schema.properties[spec]: type: object added')),
+    fixes[0].notes?.join('\n'),
+  );
   checkFindings(new LanguageService(), text, []);
 });

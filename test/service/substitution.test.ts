@@ -70,8 +70,7 @@ function withService(files: Record<string, string>): { s: LanguageService; docs:
   return { s, docs };
 }
 
-const brief = (fs: { range: { start: { line: number } }; code: string; apiMessage?: string; message: string }[]) =>
-  fs.map((f) => `${f.range.start.line + 1}: ${f.code}: ${f.apiMessage ?? f.message}`);
+const brief = (fs: { range: { start: { line: number } }; code: string; apiMessage?: string; message: string }[]) => fs.map((f) => `${f.range.start.line + 1}: ${f.code}: ${f.apiMessage ?? f.message}`);
 
 function cli(argv: string[], cwd: string): { code: number; out: string } {
   let out = '';
@@ -117,7 +116,10 @@ test('${...} only in a comment or nowhere near: the document is checked in full;
   // Nothing the substitution decides: the rule over the whole spec is reported.
   assert.deepEqual(brief(s.findings(docs['a.yaml'])), ['5: FieldValueInvalid: spec: Invalid value: at most 10 replicas']);
   // A document with only substitution references is YAML as written: its syntax errors are reported.
-  assert.ok(s.findings(docs['b.yaml']).some((f) => f.code === 'YAMLSyntax'), brief(s.findings(docs['b.yaml'])).join('\n'));
+  assert.ok(
+    s.findings(docs['b.yaml']).some((f) => f.code === 'YAMLSyntax'),
+    brief(s.findings(docs['b.yaml'])).join('\n'),
+  );
 });
 
 test('a Flux-substituted resource: the Kustomization CRD (its descriptions hold ${var}) is used, substituted values are not reported', () => {
@@ -141,7 +143,10 @@ spec:
 `;
   // The CRD open in the editor (parsed as the file is written, with its `${var}` description).
   const { s, docs } = withService({ 'kustomizations.yaml': crd, 'apps.yaml': ks });
-  assert.deepEqual(s.findings(docs['kustomizations.yaml']).filter((f) => f.severity === 'error'), []);
+  assert.deepEqual(
+    s.findings(docs['kustomizations.yaml']).filter((f) => f.severity === 'error'),
+    [],
+  );
   const found = s.findings(docs['apps.yaml']);
   assert.deepEqual(
     found.map((f) => `${f.range.start.line + 1}: ${f.field}`),
@@ -156,7 +161,11 @@ spec:
 test('the cluster-api templates of the shared corpus: no errors from their ${...} values', () => {
   const shared = defaultSharedDir();
   const rw = join(shared, 'realworld');
-  const files = ['e2e_data_infrastructure-docker_main_bases_cluster-with-kcp.yaml', 'e2e_data_infrastructure-docker_main_bases_cluster-with-topology.yaml', 'e2e_data_infrastructure-docker_main_cluster-template-ipv6_md-ipv6.yaml'];
+  const files = [
+    'e2e_data_infrastructure-docker_main_bases_cluster-with-kcp.yaml',
+    'e2e_data_infrastructure-docker_main_bases_cluster-with-topology.yaml',
+    'e2e_data_infrastructure-docker_main_cluster-template-ipv6_md-ipv6.yaml',
+  ];
   const r = cli(['check', '--crd', join(rw, 'crds', 'cluster-api'), ...files.map((f) => join(rw, 'samples', 'cluster-api', f))], shared);
   assert.match(r.out, /crd-yaml: 3 files, 6 documents: 0 errors, 0 warnings/, r.out);
   assert.equal(r.code, 0);
@@ -168,8 +177,14 @@ test('the cluster-api templates of the shared corpus: no errors from their ${...
   }
   const kcp = join(rw, 'samples', 'cluster-api', files[0]);
   const td = TextDocument.create(pathToFileURL(kcp).href, 'yaml', 1, readFileSync(kcp, 'utf8'));
-  assert.deepEqual(s.findings(td).filter((f) => f.severity !== 'information'), []);
+  assert.deepEqual(
+    s.findings(td).filter((f) => f.severity !== 'information'),
+    [],
+  );
   // Without the references (as substituted with values that are invalid), the same objects have errors.
   const bad = TextDocument.create('file:///ws/bad.yaml', 'yaml', 1, td.getText().replace(/\$\{[^}]*\}/g, 'Not_A_Name'));
-  assert.ok(s.findings(bad).some((f) => f.severity === 'error' && f.field === 'metadata.name'), 'a literal invalid name is reported');
+  assert.ok(
+    s.findings(bad).some((f) => f.severity === 'error' && f.field === 'metadata.name'),
+    'a literal invalid name is reported',
+  );
 });

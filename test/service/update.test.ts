@@ -110,7 +110,10 @@ test('editor: a custom resource is checked as an update of HEAD (transition rule
     const crd = TextDocument.create('file:///x/crd.yaml', 'yaml', 1, CRD());
     const w = TextDocument.create('file:///x/w.yaml', 'yaml', 1, WIDGETS('{replicas: 3, size: 50, mode: a, note: x}'));
     service.update(crd);
-    assert.deepEqual(service.findings(w).map((f) => f.apiMessage), ['spec.size: Invalid value: 50: spec.size in body should be less than or equal to 10']);
+    assert.deepEqual(
+      service.findings(w).map((f) => f.apiMessage),
+      ['spec.size: Invalid value: 50: spec.size in body should be less than or equal to 10'],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -134,10 +137,16 @@ test('editor: a CRD edit is checked against HEAD: stored version, narrowed enum,
     assert.ok(broken, brief(f).join('\n'));
     // w1 was invalid already (size over the maximum): only w2 is made invalid by this change.
     assert.equal(broken.message, 'this change makes 1 Widget object of the workspace invalid (valid against HEAD): Widget w2');
-    assert.deepEqual(broken.related!.map((r) => [r.location.uri.split('/').pop(), r.location.range.start.line + 1]), [['widgets.yaml', 6]]);
+    assert.deepEqual(
+      broken.related!.map((r) => [r.location.uri.split('/').pop(), r.location.range.start.line + 1]),
+      [['widgets.yaml', 6]],
+    );
     // The same version, only the enum narrowed: w2 (mode c) breaks, w1 does not.
     const g = editorFindings(dir, { 'crd.yaml': CRD({ enum: ['a', 'b'] }) }).get('crd.yaml')!;
-    assert.deepEqual(g.filter((x) => x.code === 'Incompatible').map((x) => x.message), ['incompatible with HEAD (enum): spec.mode: enum narrowed: "c" no longer allowed']);
+    assert.deepEqual(
+      g.filter((x) => x.code === 'Incompatible').map((x) => x.message),
+      ['incompatible with HEAD (enum): spec.mode: enum narrowed: "c" no longer allowed'],
+    );
     const b2 = g.find((x) => x.code === 'BreaksObjects')!;
     assert.match(b2.message, /makes 1 Widget object of the workspace invalid/);
     assert.match(b2.related![0].message, /^Widget w2: spec\.mode: Unsupported value: "c"/);
@@ -172,7 +181,11 @@ test('crd-yaml check --base HEAD: the same update findings from the command line
     const crd = await cli(['check', '--base', 'HEAD', '.'], dir);
     assert.equal(crd.code, 1);
     const lines = crd.out.split('\n');
-    const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `${re} in\n${crd.out}`);
+    const has = (re: RegExp) =>
+      assert.ok(
+        lines.some((l) => re.test(l)),
+        `${re} in\n${crd.out}`,
+      );
     has(/^crd\.yaml:\d+:\d+: error: on update from HEAD: status\.storedVersions\[0\]: Invalid value: "v1": missing from spec\.versions/);
     has(/^crd\.yaml:\d+:\d+: error: incompatible with HEAD \(storedVersionRemoval\): version v1 was removed/);
     has(/^crd\.yaml:24:\d+: error: incompatible with HEAD \(enum\): spec\.mode: enum narrowed: "c" no longer allowed \(v2 against v1\) \[Incompatible\]$/);

@@ -40,7 +40,7 @@ spec:
     schema: {openAPIV3Schema: {type: object}}
 `;
 
-test('apiVersion completion lists the served versions in kubectl\'s order, storage and deprecated marked', () => {
+test("apiVersion completion lists the served versions in kubectl's order, storage and deprecated marked", () => {
   const items = completionsAt(serviceWithCrd({}, CRD), 'apiVersion: <|>\nkind: Gadget\n').filter((i) => i.label !== 'apiextensions.k8s.io/v1');
   const sorted = [...items].sort((a, b) => String(a.sortText).localeCompare(String(b.sortText)));
   assert.deepEqual(
@@ -57,7 +57,7 @@ test('apiVersion completion lists the served versions in kubectl\'s order, stora
   assert.deepEqual(sorted[1].tags, [1]);
 });
 
-test('hover on a custom resource\'s apiVersion lists its CRD\'s versions the same way', () => {
+test("hover on a custom resource's apiVersion lists its CRD's versions the same way", () => {
   const md = hoverAt(serviceWithCrd({}, CRD), 'apiVersion: example.com/v1be<|>ta2\nkind: Gadget\nmetadata: {name: g}\n');
   assert.equal(
     md,

@@ -38,7 +38,10 @@ test('the scan lists matching files outside excluded folders; only files mention
     const files = (await listIndexedFiles([ws], DEFAULT_SCAN_SETTINGS)).map((f) => f.slice(ws.length + 1)).sort();
     assert.deepEqual(files, ['app.yml', 'crds/sub/w.yaml']);
     const only = await listIndexedFiles([ws], { crdPaths: ['crds/**/*.yaml'], exclude: [] });
-    assert.deepEqual(only.map((f) => f.slice(ws.length + 1)), ['crds/sub/w.yaml']);
+    assert.deepEqual(
+      only.map((f) => f.slice(ws.length + 1)),
+      ['crds/sub/w.yaml'],
+    );
     assert.equal(await readCandidate(join(ws, 'app.yml'), new ReadableRoots([ws])), undefined);
     assert.equal(await readCandidate(join(ws, 'crds', 'sub', 'w.yaml'), new ReadableRoots([ws])), WIDGET_CRD);
   } finally {
@@ -48,7 +51,14 @@ test('the scan lists matching files outside excluded folders; only files mention
 
 test('the index resolves group/kind, prefers open documents, and reports which keys changed', () => {
   const idx = new CrdIndex();
-  const v1 = extractCrds('file:///disk.yaml', [{ index: 0, text: WIDGET_CRD, value: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' } } }, startLine: 3 }]);
+  const v1 = extractCrds('file:///disk.yaml', [
+    {
+      index: 0,
+      text: WIDGET_CRD,
+      value: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' } } },
+      startLine: 3,
+    },
+  ]);
   assert.equal(v1.length, 1);
   assert.equal(v1[0].startLine, 3);
   assert.deepEqual(idx.set('file:///disk.yaml', v1, 'disk'), ['example.com/Widget']);

@@ -115,7 +115,7 @@ test('block locator: key ranges as the full parse places them, on real CRDs (pat
       else if (r < 0.35) p = [...p, { kind: 'index', index: 0 }, { kind: 'field', name: 'x' }];
       const got = locator.keyRange(p);
       const m = findPath(doc, p);
-      const want = (m.node || m.pair ? keyRange(doc, m.pair) ?? nodeRange(doc, m.node) : keyRange(doc, m.parentPair)) ?? [0, 0];
+      const want = (m.node || m.pair ? (keyRange(doc, m.pair) ?? nodeRange(doc, m.node)) : keyRange(doc, m.parentPair)) ?? [0, 0];
       if (got === undefined) {
         // Only a path ending at a list item is left to the parse.
         assert.equal(p[p.length - 1].kind, 'index', `${c.file}: ${JSON.stringify(p)}`);

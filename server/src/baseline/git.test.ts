@@ -69,7 +69,10 @@ test('loose objects, then packs with offset deltas, then ref deltas: every revis
     // Abbreviated ids and errors said for people.
     const short = git(dir, 'rev-parse', '--short=7', 'HEAD~2');
     assert.equal(repo.resolveCommit(short), git(dir, 'rev-parse', 'HEAD~2'));
-    assert.throws(() => repo.resolveCommit('nope'), (e: unknown) => e instanceof GitError && /revision "nope" not found/.test(e.message));
+    assert.throws(
+      () => repo.resolveCommit('nope'),
+      (e: unknown) => e instanceof GitError && /revision "nope" not found/.test(e.message),
+    );
     assert.throws(() => repo.resolveCommit('HEAD~99'), GitError);
     assert.throws(() => repo.resolveCommit('../../etc'), GitError);
     repo.close();
@@ -143,6 +146,14 @@ test('the baseline setting, object keys and what stands in for a CRD status from
   assert.ok('error' in parseBaselineSetting('HEAD'));
   assert.deepEqual(baselineKey({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' } }), { group: 'example.com', kind: 'Widget', namespace: '', name: 'w' });
   assert.equal(baselineKey({ apiVersion: 'v1', kind: 'ConfigMap' }), undefined);
-  const crd = { spec: { versions: [{ name: 'v1alpha1', storage: false }, { name: 'v1', storage: true }] }, status: { storedVersions: ['v1alpha1'] } };
+  const crd = {
+    spec: {
+      versions: [
+        { name: 'v1alpha1', storage: false },
+        { name: 'v1', storage: true },
+      ],
+    },
+    status: { storedVersions: ['v1alpha1'] },
+  };
   assert.deepEqual(storedStatusStandIn(crd).status, { storedVersions: ['v1alpha1', 'v1'], conditions: [{ type: 'Established', status: 'True' }] });
 });

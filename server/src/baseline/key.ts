@@ -35,4 +35,3 @@ export function storedStatusStandIn(crd: Record<string, unknown>): Record<string
   if (versions.length === 0 && typeof spec.version === 'string') stored.add(spec.version);
   return { ...crd, status: { ...status, storedVersions: [...stored], conditions: [{ type: 'Established', status: 'True' }] } };
 }
-

@@ -140,7 +140,23 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input err
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { command: 'help', paths: [], crdPaths: [], format: 'text', quiet: false, yaml12: false, fieldValidation: 'Strict', unknownKinds: 'ignore', followSymlinks: false, write: false, readBack: false, exclude: [], cluster: false, baseCluster: false, compatibility: {} };
+  const args: CliArgs = {
+    command: 'help',
+    paths: [],
+    crdPaths: [],
+    format: 'text',
+    quiet: false,
+    yaml12: false,
+    fieldValidation: 'Strict',
+    unknownKinds: 'ignore',
+    followSymlinks: false,
+    write: false,
+    readBack: false,
+    exclude: [],
+    cluster: false,
+    baseCluster: false,
+    compatibility: {},
+  };
   let command: string | undefined;
   let formatGiven: string | undefined;
   const rest: string[] = [];
@@ -173,8 +189,7 @@ export function parseArgs(argv: string[]): CliArgs {
       const v = value();
       if (!/^[1-9][0-9]?$/.test(v)) throw new UsageError(`--jobs needs a number of threads from 1 to 99, not "${v}"`);
       args.jobs = Number(v);
-    }
-    else if (a === '--yaml-1.2') args.yaml12 = true;
+    } else if (a === '--yaml-1.2') args.yaml12 = true;
     else if (a === '--follow-symlinks') args.followSymlinks = true;
     else if (a === '-w' || a === '--write') args.write = true;
     else if (a === '--read-back') args.readBack = true;
@@ -219,14 +234,17 @@ export function parseArgs(argv: string[]): CliArgs {
   if ((args.base !== undefined || args.baseCluster || Object.keys(args.compatibility).length) && command !== 'check') throw new UsageError(`${command}: --base, --base-cluster and --compat are for check`);
   if (args.base !== undefined && args.baseCluster) throw new UsageError('check: --base and --base-cluster exclude each other');
   if (args.write && args.paths.includes('-')) throw new UsageError('migrate: --write cannot rewrite the standard input');
-  for (const [flag, v] of [['--webhook', args.webhook], ['--to', args.to], ['--ca-bundle', args.caBundle]] as const) {
+  for (const [flag, v] of [
+    ['--webhook', args.webhook],
+    ['--to', args.to],
+    ['--ca-bundle', args.caBundle],
+  ] as const) {
     if (v !== undefined && command !== 'convert') throw new UsageError(`${command}: ${flag} is for convert`);
   }
   if (command === 'convert' && !args.webhook) throw new UsageError('convert: --webhook URL is required');
   if (command === 'convert' && !args.to) throw new UsageError('convert: --to VERSION is required');
   if ((args.kubeconfig !== undefined || args.context !== undefined) && !args.cluster) throw new UsageError('--kubeconfig and --context go with --cluster');
-  const allowed: OutputFormat[] =
-    command === 'check' ? ['text', 'json', 'sarif'] : command === 'test' ? ['text', 'junit'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
+  const allowed: OutputFormat[] = command === 'check' ? ['text', 'json', 'sarif'] : command === 'test' ? ['text', 'junit'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
   const fmt = (formatGiven ?? allowed[0]) as OutputFormat;
   if (!allowed.includes(fmt)) throw new UsageError(`${command}: unknown format "${formatGiven}" (expected ${allowed.join(', ')})`);
   args.format = fmt;

@@ -98,7 +98,10 @@ export function uriOfInput(file: string, cwd: string): string {
 export function openInputs(files: InputFile[], opts: CheckOptions): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
   const cwd = opts.cwd ?? process.cwd();
   // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
-  const service = new LanguageService({ yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor }, { batch: true });
+  const service = new LanguageService(
+    { yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor },
+    { batch: true },
+  );
   const paths = new Map<string, string>();
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);

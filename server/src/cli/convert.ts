@@ -62,7 +62,9 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
       }
       const crd = service.index.lookup(role.group, role.kind);
       if (!crd || crd.broken) {
-        report.lines.push(`${where}: info: ${crd ? `the CustomResourceDefinition ${crd.name} has YAML syntax errors` : `no CustomResourceDefinition for kind ${role.kind} in group ${role.group} among the given paths`}; not sent`);
+        report.lines.push(
+          `${where}: info: ${crd ? `the CustomResourceDefinition ${crd.name} has YAML syntax errors` : `no CustomResourceDefinition for kind ${role.kind} in group ${role.group} among the given paths`}; not sent`,
+        );
         continue;
       }
       const list = groups.get(crd) ?? groups.set(crd, []).get(crd)!;
@@ -72,7 +74,14 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
   const out: unknown[] = [];
   const post = opts.post ?? ((url, body, ca) => postJson(url, body, { ca }));
   for (const [crd, docs] of groups) {
-    const result = await checkConversionWebhook(crd.crd, docs.map((d) => d.value), opts.to, randomUUID(), (body, crdCa) => post(opts.webhook, body, opts.ca ?? crdCa), opts.kubernetesMinor);
+    const result = await checkConversionWebhook(
+      crd.crd,
+      docs.map((d) => d.value),
+      opts.to,
+      randomUUID(),
+      (body, crdCa) => post(opts.webhook, body, opts.ca ?? crdCa),
+      opts.kubernetesMinor,
+    );
     const whereOf = (i: number | undefined) => docs[i ?? result.sent[0] ?? 0]?.where ?? fileOf(crd);
     for (const e of result.errors) {
       report.errors++;

@@ -30,7 +30,13 @@ async function fakeApiServer(opts: { crds: number; acceptedToken?: string }): Pr
       }));
       return send(200, { items, metadata: { continue: from + limit < opts.crds ? String(from + limit) : '' } });
     }
-    if (u.pathname === '/apis/example.com/v1') return send(200, { resources: [{ name: 'widgets', kind: 'Widget', namespaced: true }, { name: 'widgets/status', kind: 'Widget', namespaced: true }] });
+    if (u.pathname === '/apis/example.com/v1')
+      return send(200, {
+        resources: [
+          { name: 'widgets', kind: 'Widget', namespaced: true },
+          { name: 'widgets/status', kind: 'Widget', namespaced: true },
+        ],
+      });
     if (u.pathname === '/apis/example.com/v1/namespaces/team/widgets/w1') return send(200, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' } });
     if (u.pathname === '/forbidden') return send(403, { kind: 'Status', message: 'customresourcedefinitions is forbidden: User "bob" cannot list resource' });
     send(404, { kind: 'Status' });
@@ -48,7 +54,10 @@ function kubeconfig(name: string, body: string): string {
 
 test('kubeconfig: $KUBECONFIG lists are merged (first wins), relative paths are relative to the file', async () => {
   writeFileSync(join(dir, 'token.txt'), 'from-file\n');
-  const a = kubeconfig('a.yaml', 'current-context: one\ncontexts:\n- name: one\n  context: {cluster: c1, user: u1, namespace: team}\nclusters:\n- name: c1\n  cluster: {server: "https://one.example:6443/", insecure-skip-tls-verify: true}\nusers:\n- name: u1\n  user: {tokenFile: token.txt}\n');
+  const a = kubeconfig(
+    'a.yaml',
+    'current-context: one\ncontexts:\n- name: one\n  context: {cluster: c1, user: u1, namespace: team}\nclusters:\n- name: c1\n  cluster: {server: "https://one.example:6443/", insecure-skip-tls-verify: true}\nusers:\n- name: u1\n  user: {tokenFile: token.txt}\n',
+  );
   const b = kubeconfig('b.yaml', 'current-context: two\ncontexts:\n- name: one\n  context: {cluster: other}\n- name: two\n  context: {cluster: c1}\nclusters: []\n');
   const env = { KUBECONFIG: [a, join(dir, 'missing.yaml'), b].join(':') };
   const files = kubeconfigPaths(undefined, env, '/home/nobody');

@@ -19,7 +19,11 @@ export interface CaseOutcome {
   problem?: string;
 }
 
-const normType = (t: string) => t.toLowerCase().replace(/^fieldvalue/, '').replace(/\s+value$/, '');
+const normType = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/^fieldvalue/, '')
+    .replace(/\s+value$/, '');
 
 /** Whether an actual error satisfies an expectation (each given key must hold). */
 export function errorMatches(e: FieldError, x: ExpectedError): boolean {
@@ -43,7 +47,11 @@ function matchErrors(expected: ExpectedError[], actual: FieldError[]): (number |
     }
     return false;
   };
-  for (let i = 0; i < expected.length; i++) tryAssign(i, actual.map(() => false));
+  for (let i = 0; i < expected.length; i++)
+    tryAssign(
+      i,
+      actual.map(() => false),
+    );
   return owner;
 }
 

@@ -91,10 +91,16 @@ test('custom resources run rules in the stored environment of the version: isCID
 
 test('CustomResourceFieldSelectors off in 1.30: selectableFields are dropped on create (not validated), kept on an update of a CRD that uses them', () => {
   const create = (minor: number) => messages(validateCustomResourceDefinition(crd('true', true), { kubernetesMinor: minor }));
-  assert.ok(create(31).some((m) => m.includes('selectableFields[0].jsonPath')), create(31).join('\n'));
+  assert.ok(
+    create(31).some((m) => m.includes('selectableFields[0].jsonPath')),
+    create(31).join('\n'),
+  );
   assert.deepEqual(create(30), []);
   const fromNone = messages(validateCustomResourceDefinitionUpdate(crd('true', true), crd('true'), { kubernetesMinor: 30 }));
   assert.deepEqual(fromNone, []);
   const inUse = messages(validateCustomResourceDefinitionUpdate(crd('true', true), crd('true', true), { kubernetesMinor: 30 }));
-  assert.ok(inUse.some((m) => m.includes('selectableFields[0].jsonPath')), inUse.join('\n'));
+  assert.ok(
+    inUse.some((m) => m.includes('selectableFields[0].jsonPath')),
+    inUse.join('\n'),
+  );
 });

@@ -155,4 +155,3 @@ class LazyClusterSource implements BaselineSource {
     void this.inner?.then((s) => s.close()).catch(() => undefined);
   }
 }
-

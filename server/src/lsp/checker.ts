@@ -33,7 +33,6 @@ import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 /** The full check of a large CRD starts once the user has paused typing; a newer edit drops it. */
 const FULL_PASS_IDLE_MS = 300;
 
-
 /** Work counters and CPU time of one worker (posted after each task). */
 export class WorkMeter {
   readonly stats: WorkerStats = { cpuMs: 0, tasks: 0, parses: 0, staleSkipped: 0, staleDropped: 0, heapUsedMB: 0, cpuByDocument: {} };

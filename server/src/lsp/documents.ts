@@ -18,9 +18,7 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
 
-export type ChangeVerdict =
-  | { ok: true; changes: TextDocumentContentChangeEvent[]; clamped: string[] }
-  | { ok: false; why: string };
+export type ChangeVerdict = { ok: true; changes: TextDocumentContentChangeEvent[]; clamped: string[] } | { ok: false; why: string };
 
 /** Checks and clamps a didChange's content changes against the document as each change finds it. */
 export function sanitizeChanges(doc: TextDocument, changes: unknown): ChangeVerdict {

@@ -179,7 +179,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
           return;
         }
         if (role === 'query' && workers.checkRunning) answeredDuringChecks++;
-        p.resolve(m.error ? emptyAnswer(p.method) : m.result ?? emptyAnswer(p.method));
+        p.resolve(m.error ? emptyAnswer(p.method) : (m.result ?? emptyAnswer(p.method)));
         return;
       }
       default:

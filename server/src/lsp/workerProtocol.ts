@@ -120,4 +120,3 @@ const EMPTY: Record<DocumentMethod, unknown> = {
 export function emptyAnswer(method: string): unknown {
   return (EMPTY as Record<string, unknown>)[method] ?? null;
 }
-

@@ -6,7 +6,21 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range, type SignatureHelp } from 'vscode-languageserver-types';
-import { compileAt, completionAt, costBreakdown, fieldsOf, functionsFor, signatureAt, siteEnvironment, typeAt, typeText, type CompletionCandidate, type FieldInfo, type RuleSite, type TypeAtResult } from '../engine/cel/query';
+import {
+  compileAt,
+  completionAt,
+  costBreakdown,
+  fieldsOf,
+  functionsFor,
+  signatureAt,
+  siteEnvironment,
+  typeAt,
+  typeText,
+  type CompletionCandidate,
+  type FieldInfo,
+  type RuleSite,
+  type TypeAtResult,
+} from '../engine/cel/query';
 import { PER_CALL_LIMIT } from '../engine/cel/environment';
 import type { CelType } from '../engine/cel/types';
 import type { PathSegment } from '../engine/field';
@@ -177,7 +191,9 @@ function fieldDetail(f: FieldInfo): string {
 const MAX_HOVER_FIELDS = 30;
 
 function fieldLines(fields: FieldInfo[]): string[] {
-  const out = fields.slice(0, MAX_HOVER_FIELDS).map((f) => `- \`${f.name}\`: \`${f.typeText}\`${f.required ? ' — required' : f.hasDefault ? ' — has a default' : ''}${f.description ? ` — ${firstSentence(f.description)}` : ''}`);
+  const out = fields
+    .slice(0, MAX_HOVER_FIELDS)
+    .map((f) => `- \`${f.name}\`: \`${f.typeText}\`${f.required ? ' — required' : f.hasDefault ? ' — has a default' : ''}${f.description ? ` — ${firstSentence(f.description)}` : ''}`);
   if (fields.length > MAX_HOVER_FIELDS) out.push(`- … ${fields.length - MAX_HOVER_FIELDS} more`);
   return out;
 }

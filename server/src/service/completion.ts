@@ -111,7 +111,8 @@ function rootCompletion(ctx: ServiceContext, cc: CursorContext, head: { apiVersi
           });
         });
       }
-      if (!head.kind || head.kind === 'CustomResourceDefinition') out.set('apiextensions.k8s.io/v1', { label: 'apiextensions.k8s.io/v1', kind: CompletionItemKind.Module, detail: 'CustomResourceDefinition', textEdit: { range: replace, newText: 'apiextensions.k8s.io/v1' } });
+      if (!head.kind || head.kind === 'CustomResourceDefinition')
+        out.set('apiextensions.k8s.io/v1', { label: 'apiextensions.k8s.io/v1', kind: CompletionItemKind.Module, detail: 'CustomResourceDefinition', textEdit: { range: replace, newText: 'apiextensions.k8s.io/v1' } });
       return [...out.values()];
     }
     if (key === 'kind') {
@@ -121,15 +122,14 @@ function rootCompletion(ctx: ServiceContext, cc: CursorContext, head: { apiVersi
         if (group && c.group !== group) continue;
         out.set(c.kind, { label: c.kind, kind: CompletionItemKind.Class, detail: c.name, textEdit: { range: replace, newText: c.kind } });
       }
-      if (!group || group === 'apiextensions.k8s.io') out.set('CustomResourceDefinition', { label: 'CustomResourceDefinition', kind: CompletionItemKind.Class, textEdit: { range: replace, newText: 'CustomResourceDefinition' } });
+      if (!group || group === 'apiextensions.k8s.io')
+        out.set('CustomResourceDefinition', { label: 'CustomResourceDefinition', kind: CompletionItemKind.Class, textEdit: { range: replace, newText: 'CustomResourceDefinition' } });
       return [...out.values()];
     }
     return undefined;
   }
   if (!head.apiVersion || !head.kind) {
-    return ['apiVersion', 'kind']
-      .filter((k) => !cc.siblings.includes(k))
-      .map((k, i) => ({ label: k, kind: CompletionItemKind.Property, sortText: String(i), textEdit: { range: replace, newText: `${k}: ` } }));
+    return ['apiVersion', 'kind'].filter((k) => !cc.siblings.includes(k)).map((k, i) => ({ label: k, kind: CompletionItemKind.Property, sortText: String(i), textEdit: { range: replace, newText: `${k}: ` } }));
   }
   return undefined;
 }
@@ -230,7 +230,21 @@ function crdCompletion(ctx: ServiceContext, doc: YamlDoc, cc: CursorContext, seg
   const joined = names.join('.');
   if (cc.inKey) {
     const place = CRD_PLACES.find((p) => p.path === joined);
-    return place ? keywordItems({ ...CRD_FIELDS, apiVersion: { doc: 'apiextensions.k8s.io/v1' }, kind: { doc: 'CustomResourceDefinition' }, metadata: { doc: 'metadata.name must be `<plural>.<group>`.', shape: 'object' }, spec: { doc: 'The CRD specification.', shape: 'object' } }, place.fields, cc, replace, CompletionItemKind.Property) : [];
+    return place
+      ? keywordItems(
+          {
+            ...CRD_FIELDS,
+            apiVersion: { doc: 'apiextensions.k8s.io/v1' },
+            kind: { doc: 'CustomResourceDefinition' },
+            metadata: { doc: 'metadata.name must be `<plural>.<group>`.', shape: 'object' },
+            spec: { doc: 'The CRD specification.', shape: 'object' },
+          },
+          place.fields,
+          cc,
+          replace,
+          CompletionItemKind.Property,
+        )
+      : [];
   }
   const key = names[names.length - 1];
   if (CRD_FIELDS[key]?.values) return valueList(CRD_FIELDS[key].values!, replace);

@@ -99,7 +99,7 @@ export function crdLocation(ctx: ServiceContext, crd: IndexedCrd, segs: PathSegm
   if (!r) {
     const doc = (t.doc ??= parseYamlFile(crd.text).docs[0]);
     const m = findPath(doc, segs);
-    r = (m.node || m.pair ? keyRange(doc, m.pair) ?? nodeRange(doc, m.node) : keyRange(doc, m.parentPair)) ?? [0, 0];
+    r = (m.node || m.pair ? (keyRange(doc, m.pair) ?? nodeRange(doc, m.node)) : keyRange(doc, m.parentPair)) ?? [0, 0];
   }
   const range: Range = {
     start: shift(t.lines.positionAt(r[0]), t.lineShift),

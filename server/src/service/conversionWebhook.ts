@@ -199,15 +199,7 @@ export interface DocumentConversionCheck {
  * Sends the custom resources of the file that belong to the CRD of the object at `pos` (the first custom
  * resource of a known CRD when `pos` is in none) to the webhook. Undefined when the file has none.
  */
-export async function checkDocumentConversion(
-  ctx: ServiceContext,
-  td: TextDocument,
-  file: YamlFile,
-  pos: Position,
-  to: string,
-  uid: string,
-  post: PostReview,
-): Promise<DocumentConversionCheck | undefined> {
+export async function checkDocumentConversion(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position, to: string, uid: string, post: PostReview): Promise<DocumentConversionCheck | undefined> {
   const crs = file.docs
     .map((doc) => ({ doc, role: roleOf(doc.value) }))
     .filter((x): x is { doc: YamlDoc; role: Extract<ReturnType<typeof roleOf>, { role: 'cr' }> } => x.role.role === 'cr' && !x.doc.syntax.some((s) => s.severity === 'error'))
@@ -217,7 +209,14 @@ export async function checkDocumentConversion(
   const crd = (crs.find((x) => x.doc === at) ?? crs[0])?.crd;
   if (!crd) return undefined;
   const mine = crs.filter((x) => x.crd === crd);
-  const result = await checkConversionWebhook(crd.crd, mine.map((x) => x.doc.value), to, uid, post, ctx.settings.kubernetesMinor);
+  const result = await checkConversionWebhook(
+    crd.crd,
+    mine.map((x) => x.doc.value),
+    to,
+    uid,
+    post,
+    ctx.settings.kubernetesMinor,
+  );
   const rangeOf = (i: number | undefined) => headRange(td, mine[i ?? result.sent[0] ?? 0].doc);
   const messages: DocumentConversionCheck['messages'] = result.errors.map((e) => ({ message: e.message, severity: 'error', range: rangeOf(e.object) }));
   const parts: string[] = [];

@@ -45,7 +45,10 @@ function crdsOf(ctx: ServiceContext, uri: string, t: TestFile): { crds: unknown[
     } catch {
       return { crds: [], problem: `crd ${t.crd.path}: not a path` };
     }
-    const crds = ctx.index.all().filter((c) => c.uri === target).map((c) => c.crd);
+    const crds = ctx.index
+      .all()
+      .filter((c) => c.uri === target)
+      .map((c) => c.crd);
     return crds.length ? { crds } : { crds, problem: `crd ${t.crd.path}: no CustomResourceDefinition known there (is the file in the workspace?)` };
   }
   const c = ctx.index.lookup(t.crd.group, t.crd.kind);

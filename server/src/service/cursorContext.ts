@@ -85,7 +85,7 @@ export function cursorContext(lines: string[], line: number, character: number):
   let prefix: string;
   let valueText: string | undefined;
   let keyPath: string | undefined;
-  if (cur.key !== undefined && /:\s/.test(before.slice(cur.column)) || (cur.key !== undefined && before.endsWith(':'))) {
+  if ((cur.key !== undefined && /:\s/.test(before.slice(cur.column))) || (cur.key !== undefined && before.endsWith(':'))) {
     inKey = false;
     valueText = cur.rest ?? '';
     prefix = valuePrefix(valueText);

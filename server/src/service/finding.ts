@@ -18,14 +18,12 @@ export const FINDING_CODES = {
   YAMLSyntax: 'YAML syntax error: the document cannot be decoded as kubectl and the API server decode it',
   YAMLWarning: 'A YAML problem kubectl only warns about (e.g. a duplicate key)',
   NotYaml: 'The file is not YAML (many syntax errors and no Kubernetes object)',
-  UnknownField:
-    'A field the schema does not declare: rejected under strict field validation (kubectl apply, the default since 1.27), silently pruned by non-strict clients',
+  UnknownField: 'A field the schema does not declare: rejected under strict field validation (kubectl apply, the default since 1.27), silently pruned by non-strict clients',
   NoKindMatch: 'No served version of a known CRD matches apiVersion/kind (kubectl: no matches for kind)',
   UnknownKind: 'No known CRD defines this kind: the object is not checked (reported when crdYaml.unknownKinds is hint)',
   CRDUnreadable: 'The CRD of this object has YAML syntax errors: the object is not checked',
   DeprecatedVersion: 'The CRD marks this version deprecated: the API server answers with a warning',
-  VersionFieldLoss:
-    'Conversion strategy None with versions of different schemas: an object loses the fields the storage version lacks when stored, and those a served version lacks when read in it',
+  VersionFieldLoss: 'Conversion strategy None with versions of different schemas: an object loses the fields the storage version lacks when stored, and those a served version lacks when read in it',
   EngineUnavailable: 'A check could not run on this document (see the message)',
   Incompatible: 'A CRD change that can break stored objects or their clients, against the baseline (params.compat.category: storedVersionRemoval, enum, required, type, ...)',
   BreaksObjects: 'A CRD change that makes objects of the workspace invalid (they were valid against the baseline CRD)',

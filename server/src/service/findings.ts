@@ -90,12 +90,19 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const patch = ctx.files.get(uri)?.patch ?? '';
   // Baselines (and, for a CRD, the workspace's objects of its kind) decide update findings.
   const update = `${ctx.baselineGeneration}:${ctx.workspaceGeneration}:${JSON.stringify(ctx.settings.compatibility)}`;
-  if (role.role === 'crd') return `crd:${JSON.stringify(ctx.settings.celLints ?? {})}:${patch}:${definitionsOf(ctx, role.crd).map((c) => `${c.id}@${c.uri}`).join(',')}:${update}`;
+  if (role.role === 'crd')
+    return `crd:${JSON.stringify(ctx.settings.celLints ?? {})}:${patch}:${definitionsOf(ctx, role.crd)
+      .map((c) => `${c.id}@${c.uri}`)
+      .join(',')}:${update}`;
   if (role.role !== 'cr') return `${role.role}:${patch}`;
   const crd = ctx.index.lookup(role.group, role.kind);
   if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
-  return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index.all().filter((c) => c.group === role.group).map((c) => c.id).join(',')}`;
+  return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index
+    .all()
+    .filter((c) => c.group === role.group)
+    .map((c) => c.id)
+    .join(',')}`;
 }
 
 function syntaxFindings(td: TextDocument, doc: YamlDoc): Finding[] {
@@ -142,7 +149,22 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     out.push(...celLintFindings(ctx, td, doc, role.crd));
     if (base) {
       out.push(...compatFindings(ctx, doc, base.object, base.label, (segs) => rangeOfPath(td, doc, segs, 'key')));
-      const broken = brokenObjectsFinding(ctx, doc, base.object, base.label, rangeOfPath(td, doc, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }], 'value'));
+      const broken = brokenObjectsFinding(
+        ctx,
+        doc,
+        base.object,
+        base.label,
+        rangeOfPath(
+          td,
+          doc,
+          [
+            { kind: 'field', name: 'spec' },
+            { kind: 'field', name: 'names' },
+            { kind: 'field', name: 'kind' },
+          ],
+          'value',
+        ),
+      );
       if (broken) out.push(broken);
     }
   } else if (role.role === 'cr') {
@@ -165,7 +187,10 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
       const last = segs[segs.length - 1];
       const name = last?.kind === 'field' ? last.name : last?.kind === 'key' ? last.key : '';
       const present = presentKeys(doc, segs.slice(0, -1));
-      const suggestions = closestNames(name, (e.params.knownNames ?? []).filter((k) => !present.has(k)));
+      const suggestions = closestNames(
+        name,
+        (e.params.knownNames ?? []).filter((k) => !present.has(k)),
+      );
       const f = unknownFieldFinding(ctx, td, doc, { path: e.field, segments: segs, kind: 'CustomResourceDefinition', version: 'v1', suggestions, document: 'crd' });
       if (f) out.push(f);
       continue;
@@ -198,7 +223,14 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
       const f = finding(range, 'error', 'NoKindMatch', `${msg}${near.length ? ` (did you mean ${near.map((k) => `"${k}"`).join(', ')}?)` : ` (${role.group} defines ${kinds.join(', ')})`}`, 'cr');
       f.apiMessage = msg;
       f.params = { suggestions: near };
-      f.related = sameGroup.map((c) => ({ location: crdLocation(ctx, c, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }]), message: `${c.group} defines kind ${c.kind} (${c.name})` }));
+      f.related = sameGroup.map((c) => ({
+        location: crdLocation(ctx, c, [
+          { kind: 'field', name: 'spec' },
+          { kind: 'field', name: 'names' },
+          { kind: 'field', name: 'kind' },
+        ]),
+        message: `${c.group} defines kind ${c.kind} (${c.name})`,
+      }));
       out.push(f);
     } else if (ctx.settings.unknownKinds === 'hint') {
       const hint = unknownKindHint(role.group, role.version, role.kind, role.apiVersion);
@@ -222,7 +254,21 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     f.provenance = { crd: crd.name };
     f.related = [
       {
-        location: crdLocation(ctx, crd, version ? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'served' }] : [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }]),
+        location: crdLocation(
+          ctx,
+          crd,
+          version
+            ? [
+                { kind: 'field', name: 'spec' },
+                { kind: 'field', name: 'versions' },
+                { kind: 'index', index: version.index },
+                { kind: 'field', name: 'served' },
+              ]
+            : [
+                { kind: 'field', name: 'spec' },
+                { kind: 'field', name: 'versions' },
+              ],
+        ),
         message: `${crd.name} serves ${served.map((v) => `${crd.group}/${v.name}`).join(', ') || 'no version'}`,
       },
     ];
@@ -239,7 +285,14 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     f.apiMessage = text;
     f.params = { origin: 'deprecatedVersion' };
     f.provenance = { crd: crd.name, version: version.name };
-    f.related = [provenanceInfo(ctx, crd, version, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }, { kind: 'field', name: 'deprecated' }])];
+    f.related = [
+      provenanceInfo(ctx, crd, version, [
+        { kind: 'field', name: 'spec' },
+        { kind: 'field', name: 'versions' },
+        { kind: 'index', index: version.index },
+        { kind: 'field', name: 'deprecated' },
+      ]),
+    ];
     return f;
   };
   if (!r.ok) {
@@ -327,7 +380,10 @@ function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlD
   const parent = segs.length === 1 ? version.schema : schemaAtPath(version.schema, segs.slice(0, -1))?.schema;
   if (!parent || !isJSONObject(parent.properties)) return [];
   const used = presentKeys(doc, segs.slice(0, -1));
-  return closestNames(name, Object.keys(parent.properties).filter((k) => !used.has(k)));
+  return closestNames(
+    name,
+    Object.keys(parent.properties).filter((k) => !used.has(k)),
+  );
 }
 
 /** The keys of the mapping at a path (as written); none when it is not a mapping. Indexed once per mapping. */
@@ -350,7 +406,11 @@ function parentSchemaSegments(version: CrdVersion, segs: PathSegment[]): PathSeg
 }
 
 function provenanceInfo(ctx: ServiceContext, crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding {
-  const where = segs ?? [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: version.index }];
+  const where = segs ?? [
+    { kind: 'field', name: 'spec' },
+    { kind: 'field', name: 'versions' },
+    { kind: 'index', index: version.index },
+  ];
   return {
     location: crdLocation(ctx, crd, where),
     message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}`,
@@ -451,4 +511,3 @@ function engineUnavailable(td: TextDocument, doc: YamlDoc, error: string): Findi
 function finding(range: Range, severity: FindingSeverity, code: string, message: string, document: DocumentRole): Finding {
   return { range, severity, code, message, document };
 }
-

@@ -123,7 +123,7 @@ function crdHover(ctx: ServiceContext, crd: unknown, segs: PathSegment[], onKey:
 /** Markdown for a schema node: type, description, constraints, default, enum, list type, CEL rules. */
 export function describeSchema(name: string, s: JSONSchemaProps, required: boolean): string {
   const lines: string[] = [];
-  let type = s['x-kubernetes-int-or-string'] ? 'integer | string' : s.type ?? (s['x-kubernetes-preserve-unknown-fields'] ? 'any' : 'unspecified');
+  let type = s['x-kubernetes-int-or-string'] ? 'integer | string' : (s.type ?? (s['x-kubernetes-preserve-unknown-fields'] ? 'any' : 'unspecified'));
   if (s.type === 'array' && isJSONObject(s.items) && typeof (s.items as JSONSchemaProps).type === 'string') type = `array of ${(s.items as JSONSchemaProps).type}`;
   if (s.type === 'object' && isJSONObject(s.additionalProperties)) type = `map of ${(s.additionalProperties as JSONSchemaProps).type ?? 'any'}`;
   lines.push(`**${name}**: \`${type}\`${s.format ? ` (format: \`${s.format}\`)` : ''}${required ? ' — required' : ''}`);

@@ -9,10 +9,7 @@ import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
 import { isCrdObject } from '../workspace/crdIndex';
 import { isJSONObject } from '../engine/json/values';
 
-export type DocumentRole =
-  | { role: 'crd'; crd: Record<string, unknown> }
-  | { role: 'cr'; group: string; version: string; kind: string; apiVersion: string }
-  | { role: 'other' };
+export type DocumentRole = { role: 'crd'; crd: Record<string, unknown> } | { role: 'cr'; group: string; version: string; kind: string; apiVersion: string } | { role: 'other' };
 
 /** Classifies a document value. */
 export function roleOf(value: unknown): DocumentRole {
@@ -65,8 +62,7 @@ export interface SchemaAt {
 export const RESOURCE_ROOT_FIELDS: Record<string, JSONSchemaProps> = {
   apiVersion: {
     type: 'string',
-    description:
-      'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+    description: 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
   },
   kind: {
     type: 'string',

@@ -4,17 +4,7 @@
  * vscode-languageserver-types values; it does no IO and knows nothing of the connection.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type {
-  CodeLens,
-  CompletionItem,
-  DocumentSymbol,
-  FoldingRange,
-  Hover,
-  Location,
-  Position,
-  Range,
-  SignatureHelp,
-} from 'vscode-languageserver-types';
+import type { CodeLens, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SignatureHelp } from 'vscode-languageserver-types';
 import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crdIndex';
 import { lightCrds } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
@@ -58,8 +48,20 @@ export class LanguageService {
    * across edits), and documents of generated YAML are read by the fast reader, their syntax trees
    * built only when a finding needs a position.
    */
-  constructor(settings: Partial<ServiceSettings> = {}, private readonly options: { batch?: boolean } = {}) {
-    this.ctx = { index: this.index, settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings }, files: new Map(), caches: new ServiceCaches({ memo: !options.batch }), baselines: new Map(), baselineGeneration: 0, workspaceGeneration: 0, testRuns: new Map() };
+  constructor(
+    settings: Partial<ServiceSettings> = {},
+    private readonly options: { batch?: boolean } = {},
+  ) {
+    this.ctx = {
+      index: this.index,
+      settings: { ...DEFAULT_SERVICE_SETTINGS, ...settings },
+      files: new Map(),
+      caches: new ServiceCaches({ memo: !options.batch }),
+      baselines: new Map(),
+      baselineGeneration: 0,
+      workspaceGeneration: 0,
+      testRuns: new Map(),
+    };
   }
 
   /**
@@ -141,7 +143,11 @@ export class LanguageService {
       if (role.role === 'cr') used.add(crdKey(role.group, role.kind));
     }
     this.uses.set(td.uri, used);
-    return this.index.set(td.uri, this.crdsOf(td.uri, f, (o) => td.positionAt(o).line), 'open');
+    return this.index.set(
+      td.uri,
+      this.crdsOf(td.uri, f, (o) => td.positionAt(o).line),
+      'open',
+    );
   }
 
   /** Forgets an open document (its CRDs leave the index unless a disk copy is indexed). */
@@ -163,7 +169,11 @@ export class LanguageService {
     const light = helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion);
     if (light) return this.index.set(uri, light, source);
     const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
-    return this.index.set(uri, this.crdsOf(uri, f, (o) => lineOf(text, o)), source);
+    return this.index.set(
+      uri,
+      this.crdsOf(uri, f, (o) => lineOf(text, o)),
+      source,
+    );
   }
 
   /** Open files whose CRs use one of the given CRD keys. */

@@ -92,7 +92,10 @@ function junctorOf(segs: readonly PathSegment[]): string {
 
 function suggestionText(s: readonly string[] | undefined): string {
   if (!s || s.length === 0) return '';
-  return ` (did you mean ${s.slice(0, 3).map((x) => `'${x}'`).join(', ')}?)`;
+  return ` (did you mean ${s
+    .slice(0, 3)
+    .map((x) => `'${x}'`)
+    .join(', ')}?)`;
 }
 
 /** Costs as people read them (1.2 million, 34 billion). */

@@ -165,9 +165,29 @@ export function definition(ctx: ServiceContext, td: TextDocument, file: YamlFile
   if (!at || at.segments.length === 0) return [];
   const first = at.segments[0];
   if (at.segments.length === 1 && first.kind === 'field' && (first.name === 'apiVersion' || first.name === 'kind')) {
-    if (first.name === 'kind') return [crdLocation(ctx, res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'names' }, { kind: 'field', name: 'kind' }])];
-    if (res.version) return [crdLocation(ctx, res.crd, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: res.version.index }, { kind: 'field', name: 'name' }])];
-    return [crdLocation(ctx, res.crd, [{ kind: 'field', name: 'metadata' }, { kind: 'field', name: 'name' }])];
+    if (first.name === 'kind')
+      return [
+        crdLocation(ctx, res.crd, [
+          { kind: 'field', name: 'spec' },
+          { kind: 'field', name: 'names' },
+          { kind: 'field', name: 'kind' },
+        ]),
+      ];
+    if (res.version)
+      return [
+        crdLocation(ctx, res.crd, [
+          { kind: 'field', name: 'spec' },
+          { kind: 'field', name: 'versions' },
+          { kind: 'index', index: res.version.index },
+          { kind: 'field', name: 'name' },
+        ]),
+      ];
+    return [
+      crdLocation(ctx, res.crd, [
+        { kind: 'field', name: 'metadata' },
+        { kind: 'field', name: 'name' },
+      ]),
+    ];
   }
   if (!res.version?.schema) return [];
   const s = schemaAtPath(res.version.schema, at.segments);

@@ -49,8 +49,7 @@ export function templateDecidesSpec(doc: YamlDoc): boolean {
   const under = (k: string) => k === spec || k.startsWith(spec + '\u0000') || k.startsWith(spec + '\u0001');
   // A schema's description decides nothing that objects are checked against (the Flux Kustomization
   // CRD documents `${var:=default}` in one); a property named `description` is a schema, not text.
-  const description = (k: string) =>
-    k.endsWith('\u0000description') && !k.endsWith('\u0000properties\u0000description') && !k.endsWith('\u0000patternProperties\u0000description');
+  const description = (k: string) => k.endsWith('\u0000description') && !k.endsWith('\u0000properties\u0000description') && !k.endsWith('\u0000patternProperties\u0000description');
   return [...t.templated].some((k) => under(k) && !description(k)) || [...t.open, ...t.conditional].some(under) || t.open.has(pathKey([]));
 }
 

@@ -160,7 +160,7 @@ export function findWrittenPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
   const direct = findPath(doc, segs);
   if (direct.matched === segs.length) return direct;
   const v = doc.value as { spec?: { versions?: unknown } } | null;
-  const n = v && typeof v === 'object' && Array.isArray(v.spec?.versions) ? v.spec!.versions!.length as number : 0;
+  const n = v && typeof v === 'object' && Array.isArray(v.spec?.versions) ? (v.spec!.versions!.length as number) : 0;
   for (const alt of v1PathsOfInternalCrdPath(segs, n)) {
     const m = findPath(doc, alt);
     if (m.matched === alt.length) return m;

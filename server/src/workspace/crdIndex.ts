@@ -34,12 +34,7 @@ export interface IndexedCrd {
 
 /** The order of definitions of one group/kind (the first is in use): see CrdIndex. */
 function compareDefinitions(a: IndexedCrd, b: IndexedCrd): number {
-  return (
-    Number(!!a.broken) - Number(!!b.broken) ||
-    SOURCE_RANK[a.source ?? 'disk'] - SOURCE_RANK[b.source ?? 'disk'] ||
-    (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0) ||
-    a.docIndex - b.docIndex
-  );
+  return Number(!!a.broken) - Number(!!b.broken) || SOURCE_RANK[a.source ?? 'disk'] - SOURCE_RANK[b.source ?? 'disk'] || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0) || a.docIndex - b.docIndex;
 }
 
 /** The `group/kind` key CRs are resolved by (kinds are case-sensitive in Kubernetes). */

@@ -9,7 +9,10 @@ import { lightCrds, withoutHeavySpecBlocks } from './lightIndex';
 
 function full(text: string) {
   const f = parseYamlDocuments(text);
-  return extractCrds('u', f.documents.map((d) => ({ index: d.index, text: text.slice(d.start, d.end), value: d.value, startLine: f.positionAt(d.start).line })));
+  return extractCrds(
+    'u',
+    f.documents.map((d) => ({ index: d.index, text: text.slice(d.start, d.end), value: d.value, startLine: f.positionAt(d.start).line })),
+  );
 }
 
 const view = (cs: ReturnType<typeof full>) => cs.map((c) => ({ docIndex: c.docIndex, startLine: c.startLine, name: c.name, group: c.group, kind: c.kind, plural: c.plural, text: c.text, crd: c.crd }));

@@ -53,7 +53,14 @@ export function globToRegExp(glob: string): Glob {
     else if (c === '{') {
       const close = glob.indexOf('}', i);
       if (close > i) {
-        re += '(?:' + glob.slice(i + 1, close).split(',').map(escape).join('|') + ')';
+        re +=
+          '(?:' +
+          glob
+            .slice(i + 1, close)
+            .split(',')
+            .map(escape)
+            .join('|') +
+          ')';
         i = close;
       } else re += '\\{';
     } else re += escapeRegExp(c);

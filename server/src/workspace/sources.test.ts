@@ -73,7 +73,10 @@ test('go.mod: requirements with replace directives; CRD files found in the modul
   mkdirSync(join(cache, 'github.com/fork/lib@v0.2.0'), { recursive: true });
   symlinkSync('/', join(cache, 'github.com/fork/lib@v0.2.0/root-link'));
   const r = await goModuleCrds(gomod, { modCache: cache });
-  assert.deepEqual(r.modules.map((m) => [m.module, m.files.map((f) => f.slice(m.dir.length))]), [['github.com/Acme/Widgets', ['/config/crd/bases/widgets.yaml']]]);
+  assert.deepEqual(
+    r.modules.map((m) => [m.module, m.files.map((f) => f.slice(m.dir.length))]),
+    [['github.com/Acme/Widgets', ['/config/crd/bases/widgets.yaml']]],
+  );
   assert.deepEqual(r.missing, ['github.com/not/cached@v1.0.0', 'example.com/single@v0.0.1']);
   assert.equal(r.cut, false);
   // A bounded walk says when it was cut.

@@ -26,7 +26,10 @@ export function cacheFileOf(url: string, cacheDir: string): string {
   const hash = createHash('sha256').update(url).digest('hex').slice(0, 16);
   let name = '';
   try {
-    name = path.posix.basename(new URL(url).pathname).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80);
+    name = path.posix
+      .basename(new URL(url).pathname)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 80);
   } catch {
     // not a URL: the hash alone
   }
@@ -206,10 +209,7 @@ export interface GoModuleCrds {
  * a module not in the cache is reported as missing, `go mod download` fetches it). A file counts when
  * it is YAML and mentions `CustomResourceDefinition`.
  */
-export async function goModuleCrds(
-  goModText: string,
-  opts: { modCache?: string; budget?: WalkBudget } = {},
-): Promise<{ modules: GoModuleCrds[]; missing: string[]; cut: boolean }> {
+export async function goModuleCrds(goModText: string, opts: { modCache?: string; budget?: WalkBudget } = {}): Promise<{ modules: GoModuleCrds[]; missing: string[]; cut: boolean }> {
   const cache = opts.modCache ?? goModCache();
   const budget = opts.budget ?? { entries: 200_000 };
   const modules: GoModuleCrds[] = [];

@@ -21,7 +21,10 @@ test('a map of 40,000 keys: one hash lookup per key, duplicates still found', ()
   assert.equal(d.decodeWork.nodesVisited, 2 * n + 1);
   // The same map with its first key repeated at the end: found, with one more lookup.
   const dup = parseYamlDocuments([...lines, 'key0: again'].join('\n') + '\n').documents[0];
-  assert.deepEqual(dup.errors.map((e) => [e.code, e.start]), [['DUPLICATE_KEY', lines.join('\n').length + 1]]);
+  assert.deepEqual(
+    dup.errors.map((e) => [e.code, e.start]),
+    [['DUPLICATE_KEY', lines.join('\n').length + 1]],
+  );
   assert.equal(dup.decodeWork.keyLookups, n + 1);
   assert.equal((dup.value as Record<string, string>).key0, 'again');
 });
@@ -63,7 +66,10 @@ function laughs(levels: number, width: number): string {
 
 test('aliases are counted as go-yaml v2 counts them, never expanded: a billion laughs costs one walk', () => {
   const d = parseYamlDocuments(laughs(9, 10)).documents[0];
-  assert.deepEqual(d.errors.map((e) => e.code), ['EXCESSIVE_ALIASING']);
+  assert.deepEqual(
+    d.errors.map((e) => e.code),
+    ['EXCESSIVE_ALIASING'],
+  );
   assert.equal(d.errors[0].kubectl, 'error converting YAML to JSON: yaml: document contains excessive aliasing');
   // The walk visited each AST node at most once (101 per level at most).
   assert.ok(d.decodeWork.nodesVisited <= 10 * 12, `${d.decodeWork.nodesVisited} nodes visited`);
@@ -73,7 +79,7 @@ test('aliases are counted as go-yaml v2 counts them, never expanded: a billion l
   // Two levels (10 x 10 aliased items) are well within: the value is complete.
   const ok = parseYamlDocuments(laughs(2, 10)).documents[0];
   assert.deepEqual(ok.errors, []);
-  assert.equal(((ok.value as Record<string, unknown[][]>).a2).flat().length, 100);
+  assert.equal((ok.value as Record<string, unknown[][]>).a2.flat().length, 100);
 });
 
 test('a 290 KB custom resource that would expand to millions of keys is stopped after one walk, and not walked again when another document changes', () => {
@@ -83,7 +89,10 @@ test('a 290 KB custom resource that would expand to millions of keys is stopped 
   const other = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n';
   const f1 = parseYamlDocuments(`${cr}---\n${other}`);
   const d = f1.documents[0];
-  assert.deepEqual(d.errors.map((e) => e.code), ['EXCESSIVE_ALIASING']);
+  assert.deepEqual(
+    d.errors.map((e) => e.code),
+    ['EXCESSIVE_ALIASING'],
+  );
   // 2 million keys as go-yaml would decode them, 43,000 as walked.
   assert.ok(d.decodeWork.nodesVisited < 44_000, String(d.decodeWork.nodesVisited));
   // The first decode operations over go-yaml's low mark fail: the ratio is then at most 0.99.

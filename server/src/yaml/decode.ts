@@ -140,7 +140,8 @@ class Decoder {
     const w = this.work;
     w.decodeCount++;
     if (this.aliasDepth > 0) w.aliasCount++;
-    if (excessiveAliasing(w.decodeCount, w.aliasCount)) this.fail(node, 'EXCESSIVE_ALIASING', 'document contains excessive aliasing', 'anchors and aliases expand to far more than the document itself (kubectl refuses such documents)');
+    if (excessiveAliasing(w.decodeCount, w.aliasCount))
+      this.fail(node, 'EXCESSIVE_ALIASING', 'document contains excessive aliasing', 'anchors and aliases expand to far more than the document itself (kubectl refuses such documents)');
   }
 
   fail(node: Node | null | undefined, code: string, goError: string, plain: string): never {

@@ -419,8 +419,7 @@ function fileOf(text: string, pending: PendingChunk[], version: YamlVersion): Ya
     else if (c.tail) {
       parsed = [unparsedDocument(c.text, version, `not checked: this file has more than ${MAX_YAML_DOCUMENTS.toLocaleString('en-US')} documents; the rest of the file from here on is not parsed`)];
       exhausted = true;
-    }
-    else if (parsed && cache.get(c.text) === parsed) {
+    } else if (parsed && cache.get(c.text) === parsed) {
       // The same text earlier in this file: the parse is shared, and so is its memory.
     } else {
       const cost = parsed?.[0]?.cost ?? estimateParseBytes(c.text, left).bytes;
@@ -429,7 +428,13 @@ function fileOf(text: string, pending: PendingChunk[], version: YamlVersion): Ya
         // The syntax tree is freed once composed: the document keeps its AST and value.
         left -= Math.ceil(cost * RETAINED_SHARE);
       } else if (left >= 2 * UNPARSED_DOCUMENT_BYTES) {
-        parsed = [unparsedDocument(c.text, version, `not checked: parsing this document would take more memory than is left of this file's bound (${PARSE_BYTES_PER_CHAR} times its size plus ${mb(PARSE_FIXED_BYTES)}: ${mb(parseBytesBound(text.length))})`)];
+        parsed = [
+          unparsedDocument(
+            c.text,
+            version,
+            `not checked: parsing this document would take more memory than is left of this file's bound (${PARSE_BYTES_PER_CHAR} times its size plus ${mb(PARSE_FIXED_BYTES)}: ${mb(parseBytesBound(text.length))})`,
+          ),
+        ];
         left -= UNPARSED_DOCUMENT_BYTES;
       } else {
         const rest = pending.length - i;

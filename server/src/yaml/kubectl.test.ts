@@ -33,9 +33,11 @@ const REFUSED: [string, string, string, string][] = [
   ['a: 1\n--- !!map\nb: 2\n', 'DOCUMENT_SEPARATOR', '--- !!map', 'invalid Yaml document separator: !!map'],
 ];
 
-test('what kubectl cannot read is an error on the offending token, with kubectl\'s error', () => {
+test("what kubectl cannot read is an error on the offending token, with kubectl's error", () => {
   for (const [text, code, covered, kubectl] of REFUSED) {
-    const errors = parseYamlDocuments(text).documents.flatMap((d) => d.errors).filter((e) => e.severity === 'error');
+    const errors = parseYamlDocuments(text)
+      .documents.flatMap((d) => d.errors)
+      .filter((e) => e.severity === 'error');
     const e = errors.find((x) => x.code === code);
     assert.ok(e, `${JSON.stringify(text)}: no ${code} in ${JSON.stringify(errors)}`);
     assert.equal(text.slice(e.start, e.end), covered, JSON.stringify(text));
@@ -52,7 +54,7 @@ test('the same texts are fine where kubectl reads them: quoted, or as keys', () 
   }
 });
 
-test('what a later key replaces never reaches kubectl\'s JSON conversion: no error for it', () => {
+test("what a later key replaces never reaches kubectl's JSON conversion: no error for it", () => {
   for (const text of ['a: .inf\na: 1\n', 'a: {~: 1}\na: 2\n', 'b: &x {a: .nan}\nb: 1\n', 'a: [.inf]\n<<: {a: 1}\n']) {
     const d = parseYamlDocuments(text).documents[0];
     assert.deepEqual(
@@ -63,7 +65,10 @@ test('what a later key replaces never reaches kubectl\'s JSON conversion: no err
   }
   // Still refused where the value stays, also through an alias of an overwritten anchor.
   const d = parseYamlDocuments('k: &i .inf\nk: 1\nv: [*i]\n').documents[0];
-  assert.deepEqual(d.errors.filter((e) => e.severity === 'error').map((e) => e.code), ['NOT_JSON']);
+  assert.deepEqual(
+    d.errors.filter((e) => e.severity === 'error').map((e) => e.code),
+    ['NOT_JSON'],
+  );
   assert.deepEqual(d.value, { k: 1, v: [null] });
 });
 
@@ -127,7 +132,10 @@ test('a document after `...` without `---` is flagged: kubectl ignores it', () =
   const d = parseYamlDocuments('a: 1\n...\nb: 2\n').documents;
   assert.equal(d.length, 2);
   assert.deepEqual(d[0].errors, []);
-  assert.deepEqual(d[1].errors.map((e) => [e.severity, e.code]), [['warning', 'IGNORED_DOCUMENT']]);
+  assert.deepEqual(
+    d[1].errors.map((e) => [e.severity, e.code]),
+    [['warning', 'IGNORED_DOCUMENT']],
+  );
 });
 
 const WIDGET_CRD = readFileSync(join(__dirname, '..', '..', '..', 'test', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
@@ -146,7 +154,10 @@ test('`.inf` in a custom resource is an error in the editor, on `.inf`, and noth
   assert.equal(errors[0].apiMessage, 'error converting YAML to JSON: json: unsupported value: +Inf');
   // The same object with a number is fine.
   const ok = TextDocument.create('file:///ws/ok.yaml', 'yaml', 1, text.replace('.inf', '3'));
-  assert.deepEqual(s.findings(ok).filter((x) => x.severity === 'error'), []);
+  assert.deepEqual(
+    s.findings(ok).filter((x) => x.severity === 'error'),
+    [],
+  );
 });
 
 test('no warning of the `yaml` package reaches stderr, whatever is done with the AST', () => {

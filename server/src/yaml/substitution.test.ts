@@ -22,13 +22,22 @@ test('references are masked as a Go action inside a line: same length, a span ea
   const text = 'metadata:\n  name: ${CLUSTER_NAME}-md-0\nspec:\n  ports: [${PORT}]\n';
   const m = maskSubstitutions(text)!;
   assert.equal(m.text, 'metadata:\n  name: xxxxxxxxxxxxxxx-md-0\nspec:\n  ports: [xxxxxxx]\n');
-  assert.deepEqual(m.spans.map((s) => text.slice(s.start, s.end)), ['${CLUSTER_NAME}', '${PORT}']);
+  assert.deepEqual(
+    m.spans.map((s) => text.slice(s.start, s.end)),
+    ['${CLUSTER_NAME}', '${PORT}'],
+  );
   assert.deepEqual(m.substitutions, m.spans);
   assert.equal(maskSubstitutions('a: $HOME'), undefined);
   // With Go actions: a `${` inside an action is the action's; both kinds of spans, in order.
   const helm = 'a: {{ printf "${%s}" .x }}\nb: ${B}\n';
   const both = maskSubstitutions(helm, maskTemplate(helm))!;
-  assert.deepEqual(both.spans.map((s) => helm.slice(s.start, s.end)), ['{{ printf "${%s}" .x }}', '${B}']);
-  assert.deepEqual(both.substitutions!.map((s) => helm.slice(s.start, s.end)), ['${B}']);
+  assert.deepEqual(
+    both.spans.map((s) => helm.slice(s.start, s.end)),
+    ['{{ printf "${%s}" .x }}', '${B}'],
+  );
+  assert.deepEqual(
+    both.substitutions!.map((s) => helm.slice(s.start, s.end)),
+    ['${B}'],
+  );
   assert.equal(both.actions.length, 1);
 });

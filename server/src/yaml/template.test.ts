@@ -32,10 +32,14 @@ test('the lexer follows Go: trim markers, comments, strings holding }}', () => {
   const t = 'a: {{- .Values.x -}}\nb: {{ printf "}}" .y }}\nc: {{/* a }} comment */}}\nd: {{ `raw }}` }}\ne: {{ unclosed\n';
   const acts = lexTemplateActions(t).map((a) => t.slice(a.start, a.end));
   assert.deepEqual(acts, ['{{- .Values.x -}}', '{{ printf "}}" .y }}', '{{/* a }} comment */}}', '{{ `raw }}` }}']);
-  assert.deepEqual(lexTemplateActions('{{-3}}').map((a) => a.body), ['-3'], '{{-3}} is not a trim marker');
+  assert.deepEqual(
+    lexTemplateActions('{{-3}}').map((a) => a.body),
+    ['-3'],
+    '{{-3}} is not a trim marker',
+  );
 });
 
-test('Go actions are told from other tools\' braces', () => {
+test("Go actions are told from other tools' braces", () => {
   assert.equal(hasGoTemplateActions('name: {{ .Values.name }}'), true);
   assert.equal(hasGoTemplateActions('labels:\n  {{- include "x.labels" . | nindent 4 }}'), true);
   assert.equal(hasGoTemplateActions('{{- if .Values.enabled }}\nkind: A\n{{- end }}'), true);

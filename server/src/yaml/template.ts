@@ -411,13 +411,7 @@ function keyName(p: Pair): string {
  * the action is the value of a key or item that has none of its own; `inScalar`: it is inside a scalar
  * (a block scalar's text).
  */
-function ownerOf(
-  root: Node | null,
-  offset: number,
-  col: number,
-  text: string,
-  base: number,
-): { path: PathSegment[]; empty?: boolean; inScalar?: boolean } | undefined {
+function ownerOf(root: Node | null, offset: number, col: number, text: string, base: number): { path: PathSegment[]; empty?: boolean; inScalar?: boolean } | undefined {
   if (!root) return undefined;
   const columnAt = (o: number) => o - lineStartOf(text, o);
   let node: unknown = root;

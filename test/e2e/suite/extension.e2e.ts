@@ -119,17 +119,16 @@ test('a CRD whose schema is not structural is reported at its schema', async () 
   const missing = ds.filter((d) => codeOf(d) === 'FieldValueRequired' && d.message === 'missing "type": must not be empty for specified object fields');
   assert.deepEqual(missing.map((d) => d.range.start.line).sort(), [21, 25], show(ds));
   // No absolute schema path up front; the API server's (internal) path is in the related information.
-  assert.ok(missing.every((d) => d.relatedInformation?.[0]?.message.startsWith('API server: spec.validation.openAPIV3Schema.properties[spec]')), show(ds));
+  assert.ok(
+    missing.every((d) => d.relatedInformation?.[0]?.message.startsWith('API server: spec.validation.openAPIV3Schema.properties[spec]')),
+    show(ds),
+  );
 });
 
 test('a real multi-version CRD (Gateway API GatewayClass v1 and v1beta1) checks its CRs', async () => {
   const uri = wsUri('gateway-api/gatewayclasses.yaml');
   await open('gateway-api/gatewayclasses.yaml');
-  const ds = await diagnostics(
-    uri,
-    (x) => x.some((d) => codeOf(d) === 'FieldValueTypeInvalid') && x.some((d) => codeOf(d) === 'UnknownField' || codeOf(d) === 'FieldValuePruned'),
-    'v1 and v1beta1 findings',
-  );
+  const ds = await diagnostics(uri, (x) => x.some((d) => codeOf(d) === 'FieldValueTypeInvalid') && x.some((d) => codeOf(d) === 'UnknownField' || codeOf(d) === 'FieldValuePruned'), 'v1 and v1beta1 findings');
   const pattern = find(ds, 'FieldValueInvalid', 'Invalid value "Example Controller": should match');
   assert.equal(pattern.range.start.line, 7);
   const type = find(ds, 'FieldValueTypeInvalid', '42 is read as the number 42, but this field is a string: quote it');
@@ -226,23 +225,18 @@ test('a quick fix applied with workspace.applyEdit removes a NonStructural diagn
   const ds = await diagnostics(uri, (x) => x.length >= 2, 'the missing types');
   const target = ds.find((d) => codeOf(d) === 'FieldValueRequired' && d.range.start.line === 21);
   assert.ok(target, show(ds));
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-    'vscode.executeCodeActionProvider',
-    uri,
-    target.range,
-    vscode.CodeActionKind.QuickFix.value,
-  );
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, target.range, vscode.CodeActionKind.QuickFix.value);
   const fix = actions.find((a) => a.title === 'Add "type: object"');
   assert.ok(fix?.edit, `the quick fix is offered: ${JSON.stringify(actions.map((a) => a.title))}`);
   assert.equal(await vscode.workspace.applyEdit(fix.edit), true);
   assert.match(editor.document.getText(), /\n {12}spec:\n {14}type: object\n {14}properties:/);
-  const after = await diagnostics(
-    uri,
-    (x) => x.length === 1,
-    'the spec diagnostic gone',
-  );
+  const after = await diagnostics(uri, (x) => x.length === 1, 'the spec diagnostic gone');
   // The other one (spec.color, now a line lower) is still reported: only the fixed finding went away.
-  assert.deepEqual(after.map((d) => [codeOf(d), d.range.start.line]), [['FieldValueRequired', 26]], show(after));
+  assert.deepEqual(
+    after.map((d) => [codeOf(d), d.range.start.line]),
+    [['FieldValueRequired', 26]],
+    show(after),
+  );
 });
 
 test('the preview command opens the pruned and defaulted object', async () => {
@@ -310,7 +304,10 @@ test('beside redhat.vscode-yaml, crdYaml.syntaxDiagnostics "auto" leaves YAML sy
   assert.equal(redhat.isActive, true, 'the redhat.vscode-yaml stub is active');
   // The first document is checked (its type error is reported); the second's syntax error is not ours to report.
   const ds = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'FieldValueTypeInvalid'), 'the type error of the first document');
-  assert.deepEqual(ds.filter((d) => codeOf(d) === 'YAMLSyntax').map((d) => d.message), []);
+  assert.deepEqual(
+    ds.filter((d) => codeOf(d) === 'YAMLSyntax').map((d) => d.message),
+    [],
+  );
   const config = () => vscode.workspace.getConfiguration('crdYaml');
   await config().update('syntaxDiagnostics', 'on', vscode.ConfigurationTarget.Workspace);
   try {

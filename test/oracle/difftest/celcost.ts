@@ -20,8 +20,8 @@ const STRING_RULES = [
   "self.matches('^(ab/)*$')",
   "self.findAll('[0-9]+').size() < 4",
   "self.replace('/', '//').size() > 0",
-  "self.lowerAscii().upperAscii().trim().size() > 0",
-  "(self + self).size() > 0",
+  'self.lowerAscii().upperAscii().trim().size() > 0',
+  '(self + self).size() > 0',
   "self.contains('zz')",
   "self.indexOf('/') >= 0",
   "self.substring(1).startsWith('b')",
@@ -51,13 +51,7 @@ const STR_LIST_RULES = [
   "self.join(',').split(',').size() == self.size()",
   "'%s'.format([self]).size() > 0",
 ];
-const MAP_RULES = [
-  'self.all(k, k.size() < 100)',
-  'self.all(k, v, k.size() + v.size() < 100)',
-  'self.transformMap(k, v, v + v).size() >= 0',
-  "self.exists(k, self[k] == 'a')",
-  "self.map(k, self[k]).all(v, v != '')",
-];
+const MAP_RULES = ['self.all(k, k.size() < 100)', 'self.all(k, v, k.size() + v.size() < 100)', 'self.transformMap(k, v, v + v).size() >= 0', "self.exists(k, self[k] == 'a')", "self.map(k, self[k]).all(v, v != '')"];
 const OBJ_RULES = [
   'self.all(x, x.name.size() < 50)',
   'self.map(x, x.name).distinct().size() == self.size()',

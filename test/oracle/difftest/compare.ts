@@ -52,7 +52,14 @@ export function compareCase(text: string, oracle: OracleAnswer, sharedDir: strin
       const errs = (out.errors ?? []).filter((e) => (e.severity ?? 'error') === 'error');
       const engine = { errors: errs.map((e) => ({ type: e.type, field: e.field, detail: errorMessage(e) })) };
       const tied = withoutTiedContributions(oracle.errors, errs);
-      return { comparable: true, agree: errorsMatch(tied.oracle.map((e) => ({ ...e, detail: stableDetail(e.detail) })), tied.engine), engine };
+      return {
+        comparable: true,
+        agree: errorsMatch(
+          tied.oracle.map((e) => ({ ...e, detail: stableDetail(e.detail) })),
+          tied.engine,
+        ),
+        engine,
+      };
     }
     if ('object' in oracle) return { comparable: true, agree: deepEqual(oracle.object, out.object), engine: { object: out.object } };
     if (oracle.error !== undefined) return { comparable: true, agree: out.error !== undefined, engine: { error: out.error, value: out.value } };
@@ -71,10 +78,7 @@ const CONTRIBUTED = 'contributed to estimated rule cost total exceeding cost lim
  * code itself. The two lists are taken as the same (and left out of the comparison) when they are as
  * long and every expression only the engine lists costs as much as the engine's cheapest listed one.
  */
-export function withoutTiedContributions<O extends { type: string; field: string; detail: string }>(
-  oracle: O[],
-  engine: FieldError[],
-): { oracle: O[]; engine: FieldError[] } {
+export function withoutTiedContributions<O extends { type: string; field: string; detail: string }>(oracle: O[], engine: FieldError[]): { oracle: O[]; engine: FieldError[] } {
   const isContribution = (e: { type: string; detail: string }) => e.type === 'FieldValueForbidden' && e.detail.endsWith(CONTRIBUTED);
   const o = oracle.filter(isContribution);
   const en = engine.filter((e) => isContribution({ type: e.type, detail: errorMessage(e) }));

@@ -181,7 +181,11 @@ function genStringSchema(r: Random): JSONSchemaProps {
     [2, 'pattern'],
     [2, 'format'],
   ] as const);
-  if (k === 'enum') s.enum = r.subset(['a', 'b', 'Exact', 'PathPrefix', 'c-d'], 0.6).concat(['a']).filter((x, i, a) => a.indexOf(x) === i);
+  if (k === 'enum')
+    s.enum = r
+      .subset(['a', 'b', 'Exact', 'PathPrefix', 'c-d'], 0.6)
+      .concat(['a'])
+      .filter((x, i, a) => a.indexOf(x) === i);
   if (k === 'pattern') s.pattern = r.pick(PATTERNS)[0];
   if (k === 'format') s.format = r.pick(STRING_FORMATS)[0];
   if (r.chance(0.3)) s.maxLength = r.int(0, 12);
@@ -211,7 +215,7 @@ function genRules(r: Random, s: JSONSchemaProps): ValidationRule[] {
     if (!rule) continue;
     const v: ValidationRule = { rule };
     if (r.chance(0.3)) v.message = r.pick(['must be valid', 'Listener name must be unique', 'value is not allowed']);
-    if (r.chance(0.15)) v.messageExpression = r.pick(["'bad: ' + string(self)", "'size ' + string(1)", "self"]);
+    if (r.chance(0.15)) v.messageExpression = r.pick(["'bad: ' + string(self)", "'size ' + string(1)", 'self']);
     if (r.chance(0.1)) v.reason = r.pick(['FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate', 'FieldValueInvalid']);
     if (r.chance(0.1) && s.properties) v.fieldPath = '.' + r.pick(Object.keys(s.properties));
     out.push(v);
@@ -256,10 +260,10 @@ function genRule(r: Random, s: JSONSchemaProps): string | undefined {
         return r.pick(['self.size() <= 2', "!('bad' in self)", 'self.all(k, k.size() < 5)']);
       }
       const names = Object.keys(s.properties ?? {});
-      if (names.length === 0) return r.pick(['true', "has(self.kind) || !has(self.kind)"]);
+      if (names.length === 0) return r.pick(['true', 'has(self.kind) || !has(self.kind)']);
       const a = r.pick(names);
       const b = r.pick(names);
-      const ea = r.chance(0.9) ? escapeCEL(a) ?? a : a;
+      const ea = r.chance(0.9) ? (escapeCEL(a) ?? a) : a;
       const eb = escapeCEL(b) ?? b;
       const pa = s.properties![a];
       const rs = [`has(self.${ea})`, `has(self.${ea}) == has(self.${eb})`, `!has(self.${ea}) || has(self.${eb})`];

@@ -56,11 +56,7 @@ export function* reductions(c: Record<string, Json>): Generator<Record<string, J
  * Greedy minimisation. `stillFails` gets a batch of candidates and returns the index of the first
  * that still disagrees (or -1). Stops after `budget` candidate evaluations.
  */
-export async function shrink(
-  c: Record<string, Json>,
-  stillFails: (cands: Record<string, Json>[]) => Promise<number>,
-  budget = 400,
-): Promise<Record<string, Json>> {
+export async function shrink(c: Record<string, Json>, stillFails: (cands: Record<string, Json>[]) => Promise<number>, budget = 400): Promise<Record<string, Json>> {
   let cur = c;
   let spent = 0;
   outer: while (spent < budget) {

@@ -122,11 +122,13 @@ export function genCustomResourceUpdate(r: Random, id: string): Obj {
   // ratcheting is about.
   const old = r.chance(0.5) ? mutateBody(r, base, schema) : structuredCloneJson(base);
   let obj: Obj;
-  switch (r.weighted([
-    [3, 'same'],
-    [5, 'changed'],
-    [1, 'fresh'],
-  ] as const)) {
+  switch (
+    r.weighted([
+      [3, 'same'],
+      [5, 'changed'],
+      [1, 'fresh'],
+    ] as const)
+  ) {
     case 'same':
       obj = structuredCloneJson(old);
       break;
@@ -215,13 +217,15 @@ export function genCustomResourceDefinitionUpdate(r: Random, id: string): Obj {
   const versions = spec.versions as Obj[];
   const n = r.int(1, 2);
   for (let i = 0; i < n; i++) {
-    switch (r.weighted([
-      [6, 'schema'],
-      [2, 'version'],
-      [1, 'scope'],
-      [1, 'names'],
-      [1, 'other'],
-    ] as const)) {
+    switch (
+      r.weighted([
+        [6, 'schema'],
+        [2, 'version'],
+        [1, 'scope'],
+        [1, 'names'],
+        [1, 'other'],
+      ] as const)
+    ) {
       case 'schema':
         changeSchema(r, ((versions[0].schema as Obj).openAPIV3Schema as JSONSchemaProps) ?? {});
         break;

@@ -144,7 +144,10 @@ test('the runtime cost budget is shared by all rules of an object', () => {
   const rule = '[1, 2, 3, 4, 5, 6, 7, 8, 9].all(i, 99999 in self.l)';
   const rules = Array.from({ length: 14 }, () => rule);
   const { errs, seen } = run(rules, { l: ints });
-  assert.ok(seen.slice(0, -1).every((e) => e.cost === 900_046), seen.map((e) => e.cost).join(','));
+  assert.ok(
+    seen.slice(0, -1).every((e) => e.cost === 900_046),
+    seen.map((e) => e.cost).join(','),
+  );
   assert.deepEqual(errs, ['<nil>: Invalid value: "object": validation failed due to running out of cost budget, no further validation rules will be run']);
   const spent = seen.reduce((a, e) => a + e.cost, 0);
   // The last evaluation is the one that overran; none ran after it.

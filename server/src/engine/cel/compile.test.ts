@@ -19,12 +19,7 @@ test('undefined fields, resource-root metadata and escaping', () => {
   const root: JSONSchemaProps = {
     type: 'object',
     properties: { 'f-1': { type: 'string' }, if: { type: 'integer' } },
-    'x-kubernetes-validations': [
-      { rule: 'self.metadata.name.size() > 0' },
-      { rule: 'self.metadata.labels.size() > 0' },
-      { rule: "self.f__dash__1 == 'a' && self.if > 0 && self.__if__ > 0" },
-      { rule: 'self.nope' },
-    ],
+    'x-kubernetes-validations': [{ rule: 'self.metadata.name.size() > 0' }, { rule: 'self.metadata.labels.size() > 0' }, { rule: "self.f__dash__1 == 'a' && self.if > 0 && self.__if__ > 0" }, { rule: 'self.nope' }],
   };
   const errs = compile(root);
   assert.equal(errs.length, 2);
@@ -60,7 +55,10 @@ test('optionalOldSelf makes oldSelf optional; field selection on it stays option
       { rule: 'self.i >= oldSelf.i', optionalOldSelf: true },
     ],
   });
-  assert.deepEqual(errs.map((e) => e.field), ['x-kubernetes-validations[1].rule']);
+  assert.deepEqual(
+    errs.map((e) => e.field),
+    ['x-kubernetes-validations[1].rule'],
+  );
   assert.match(errs[0].detail, /applied to '\(int, optional_type\(int\)\)'/);
 });
 
@@ -100,7 +98,7 @@ test('timestamps and durations print as cel-go kinds; the rule prints as the int
 });
 
 test('every type error of a rule is reported, in source order, as cel-go does (oracle-checked)', () => {
-  const rule = 'self.q == 1 && self.r == 2\n && self.a == \'\'';
+  const rule = "self.q == 1 && self.r == 2\n && self.a == ''";
   const errs = compile({ type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule }] });
   assert.equal(errs.length, 1);
   const detail = errs[0].slice(errs[0].indexOf('compilation failed: '));

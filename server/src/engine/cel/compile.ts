@@ -60,7 +60,7 @@ export interface CompileOptions {
 export const STORED_EXPRESSIONS: CompileOptions = { kind: 'stored' };
 
 function envFor(opts: CompileOptions, stored: boolean | undefined): EnvironmentOptions {
-  return { kubernetesMinor: opts.kubernetesMinor, compatibilityMinor: opts.compatibilityMinor, kind: stored ? 'stored' : opts.kind ?? 'new' };
+  return { kubernetesMinor: opts.kubernetesMinor, compatibilityMinor: opts.compatibilityMinor, kind: stored ? 'stored' : (opts.kind ?? 'new') };
 }
 
 /** The variables of a rule environment: self, and oldSelf (optional when optionalOldSelf). */

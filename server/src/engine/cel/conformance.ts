@@ -40,13 +40,7 @@ export function evaluateConformanceExpression(expr: string, vars: Record<string,
  * it (StoredExpressions environment), its estimated cost, and, with an object, its evaluation with
  * the runtime cost as cel-go's tracker counts it (what the oracle's cel-cost answers).
  */
-export function evaluateConformanceCost(
-  schema: JSONSchemaProps,
-  expr: string,
-  object: unknown,
-  isResourceRoot: boolean,
-  kubernetesMinor?: Minor,
-): { value?: Record<string, unknown>; error?: string } {
+export function evaluateConformanceCost(schema: JSONSchemaProps, expr: string, object: unknown, isResourceRoot: boolean, kubernetesMinor?: Minor): { value?: Record<string, unknown>; error?: string } {
   try {
     const decl = schemaDeclType(schema, isResourceRoot);
     if (!decl) return { error: 'schema has no CEL type' };

@@ -40,7 +40,11 @@ function checkAdvice(c: any, scope: 'rule' | 'total' = 'rule') {
   assert.ok(p.dominant && p.maxBound, JSON.stringify(p));
   assert.equal(p.unbounded?.[0].path, p.dominant.path);
   const fixed = bound(c, p.dominant.path, p.maxBound.keyword, p.maxBound.value);
-  assert.deepEqual(costErrors(validateCustomResourceDefinition(fixed)).map((x) => x.detail), [], `${p.maxBound.keyword}: ${p.maxBound.value} clears the cost errors`);
+  assert.deepEqual(
+    costErrors(validateCustomResourceDefinition(fixed)).map((x) => x.detail),
+    [],
+    `${p.maxBound.keyword}: ${p.maxBound.value} clears the cost errors`,
+  );
   const over = bound(c, p.dominant.path, p.maxBound.keyword, p.maxBound.value + 1);
   assert.ok(costErrors(validateCustomResourceDefinition(over)).length > 0, `${p.maxBound.keyword}: ${p.maxBound.value + 1} does not: the bound is the largest`);
   return p;
@@ -74,7 +78,7 @@ test('cost advice: a rule on the items of unbounded lists: the dominant one of t
   assert.deepEqual(p.unbounded!.map((u) => u.path).sort(), ['properties[spec].properties[groups]', 'properties[spec].properties[groups].items.properties[labels]']);
 });
 
-test('cost advice: the CRD total over its limit: the most expensive rule\'s dominant value, bounded so that the total fits', () => {
+test("cost advice: the CRD total over its limit: the most expensive rule's dominant value, bounded so that the total fits", () => {
   const rule = { rule: "self.all(x, x.matches('^[a-z]+$'))" };
   const spec: Record<string, unknown> = {};
   for (let i = 0; i < 8; i++) spec[`f${i}`] = { type: 'array', maxItems: 2000, items: { type: 'string', maxLength: 500 }, 'x-kubernetes-validations': [rule] };

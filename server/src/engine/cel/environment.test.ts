@@ -41,7 +41,7 @@ test('a list built in one call larger than the remaining budget is refused befor
   assert.ok('kind' in r && r.kind === 'limit', JSON.stringify(r));
 });
 
-test('costs of calls, attributes and constants are cel-go\'s', () => {
+test("costs of calls, attributes and constants are cel-go's", () => {
   // oracle: cel-cost of the same expressions over the same values.
   const cases: Array<[string, Record<string, unknown>, number]> = [
     ['self.a.b == 1', { self: { a: { b: 1 } } }, 4],
@@ -58,9 +58,9 @@ test('costs of calls, attributes and constants are cel-go\'s', () => {
 });
 
 test('when both sides of || fail, the left error is reported (cel-go evalOr)', () => {
-  const r = run("self.a == 1 || self.b == 1", { self: {} });
+  const r = run('self.a == 1 || self.b == 1', { self: {} });
   assert.ok('error' in r && r.error === 'no such key: a', JSON.stringify(r));
-  const l = run("self.a == 1 && self.b == 1", { self: {} });
+  const l = run('self.a == 1 && self.b == 1', { self: {} });
   assert.ok('error' in l && l.error === 'no such key: a', JSON.stringify(l));
   // A true side wins over an error on either side.
   const t = run('self.a == 1 || true', { self: {} });
@@ -106,9 +106,44 @@ test('libraries follow the version: includes (1.37) in stored expressions of 1.3
 });
 
 test('no input makes compile or evaluation throw', () => {
-  const pieces = ['self', '.', '?', '[', ']', '{', '}', '(', ')', ',', ':', "'a'", '1', '1.5', 'u', '+', '==', '&&', '!', 'size', 'all', 'x', 'optional', 'format', 'quantity', '"%s"', 'b"', 'r"', '\\', '.?', '[?', '`', 'in', 'has'];
+  const pieces = [
+    'self',
+    '.',
+    '?',
+    '[',
+    ']',
+    '{',
+    '}',
+    '(',
+    ')',
+    ',',
+    ':',
+    "'a'",
+    '1',
+    '1.5',
+    'u',
+    '+',
+    '==',
+    '&&',
+    '!',
+    'size',
+    'all',
+    'x',
+    'optional',
+    'format',
+    'quantity',
+    '"%s"',
+    'b"',
+    'r"',
+    '\\',
+    '.?',
+    '[?',
+    '`',
+    'in',
+    'has',
+  ];
   let seed = 7;
-  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
   const self = { a: [1, 'x', {}], b: null };
   for (let i = 0; i < 400; i++) {
     let expr = '';

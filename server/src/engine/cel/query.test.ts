@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { completionAt, costBreakdown, fieldsOf, signatureAt, typeAt, type RuleSite } from './query';
 import type { JSONSchemaProps } from '../schema/types';
 
-const item: JSONSchemaProps = { type: 'object', required: ['name'], properties: { name: { type: 'string', description: 'the name' }, 'x-port': { 'x-kubernetes-int-or-string': true }, size: { type: 'integer', default: 1 } } };
+const item: JSONSchemaProps = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', description: 'the name' }, 'x-port': { 'x-kubernetes-int-or-string': true }, size: { type: 'integer', default: 1 } },
+};
 const listSite: RuleSite = { schema: { type: 'array', items: item }, isResourceRoot: false };
 const objSite: RuleSite = {
   schema: {
@@ -55,7 +59,10 @@ test('completion inside nested macros, two-variable comprehensions, optional fie
   assert.equal(e.receiverText, 'optional(string)');
   assert.ok(labels(e).includes('orValue'));
   const f = completionAt('self.template.', 'self.template.'.length, objSite);
-  assert.ok(['apiVersion', 'kind', 'metadata', 'spec'].every((x) => labels(f).includes(x)), labels(f).join(','));
+  assert.ok(
+    ['apiVersion', 'kind', 'metadata', 'spec'].every((x) => labels(f).includes(x)),
+    labels(f).join(','),
+  );
   const g = completionAt('oldSelf.items[0].', 'oldSelf.items[0].'.length, objSite);
   assert.ok(labels(g).includes('name'));
   const h = completionAt('self.items.map(x, x.size).filter(y, y.', 'self.items.map(x, x.size).filter(y, y.'.length, objSite);
@@ -67,7 +74,10 @@ test('global completion lists variables in scope, functions and namespaces', () 
   const r = completionAt(src, src.length, objSite);
   assert.equal(r.context, 'global');
   const l = labels(r);
-  assert.ok(['self', 'oldSelf', 'it', 'quantity', 'has', 'sets', 'optional'].every((x) => l.includes(x)), l.join(','));
+  assert.ok(
+    ['self', 'oldSelf', 'it', 'quantity', 'has', 'sets', 'optional'].every((x) => l.includes(x)),
+    l.join(','),
+  );
   assert.ok(!l.includes('__result__'));
 });
 
@@ -82,7 +92,10 @@ test('hover: an iteration variable shows the item fields; a list names its item 
   const src = 'self.all(l, l.name != "")';
   const h = typeAt(src, src.indexOf('l,'), listSite)!;
   assert.equal(h.kind, 'iteration variable');
-  assert.deepEqual(h.fields!.map((f) => `${f.name}:${f.typeText}:${f.required}`), ['name:string:true', 'x__dash__port:int-or-string:false', 'size:int:false']);
+  assert.deepEqual(
+    h.fields!.map((f) => `${f.name}:${f.typeText}:${f.required}`),
+    ['name:string:true', 'x__dash__port:int-or-string:false', 'size:int:false'],
+  );
   const use = typeAt(src, src.indexOf('l.name'), listSite)!;
   assert.equal(use.kind, 'iteration variable');
   const self = typeAt(src, 1, listSite)!;
@@ -93,12 +106,18 @@ test('hover: an iteration variable shows the item fields; a list names its item 
 });
 
 test('signature help for quantity( and .isGreaterThan(', () => {
-  const q = signatureAt("quantity(", 9, objSite)!;
-  assert.deepEqual(q.signatures.map((s) => s.label), ['quantity(string) -> kubernetes.Quantity']);
+  const q = signatureAt('quantity(', 9, objSite)!;
+  assert.deepEqual(
+    q.signatures.map((s) => s.label),
+    ['quantity(string) -> kubernetes.Quantity'],
+  );
   assert.equal(q.activeParameter, 0);
-  const src = "quantity(self.cpu).isGreaterThan(";
+  const src = 'quantity(self.cpu).isGreaterThan(';
   const g = signatureAt(src, src.length, objSite)!;
-  assert.deepEqual(g.signatures.map((s) => s.label), ['kubernetes.Quantity.isGreaterThan(kubernetes.Quantity) -> bool']);
+  assert.deepEqual(
+    g.signatures.map((s) => s.label),
+    ['kubernetes.Quantity.isGreaterThan(kubernetes.Quantity) -> bool'],
+  );
   const split = "self.name.split('/', ";
   const sp = signatureAt(split, split.length, objSite)!;
   assert.equal(sp.activeParameter, 1);

@@ -519,7 +519,7 @@ export function signatureAt(src: string, offset: number, site: RuleSite): Signat
     }
   }
   const fn = s.env.decls.functions.get(name);
-  const macro = [...STANDARD_MACROS, ...s.env.decls.libraries.flatMap((l) => l.macros ?? [])].filter((m) => m.name === name && macroApplies(m.receivers, member ? receiver ?? T.dyn : undefined));
+  const macro = [...STANDARD_MACROS, ...s.env.decls.libraries.flatMap((l) => l.macros ?? [])].filter((m) => m.name === name && macroApplies(m.receivers, member ? (receiver ?? T.dyn) : undefined));
   const signatures: SignatureHelpResult['signatures'] = [];
   for (const m of macro) signatures.push({ label: m.signature, params: paramsOf(m.signature), doc: m.doc });
   for (const o of fn?.overloads ?? []) {
@@ -536,7 +536,12 @@ export function signatureAt(src: string, offset: number, site: RuleSite): Signat
 
 function paramsOf(sig: string): string[] {
   const m = /\((.*)\)/.exec(sig);
-  return m ? m[1].split(',').map((x) => x.trim()).filter(Boolean) : [];
+  return m
+    ? m[1]
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -587,4 +592,3 @@ export function costBreakdown(src: string, site: RuleSite): CostBreakdown | unde
     factors: est.factors.map((f) => ({ ...f, pathText: f.path ? f.path.join('.') : undefined, unbounded: isUnbounded(s.decl, f.path) })),
   };
 }
-

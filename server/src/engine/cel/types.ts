@@ -97,10 +97,7 @@ const MIN_STRING_SIZE = 2;
 const MIN_BOOL_SIZE = 4;
 const MIN_NUMBER_SIZE = 1;
 
-const RESERVED = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import',
-  'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
-]);
+const RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
 /**
  * Escape a property name into a CEL identifier (k8s cel.Escape); undefined when the name cannot be
@@ -246,9 +243,7 @@ function computeDeclType(s: JSONSchemaProps, isResourceRoot: boolean): DeclType 
       const maxItems = mi !== undefined ? zeroIfNegative(mi) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (itemsType.minSerializedSize + 1));
       const lt = s['x-kubernetes-list-type'];
       const cel: CelType =
-        lt === 'set' || lt === 'map'
-          ? { kind: 'list', elem: itemsType.cel, listType: lt, mapKeys: Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : undefined }
-          : T.list(itemsType.cel);
+        lt === 'set' || lt === 'map' ? { kind: 'list', elem: itemsType.cel, listType: lt, mapKeys: Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : undefined } : T.list(itemsType.cel);
       return { cel, name: 'list', elemType: itemsType, maxElements: maxItems, minSerializedSize: 2, schema: orig };
     }
     case 'object': {

@@ -222,16 +222,7 @@ function withRule(e: FieldError, rule: ValidationRule, rulePath?: string): Field
   return e;
 }
 
-function validateExpressions(
-  node: JSONSchemaProps,
-  isResourceRoot: boolean,
-  path: FieldPath,
-  obj: unknown,
-  oldObj: unknown,
-  ratchet: Ratchet,
-  st: State,
-  errs: FieldError[],
-): void {
+function validateExpressions(node: JSONSchemaProps, isResourceRoot: boolean, path: FieldPath, obj: unknown, oldObj: unknown, ratchet: Ratchet, st: State, errs: FieldError[]): void {
   if (obj === null || obj === undefined) return;
   const rules = node['x-kubernetes-validations'];
   if (!Array.isArray(rules) || rules.length === 0) return;
@@ -341,16 +332,7 @@ function validateExpressions(
   }
 }
 
-function validateNode(
-  node: JSONSchemaProps,
-  isResourceRoot: boolean,
-  path: FieldPath,
-  obj: unknown,
-  oldObj: unknown,
-  ratchet: Ratchet,
-  st: State,
-  errs: FieldError[],
-): void {
+function validateNode(node: JSONSchemaProps, isResourceRoot: boolean, path: FieldPath, obj: unknown, oldObj: unknown, ratchet: Ratchet, st: State, errs: FieldError[]): void {
   if (st.stop || obj === null || obj === undefined || !hasRules(node)) return;
   if (!path.isRoot() && programsFor(node, isResourceRoot, st.minor).unexposed) return;
   validateExpressions(node, isResourceRoot, path, obj, oldObj, ratchet, st, errs);
@@ -395,7 +377,14 @@ function validateNode(
 export function validateCelRules(schema: JSONSchemaProps, obj: unknown, opts: CelValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   if (!hasRules(schema)) return errs;
-  const st: State = { budget: opts.costBudget ?? RUNTIME_CEL_COST_BUDGET, evalMs: 0, stop: false, observe: opts.observe, minor: supportedMinor(opts.kubernetesMinor), timeoutMs: opts.safetyTimeoutMs ?? SAFETY_TIMEOUT_MS };
+  const st: State = {
+    budget: opts.costBudget ?? RUNTIME_CEL_COST_BUDGET,
+    evalMs: 0,
+    stop: false,
+    observe: opts.observe,
+    minor: supportedMinor(opts.kubernetesMinor),
+    timeoutMs: opts.safetyTimeoutMs ?? SAFETY_TIMEOUT_MS,
+  };
   const hasOld = opts.oldObject !== undefined && opts.oldObject !== null;
   const ratchet: Ratchet = hasOld && opts.ratcheting !== false ? { current: { oldValue: opts.oldObject, newValue: obj, schema } } : {};
   try {
@@ -405,4 +394,3 @@ export function validateCelRules(schema: JSONSchemaProps, obj: unknown, opts: Ce
   }
   return errs;
 }
-

@@ -46,17 +46,37 @@ test('property changes: each tightening is reported with its category and where 
     ['maximum raised is compatible', { n: { type: 'integer', maximum: 5 } }, { n: { type: 'integer', maximum: 10 } }, []],
     ['minLength added', { s: { type: 'string' } }, { s: { type: 'string', minLength: 2 } }, [`minLength ${P}.properties[s].minLength: spec.s: minLength 2 added`]],
     ['minLength 0 added is compatible', { s: { type: 'string' } }, { s: { type: 'string', minLength: 0 } }, []],
-    ['maxItems on items', { l: { type: 'array', items: { type: 'string' } } }, { l: { type: 'array', items: { type: 'string', maxLength: 3 } } }, [`maxLength ${P}.properties[l].items.maxLength: spec.l[*]: maxLength 3 added`]],
+    [
+      'maxItems on items',
+      { l: { type: 'array', items: { type: 'string' } } },
+      { l: { type: 'array', items: { type: 'string', maxLength: 3 } } },
+      [`maxLength ${P}.properties[l].items.maxLength: spec.l[*]: maxLength 3 added`],
+    ],
     ['pattern changed', { s: { type: 'string', pattern: 'a' } }, { s: { type: 'string', pattern: 'b' } }, [`pattern ${P}.properties[s].pattern: spec.s: pattern changed from "a" to "b"`]],
-    ['list type', { l: { type: 'array', items: { type: 'string' } } }, { l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } }, [`listType ${P}.properties[l].x-kubernetes-list-type: spec.l: list type changed from atomic to set`]],
+    [
+      'list type',
+      { l: { type: 'array', items: { type: 'string' } } },
+      { l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } },
+      [`listType ${P}.properties[l].x-kubernetes-list-type: spec.l: list type changed from atomic to set`],
+    ],
     [
       'map keys',
       { l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['a'], items: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'string' } } } } },
       { l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['a', 'b'], items: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'string' } } } } },
       [`listMapKeys ${P}.properties[l].x-kubernetes-list-map-keys: spec.l: list map keys changed from ["a"] to ["a","b"]`],
     ],
-    ['new rule', { n: { type: 'integer' } }, { n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf' }] } }, [`validationRule ${P}.properties[n].x-kubernetes-validations[0].rule: spec.n: validation rule added or changed: self >= oldSelf`]],
-    ['same rule elsewhere in the list', { n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0' }] } }, { n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self < 9' }, { rule: 'self > 0' }] } }, [`validationRule ${P}.properties[n].x-kubernetes-validations[0].rule: spec.n: validation rule added or changed: self < 9`]],
+    [
+      'new rule',
+      { n: { type: 'integer' } },
+      { n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf' }] } },
+      [`validationRule ${P}.properties[n].x-kubernetes-validations[0].rule: spec.n: validation rule added or changed: self >= oldSelf`],
+    ],
+    [
+      'same rule elsewhere in the list',
+      { n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0' }] } },
+      { n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self < 9' }, { rule: 'self > 0' }] } },
+      [`validationRule ${P}.properties[n].x-kubernetes-validations[0].rule: spec.n: validation rule added or changed: self < 9`],
+    ],
     ['default changed', { n: { type: 'integer', default: 1 } }, { n: { type: 'integer', default: 2 } }, [`default ${P}.properties[n].default: spec.n: default changed from 1 to 2`]],
     ['field removed', { a: { type: 'string' }, b: { type: 'string' } }, { a: { type: 'string' } }, [`existingFieldRemoval ${P}.properties: spec.b: field removed (its values are pruned when objects are next written)`]],
   ];
@@ -72,11 +92,7 @@ test('a newly required field is reported at the required list, a kept one is not
 });
 
 test('versions: a stored version removed, a served one removed or unserved, the scope changed', () => {
-  const before = crd([
-    { name: 'v1alpha1', served: true },
-    { name: 'v1beta1', storage: true },
-    { name: 'v1' },
-  ]);
+  const before = crd([{ name: 'v1alpha1', served: true }, { name: 'v1beta1', storage: true }, { name: 'v1' }]);
   // v1beta1 (stored: storage version, no status) removed; v1alpha1 (served) removed; v1 no longer served.
   const after = crd([{ name: 'v1', storage: true, served: false }], { scope: 'Cluster' });
   assert.deepEqual(diff(before, after), [
@@ -95,7 +111,22 @@ test('versions: a stored version removed, a served one removed or unserved, the 
 });
 
 test('every category used has a description and a default severity', () => {
-  for (const code of ['storedVersionRemoval', 'servedVersionRemoval', 'scope', 'existingFieldRemoval', 'type', 'enum', 'required', 'maximum', 'minLength', 'pattern', 'listType', 'listMapKeys', 'validationRule', 'default']) {
+  for (const code of [
+    'storedVersionRemoval',
+    'servedVersionRemoval',
+    'scope',
+    'existingFieldRemoval',
+    'type',
+    'enum',
+    'required',
+    'maximum',
+    'minLength',
+    'pattern',
+    'listType',
+    'listMapKeys',
+    'validationRule',
+    'default',
+  ]) {
     const c = COMPAT_CATEGORIES.get(code);
     assert.ok(c && c.title.length > 0 && c.defaultSeverity, code);
   }

@@ -48,8 +48,7 @@ function schemaOf(crd: unknown, index: number): { schema: JSONSchemaProps; path:
  */
 export function compareCustomResourceDefinitions(oldCrd: unknown, newCrd: unknown): CompatFinding[] {
   const out: CompatFinding[] = [];
-  const add = (category: string, path: FieldPath, message: string, extra: { version?: string; field?: string } = {}) =>
-    out.push({ category, path: path.toString(), segments: path.segments(), message, ...extra });
+  const add = (category: string, path: FieldPath, message: string, extra: { version?: string; field?: string } = {}) => out.push({ category, path: path.toString(), segments: path.segments(), message, ...extra });
   const oldSpec = isJSONObject(oldCrd) && isJSONObject(oldCrd.spec) ? oldCrd.spec : {};
   const newSpec = isJSONObject(newCrd) && isJSONObject(newCrd.spec) ? newCrd.spec : {};
 
@@ -65,7 +64,12 @@ export function compareCustomResourceDefinitions(oldCrd: unknown, newCrd: unknow
   const versionsPath = FieldPath.root('spec', 'versions');
   for (const name of storedVersions) {
     if (!newByName.has(name)) {
-      add('storedVersionRemoval', versionsPath, `version ${name} was removed, but objects may still be stored in it (status.storedVersions): the API server rejects this until a storage migration removes it from status.storedVersions`, { version: name });
+      add(
+        'storedVersionRemoval',
+        versionsPath,
+        `version ${name} was removed, but objects may still be stored in it (status.storedVersions): the API server rejects this until a storage migration removes it from status.storedVersions`,
+        { version: name },
+      );
     }
   }
   for (const ov of oldVersions) {
@@ -109,8 +113,7 @@ const typeOf = (s: JSONSchemaProps): string => (s['x-kubernetes-int-or-string'] 
 function compareSchema(o: JSONSchemaProps, n: JSONSchemaProps, path: FieldPath, field: string, w: Walk): void {
   if (!isJSONObject(o) || !isJSONObject(n)) return;
   const at = field === '' ? 'the object' : field;
-  const report = (category: string, key: string | undefined, message: string) =>
-    w.add(category, key === undefined ? path : path.child(key), `${at}: ${message}`, { version: w.version, ...(field ? { field } : {}) });
+  const report = (category: string, key: string | undefined, message: string) => w.add(category, key === undefined ? path : path.child(key), `${at}: ${message}`, { version: w.version, ...(field ? { field } : {}) });
 
   const ot = typeOf(o);
   const nt = typeOf(n);

@@ -13,12 +13,7 @@ test('rule field checks: required rule, messages, reason, fieldPath', () => {
   const errs = check({
     type: 'object',
     properties: { a: { type: 'string' } },
-    'x-kubernetes-validations': [
-      { rule: ' ' },
-      { rule: 'true', message: 'a\nb' },
-      { rule: 'true', reason: 'Nope' as never },
-      { rule: 'true', fieldPath: '.b' },
-    ],
+    'x-kubernetes-validations': [{ rule: ' ' }, { rule: 'true', message: 'a\nb' }, { rule: 'true', reason: 'Nope' as never }, { rule: 'true', fieldPath: '.b' }],
   });
   assert.deepEqual(
     errs.map(([t, f]) => [t, f]),
@@ -46,7 +41,10 @@ test('oldSelf is forbidden under atomic list items but allowed under list-type m
 
 test('optionalOldSelf without oldSelf is invalid', () => {
   const errs = check({ type: 'object', properties: { v: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', optionalOldSelf: false }] } } });
-  assert.deepEqual(errs.map(([, f]) => f), ['spec.validation.openAPIV3Schema.properties[v].x-kubernetes-validations[0].optionalOldSelf']);
+  assert.deepEqual(
+    errs.map(([, f]) => f),
+    ['spec.validation.openAPIV3Schema.properties[v].x-kubernetes-validations[0].optionalOldSelf'],
+  );
 });
 
 test('cost: unbounded nested iteration exceeds the per-rule and per-CRD budgets; limits fix it', () => {
@@ -84,7 +82,10 @@ test('a compile error prints the rule as the internal ValidationRule struct (Go 
   const errs = check({
     type: 'object',
     properties: { a: { type: 'string' } },
-    'x-kubernetes-validations': [{ rule: 'self.a > 1', message: 'm', reason: 'FieldValueForbidden' }, { rule: 'true', messageExpression: '1', optionalOldSelf: false }],
+    'x-kubernetes-validations': [
+      { rule: 'self.a > 1', message: 'm', reason: 'FieldValueForbidden' },
+      { rule: 'true', messageExpression: '1', optionalOldSelf: false },
+    ],
   });
   assert.deepEqual(
     errs.map(([, , m]) => m.split(': ').slice(0, 3).join(': ')),

@@ -22,9 +22,7 @@ export interface ConversionReviewError {
 export type ConversionReviewVersion = 'v1' | 'v1beta1';
 
 /** A request to send, or the API server's reason for not sending one. */
-export type ConversionReviewRequest =
-  | { review: Record<string, unknown>; reviewVersion: ConversionReviewVersion; error?: undefined }
-  | { error: string; review?: undefined };
+export type ConversionReviewRequest = { review: Record<string, unknown>; reviewVersion: ConversionReviewVersion; error?: undefined } | { error: string; review?: undefined };
 
 /** What the API server makes of a webhook's answer: the converted objects, or its error messages. */
 export interface ConversionReviewOutcome {
@@ -148,7 +146,9 @@ export function checkConversionReviewResponse(sent: SentConversionReview, respon
     const invalidObject = (msg: string) =>
       sent.isList ? `conversion webhook for ${gvk} returned invalid converted object at index ${i}: ${msg}` : `conversion webhook for ${gvk} returned invalid object at index 0: ${msg}`;
     if (!isJSONObject(out)) {
-      fail(sent.isList ? invalidObject(`json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`) : `json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`);
+      fail(
+        sent.isList ? invalidObject(`json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`) : `json: cannot unmarshal ${goTypeName(out)} into Go value of type map[string]interface {}`,
+      );
       return;
     }
     const missingMeta = missingTypeMeta(out, JSON.stringify(out));
@@ -172,11 +172,7 @@ export function checkConversionReviewResponse(sent: SentConversionReview, respon
     }
     const restored = restoreObjectMeta(original, out);
     if ('error' in restored) {
-      fail(
-        sent.isList
-          ? `conversion webhook for ${gvk} returned invalid metadata in object at index ${i}: ${restored.error}`
-          : `conversion webhook for ${gvk} returned invalid metadata: ${restored.error}`,
-      );
+      fail(sent.isList ? `conversion webhook for ${gvk} returned invalid metadata in object at index ${i}: ${restored.error}` : `conversion webhook for ${gvk} returned invalid metadata: ${restored.error}`);
       return;
     }
     objects.push(restored.object);

@@ -47,15 +47,17 @@ class Decoder {
   unknown(p: FieldPath, known: readonly string[]): void {
     // The API server's strict-decoding warning text; the known names are for "did you mean".
     // Its text prints the path (not rebased when a memoized subtree moves).
-    this.errors.push(markPathInDetail({
-      type: 'FieldValueNotFound',
-      field: p.toString(),
-      badValue: OMIT_VALUE,
-      detail: `unknown field "${strictDecodingPath(p.segments())}"`,
-      severity: 'warning',
-      segments: p.segments(),
-      params: { origin: 'unknownField', knownNames: [...known] },
-    }));
+    this.errors.push(
+      markPathInDetail({
+        type: 'FieldValueNotFound',
+        field: p.toString(),
+        badValue: OMIT_VALUE,
+        detail: `unknown field "${strictDecodingPath(p.segments())}"`,
+        severity: 'warning',
+        segments: p.segments(),
+        params: { origin: 'unknownField', knownNames: [...known] },
+      }),
+    );
   }
 
   /** An object's known keys; others are reported as unknown fields. */
@@ -217,18 +219,7 @@ function decodeSelectableFields(d: Decoder, v: unknown, p: FieldPath): Selectabl
 }
 
 function decodeVersion(d: Decoder, v: unknown, p: FieldPath): CRDVersion {
-  const o =
-    d.object(v, p, [
-      'name',
-      'served',
-      'storage',
-      'deprecated',
-      'deprecationWarning',
-      'schema',
-      'subresources',
-      'additionalPrinterColumns',
-      'selectableFields',
-    ]) ?? {};
+  const o = d.object(v, p, ['name', 'served', 'storage', 'deprecated', 'deprecationWarning', 'schema', 'subresources', 'additionalPrinterColumns', 'selectableFields']) ?? {};
   const version: CRDVersion = {
     name: d.string(o.name, p.child('name')) ?? '',
     served: d.bool(o.served, p.child('served')) ?? false,
@@ -288,15 +279,7 @@ function decodeConversion(d: Decoder, v: unknown, p: FieldPath): V1Conversion | 
 
 const SCHEMA_STRING = ['id', '$schema', '$ref', 'description', 'type', 'format', 'title', 'pattern', 'x-kubernetes-list-type', 'x-kubernetes-map-type'];
 const SCHEMA_NUMBER = ['maximum', 'minimum', 'multipleOf'];
-const SCHEMA_BOOL = [
-  'exclusiveMaximum',
-  'exclusiveMinimum',
-  'uniqueItems',
-  'nullable',
-  'x-kubernetes-preserve-unknown-fields',
-  'x-kubernetes-embedded-resource',
-  'x-kubernetes-int-or-string',
-];
+const SCHEMA_BOOL = ['exclusiveMaximum', 'exclusiveMinimum', 'uniqueItems', 'nullable', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string'];
 const SCHEMA_INT = ['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'minProperties'];
 const SCHEMA_ANY = ['default', 'example'];
 const SCHEMA_STRINGS = ['required', 'x-kubernetes-list-map-keys'];

@@ -66,11 +66,16 @@ function schemaDefaults(schema: JSONSchemaProps, pth: FieldPath, requirePrunedDe
   const s = newStructural(schema).structural;
   // All defaults of one schema share one pattern work budget (a CRD may hold thousands of defaults).
   const budget = new RegexBudget();
-  const errors = validateDefaults(pth, s, schema, { isResourceRoot: true, requirePrunedDefaults, budget }, {
-    validateObjectMeta: (p, obj, node, isResourceRoot) =>
-      validateEmbeddedResources(p ?? FieldPath.root(), deepCopyJSON(obj), isJSONObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
-    validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw, budget),
-    validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot, kubernetesMinor),
-  });
+  const errors = validateDefaults(
+    pth,
+    s,
+    schema,
+    { isResourceRoot: true, requirePrunedDefaults, budget },
+    {
+      validateObjectMeta: (p, obj, node, isResourceRoot) => validateEmbeddedResources(p ?? FieldPath.root(), deepCopyJSON(obj), isJSONObject(node.raw) ? (node.raw as JSONSchemaProps) : undefined, isResourceRoot),
+      validateValue: (dpath, value, node) => validateValue(dpath, value, node.raw, budget),
+      validateCEL: (dpath, value, node, isResourceRoot) => validateCel(dpath, value, node.raw, isResourceRoot, kubernetesMinor),
+    },
+  );
   return { errors, budget };
 }

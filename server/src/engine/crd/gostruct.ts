@@ -31,8 +31,15 @@ function schemaList(v: unknown): GoStruct[] | null {
 /** JSONSchemaPropsOrBool: a bool allows (or not) anything; a schema allows what it describes. */
 function orBool(v: unknown): GoStruct | null {
   if (v === undefined || v === null) return null;
-  if (typeof v === 'boolean') return new GoStruct([['Allows', v], ['Schema', null]]);
-  return new GoStruct([['Allows', true], ['Schema', orSchema(v)]]);
+  if (typeof v === 'boolean')
+    return new GoStruct([
+      ['Allows', v],
+      ['Schema', null],
+    ]);
+  return new GoStruct([
+    ['Allows', true],
+    ['Schema', orSchema(v)],
+  ]);
 }
 
 /** apiextensions.JSONSchemaProps as json.Marshal prints it. */
@@ -66,7 +73,17 @@ export function internalSchemaStruct(s: JSONSchemaProps): GoStruct {
     ['Required', ptr(s.required)],
     [
       'Items',
-      items === undefined || items === null ? null : Array.isArray(items) ? new GoStruct([['Schema', null], ['JSONSchemas', schemaList(items)]]) : new GoStruct([['Schema', orSchema(items)], ['JSONSchemas', null]]),
+      items === undefined || items === null
+        ? null
+        : Array.isArray(items)
+          ? new GoStruct([
+              ['Schema', null],
+              ['JSONSchemas', schemaList(items)],
+            ])
+          : new GoStruct([
+              ['Schema', orSchema(items)],
+              ['JSONSchemas', null],
+            ]),
     ],
     ['AllOf', schemaList(s.allOf)],
     ['OneOf', schemaList(s.oneOf)],
@@ -79,13 +96,27 @@ export function internalSchemaStruct(s: JSONSchemaProps): GoStruct {
       'Dependencies',
       deps
         ? Object.fromEntries(
-            Object.entries(deps).map(([k, d]) => [k, new GoStruct([['Schema', Array.isArray(d) ? null : orSchema(d)], ['Property', Array.isArray(d) ? d : null]])]),
+            Object.entries(deps).map(([k, d]) => [
+              k,
+              new GoStruct([
+                ['Schema', Array.isArray(d) ? null : orSchema(d)],
+                ['Property', Array.isArray(d) ? d : null],
+              ]),
+            ]),
           )
         : null,
     ],
     ['AdditionalItems', orBool(s.additionalItems)],
     ['Definitions', schemaMap(s.definitions)],
-    ['ExternalDocs', isJSONObject(s.externalDocs) ? new GoStruct([['Description', str(s.externalDocs.description)], ['URL', str(s.externalDocs.url)]]) : null],
+    [
+      'ExternalDocs',
+      isJSONObject(s.externalDocs)
+        ? new GoStruct([
+            ['Description', str(s.externalDocs.description)],
+            ['URL', str(s.externalDocs.url)],
+          ])
+        : null,
+    ],
     ['Example', ptr(s.example)],
     ['XPreserveUnknownFields', ptr(s['x-kubernetes-preserve-unknown-fields'])],
     ['XEmbeddedResource', bool(s['x-kubernetes-embedded-resource'])],
@@ -113,7 +144,16 @@ export function internalVersionStruct(v: CRDVersion): GoStruct {
       sub
         ? new GoStruct([
             ['Status', sub.status ? new GoStruct([]) : null],
-            ['Scale', scale ? new GoStruct([['SpecReplicasPath', scale.specReplicasPath], ['StatusReplicasPath', scale.statusReplicasPath], ['LabelSelectorPath', ptr(scale.labelSelectorPath)]]) : null],
+            [
+              'Scale',
+              scale
+                ? new GoStruct([
+                    ['SpecReplicasPath', scale.specReplicasPath],
+                    ['StatusReplicasPath', scale.statusReplicasPath],
+                    ['LabelSelectorPath', ptr(scale.labelSelectorPath)],
+                  ])
+                : null,
+            ],
           ])
         : null,
     ],
@@ -122,7 +162,15 @@ export function internalVersionStruct(v: CRDVersion): GoStruct {
       v.additionalPrinterColumns.length === 0
         ? null
         : v.additionalPrinterColumns.map(
-            (c) => new GoStruct([['Name', c.name], ['Type', c.type], ['Format', c.format], ['Description', c.description], ['Priority', c.priority], ['JSONPath', c.JSONPath]]),
+            (c) =>
+              new GoStruct([
+                ['Name', c.name],
+                ['Type', c.type],
+                ['Format', c.format],
+                ['Description', c.description],
+                ['Priority', c.priority],
+                ['JSONPath', c.JSONPath],
+              ]),
           ),
     ],
     ['SelectableFields', v.selectableFields.length === 0 ? null : v.selectableFields.map((f) => new GoStruct([['JSONPath', f.jsonPath]]))],

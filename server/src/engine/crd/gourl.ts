@@ -55,7 +55,7 @@ function validEscapes(s: string): boolean {
 function parseHost(host: string): { host: string } | { error: string } {
   if (host.startsWith('[')) {
     const i = host.lastIndexOf(']');
-    if (i < 0) return { error: 'missing \']\' in host' };
+    if (i < 0) return { error: "missing ']' in host" };
     const colonPort = host.slice(i + 1);
     if (colonPort !== '' && !/^:[0-9]*$/.test(colonPort)) return { error: `invalid port "${colonPort}" after host` };
     return { host };

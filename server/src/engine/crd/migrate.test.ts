@@ -21,7 +21,7 @@ function widget(spec: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-test('the documentation\'s v1beta1 CronTabs migrate to v1 CRDs our validation accepts, with nothing left to do by hand', () => {
+test("the documentation's v1beta1 CronTabs migrate to v1 CRDs our validation accepts, with nothing left to do by hand", () => {
   const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml'));
   assert.equal(files.length, 4);
   for (const f of files) {
@@ -41,7 +41,10 @@ test('CronTab with validation: the version list, the schema moved into it, types
   const spec = m.crd.spec as any;
   assert.equal(spec.version, undefined);
   assert.equal(spec.validation, undefined);
-  assert.deepEqual(spec.versions.map((v: any) => [v.name, v.served, v.storage]), [['v1', true, true]]);
+  assert.deepEqual(
+    spec.versions.map((v: any) => [v.name, v.served, v.storage]),
+    [['v1', true, true]],
+  );
   const root = spec.versions[0].schema.openAPIV3Schema;
   assert.equal(root.type, 'object');
   assert.equal(root['x-kubernetes-preserve-unknown-fields'], true);
@@ -58,7 +61,10 @@ test('CronTab with validation: the version list, the schema moved into it, types
 test('printer columns and subresources go into every version; JSONPath becomes jsonPath', () => {
   const doc = widget({
     version: undefined,
-    versions: [{ name: 'v1', served: true, storage: true }, { name: 'v1beta1', served: true, storage: false }],
+    versions: [
+      { name: 'v1', served: true, storage: true },
+      { name: 'v1beta1', served: true, storage: false },
+    ],
     validation: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
     subresources: { status: {} },
     additionalPrinterColumns: [{ name: 'Size', type: 'integer', JSONPath: '.spec.size' }],
@@ -113,14 +119,12 @@ test('types the schema does not say: int-or-string from anyOf, any value kept wh
   assert.deepEqual(notes(doc, 'manual'), []);
 });
 
-test('a version without a schema gets one that accepts anything; what v1 still rejects is listed with the API server\'s message', () => {
+test("a version without a schema gets one that accepts anything; what v1 still rejects is listed with the API server's message", () => {
   const bare = migrateToV1(widget({ validation: undefined }))!;
   assert.deepEqual((bare.crd.spec as any).versions[0].schema, { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } });
   assert.deepEqual(errors(bare.crd), []);
   const bad = widget({ preserveUnknownFields: false, validation: { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string', anyOf: [{ type: 'string' }] } } } } });
-  assert.deepEqual(notes(bad, 'manual'), [
-    'spec.validation.openAPIV3Schema.properties[a].anyOf[0].type: Forbidden: must be empty to be structural',
-  ]);
+  assert.deepEqual(notes(bad, 'manual'), ['spec.validation.openAPIV3Schema.properties[a].anyOf[0].type: Forbidden: must be empty to be structural']);
 });
 
 test('anything but a v1beta1 CRD is left alone', () => {

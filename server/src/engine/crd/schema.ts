@@ -191,12 +191,7 @@ function validateMapListKeysMapSet(s: JSONSchemaProps, p: FieldPath): FieldError
       if (!Object.hasOwn(props, k)) continue;
       const ks = props[k];
       if (!req.has(k) && ks.default === undefined) {
-        errs.push(
-          required(
-            p.child('items').child('properties').key(k).child('default'),
-            'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
-          ),
-        );
+        errs.push(required(p.child('items').child('properties').key(k).child('default'), 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
       }
       if (ks.nullable === true) {
         errs.push(forbidden(p.child('items').child('properties').key(k).child('nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
@@ -272,7 +267,14 @@ interface WalkContext {
  */
 function validateOpenAPISchema(s: JSONSchemaProps | undefined, p: FieldPath, w: WalkContext): OpenAPISchemaErrors {
   if (!s) return NO_ERRORS;
-  return memoAt('crd.openAPISchema', s, () => walkKey(s, w), p, () => openAPISchemaNode(s, p, w), rebaseOpenAPISchemaErrors);
+  return memoAt(
+    'crd.openAPISchema',
+    s,
+    () => walkKey(s, w),
+    p,
+    () => openAPISchemaNode(s, p, w),
+    rebaseOpenAPISchemaErrors,
+  );
 }
 
 /** Subtree facts that decide which parts of the walk context can change a node's answer. */
@@ -354,7 +356,8 @@ function openAPISchemaNode(s: JSONSchemaProps, p: FieldPath, w: WalkContext): Op
   const noCel = (sub: StandardValidator): WalkContext => ({ ssv: sub, isRoot: false, cel: undefined, opts });
   errors.push(...validateStandard(ssv, s, p));
 
-  if (s.uniqueItems === true) errors.push(withParams(forbidden(p.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'), { origin: 'uniqueItems', keyword: 'uniqueItems' }));
+  if (s.uniqueItems === true)
+    errors.push(withParams(forbidden(p.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'), { origin: 'uniqueItems', keyword: 'uniqueItems' }));
 
   const type = str(s.type);
   const ap = s.additionalProperties;
@@ -463,9 +466,7 @@ function openAPISchemaNode(s: JSONSchemaProps, p: FieldPath, w: WalkContext): Op
         if (Object.hasOwn(props, k)) {
           const kt = str(props[k].type);
           if (kt === 'array' || kt === 'object') {
-            errors.push(
-              invalid(p.child('items').child('properties').key(k).child('type'), str(itemSchema.type), "must be a scalar type if parent array's x-kubernetes-list-type is map"),
-            );
+            errors.push(invalid(p.child('items').child('properties').key(k).child('type'), str(itemSchema.type), "must be a scalar type if parent array's x-kubernetes-list-type is map"));
           }
         } else {
           errors.push(invalid(p.child('x-kubernetes-list-map-keys'), mapKeys, 'entries must all be names of item properties'));
@@ -590,13 +591,7 @@ function validateStatusRoot(schema: JSONSchemaProps, fldPath: FieldPath): FieldE
       continue;
     }
     if (!ALLOWED_AT_ROOT_WITH_STATUS.includes(goName)) {
-      return [
-        invalid(
-          fldPath.child('openAPIV3Schema'),
-          schema,
-          `only [${ALLOWED_AT_ROOT_WITH_STATUS.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`,
-        ),
-      ];
+      return [invalid(fldPath.child('openAPIV3Schema'), schema, `only [${ALLOWED_AT_ROOT_WITH_STATUS.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`)];
     }
   }
   return [];
@@ -655,7 +650,12 @@ export function validateCustomResourceDefinitionValidation(
   // Over budget: what to bound, and by how much (crd-yaml's advice, engine/cel/costadvice.ts).
   if (celErrs.some((e) => e.params?.origin === 'celCost')) {
     const limits = { rule: STATIC_ESTIMATED_COST_LIMIT, total: STATIC_ESTIMATED_CRD_COST_LIMIT, noRuleLimit: opts.suppressPerExpressionCost };
-    const compile = { kubernetesMinor: opts.kubernetesMinor, compatibilityMinor: opts.compatibilityMinor, storedRule: (x: string) => opts.preexistingRules?.has(x) === true, storedMessageExpression: (m: string) => opts.preexistingMessageExpressions?.has(m) === true };
+    const compile = {
+      kubernetesMinor: opts.kubernetesMinor,
+      compatibilityMinor: opts.compatibilityMinor,
+      storedRule: (x: string) => opts.preexistingRules?.has(x) === true,
+      storedMessageExpression: (m: string) => opts.preexistingMessageExpressions?.has(m) === true,
+    };
     const sites = costSites(r.costs, schemaPath.segments().length);
     const sum = r.costs.reduce((a, c) => a + c.cost, 0);
     celErrs = adviseCosts({ root: schema, sites, total: sum, limits, compile }, celErrs);

@@ -57,7 +57,10 @@ test('conversion None with differing schemas: the fields each served version los
     },
   ]);
   // Conversion None written out is the same as left out (and says so).
-  assert.deepEqual(versionFieldLoss(crontab({ strategy: 'None' })).map((l) => [l.explicitNone, l.lostWhenStored]), [[true, ['spec.cronSpec', 'spec.tags[*].colour']]]);
+  assert.deepEqual(
+    versionFieldLoss(crontab({ strategy: 'None' })).map((l) => [l.explicitNone, l.lostWhenStored]),
+    [[true, ['spec.cronSpec', 'spec.tags[*].colour']]],
+  );
 });
 
 test('nothing is lost with a webhook, with identical schemas, or where the storage schema keeps unknown fields', () => {
@@ -69,7 +72,10 @@ test('nothing is lost with a webhook, with identical schemas, or where the stora
   const preserving = crontab();
   (preserving.spec as any).versions[1].schema.openAPIV3Schema.properties.spec['x-kubernetes-preserve-unknown-fields'] = true;
   // spec keeps what it does not declare; tags items still declare their fields and prune the others.
-  assert.deepEqual(versionFieldLoss(preserving).map((l) => l.lostWhenStored), [['spec.tags[*].colour']]);
+  assert.deepEqual(
+    versionFieldLoss(preserving).map((l) => l.lostWhenStored),
+    [['spec.tags[*].colour']],
+  );
   for (const x of [null, 'crd', {}, { spec: { versions: 'x' } }]) assert.deepEqual(versionFieldLoss(x), []);
 });
 
@@ -81,8 +87,14 @@ test('the stored object: storage apiVersion, pruned by the storage schema, defau
   const stored = storedObject(crd, created.object)!;
   assert.equal(stored.storageVersion, 'v1');
   assert.deepEqual(stored.object, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'c' }, spec: { replicas: 2, tags: [{ name: 'a' }], image: 'busybox' } });
-  assert.deepEqual(stored.pruned.map((p) => p.path), ['spec.cronSpec', 'spec.tags[0].colour']);
-  assert.deepEqual(stored.defaulted.map((d) => d.path), ['spec.image']);
+  assert.deepEqual(
+    stored.pruned.map((p) => p.path),
+    ['spec.cronSpec', 'spec.tags[0].colour'],
+  );
+  assert.deepEqual(
+    stored.defaulted.map((d) => d.path),
+    ['spec.image'],
+  );
   const back = readBack(crd, stored.object, 'v1beta1')!;
   assert.deepEqual(back.object, { apiVersion: 'stable.example.com/v1beta1', kind: 'CronTab', metadata: { name: 'c' }, spec: { replicas: 2, tags: [{ name: 'a' }], image: 'busybox' } });
   assert.deepEqual(readBack(crd, stored.object, 'v1alpha1'), undefined, 'not served');

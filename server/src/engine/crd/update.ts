@@ -180,8 +180,7 @@ export function updateOptions(obj: CustomResourceDefinition, old: CustomResource
   }
   const allVersionsHaveSchemas = !!oldSpec.validation?.openAPIV3Schema || oldSpec.versions.every((v) => v.schema?.openAPIV3Schema);
   return {
-    requireRecognizedConversionReviewVersion:
-      !conv || conv.conversionReviewVersions.length === 0 || conv.conversionReviewVersions.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v)),
+    requireRecognizedConversionReviewVersion: !conv || conv.conversionReviewVersions.length === 0 || conv.conversionReviewVersions.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v)),
     requireImmutableNames: established,
     requireOpenAPISchema: allVersionsHaveSchemas,
     requireValidPropertyType: !specHas(oldSpec, (s) => typeof s.type === 'string' && s.type.length > 0 && !OPENAPI_V3_TYPES.includes(s.type)),
@@ -209,7 +208,6 @@ function newWarnings(obj: CustomResourceDefinition, old: CustomResourceDefinitio
   const before = new Set(createWarnings(old.spec).map(key));
   return createWarnings(obj.spec).filter((w) => !before.has(key(w)));
 }
-
 
 /** An update's errors set against the same object's create. */
 export interface UpdateCheck {

@@ -66,7 +66,7 @@ export function convertV1beta1ToV1(doc: Record<string, unknown>): V1beta1Convers
   if ('version' in spec) edits.push({ op: 'remove', path: ['spec', 'version'] });
   if (typeof spec.scope !== 'string' || spec.scope === '') {
     edits.push({ op: 'set', path: ['spec', 'scope'], value: 'Namespaced', before: 'versions' });
-    note('spec.scope', 'set to Namespaced, v1beta1\'s default (v1 requires it)');
+    note('spec.scope', "set to Namespaced, v1beta1's default (v1 requires it)");
   }
 
   // JSONPath is spelled jsonPath in v1 columns.
@@ -115,7 +115,7 @@ export function convertV1beta1ToV1(doc: Record<string, unknown>): V1beta1Convers
       if (defaulted) {
         edits.push({ op: 'remove', path: ['spec', 'conversion', 'conversionReviewVersions'] });
         edits.push({ op: 'set', path: ['spec', 'conversion', 'webhook', 'conversionReviewVersions'], value: ['v1beta1'] });
-        note('spec.conversion.webhook.conversionReviewVersions', 'set to [v1beta1], v1beta1\'s default (v1 requires the list)');
+        note('spec.conversion.webhook.conversionReviewVersions', "set to [v1beta1], v1beta1's default (v1 requires the list)");
       } else if (Array.isArray(reviewVersions)) {
         edits.push({ op: 'move', from: ['spec', 'conversion', 'conversionReviewVersions'], path: ['spec', 'conversion', 'webhook', 'conversionReviewVersions'] });
       }

@@ -30,7 +30,10 @@ function crd(mutate: (c: any) => void = () => {}): any {
 }
 
 const errors = (errs: FieldError[]) => errs.filter((e) => (e.severity ?? 'error') === 'error');
-const pairs = (errs: FieldError[]) => errors(errs).map((e) => `${e.type} ${e.field}`).sort();
+const pairs = (errs: FieldError[]) =>
+  errors(errs)
+    .map((e) => `${e.type} ${e.field}`)
+    .sort();
 
 test('a valid CRD has no errors (singular and listKind defaulted)', () => {
   assert.deepEqual(pairs(validateCustomResourceDefinition(crd())), []);
@@ -63,13 +66,14 @@ test('wrongly typed fields are TypeInvalid at their path; the rest is still vali
 test('random type mutations never throw', () => {
   const values: unknown[] = [null, 1, 1.5, 'x', '', true, false, [], {}, [1, 'a'], { a: 1 }, -1];
   let seed = 7;
-  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
   const paths = (o: any, pre: (string | number)[] = [], out: (string | number)[][] = []) => {
-    if (o && typeof o === 'object') for (const k of Object.keys(o)) {
-      const key = Array.isArray(o) ? Number(k) : k;
-      out.push([...pre, key]);
-      paths(o[k], [...pre, key], out);
-    }
+    if (o && typeof o === 'object')
+      for (const k of Object.keys(o)) {
+        const key = Array.isArray(o) ? Number(k) : k;
+        out.push([...pre, key]);
+        paths(o[k], [...pre, key], out);
+      }
     return out;
   };
   const all = paths(crd());
@@ -124,10 +128,7 @@ test('deprecationWarning: non-printable characters are reported at their byte in
 });
 
 test('conversion webhook: url rules, service path segments, review versions', () => {
-  const url = (u: string) =>
-    validateCustomResourceDefinition(
-      crd((c) => (c.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: u } } })),
-    );
+  const url = (u: string) => validateCustomResourceDefinition(crd((c) => (c.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: u } } })));
   assert.deepEqual(pairs(url('https://example.com/convert')), []);
   assert.match(errorMessage(errors(url('http://example.com'))[0]), /'https' is the only allowed URL scheme/);
   assert.match(errorMessage(errors(url('https://u:p@example.com'))[0]), /user information is not permitted/);
@@ -144,21 +145,14 @@ test('conversion webhook: url rules, service path segments, review versions', ()
 });
 
 test('conversion webhook service: name and namespace are swapped as the API server swaps them', () => {
-  const svc = (service: object) =>
-    pairs(
-      validateCustomResourceDefinition(
-        crd((c) => (c.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service } } })),
-      ),
-    );
+  const svc = (service: object) => pairs(validateCustomResourceDefinition(crd((c) => (c.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service } } }))));
   // validation.go calls ValidateWebhookService(path, Name, Namespace, ...) against a (namespace, name, ...) signature.
   assert.deepEqual(svc({ namespace: 'n' }), ['FieldValueRequired spec.conversion.webhookClientConfig.service.namespace']);
   assert.deepEqual(svc({ name: 's' }), ['FieldValueRequired spec.conversion.webhookClientConfig.service.name']);
 });
 
 test('selectableFields resolve against the schema; metadata and non-scalars are rejected', () => {
-  const errs = validateCustomResourceDefinition(
-    crd((c) => (c.spec.versions[0].selectableFields = [{ jsonPath: '.spec.size' }, { jsonPath: '.spec' }, { jsonPath: '.spec.nope' }, { jsonPath: '.spec.size' }])),
-  );
+  const errs = validateCustomResourceDefinition(crd((c) => (c.spec.versions[0].selectableFields = [{ jsonPath: '.spec.size' }, { jsonPath: '.spec' }, { jsonPath: '.spec.nope' }, { jsonPath: '.spec.size' }])));
   assert.deepEqual(pairs(errs), ['FieldValueDuplicate spec.selectableFields[3].jsonPath', 'FieldValueInvalid spec.selectableFields[1].jsonPath', 'FieldValueInvalid spec.selectableFields[2].jsonPath']);
 });
 
@@ -186,10 +180,7 @@ test('create warnings: unrecognized formats and set lists of objects', () => {
   );
   assert.deepEqual(errors(errs), []);
   const warnings = errs.filter((e) => e.severity === 'warning').map((e) => e.detail);
-  assert.deepEqual(warnings.sort(), [
-    'unrecognized format "whenever"',
-    'x-kubernetes-list-type: set for items of type "object" is not supported by server-side apply or CEL validation rules',
-  ]);
+  assert.deepEqual(warnings.sort(), ['unrecognized format "whenever"', 'x-kubernetes-list-type: set for items of type "object" is not supported by server-side apply or CEL validation rules']);
 });
 
 test('Go url.Parse edge cases', () => {
@@ -308,7 +299,10 @@ test('length wording: util/validation says characters, label keys (content packa
   );
   assert.ok(errors(plural).some((e) => e.field === 'spec.names.plural' && e.detail === 'must be no more than 63 characters'));
   const label = validateCustomResourceDefinition(crd((c) => (c.metadata.labels = { [long]: 'x' })));
-  assert.deepEqual(errors(label).map((e) => e.detail), ['name part must be no more than 63 bytes']);
+  assert.deepEqual(
+    errors(label).map((e) => e.detail),
+    ['name part must be no more than 63 bytes'],
+  );
 });
 
 test('metadata: a wrongly typed label does not hide the name; ownerReferences are validated', () => {
@@ -329,8 +323,5 @@ test('CEL on defaults does not ratchet: a failing child rule is reported beside 
       };
     }),
   );
-  assert.deepEqual(pairs(errs), [
-    'FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].default',
-    'FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].default.port',
-  ]);
+  assert.deepEqual(pairs(errs), ['FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].default', 'FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].default.port']);
 });

@@ -212,7 +212,6 @@ function validateSpec(spec: CRDSpec, fldPath: FieldPath, opts: CRDValidationOpti
   return errs;
 }
 
-
 function validateEnumStrings(p: FieldPath, value: string, accepted: string[], isRequired: boolean): FieldError[] {
   if (value === '') return isRequired ? [required(p, '')] : [];
   if (accepted.includes(value)) return [];

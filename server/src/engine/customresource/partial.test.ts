@@ -44,10 +44,22 @@ test('a partial object: no required fields, no rules over objects; values presen
   // Types, enums, patterns, bounds and rules on scalars still apply.
   const bad = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: {}, spec: { size: 3, mode: 'medium', name: 'A', tags: ['a', 'a'], ports: [{ name: 'x', port: 'http' }] } };
   const got = messages(bad, true);
-  assert.ok(got.some((m) => m.includes('spec.mode: Unsupported value: "medium"')), got.join('\n'));
-  assert.ok(got.some((m) => m.includes("spec.name in body should match '^[a-z]+$'")), got.join('\n'));
-  assert.ok(got.some((m) => m.startsWith('spec.tags[1]: Duplicate value')), got.join('\n'));
-  assert.ok(got.some((m) => m.includes('spec.ports[0].port: Invalid value: "string"')), got.join('\n'));
+  assert.ok(
+    got.some((m) => m.includes('spec.mode: Unsupported value: "medium"')),
+    got.join('\n'),
+  );
+  assert.ok(
+    got.some((m) => m.includes("spec.name in body should match '^[a-z]+$'")),
+    got.join('\n'),
+  );
+  assert.ok(
+    got.some((m) => m.startsWith('spec.tags[1]: Duplicate value')),
+    got.join('\n'),
+  );
+  assert.ok(
+    got.some((m) => m.includes('spec.ports[0].port: Invalid value: "string"')),
+    got.join('\n'),
+  );
   assert.ok(!got.some((m) => m.includes('Required value')), got.join('\n'));
   // The scalar rule runs once the type errors are fixed; the object rule never does.
   const rule = messages({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: {}, spec: { size: -3 } }, true);

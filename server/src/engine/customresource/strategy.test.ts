@@ -54,10 +54,13 @@ test('kind and name are checked at the root', () => {
 
 test('a blocking error skips CEL with the one path-less message', () => {
   const errs = validateCustomResource(crd, cr('example.com/v1', { spec: { mode: 'c' } })).errors;
-  assert.deepEqual(errs.map((e) => [e.type, e.field]), [
-    ['FieldValueNotSupported', 'spec.mode'],
-    ['FieldValueInvalid', ''],
-  ]);
+  assert.deepEqual(
+    errs.map((e) => [e.type, e.field]),
+    [
+      ['FieldValueNotSupported', 'spec.mode'],
+      ['FieldValueInvalid', ''],
+    ],
+  );
   assert.equal(errs[1].detail, CEL_SKIPPED_MESSAGE);
   // a non-blocking (Invalid) error does not
   assert.equal(validateCustomResource(crd, cr('example.com/v1', { spec: { replicas: 9 } })).errors.length, 1);
@@ -86,18 +89,16 @@ test('an update: status kept from the old object, name immutable, unchanged inva
   assert.deepEqual(same.errors, []);
   assert.deepEqual((same.object as Record<string, unknown>).status, { ready: true });
   const renamed = validateCustomResource(crd, { ...cr('example.com/v1', { spec: { replicas: 10 } }), metadata: { name: 'other' } }, { oldObject: old });
-  assert.deepEqual(renamed.errors.map(errorMessage).sort(), [
-    'metadata.name: Invalid value: "other": field is immutable',
-    'spec.replicas: Invalid value: 10: spec.replicas in body should be less than or equal to 5',
-  ]);
+  assert.deepEqual(renamed.errors.map(errorMessage).sort(), ['metadata.name: Invalid value: "other": field is immutable', 'spec.replicas: Invalid value: 10: spec.replicas in body should be less than or equal to 5']);
 });
 
 test('finalizers added by the request that are not domain-qualified are warned about', () => {
   const r = validateCustomResource(crd, cr('example.com/v1', { metadata: { name: 'w', finalizers: ['cleanup', 'example.com/cleanup', 'kubernetes'] } }));
   assert.deepEqual(r.errors, []);
-  assert.deepEqual(r.warnings.map((w) => [w.field, w.badValue, w.detail]), [
-    ['metadata.finalizers', 'cleanup', 'prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers'],
-  ]);
+  assert.deepEqual(
+    r.warnings.map((w) => [w.field, w.badValue, w.detail]),
+    [['metadata.finalizers', 'cleanup', 'prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers']],
+  );
   const old = cr('example.com/v1', { metadata: { name: 'w', finalizers: ['cleanup'] } });
   assert.deepEqual(validateCustomResource(crd, old, { oldObject: old }).warnings, []);
 });
@@ -120,9 +121,14 @@ test('update: the old object is pruned and defaulted like the stored object befo
   assert.deepEqual(validateCustomResource(c, body, { oldObject: cr('example.com/v1', { spec: { n: 1, unknown: {} } }) }).errors, []);
   // A real change is still validated (the defaulted name is unchanged, so it stays ratcheted).
   const changed = validateCustomResource(c, body, { oldObject: cr('example.com/v1', { spec: { n: 3 } }) }).errors;
-  assert.deepEqual(changed.map((e) => `${e.type} ${e.field}`), ['FieldValueInvalid spec']);
+  assert.deepEqual(
+    changed.map((e) => `${e.type} ${e.field}`),
+    ['FieldValueInvalid spec'],
+  );
   // On create nothing ratchets.
-  const created = validateCustomResource(c, body).errors.map((e) => `${e.type} ${e.field}`).sort();
+  const created = validateCustomResource(c, body)
+    .errors.map((e) => `${e.type} ${e.field}`)
+    .sort();
   assert.deepEqual(created, ['FieldValueInvalid ', 'FieldValueTooLong spec.name']);
 });
 

@@ -148,9 +148,7 @@ function run(crd: unknown, obj: unknown, opts: CustomResourceOptions, res: Custo
   const apiVersionPath = FieldPath.root('apiVersion');
   if (!version) {
     const known = versions.map((v) => str(v.name)).filter((n) => n !== '');
-    res.errors.push(
-      invalid(apiVersionPath, apiVersion, `version "${versionName}" is not defined in CustomResourceDefinition ${crdName || `${kind}.${group}`}${known.length ? ` (versions: ${known.join(', ')})` : ''}`),
-    );
+    res.errors.push(invalid(apiVersionPath, apiVersion, `version "${versionName}" is not defined in CustomResourceDefinition ${crdName || `${kind}.${group}`}${known.length ? ` (versions: ${known.join(', ')})` : ''}`));
     return;
   }
   if (version.served !== true) {

@@ -28,7 +28,10 @@ const brief = (errs: { field: string; detail: string }[]) => errs.map((e) => `${
 
 test('a CR update: transition rule errors apply only on update, unchanged invalid values are relaxed', () => {
   const down = checkCustomResourceUpdate(crd(10), w(2), w(3));
-  assert.deepEqual(down.errors.map((e) => [e.detail, e.onlyOnUpdate]), [['must not decrease', true]]);
+  assert.deepEqual(
+    down.errors.map((e) => [e.detail, e.onlyOnUpdate]),
+    [['must not decrease', true]],
+  );
   assert.deepEqual(down.relaxed, []);
   // n = 30 stayed (over the maximum since the CRD tightened): a create would fail, the update passes.
   const kept = checkCustomResourceUpdate(crd(10), w(30, { x: 1 }), w(30));
@@ -36,7 +39,10 @@ test('a CR update: transition rule errors apply only on update, unchanged invali
   assert.deepEqual(brief(kept.relaxed), ['spec.n: spec.n in body should be less than or equal to 10']);
   // Changed to another invalid value: reported as on a create (not only on update).
   const changed = checkCustomResourceUpdate(crd(10), w(40), w(30));
-  assert.deepEqual(changed.errors.map((e) => [e.detail, e.onlyOnUpdate]), [['spec.n in body should be less than or equal to 10', undefined]]);
+  assert.deepEqual(
+    changed.errors.map((e) => [e.detail, e.onlyOnUpdate]),
+    [['spec.n in body should be less than or equal to 10', undefined]],
+  );
 });
 
 test('a CRD update: a removed stored version applies only on update; a rule the stored CRD broke is relaxed', () => {
@@ -47,6 +53,12 @@ test('a CRD update: a removed stored version applies only on update; a rule the 
   );
   const badType = { t: { type: 'foo' } };
   const kept = checkCustomResourceDefinitionUpdate(crd(10, undefined, badType), crd(10, undefined, badType));
-  assert.deepEqual(kept.errors.filter((e) => (e.severity ?? 'error') === 'error'), []);
-  assert.deepEqual(kept.relaxed.map((e) => e.field), ['spec.validation.openAPIV3Schema.properties[spec].properties[t].type']);
+  assert.deepEqual(
+    kept.errors.filter((e) => (e.severity ?? 'error') === 'error'),
+    [],
+  );
+  assert.deepEqual(
+    kept.relaxed.map((e) => e.field),
+    ['spec.validation.openAPIV3Schema.properties[spec].properties[t].type'],
+  );
 });

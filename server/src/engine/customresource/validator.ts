@@ -66,7 +66,14 @@ function goV(v: unknown): string {
       return '[' + (v as unknown[]).map(goV).join(' ') + ']';
     case 'map': {
       const o = v as Record<string, unknown>;
-      return 'map[' + Object.keys(o).sort().map((k) => `${k}:${goV(o[k])}`).join(' ') + ']';
+      return (
+        'map[' +
+        Object.keys(o)
+          .sort()
+          .map((k) => `${k}:${goV(o[k])}`)
+          .join(' ') +
+        ']'
+      );
     }
     default:
       return String(v);
@@ -95,7 +102,10 @@ function nested(obj: Record<string, unknown>, path: string): { found: boolean; v
  * fields it leads to, for the range in the file.
  */
 function atScalePath(e: FieldError, path: string): FieldError {
-  e.segments = path.replace(/^\./, '').split('.').map((name): PathSegment => ({ kind: 'field', name }));
+  e.segments = path
+    .replace(/^\./, '')
+    .split('.')
+    .map((name): PathSegment => ({ kind: 'field', name }));
   return e;
 }
 

@@ -47,13 +47,7 @@ export function validateSchemaRules(errs: FieldError[], obj: unknown, schema: JS
 }
 
 /** strategy.go hasBlockingErr: after one of these OpenAPI errors the CEL rules are not run. */
-export const BLOCKING_ERROR_TYPES: ReadonlySet<string> = new Set([
-  'FieldValueNotSupported',
-  'FieldValueRequired',
-  'FieldValueTooLong',
-  'FieldValueTooMany',
-  'FieldValueTypeInvalid',
-]);
+export const BLOCKING_ERROR_TYPES: ReadonlySet<string> = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
 
 /** The one error reported in place of the CEL results when a blocking error came first. */
 export const CEL_SKIPPED_MESSAGE = 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';

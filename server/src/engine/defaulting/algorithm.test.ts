@@ -25,7 +25,13 @@ test('null handling: nullable keeps null, non-nullable null gets the default or 
   assert.deepEqual(input.x, null, 'input untouched');
   assert.deepEqual(
     r.defaulted.map((f) => [f.path, f.action]).sort(),
-    [['d', 'default'], ['ld[0]', 'default'], ['m.k', 'default'], ['p', 'null removed'], ['x', 'null removed']].sort(),
+    [
+      ['d', 'default'],
+      ['ld[0]', 'default'],
+      ['m.k', 'default'],
+      ['p', 'null removed'],
+      ['x', 'null removed'],
+    ].sort(),
   );
 });
 

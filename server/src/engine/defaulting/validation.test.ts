@@ -6,12 +6,18 @@ import { validateDefaults, type DefaultSchemaNode } from './validation';
 
 function check(schema: Record<string, unknown>, validateValue?: (p: FieldPath, v: unknown, n: DefaultSchemaNode) => FieldError[]) {
   const calls: string[] = [];
-  const errs = validateDefaults(FieldPath.root('spec', 'validation', 'openAPIV3Schema'), toStructural(schema), schema, { isResourceRoot: true, requirePrunedDefaults: true }, {
-    validateValue: (p, v, n) => {
-      calls.push(p.toString());
-      return validateValue ? validateValue(p, v, n) : [];
+  const errs = validateDefaults(
+    FieldPath.root('spec', 'validation', 'openAPIV3Schema'),
+    toStructural(schema),
+    schema,
+    { isResourceRoot: true, requirePrunedDefaults: true },
+    {
+      validateValue: (p, v, n) => {
+        calls.push(p.toString());
+        return validateValue ? validateValue(p, v, n) : [];
+      },
     },
-  });
+  );
   return { msgs: errs.map(errorMessage), calls };
 }
 
@@ -36,7 +42,10 @@ test('defaults inside metadata must coerce as ObjectMeta', () => {
   const schema = { type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 5 } } } } };
   const { msgs } = check(schema);
   assert.equal(msgs.length, 1);
-  assert.match(msgs[0], /^spec\.validation\.openAPIV3Schema\.properties\[metadata\]\.properties\[name\]\.default: Invalid value: 5: must result in valid metadata: metadata: Invalid value: .*json: cannot unmarshal number into Go struct field ObjectMeta\.name of type string$/);
+  assert.match(
+    msgs[0],
+    /^spec\.validation\.openAPIV3Schema\.properties\[metadata\]\.properties\[name\]\.default: Invalid value: 5: must result in valid metadata: metadata: Invalid value: .*json: cannot unmarshal number into Go struct field ObjectMeta\.name of type string$/,
+  );
 });
 
 test('an embedded resource default with a non-string kind fails coercion at its own path', () => {
@@ -57,16 +66,28 @@ test('schemaHasUnprunedDefaults: only defaults that PruneDefaults changes count'
 });
 
 test('validateObjectMeta gets the embedded resource, its raw schema and Go nil path inside metadata', () => {
-  const emb = { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, default: { apiVersion: 'v1' }, properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'n' } } } } };
+  const emb = {
+    type: 'object',
+    'x-kubernetes-embedded-resource': true,
+    'x-kubernetes-preserve-unknown-fields': true,
+    default: { apiVersion: 'v1' },
+    properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'n' } } } },
+  };
   const schema = { type: 'object', properties: { e: emb } };
   const calls: Array<[string | null, unknown, unknown, boolean]> = [];
-  validateDefaults(FieldPath.root('s'), toStructural(schema), schema, { isResourceRoot: true, requirePrunedDefaults: true }, {
-    validateValue: () => [],
-    validateObjectMeta: (p, obj, node, root) => {
-      calls.push([p ? p.toString() : null, obj, node.raw, root]);
-      return [];
+  validateDefaults(
+    FieldPath.root('s'),
+    toStructural(schema),
+    schema,
+    { isResourceRoot: true, requirePrunedDefaults: true },
+    {
+      validateValue: () => [],
+      validateObjectMeta: (p, obj, node, root) => {
+        calls.push([p ? p.toString() : null, obj, node.raw, root]);
+        return [];
+      },
     },
-  });
+  );
   assert.deepEqual(calls, [
     ['s.properties[e].default', { apiVersion: 'v1' }, emb, true],
     [null, { metadata: { name: 'n' }, kind: 'Validation', apiVersion: 'validation/v1' }, emb, true],

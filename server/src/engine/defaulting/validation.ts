@@ -67,13 +67,7 @@ export interface ValidateDefaultsOptions {
  * Defaults below additionalProperties are not followed (CRD validation forbids them there).
  * `raw` is the openAPIV3Schema the structural schema was built from. Never throws.
  */
-export function validateDefaults(
-  pth: FieldPath,
-  s: Structural | undefined,
-  raw: unknown,
-  opts: ValidateDefaultsOptions,
-  validators: DefaultValueValidators,
-): FieldError[] {
+export function validateDefaults(pth: FieldPath, s: Structural | undefined, raw: unknown, opts: ValidateDefaultsOptions, validators: DefaultValueValidators): FieldError[] {
   if (opts.isResourceRoot) {
     const base: Structural = s ?? { description: '', type: '', title: '', nullable: false, xPreserveUnknownFields: false, xEmbeddedResource: false, xIntOrString: false };
     s = base.xEmbeddedResource ? base : { ...base, xEmbeddedResource: true };

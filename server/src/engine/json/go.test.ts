@@ -19,7 +19,16 @@ test('goJSON is json.Marshal: sorted keys, Go numbers, <, >, &, U+2028/2029 esca
   assert.equal(goJSON({ b: 1, a: '<x&y>' }), '{"a":"\\u003cx\\u0026y\\u003e","b":1}');
   assert.equal(goJSON(['\u2028', null, true]), '["\\u2028",null,true]');
   assert.equal(goJSON([1.5, new IntegralFloat(2), 1e21, 1e-7, 2n ** 70n, 12345678901234567890n]), '[1.5,2,1e+21,1e-7,1.1805916207174113e+21,12345678901234567000]');
-  assert.equal(goJSON(new GoStruct([['Name', 'v1'], ['Served', true], ['Schema', null]])), '{"Name":"v1","Served":true,"Schema":null}');
+  assert.equal(
+    goJSON(
+      new GoStruct([
+        ['Name', 'v1'],
+        ['Served', true],
+        ['Schema', null],
+      ]),
+    ),
+    '{"Name":"v1","Served":true,"Schema":null}',
+  );
   assert.equal(formatBadValue({ k: '<' }), '{"k":"\\u003c"}');
   assert.equal(formatBadValue('tab\there'), '"tab\\there"');
 });

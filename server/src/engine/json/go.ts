@@ -228,7 +228,14 @@ function marshal(v: unknown): string {
       return '[' + (v as unknown[]).map(marshal).join(',') + ']';
     case 'map': {
       const o = v as Record<string, unknown>;
-      return '{' + Object.keys(o).sort().map((k) => JSON.stringify(k) + ':' + marshal(o[k])).join(',') + '}';
+      return (
+        '{' +
+        Object.keys(o)
+          .sort()
+          .map((k) => JSON.stringify(k) + ':' + marshal(o[k]))
+          .join(',') +
+        '}'
+      );
     }
     default:
       return 'null';
@@ -263,4 +270,3 @@ export function plainValue(v: unknown): unknown {
   if (v instanceof IntegralFloat) return v.value;
   return v;
 }
-

@@ -44,15 +44,7 @@ function dnsNameChecks(unit: 'bytes' | 'characters'): DNSNameChecks {
       if (byteLen(value) > 63) errs.push(maxLenError(63));
       if (!dns1123Label.test(value)) {
         if (dns1123Subdomain.test(value)) errs.push('must not contain dots');
-        else
-          errs.push(
-            regexError(
-              "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-              DNS1123_LABEL_FMT,
-              'my-name',
-              '123-abc',
-            ),
-          );
+        else errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL_FMT, 'my-name', '123-abc'));
       }
       return errs;
     },
@@ -60,13 +52,7 @@ function dnsNameChecks(unit: 'bytes' | 'characters'): DNSNameChecks {
       const errs: string[] = [];
       if (byteLen(value) > 253) errs.push(maxLenError(253));
       if (!dns1123Subdomain.test(value)) {
-        errs.push(
-          regexError(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-            DNS1123_SUBDOMAIN_FMT,
-            'example.com',
-          ),
-        );
+        errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT, 'example.com'));
       }
       return errs;
     },
@@ -75,12 +61,7 @@ function dnsNameChecks(unit: 'bytes' | 'characters'): DNSNameChecks {
       if (byteLen(value) > 63) errs.push(maxLenError(63));
       if (!dns1035Label.test(value)) {
         errs.push(
-          regexError(
-            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
-            DNS1035_LABEL_FMT,
-            'my-name',
-            'abc-123',
-          ),
+          regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL_FMT, 'my-name', 'abc-123'),
         );
       }
       return errs;
@@ -115,11 +96,7 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else errs.push(...isDNS1123Subdomain(prefix).map((m) => 'prefix part ' + m));
   } else {
-    return [
-      'a valid label key ' +
-        regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc') +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
+    return ['a valid label key ' + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc') + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (byteLen(name) > 63) errs.push('name part ' + maxLenError(63));
@@ -133,13 +110,7 @@ export function isValidLabelValue(value: string): string[] {
   if (byteLen(value) > 63) errs.push(maxLenError(63));
   if (!labelValue.test(value)) {
     errs.push(
-      regexError(
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-        LABEL_VALUE_FMT,
-        'MyValue',
-        'my_value',
-        '12345',
-      ),
+      regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'),
     );
   }
   return errs;

@@ -53,8 +53,7 @@ function jsonTypeName(v: unknown): string {
   }
 }
 
-const typeError = (v: unknown, field: string, goType: string) =>
-  `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ObjectMeta.${field} of type ${goType}`;
+const typeError = (v: unknown, field: string, goType: string) => `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ObjectMeta.${field} of type ${goType}`;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 

@@ -28,7 +28,12 @@ test('prunes a copy and reports removed paths with reasons, sorted', () => {
       ['top', 'unknown field'],
     ],
   );
-  assert.deepEqual(r.pruned[3].segments, [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'l' }, { kind: 'index', index: 0 }, { kind: 'field', name: 'y' }]);
+  assert.deepEqual(r.pruned[3].segments, [
+    { kind: 'field', name: 'spec' },
+    { kind: 'field', name: 'l' },
+    { kind: 'index', index: 0 },
+    { kind: 'field', name: 'y' },
+  ]);
 });
 
 test('preserve-unknown-fields passes on to array items but not to properties', () => {
@@ -79,7 +84,10 @@ test('coerceObjectMeta drops unknown and empty metadata fields at the root and i
     metadata: { name: 'n', creationTimestamp: '2024-01-01T00:00:00Z', ownerReferences: [{ apiVersion: '', kind: '', name: 'o', uid: '' }] },
     spec: { tpl: { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns' }, spec: { bogus: 1 } } },
   });
-  assert.deepEqual(r.pruned.map((p) => p.path), ['metadata.Name', 'metadata.junk', 'metadata.ownerReferences[0].extra', 'spec.tpl.metadata.bogus']);
+  assert.deepEqual(
+    r.pruned.map((p) => p.path),
+    ['metadata.Name', 'metadata.junk', 'metadata.ownerReferences[0].extra', 'spec.tpl.metadata.bogus'],
+  );
 });
 
 test('coerceObjectMeta reports Go decoding errors, or drops the field when asked', () => {

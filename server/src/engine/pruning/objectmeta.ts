@@ -374,8 +374,7 @@ function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], pa
 function formatRFC3339(avalue: string): string {
   const LAYOUT = '2006-01-02T15:04:05Z07:00';
   const q = (x: string) => JSON.stringify(x);
-  const cannot = (elem: string, layoutElem: string) =>
-    new DecodeError(`parsing time ${q(avalue)} as ${q(LAYOUT)}: cannot parse ${q(elem)} as ${q(layoutElem)}`, true);
+  const cannot = (elem: string, layoutElem: string) => new DecodeError(`parsing time ${q(avalue)} as ${q(LAYOUT)}: cannot parse ${q(elem)} as ${q(layoutElem)}`, true);
   const outOfRange = (what: string) => new DecodeError(`parsing time ${q(avalue)}: ${what} out of range`, true);
   const isDigit = (x: string, i: number) => i < x.length && x[i] >= '0' && x[i] <= '9';
   let value = avalue;

@@ -1,16 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import {
-  compilePattern,
-  compileRE2,
-  matchPattern,
-  MATCH_WORK_LIMIT,
-  MAX_PROGRAM_SIZE,
-  OBJECT_WORK_LIMIT,
-  programSizeBound,
-  re2Test,
-  RegexBudget,
-} from './re2';
+import { compilePattern, compileRE2, matchPattern, MATCH_WORK_LIMIT, MAX_PROGRAM_SIZE, OBJECT_WORK_LIMIT, programSizeBound, re2Test, RegexBudget } from './re2';
 
 test('Go error wording for unsupported syntax and a trailing backslash', () => {
   const look = compileRE2('(?=a)');

@@ -14,12 +14,38 @@ import { newStructural, validateStructuralSchema } from './structural';
 import { deepCopyJSON } from '../json/values';
 
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
-const KEYS = ['type', 'properties', 'items', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'not', 'default', 'nullable', 'required', 'enum', 'pattern',
-  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type',
-  'x-kubernetes-list-map-keys', 'x-kubernetes-validations', '$ref', 'metadata', 'kind', 'apiVersion', 'name', 'labels', 'creationTimestamp', '__proto__'];
+const KEYS = [
+  'type',
+  'properties',
+  'items',
+  'additionalProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'default',
+  'nullable',
+  'required',
+  'enum',
+  'pattern',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-validations',
+  '$ref',
+  'metadata',
+  'kind',
+  'apiVersion',
+  'name',
+  'labels',
+  'creationTimestamp',
+  '__proto__',
+];
 const SCALARS: unknown[] = [null, true, false, 0, 1, -1.5, new IntegralFloat(2), 2n ** 64n, '', 'object', 'array', 'string', 'integer', '(', '2024-01-01T00:00:00Z'];
 
 function value(r: () => number, depth: number): unknown {
@@ -44,10 +70,7 @@ test('no entry point throws or mutates its inputs on random JSON', () => {
       assert.doesNotThrow(() => pruneUnknownFields(obj, schema as never, { isResourceRoot }), ctx);
       assert.doesNotThrow(() => coerceObjectMeta(obj, schema as never, { isResourceRoot }), ctx);
       assert.doesNotThrow(() => defaultCustomResource(obj, schema as never, { isResourceRoot }), ctx);
-      assert.doesNotThrow(
-        () => validateDefaults(FieldPath.root(), newStructural(schema).structural, schema, { isResourceRoot, requirePrunedDefaults: true }, { validateValue: () => [] }),
-        ctx,
-      );
+      assert.doesNotThrow(() => validateDefaults(FieldPath.root(), newStructural(schema).structural, schema, { isResourceRoot, requirePrunedDefaults: true }, { validateValue: () => [] }), ctx);
     }
     assert.deepStrictEqual(schema, s0, ctx);
     assert.deepStrictEqual(obj, o0, ctx);

@@ -8,13 +8,8 @@ const messages = (schema: unknown) => validateStructuralSchema(schema as never).
 
 test('errors are sorted by their Go message and rooted at fldPath', () => {
   const errs = messages({ type: 'object', properties: { b: {}, a: {} } });
-  assert.deepEqual(errs, [
-    'properties[a].type: Required value: must not be empty for specified object fields',
-    'properties[b].type: Required value: must not be empty for specified object fields',
-  ]);
-  assert.deepEqual(pairs({ type: 'object', properties: { a: {} } }, FieldPath.root('spec', 'validation', 'openAPIV3Schema')), [
-    'FieldValueRequired spec.validation.openAPIV3Schema.properties[a].type',
-  ]);
+  assert.deepEqual(errs, ['properties[a].type: Required value: must not be empty for specified object fields', 'properties[b].type: Required value: must not be empty for specified object fields']);
+  assert.deepEqual(pairs({ type: 'object', properties: { a: {} } }, FieldPath.root('spec', 'validation', 'openAPIV3Schema')), ['FieldValueRequired spec.validation.openAPIV3Schema.properties[a].type']);
 });
 
 test('int-or-string anyOf shape is exact: order and extra keywords matter', () => {
@@ -38,9 +33,7 @@ test('root metadata: only name/generateName; empty required is still "specified"
 
 test('junctor additionalProperties: false is dropped, true is forbidden', () => {
   assert.deepEqual(pairs({ type: 'object', properties: { a: { type: 'object', allOf: [{ additionalProperties: false }] } } }), []);
-  assert.deepEqual(pairs({ type: 'object', properties: { a: { type: 'object', allOf: [{ additionalProperties: true }] } } }), [
-    'FieldValueForbidden properties[a].allOf[0].additionalProperties',
-  ]);
+  assert.deepEqual(pairs({ type: 'object', properties: { a: { type: 'object', allOf: [{ additionalProperties: true }] } } }), ['FieldValueForbidden properties[a].allOf[0].additionalProperties']);
 });
 
 test('pattern errors carry Go regexp messages', () => {
@@ -64,9 +57,27 @@ test('a __proto__ property is an ordinary property', () => {
 });
 
 test('never throws on arbitrary JSON', () => {
-  const weird: unknown[] = [null, 1, 'x', [], true, { type: 5 }, { properties: 'x' }, { properties: { a: null } }, { items: 'x' }, { allOf: 'x' },
-    { anyOf: [null, 1] }, { not: [] }, { additionalProperties: 'x' }, { required: 'x' }, { enum: {} }, { 'x-kubernetes-validations': {} },
-    { pattern: 5 }, { properties: { metadata: null } }, { 'x-kubernetes-list-map-keys': [1, null] }];
+  const weird: unknown[] = [
+    null,
+    1,
+    'x',
+    [],
+    true,
+    { type: 5 },
+    { properties: 'x' },
+    { properties: { a: null } },
+    { items: 'x' },
+    { allOf: 'x' },
+    { anyOf: [null, 1] },
+    { not: [] },
+    { additionalProperties: 'x' },
+    { required: 'x' },
+    { enum: {} },
+    { 'x-kubernetes-validations': {} },
+    { pattern: 5 },
+    { properties: { metadata: null } },
+    { 'x-kubernetes-list-map-keys': [1, null] },
+  ];
   for (const w of weird) assert.doesNotThrow(() => validateStructuralSchema(w as never), JSON.stringify(w));
   assert.deepEqual(pairs(null), ['FieldValueRequired type']);
 });

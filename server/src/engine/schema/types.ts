@@ -61,4 +61,3 @@ export interface JSONSchemaProps {
 
 /** Any JSON value as the engine sees it (objects are plain records; integers may be bigint when outside 2^53). */
 export type JSONValue = null | boolean | number | bigint | string | JSONValue[] | { [k: string]: JSONValue };
-

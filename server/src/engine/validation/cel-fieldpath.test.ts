@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { validateCustomResourceValue } from '../customresource/value';
 import { errorMessage } from '../field';
 
-test("a rule whose messageExpression does not compile reports at the node, not at its fieldPath", () => {
+test('a rule whose messageExpression does not compile reports at the node, not at its fieldPath', () => {
   const node = (messageExpression: string) => ({
     type: 'object',
     properties: { in: { type: 'object', properties: { a: { type: 'boolean' }, port: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'has(self.port)', messageExpression, fieldPath: '.a' }] } },

@@ -10,9 +10,32 @@ import { utf8Length } from '../json/go';
 /** Formats supported since 1.0 and 1.34 (the compatibility version of a 1.37 server is 1.36), normalized (no '-'). */
 const SUPPORTED_STRING_FORMATS = new Set(
   [
-    'bsonobjectid', 'uri', 'email', 'hostname', 'ipv4', 'ipv6', 'cidr', 'mac', 'uuid', 'uuid3', 'uuid4', 'uuid5',
-    'isbn', 'isbn10', 'isbn13', 'creditcard', 'ssn', 'hexcolor', 'rgbcolor', 'byte', 'password', 'date', 'duration',
-    'datetime', 'k8s-short-name', 'k8s-long-name',
+    'bsonobjectid',
+    'uri',
+    'email',
+    'hostname',
+    'ipv4',
+    'ipv6',
+    'cidr',
+    'mac',
+    'uuid',
+    'uuid3',
+    'uuid4',
+    'uuid5',
+    'isbn',
+    'isbn10',
+    'isbn13',
+    'creditcard',
+    'ssn',
+    'hexcolor',
+    'rgbcolor',
+    'byte',
+    'password',
+    'date',
+    'duration',
+    'datetime',
+    'k8s-short-name',
+    'k8s-long-name',
   ].map(normalizeFormatName),
 );
 
@@ -41,14 +64,12 @@ export function effectiveFormat(format: string | undefined, types: string[]): st
   }
 }
 
-const HOSTNAME_RE =
-  /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
+const HOSTNAME_RE = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const UUID3_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const UUID4_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
 const UUID5_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
-const CREDIT_CARD_RE =
-  /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/;
+const CREDIT_CARD_RE = /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/;
 const ISBN10_RE = /^(?:[0-9]{9}X|[0-9]{10})$/;
 const ISBN13_RE = /^(?:[0-9]{13})$/;
 const HEXCOLOR_RE = /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;

@@ -13,8 +13,7 @@ import { validateOpenAPI } from './validation';
 
 const ATTACK = '.{1000}'.repeat(10) + '$';
 const obj = (props: Record<string, unknown>): JSONSchemaProps => ({ type: 'object', properties: props as JSONSchemaProps['properties'] });
-const messages = (schema: JSONSchemaProps, value: unknown) =>
-  validateCustomResourceValue(value, schema, { isResourceRoot: false }).map((e) => `${e.severity ?? 'error'} ${errorMessage(e)}`);
+const messages = (schema: JSONSchemaProps, value: unknown) => validateCustomResourceValue(value, schema, { isResourceRoot: false }).map((e) => `${e.severity ?? 'error'} ${errorMessage(e)}`);
 
 test('the 71-character pattern against a 100 KB value: not run, said so at the value', () => {
   const budget = new RegexBudget();
@@ -29,7 +28,7 @@ test('the 71-character pattern against a 100 KB value: not run, said so at the v
 
 test('short values are still matched against the same pattern, with real errors', () => {
   const schema = obj({ v: { type: 'string', pattern: ATTACK } });
-  assert.deepEqual(messages(schema, { v: 'short' }), ["error v: Invalid value: \"short\": v in body should match '" + ATTACK + "'"]);
+  assert.deepEqual(messages(schema, { v: 'short' }), ['error v: Invalid value: "short": v in body should match \'' + ATTACK + "'"]);
   // A simpler pattern matches a 100 KB value within the limit.
   assert.deepEqual(messages(obj({ v: { type: 'string', pattern: '^[a-z]+$' } }), { v: 'x'.repeat(100_000) }), []);
   assert.deepEqual(messages(obj({ v: { type: 'string', pattern: '^[a-z]+$' } }), { v: 'x'.repeat(100_000) + '1' }).length, 1);
@@ -54,9 +53,7 @@ test('many values: the object budget is shared, later ones are listed as not che
 
 test('a pattern too large to compile is neither an error in the CRD nor a silent pass in the CR', () => {
   const huge = '[a-z]{1000}'.repeat(60);
-  assert.deepEqual(messages(obj({ v: { type: 'string', pattern: huge } }), { v: 'abc' }), [
-    'information v: Not checked: pattern too large to check here (a program of about 60000 instructions)',
-  ]);
+  assert.deepEqual(messages(obj({ v: { type: 'string', pattern: huge } }), { v: 'abc' }), ['information v: Not checked: pattern too large to check here (a program of about 60000 instructions)']);
 });
 
 test('not / oneOf: a branch that passes only because a bound cut its check gives no verdict', () => {

@@ -133,12 +133,7 @@ export function schemaValidator(schema: JSONSchemaProps): Validate {
  * from custom resource validation (`format: int32` on a string still makes kube-openapi's type check
  * ask for an int32).
  */
-export function validateAgainstSchema(
-  schema: JSONSchemaProps,
-  data: unknown,
-  old?: { value: unknown },
-  opts: { budget?: RegexBudget; formatsAsWritten?: boolean } = {},
-): Result & { notChecked: NotChecked[] } {
+export function validateAgainstSchema(schema: JSONSchemaProps, data: unknown, old?: { value: unknown }, opts: { budget?: RegexBudget; formatsAsWritten?: boolean } = {}): Result & { notChecked: NotChecked[] } {
   const outer = run;
   run = { budget: opts.budget ?? new RegexBudget(), notChecked: [], formatsAsWritten: opts.formatsAsWritten };
   try {
@@ -262,8 +257,7 @@ function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const objectCheck = compileObject(s);
   const propsCheck = compileSchemaProps(s);
 
-  const typeCheck = (data: unknown, kind: GoKind, path: ValuePath | null): OpenAPIError | undefined =>
-    validateType(data, kind, types, nullable, format, path);
+  const typeCheck = (data: unknown, kind: GoKind, path: ValuePath | null): OpenAPIError | undefined => validateType(data, kind, types, nullable, format, path);
 
   return (data, path, corr, branch) => {
     const r = validateNode(data, path, corr);
@@ -354,14 +348,7 @@ function schemaInfo(kind: GoKind): [string, string] {
 }
 
 /** typeValidator.Validate */
-function validateType(
-  data: unknown,
-  kind: GoKind,
-  types: string[],
-  nullable: boolean,
-  format: string,
-  path: ValuePath | null,
-): OpenAPIError | undefined {
+function validateType(data: unknown, kind: GoKind, types: string[], nullable: boolean, format: string, path: ValuePath | null): OpenAPIError | undefined {
   const name = nameOf(path);
   if (kind === 'nil') {
     if (types.length > 0 && !types.includes('null') && !nullable) return invalidTypeError(name, segsOf(path), types.join(','), 'null');
@@ -417,7 +404,14 @@ function goSliceString(values: unknown[]): string {
     if (k === 'slice') return '[' + (v as unknown[]).map(one).join(' ') + ']';
     if (k === 'map') {
       const o = v as Record<string, unknown>;
-      return 'map[' + Object.keys(o).sort().map((key) => `${key}:${one(o[key])}`).join(' ') + ']';
+      return (
+        'map[' +
+        Object.keys(o)
+          .sort()
+          .map((key) => `${key}:${one(o[key])}`)
+          .join(' ') +
+        ']'
+      );
     }
     return String(v);
   };
@@ -478,11 +472,7 @@ function rangeError(val: unknown, kind: GoKind, typeName: string, format: string
     bad = !Number.isFinite(Math.fround(Number(rep)));
   }
   if (!bad) return undefined;
-  return plainError(
-    format !== ''
-      ? `${prefix} value must be of type ${typeName} with format ${format} in ${pathName}`
-      : `${prefix} value must be of type ${typeName} (default format) in ${pathName}`,
-  );
+  return plainError(format !== '' ? `${prefix} value must be of type ${typeName} with format ${format} in ${pathName}` : `${prefix} value must be of type ${typeName} (default format) in ${pathName}`);
 }
 
 /** numberValidator: range of the type/format, multipleOf, maximum, minimum. */
@@ -655,13 +645,16 @@ function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path
     if (maxP !== undefined && n > maxP) {
       res.errors.push({ code: 'TooManyProperties', name, segments: segsOf(path), value: n, valid: maxP, message: `${name} in body should have at most ${maxP} properties` });
     }
-    const validatePatterns = patternProps.length === 0 ? noPatterns : (key: string): boolean => {
-      const matched = matchingPatterns(key);
-      for (const [, sch] of matched) {
-        merge(res, schemaValidator(sch as JSONSchemaProps)(val[key], new ValuePath(path, { kind: 'key', key }, 'dot'), corrKey(corr, val, key, path)));
-      }
-      return matched.length > 0;
-    };
+    const validatePatterns =
+      patternProps.length === 0
+        ? noPatterns
+        : (key: string): boolean => {
+            const matched = matchingPatterns(key);
+            for (const [, sch] of matched) {
+              merge(res, schemaValidator(sch as JSONSchemaProps)(val[key], new ValuePath(path, { kind: 'key', key }, 'dot'), corrKey(corr, val, key, path)));
+            }
+            return matched.length > 0;
+          };
     if (apForbids) {
       for (const k of keys) {
         if (!hasProp(k) && matchingPatterns(k).length === 0) {
@@ -792,4 +785,3 @@ function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, 
     return main;
   };
 }
-

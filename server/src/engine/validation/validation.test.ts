@@ -9,7 +9,9 @@ import { formatChecker } from './formats';
 
 const J = (s: string) => parseJSONLossless(s, { markIntegralFloats: true });
 const run = (schema: unknown, obj: string, oldObject?: string) =>
-  validateCustomResourceValue(J(obj), schema as JSONSchemaProps, { isResourceRoot: false, oldObject: oldObject === undefined ? undefined : J(oldObject) }).map(errorMessage).sort();
+  validateCustomResourceValue(J(obj), schema as JSONSchemaProps, { isResourceRoot: false, oldObject: oldObject === undefined ? undefined : J(oldObject) })
+    .map(errorMessage)
+    .sort();
 
 test('additionalProperties keys print with a dot, and with a leading dot in the message at the root', () => {
   assert.deepEqual(run({ type: 'object', additionalProperties: { type: 'string' } }, '{"k":1}'), ['k: Invalid value: "integer": .k in body must be of type string: "integer"']);
@@ -21,10 +23,7 @@ test('additionalProperties keys print with a dot, and with a leading dot in the 
 test('an integral float passes type integer; a fractional one also fails the path-less range check', () => {
   const s = { type: 'object', properties: { i: { type: 'integer' } } };
   assert.deepEqual(run(s, '{"i":2.0}'), []);
-  assert.deepEqual(run(s, '{"i":1.5}'), [
-    '<nil>: Invalid value: "": Checked value must be of type integer (default format) in i',
-    'i: Invalid value: "number": i in body must be of type integer: "number"',
-  ]);
+  assert.deepEqual(run(s, '{"i":1.5}'), ['<nil>: Invalid value: "": Checked value must be of type integer (default format) in i', 'i: Invalid value: "number": i in body must be of type integer: "number"']);
 });
 
 test('int32 format: overflow is a path-less range error; a float gets the format as type name', () => {
@@ -60,7 +59,7 @@ test('list-type set: only the second occurrence of a value is a duplicate; 1 and
 test('embedded resources need apiVersion and kind; metadata names are path segments', () => {
   const s = { type: 'object', properties: { r: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
   assert.deepEqual(run(s, '{"r":{}}'), ['r.apiVersion: Required value', 'r.kind: Required value']);
-  assert.deepEqual(run(s, '{"r":{"apiVersion":"v1","kind":"Pod","metadata":{"name":".."}}}'), ["r.metadata.name: Invalid value: \"..\": may not be '..'"]);
+  assert.deepEqual(run(s, '{"r":{"apiVersion":"v1","kind":"Pod","metadata":{"name":".."}}}'), ['r.metadata.name: Invalid value: "..": may not be \'..\'']);
 });
 
 test('Go %v of float64 and the string formats', () => {
@@ -97,10 +96,10 @@ test('ratcheting: errors of values unchanged from the correlated old value are d
 
 test('the CEL-skipped message comes only with rules in the schema and a blocking error', () => {
   const withRule = { type: 'object', properties: { s: { type: 'string', maxLength: 2 } }, 'x-kubernetes-validations': [{ rule: 'true' }] };
-  assert.deepEqual(run(withRule, '{"s":"abc"}'), [
-    '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
-    's: Too long: may not be more than 2 bytes',
-  ].sort());
+  assert.deepEqual(
+    run(withRule, '{"s":"abc"}'),
+    ['<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation', 's: Too long: may not be more than 2 bytes'].sort(),
+  );
   const noRule = { type: 'object', properties: { s: { type: 'string', maxLength: 2 } } };
   assert.equal(run(noRule, '{"s":"abc"}').length, 1);
 });
@@ -120,7 +119,7 @@ test('junctor messages: not, oneOf with none valid, allOf with none validated; a
     '<nil>: Invalid value: "": "n" must not validate the schema (not)',
     '<nil>: Invalid value: "": "o" must validate one and only one schema (oneOf). Found none valid',
     'a: Invalid value: "ab": a in body should be at least 5 chars long',
-    "a: Invalid value: \"ab\": a in body should match '^x'",
+    'a: Invalid value: "ab": a in body should match \'^x\'',
     'f: Invalid value: "k": f.k in body is a forbidden property',
     'o: Invalid value: 0: o in body should be greater than or equal to 10',
   ]);
@@ -128,7 +127,7 @@ test('junctor messages: not, oneOf with none valid, allOf with none validated; a
 
 test('an invalid pattern is reported with Go regexp error text', () => {
   assert.deepEqual(run({ type: 'object', properties: { s: { type: 'string', pattern: '(' } } }, '{"s":"x"}'), [
-    "s: Invalid value: \"x\": s in body should match '(, but pattern is invalid: error parsing regexp: missing closing ): `(`'",
+    's: Invalid value: "x": s in body should match \'(, but pattern is invalid: error parsing regexp: missing closing ): `(`\'',
   ]);
 });
 

@@ -28,10 +28,7 @@ export interface CheckIssue {
 }
 
 /** What an identifier or call resolved to. */
-export type Reference =
-  | { kind: 'variable'; name: string }
-  | { kind: 'type'; name: string; type: CelType }
-  | { kind: 'call'; fn: string; overloads: ResolvedOverload[]; member: boolean };
+export type Reference = { kind: 'variable'; name: string } | { kind: 'type'; name: string; type: CelType } | { kind: 'call'; fn: string; overloads: ResolvedOverload[]; member: boolean };
 
 /** A checked expression (cel-go's checked ast.AST). */
 export interface CheckedAst {
@@ -627,8 +624,16 @@ function validateFormatCalls(a: CheckedAst, report: (e: Expr, message: string) =
     // verifyString: lists and maps are checked element by element; the first bad one is named.
     const badForString = (x: Expr): Expr | undefined => {
       if (!oneOf(x, 'list', 'map', 'int', 'uint', 'double', 'bool', 'string', 'timestamp', 'bytes', 'duration', 'type', 'null_type')) return x;
-      if (x.kind === 'list') for (const el of x.elems) { const b = badForString(el); if (b) return b; }
-      if (x.kind === 'map') for (const en of x.entries) { const b = badForString(en.key) ?? badForString(en.value); if (b) return b; }
+      if (x.kind === 'list')
+        for (const el of x.elems) {
+          const b = badForString(el);
+          if (b) return b;
+        }
+      if (x.kind === 'map')
+        for (const en of x.entries) {
+          const b = badForString(en.key) ?? badForString(en.value);
+          if (b) return b;
+        }
       return undefined;
     };
     let requested = 0;

@@ -251,13 +251,7 @@ class Coster implements EstimatorContext {
   }
 
   private isBind(e: ComprehensionExpr): boolean {
-    return (
-      e.iterRange.kind === 'list' &&
-      e.iterRange.elems.length === 0 &&
-      e.loopCondition.kind === 'literal' &&
-      e.loopCondition.value === false &&
-      e.accuVar !== ACCUMULATOR
-    );
+    return e.iterRange.kind === 'list' && e.iterRange.elems.length === 0 && e.loopCondition.kind === 'literal' && e.loopCondition.value === false && e.accuVar !== ACCUMULATOR;
   }
 
   private costBind(e: ComprehensionExpr): Range {
@@ -421,4 +415,3 @@ export function estimateCost(ast: CheckedAst, root: DeclType | undefined): CostE
   const cost = c.cost(ast.parsed.expr);
   return { cost, nodeCosts: c.nodeCosts, factors: c.factors };
 }
-

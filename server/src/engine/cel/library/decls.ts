@@ -200,12 +200,7 @@ export function overload(id: string, signature: string, impl?: (...args: never[]
 }
 
 /** Declares a function from overload specs `[id, signature, impl?]`. */
-export function fn(
-  name: string,
-  doc: string,
-  specs: Array<[string, string, ((...args: never[]) => Val)?, Partial<OverloadDecl>?]>,
-  more: Partial<Omit<FunctionDecl, 'name' | 'doc' | 'overloads'>> = {},
-): FunctionDecl {
+export function fn(name: string, doc: string, specs: Array<[string, string, ((...args: never[]) => Val)?, Partial<OverloadDecl>?]>, more: Partial<Omit<FunctionDecl, 'name' | 'doc' | 'overloads'>> = {}): FunctionDecl {
   return { name, doc, overloads: specs.map(([id, sig, impl, extra]) => overload(id, sig, impl, extra)), ...more };
 }
 

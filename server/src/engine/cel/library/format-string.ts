@@ -12,10 +12,14 @@ type Kind = 'int' | 'uint' | 'double' | 'string' | 'bool' | 'null' | 'bytes' | '
 
 function kindOf(v: Val): Kind {
   switch (typeof v) {
-    case 'bigint': return 'int';
-    case 'number': return 'double';
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
   }
   if (v === null) return 'null';
   if (v instanceof Uint) return 'uint';
@@ -43,7 +47,18 @@ function isValidUtf8(b: Uint8Array): boolean {
 const celString = (v: Val): string | undefined => toCelString(v);
 
 const SUPERSCRIPT: Record<string, string> = {
-  '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻', '+': '',
+  '0': '⁰',
+  '1': '¹',
+  '2': '²',
+  '3': '³',
+  '4': '⁴',
+  '5': '⁵',
+  '6': '⁶',
+  '7': '⁷',
+  '8': '⁸',
+  '9': '⁹',
+  '-': '⁻',
+  '+': '',
 };
 
 function groupThousands(intPart: string): string {

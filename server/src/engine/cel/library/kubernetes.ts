@@ -59,13 +59,13 @@ export class Quantity implements OpaqueValue {
 
 /** resource.ParseQuantity: the quantity, or Go's error text. */
 export function parseQuantity(s: string): Quantity | string {
-  if (s.length === 0) return 'quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'';
+  if (s.length === 0) return "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
   const m = QUANTITY_RE.exec(s);
   if (!m) return "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
   const numStr = m[1];
   const suffix = m[2];
   const nm = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(numStr);
-  if (!nm) return "unable to parse numeric part of quantity";
+  if (!nm) return 'unable to parse numeric part of quantity';
   const digits = (nm[2] || '') + (nm[3] || '');
   let num = BigInt(digits || '0');
   if (nm[1] === '-') num = -num;
@@ -84,7 +84,7 @@ export function parseQuantity(s: string): Quantity | string {
     else den *= 10n ** BigInt(-e);
   }
   // Without digits only ParseQuantity's int64 fast path (scale >= nano) succeeds: inf.Dec rejects the empty value.
-  if (digits === '' && den > 1_000_000_000n) return "unable to parse numeric part of quantity";
+  if (digits === '' && den > 1_000_000_000n) return 'unable to parse numeric part of quantity';
   // ParseQuantity rounds values finer than nano up to the next nano (away from zero).
   const scaled = num * 1_000_000_000n;
   if (scaled % den !== 0n) {
@@ -109,7 +109,6 @@ export function quantityOrFail(s: string): Quantity {
   if (typeof q === 'string') fail(q);
   return q;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // IP and CIDR
@@ -138,7 +137,10 @@ export class IP implements OpaqueValue {
 /** A CIDR prefix: the address as written (host bits kept) and the prefix length. */
 export class CIDR implements OpaqueValue {
   readonly celTypeName = 'net.CIDR';
-  constructor(readonly ip: IP, readonly bits: number) {}
+  constructor(
+    readonly ip: IP,
+    readonly bits: number,
+  ) {}
   equals(o: OpaqueValue): boolean {
     return o instanceof CIDR && this.bits === o.bits && this.ip.equals(o.ip);
   }
@@ -298,7 +300,14 @@ export function formatIP(b: Uint8Array): string {
   }
   const hex = (w: number) => w.toString(16);
   if (bestStart < 0) return words.map(hex).join(':');
-  return words.slice(0, bestStart).map(hex).join(':') + '::' + words.slice(bestStart + bestLen).map(hex).join(':');
+  return (
+    words.slice(0, bestStart).map(hex).join(':') +
+    '::' +
+    words
+      .slice(bestStart + bestLen)
+      .map(hex)
+      .join(':')
+  );
 }
 
 export function ipOrFail(s: string): IP {
@@ -336,8 +345,6 @@ export function cidrOrFail(s: string): CIDR {
   if (typeof r === 'string') fail(`network address parse error during conversion from string: ${r}`);
   return r;
 }
-
-
 
 // ---------------------------------------------------------------------------------------------
 // URLs
@@ -481,7 +488,6 @@ export function query(raw: string): Map<string, string[]> {
   return m;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Semver
 
@@ -584,7 +590,6 @@ export function tryParseSemver(s: string, normalize: boolean): boolean {
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Format
 
@@ -629,14 +634,12 @@ export class NamedFormat implements OpaqueValue {
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The declarations.
 
 /** Cost of parsing the first argument: a traversal of it (Kubernetes CostEstimator). */
 const parseCost = {
-  estimate: (ctx: EstimatorContext, _id: string, _t: EstimateNode | undefined, args: EstimateNode[]) =>
-    args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) } : undefined,
+  estimate: (ctx: EstimatorContext, _id: string, _t: EstimateNode | undefined, args: EstimateNode[]) => (args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) } : undefined),
   cost: (_id: string, args: Val[]) => (args.length >= 1 ? traversal(k8sActualSize(args[0])) : undefined),
 };
 
@@ -657,14 +660,24 @@ export const QUANTITY: Library = {
     fn('asApproximateFloat', 'the quantity as a double (may lose precision)', [['quantity_get_float', 'Quantity.asApproximateFloat(): double', (q: Quantity) => Number(q.num) / Number(q.den)]], unitCost),
     fn('asInteger', 'the quantity as an int (an error when it is not an integer)', [['quantity_get_int', 'Quantity.asInteger(): int', (q: Quantity) => asInt64(q) ?? fail('cannot convert value to integer')]], unitCost),
     fn('isInteger', 'whether the quantity is an integer in int range', [['quantity_is_integer', 'Quantity.isInteger(): bool', (q: Quantity) => asInt64(q) !== undefined]], unitCost),
-    fn('add', 'the sum of the quantities', [
-      ['quantity_add', 'Quantity.add(Quantity): Quantity', (a: Quantity, b: Quantity) => a.add(b)],
-      ['quantity_add_int', 'Quantity.add(int): Quantity', (a: Quantity, b: bigint) => a.add(new Quantity(b))],
-    ], unitCost),
-    fn('sub', 'the difference of the quantities', [
-      ['quantity_sub', 'Quantity.sub(Quantity): Quantity', (a: Quantity, b: Quantity) => a.sub(b)],
-      ['quantity_sub_int', 'Quantity.sub(int): Quantity', (a: Quantity, b: bigint) => a.sub(new Quantity(b))],
-    ], unitCost),
+    fn(
+      'add',
+      'the sum of the quantities',
+      [
+        ['quantity_add', 'Quantity.add(Quantity): Quantity', (a: Quantity, b: Quantity) => a.add(b)],
+        ['quantity_add_int', 'Quantity.add(int): Quantity', (a: Quantity, b: bigint) => a.add(new Quantity(b))],
+      ],
+      unitCost,
+    ),
+    fn(
+      'sub',
+      'the difference of the quantities',
+      [
+        ['quantity_sub', 'Quantity.sub(Quantity): Quantity', (a: Quantity, b: Quantity) => a.sub(b)],
+        ['quantity_sub_int', 'Quantity.sub(int): Quantity', (a: Quantity, b: bigint) => a.sub(new Quantity(b))],
+      ],
+      unitCost,
+    ),
   ],
 };
 
@@ -694,13 +707,18 @@ export const IP_LIB: Library = {
   since: 30,
   types: ['net.IP'],
   functions: [
-    fn('ip', 'parses an IPv4 or IPv6 address; of a CIDR: its address', [
-      ['string_to_ip', 'ip(string): IP', ipOrFail],
-      ['cidr_ip', 'CIDR.ip(): IP', (c: CIDR) => c.ip],
-    ], {
-      estimate: (ctx, id, _t, args) => (id === 'cidr_ip' ? { cost: fixed(1) } : args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) } : undefined),
-      cost: (id, args) => (id === 'cidr_ip' ? 1 : traversal(k8sActualSize(args[0]))),
-    }),
+    fn(
+      'ip',
+      'parses an IPv4 or IPv6 address; of a CIDR: its address',
+      [
+        ['string_to_ip', 'ip(string): IP', ipOrFail],
+        ['cidr_ip', 'CIDR.ip(): IP', (c: CIDR) => c.ip],
+      ],
+      {
+        estimate: (ctx, id, _t, args) => (id === 'cidr_ip' ? { cost: fixed(1) } : args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) } : undefined),
+        cost: (id, args) => (id === 'cidr_ip' ? 1 : traversal(k8sActualSize(args[0]))),
+      },
+    ),
     fn('isIP', 'whether the string is a valid IP address', [['is_ip', 'isIP(string): bool', (s: string) => typeof parseAddr(s) !== 'string']], parseCost),
     fn('ip.isCanonical', 'whether the IP address is written in canonical form', [['ip_is_canonical', 'ip.isCanonical(string): bool', (s: string) => formatIP(ipOrFail(s).bytes) === s]], {
       estimate: (ctx, _id, _t, args) => (args.length >= 1 ? { cost: R.factor(ctx.sizeEstimate(args[0]), 2 * STRING_TRAVERSAL_COST_FACTOR) } : undefined),
@@ -709,26 +727,44 @@ export const IP_LIB: Library = {
     fn('string', 'the address as a string', [['ip_to_string', 'string(IP): string', (v: IP) => v.toCelString()]]),
     fn('family', 'the IP family: 4 or 6', [['ip_family', 'IP.family(): int', (v: IP) => BigInt(v.family)]], unitCost),
     fn('isUnspecified', 'whether the address is 0.0.0.0 or ::', [['ip_is_unspecified', 'IP.isUnspecified(): bool', (v: IP) => v.bytes.every((b) => b === 0)]], unitCost),
-    fn('isLoopback', 'whether the address is a loopback address', [
-      ['ip_is_loopback', 'IP.isLoopback(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 127 : v.bytes.slice(0, 15).every((b) => b === 0) && v.bytes[15] === 1)],
-    ], unitCost),
-    fn('isLinkLocalMulticast', 'whether the address is a link-local multicast address', [
-      ['ip_is_link_local_multicast', 'IP.isLinkLocalMulticast(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 224 && v.bytes[1] === 0 && v.bytes[2] === 0 : v.bytes[0] === 0xff && (v.bytes[1] & 0x0f) === 0x02)],
-    ], unitCost),
-    fn('isLinkLocalUnicast', 'whether the address is a link-local unicast address', [
-      ['ip_is_link_local_unicast', 'IP.isLinkLocalUnicast(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 169 && v.bytes[1] === 254 : v.bytes[0] === 0xfe && (v.bytes[1] & 0xc0) === 0x80)],
-    ], unitCost),
-    fn('isGlobalUnicast', 'whether the address is a global unicast address', [
-      ['ip_is_global_unicast', 'IP.isGlobalUnicast(): bool', (v: IP) => {
-        const b = v.bytes;
-        if (v.family === 4) {
-          if (b.every((x) => x === 255)) return false;
-          return !(b.every((x) => x === 0) || b[0] === 127 || (b[0] === 169 && b[1] === 254) || b[0] >= 224);
-        }
-        if (b.every((x) => x === 0) || (b.slice(0, 15).every((x) => x === 0) && b[15] === 1)) return false;
-        return !(b[0] === 0xff || (b[0] === 0xfe && (b[1] & 0xc0) === 0x80));
-      }],
-    ], unitCost),
+    fn(
+      'isLoopback',
+      'whether the address is a loopback address',
+      [['ip_is_loopback', 'IP.isLoopback(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 127 : v.bytes.slice(0, 15).every((b) => b === 0) && v.bytes[15] === 1)]],
+      unitCost,
+    ),
+    fn(
+      'isLinkLocalMulticast',
+      'whether the address is a link-local multicast address',
+      [['ip_is_link_local_multicast', 'IP.isLinkLocalMulticast(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 224 && v.bytes[1] === 0 && v.bytes[2] === 0 : v.bytes[0] === 0xff && (v.bytes[1] & 0x0f) === 0x02)]],
+      unitCost,
+    ),
+    fn(
+      'isLinkLocalUnicast',
+      'whether the address is a link-local unicast address',
+      [['ip_is_link_local_unicast', 'IP.isLinkLocalUnicast(): bool', (v: IP) => (v.family === 4 ? v.bytes[0] === 169 && v.bytes[1] === 254 : v.bytes[0] === 0xfe && (v.bytes[1] & 0xc0) === 0x80)]],
+      unitCost,
+    ),
+    fn(
+      'isGlobalUnicast',
+      'whether the address is a global unicast address',
+      [
+        [
+          'ip_is_global_unicast',
+          'IP.isGlobalUnicast(): bool',
+          (v: IP) => {
+            const b = v.bytes;
+            if (v.family === 4) {
+              if (b.every((x) => x === 255)) return false;
+              return !(b.every((x) => x === 0) || b[0] === 127 || (b[0] === 169 && b[1] === 254) || b[0] >= 224);
+            }
+            if (b.every((x) => x === 0) || (b.slice(0, 15).every((x) => x === 0) && b[15] === 1)) return false;
+            return !(b[0] === 0xff || (b[0] === 0xfe && (b[1] & 0xc0) === 0x80));
+          },
+        ],
+      ],
+      unitCost,
+    ),
   ],
 };
 
@@ -740,17 +776,31 @@ export const CIDR_LIB: Library = {
     fn('cidr', 'parses a CIDR ("10.0.0.0/8")', [['string_to_cidr', 'cidr(string): CIDR', cidrOrFail]], parseCost),
     fn('isCIDR', 'whether the string is a valid CIDR', [['is_cidr', 'isCIDR(string): bool', (s: string) => typeof parsePrefix(s) !== 'string']], parseCost),
     fn('string', 'the CIDR as a string', [['cidr_to_string', 'string(CIDR): string', (v: CIDR) => v.toCelString()]]),
-    fn('containsIP', 'whether the CIDR contains the address', [
-      ['cidr_contains_ip_string', 'CIDR.containsIP(string): bool', (c: CIDR, s: string) => {
-        const r = parseAddr(s);
-        return typeof r === 'string' ? fail('no such overload') : c.containsIP(new IP(r));
-      }],
-      ['cidr_contains_ip_ip', 'CIDR.containsIP(IP): bool', (c: CIDR, ip: IP) => c.containsIP(ip)],
-    ], containsCost('ip')),
-    fn('containsCIDR', 'whether the CIDR contains the other CIDR', [
-      ['cidr_contains_cidr_string', 'CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => c.containsCIDR(cidrOrFail(s))],
-      ['cidr_contains_cidr', 'CIDR.containsCIDR(CIDR): bool', (c: CIDR, o: CIDR) => c.containsCIDR(o)],
-    ], containsCost('cidr')),
+    fn(
+      'containsIP',
+      'whether the CIDR contains the address',
+      [
+        [
+          'cidr_contains_ip_string',
+          'CIDR.containsIP(string): bool',
+          (c: CIDR, s: string) => {
+            const r = parseAddr(s);
+            return typeof r === 'string' ? fail('no such overload') : c.containsIP(new IP(r));
+          },
+        ],
+        ['cidr_contains_ip_ip', 'CIDR.containsIP(IP): bool', (c: CIDR, ip: IP) => c.containsIP(ip)],
+      ],
+      containsCost('ip'),
+    ),
+    fn(
+      'containsCIDR',
+      'whether the CIDR contains the other CIDR',
+      [
+        ['cidr_contains_cidr_string', 'CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => c.containsCIDR(cidrOrFail(s))],
+        ['cidr_contains_cidr', 'CIDR.containsCIDR(CIDR): bool', (c: CIDR, o: CIDR) => c.containsCIDR(o)],
+      ],
+      containsCost('cidr'),
+    ),
     fn('masked', 'the CIDR with the host bits cleared', [['cidr_masked', 'CIDR.masked(): CIDR', (c: CIDR) => c.masked()]], unitCost),
     fn('prefixLength', 'the prefix length in bits', [['cidr_prefix_length', 'CIDR.prefixLength(): int', (c: CIDR) => BigInt(c.bits)]], unitCost),
   ],
@@ -790,14 +840,24 @@ export const SEMVER: Library = {
   since: 33,
   types: ['kubernetes.Semver'],
   functions: [
-    fn('semver', 'parses a semantic version; with true, normalizes ("v1.2" -> 1.2.0)', [
-      ['string_to_semver', 'semver(string): Semver', (s: string) => parseSemver(s)],
-      ['string_bool_to_semver', 'semver(string, bool): Semver', (s: string, n: boolean) => (n ? parseSemverNormalized(s) : parseSemver(s))],
-    ], parseCost),
-    fn('isSemver', 'whether the string is a valid semantic version (normalizing with true)', [
-      ['is_semver_string', 'isSemver(string): bool', (s: string) => tryParseSemver(s, false)],
-      ['is_semver_string_bool', 'isSemver(string, bool): bool', (s: string, n: boolean) => tryParseSemver(s, n)],
-    ], parseCost),
+    fn(
+      'semver',
+      'parses a semantic version; with true, normalizes ("v1.2" -> 1.2.0)',
+      [
+        ['string_to_semver', 'semver(string): Semver', (s: string) => parseSemver(s)],
+        ['string_bool_to_semver', 'semver(string, bool): Semver', (s: string, n: boolean) => (n ? parseSemverNormalized(s) : parseSemver(s))],
+      ],
+      parseCost,
+    ),
+    fn(
+      'isSemver',
+      'whether the string is a valid semantic version (normalizing with true)',
+      [
+        ['is_semver_string', 'isSemver(string): bool', (s: string) => tryParseSemver(s, false)],
+        ['is_semver_string_bool', 'isSemver(string, bool): bool', (s: string, n: boolean) => tryParseSemver(s, n)],
+      ],
+      parseCost,
+    ),
     fn('isGreaterThan', 'whether this version is greater than the other', [['semver_is_greater_than', 'Semver.isGreaterThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) > 0]], unitCost),
     fn('isLessThan', 'whether this version is less than the other', [['semver_is_less_than', 'Semver.isLessThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) < 0]], unitCost),
     fn('compareTo', 'compares with the other version: -1, 0 or 1', [['semver_compare_to', 'Semver.compareTo(Semver): int', (a: Semver, b: Semver) => BigInt(a.compareTo(b))]], unitCost),
@@ -811,8 +871,19 @@ export const SEMVER: Library = {
 const UUID_PATTERN = '(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$';
 const DATETIME_PATTERN = '^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$';
 const MAX_REGEX_SIZE: Record<string, number> = {
-  dns1123Label: 30, dns1123Subdomain: 60, dns1035Label: 30, qualifiedName: 60, dns1123LabelPrefix: 30, dns1123SubdomainPrefix: 60,
-  dns1035LabelPrefix: 30, labelValue: 40, uri: 1103, uuid: UUID_PATTERN.length, byte: 84, date: DATETIME_PATTERN.length, datetime: DATETIME_PATTERN.length,
+  dns1123Label: 30,
+  dns1123Subdomain: 60,
+  dns1035Label: 30,
+  qualifiedName: 60,
+  dns1123LabelPrefix: 30,
+  dns1123SubdomainPrefix: 60,
+  dns1035LabelPrefix: 30,
+  labelValue: 40,
+  uri: 1103,
+  uuid: UUID_PATTERN.length,
+  byte: 84,
+  date: DATETIME_PATTERN.length,
+  datetime: DATETIME_PATTERN.length,
 };
 const MAX_NAME_FORMAT_REGEX_SIZE = 128;
 
@@ -821,22 +892,32 @@ export const FORMAT: Library = {
   since: 31,
   types: ['kubernetes.NamedFormat'],
   functions: [
-    ...Object.keys(VALIDATORS).map((name) =>
-      fn(`format.${name}`, `the ${name} format, for validate()`, [[`format_${name}`, `format.${name}(): Format`, () => new NamedFormat(name)]]),
+    ...Object.keys(VALIDATORS).map((name) => fn(`format.${name}`, `the ${name} format, for validate()`, [[`format_${name}`, `format.${name}(): Format`, () => new NamedFormat(name)]])),
+    fn(
+      'format.named',
+      'the named format, if it exists',
+      [['format_named', 'format.named(string): optional<Format>', (s: string) => (Object.hasOwn(VALIDATORS, s) ? Optional.of(new NamedFormat(s)) : Optional.none())]],
+      unitCost,
     ),
-    fn('format.named', 'the named format, if it exists', [
-      ['format_named', 'format.named(string): optional<Format>', (s: string) => (Object.hasOwn(VALIDATORS, s) ? Optional.of(new NamedFormat(s)) : Optional.none())],
-    ], unitCost),
-    fn('validate', 'validates the string: none when valid, else the list of errors', [
-      ['format_validate', 'Format.validate(string): optional<list<string>>', (f: NamedFormat, s: string) => {
-        const errs = VALIDATORS[f.name](s);
-        return errs.length ? Optional.of(errs) : Optional.none();
-      }],
-    ], {
-      estimate: (ctx, _id, _t, args) =>
-        args.length >= 1 ? { cost: R.factor(R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR) } : undefined,
-      cost: (_id, args) => (args[0] instanceof NamedFormat ? regexCost(k8sActualSize(args[1]), MAX_REGEX_SIZE[args[0].name] ?? MAX_NAME_FORMAT_REGEX_SIZE) : undefined),
-    }),
+    fn(
+      'validate',
+      'validates the string: none when valid, else the list of errors',
+      [
+        [
+          'format_validate',
+          'Format.validate(string): optional<list<string>>',
+          (f: NamedFormat, s: string) => {
+            const errs = VALIDATORS[f.name](s);
+            return errs.length ? Optional.of(errs) : Optional.none();
+          },
+        ],
+      ],
+      {
+        estimate: (ctx, _id, _t, args) =>
+          args.length >= 1 ? { cost: R.factor(R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR) } : undefined,
+        cost: (_id, args) => (args[0] instanceof NamedFormat ? regexCost(k8sActualSize(args[1]), MAX_REGEX_SIZE[args[0].name] ?? MAX_NAME_FORMAT_REGEX_SIZE) : undefined),
+      },
+    ),
   ],
 };
 

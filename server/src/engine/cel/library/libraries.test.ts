@@ -68,7 +68,7 @@ test('lists and sets use CEL equality and ordering', () => {
 });
 
 test('optional literal entries and two-variable comprehensions', () => {
-  assert.deepEqual(ev("[1, ?optional.none(), ?optional.of(3)]"), [1n, 3n]);
+  assert.deepEqual(ev('[1, ?optional.none(), ?optional.of(3)]'), [1n, 3n]);
   assert.deepEqual(ev("{?'a': optional.of(1), ?'b': optional.none()}"), { a: 1n });
   assert.deepEqual(ev("{'a': 1, 'b': 2}.transformMap(k, v, v > 1, v * 10)"), { b: 20n });
   assert.equal(ev('[1, 2].all(i, v, v > i)'), true);

@@ -14,7 +14,14 @@ import { fn, overload, type FunctionDecl, type Library, type OverloadDecl } from
 import { LIST_TRAVERSAL } from './strings';
 
 const COMPARABLE: Array<[string, string]> = [
-  ['int', 'int'], ['uint', 'uint'], ['double', 'double'], ['bool', 'bool'], ['duration', 'duration'], ['timestamp', 'timestamp'], ['string', 'string'], ['bytes', 'bytes'],
+  ['int', 'int'],
+  ['uint', 'uint'],
+  ['double', 'double'],
+  ['bool', 'bool'],
+  ['duration', 'duration'],
+  ['timestamp', 'timestamp'],
+  ['string', 'string'],
+  ['bytes', 'bytes'],
 ];
 const SUMMABLE = ['int', 'uint', 'double', 'duration'];
 const ZERO: Record<string, Val> = { int: 0n, uint: Uint.of(0n), double: 0, duration: new Duration(0n) };
@@ -191,13 +198,18 @@ function listsExt(): FunctionDecl[] {
       },
       cost: (_id, _args, result) => trackAllocating(1, actualSize(result)),
     }),
-    fn('flatten', 'the list with nested lists spliced in (to a depth)', [
-      ['list_flatten', 'list<list<T>>.flatten(): list<T>', (l: CelList) => flatten(l, 1), { typeGuards: false }],
-      ['list_flatten_int', 'list<dyn>.flatten(int): list<dyn>', (l: CelList, d: bigint) => flatten(l, Number(d))],
-    ], {
-      estimate: (ctx, _id, t, args) => (t && args.length <= 1 ? allocatingList(args.length === 1 ? literalUint(args[0], MAX_COST) : 1, ctx.sizeEstimate(t)) : undefined),
-      cost: (_id, args) => trackAllocating(args.length === 2 ? Number(args[1] as bigint) : 1, actualSize(args[0])),
-    }),
+    fn(
+      'flatten',
+      'the list with nested lists spliced in (to a depth)',
+      [
+        ['list_flatten', 'list<list<T>>.flatten(): list<T>', (l: CelList) => flatten(l, 1), { typeGuards: false }],
+        ['list_flatten_int', 'list<dyn>.flatten(int): list<dyn>', (l: CelList, d: bigint) => flatten(l, Number(d))],
+      ],
+      {
+        estimate: (ctx, _id, t, args) => (t && args.length <= 1 ? allocatingList(args.length === 1 ? literalUint(args[0], MAX_COST) : 1, ctx.sizeEstimate(t)) : undefined),
+        cost: (_id, args) => trackAllocating(args.length === 2 ? Number(args[1] as bigint) : 1, actualSize(args[0])),
+      },
+    ),
     fn('lists.range', 'the list [0, 1, ..., n-1]', [['lists_range', 'lists.range(int): list<int>', range]], {
       estimate: (_ctx, _id, t, args) => (!t && args.length === 1 ? allocatingList(1, fixed(literalUint(args[0], MAX_COST))) : undefined),
       cost: (_id, _args, result) => trackAllocating(1, actualSize(result)),
@@ -243,10 +255,30 @@ export const LISTS_EXT: Library = {
 
 function k8sLists(withIncludes: boolean): FunctionDecl[] {
   const decls: FunctionDecl[] = [
-    fn('isSorted', 'whether the list is sorted', COMPARABLE.map(([t, n]) => [`list_${n}_is_sorted_bool`, `list<${t}>.isSorted(): bool`, isSorted]), LIST_TRAVERSAL),
-    fn('sum', 'the sum of the elements (0 for an empty list)', SUMMABLE.map((t) => [`list_${t}_sum_${t}`, `list<${t}>.sum(): ${t}`, (l: CelList) => sum(l, ZERO[t])]), LIST_TRAVERSAL),
-    fn('max', 'the largest element', COMPARABLE.map(([t, n]) => [`list_${n}_max_${n}`, `list<${t}>.max(): ${t}`, (l: CelList) => extreme(l, 'max')]), LIST_TRAVERSAL),
-    fn('min', 'the smallest element', COMPARABLE.map(([t, n]) => [`list_${n}_min_${n}`, `list<${t}>.min(): ${t}`, (l: CelList) => extreme(l, 'min')]), LIST_TRAVERSAL),
+    fn(
+      'isSorted',
+      'whether the list is sorted',
+      COMPARABLE.map(([t, n]) => [`list_${n}_is_sorted_bool`, `list<${t}>.isSorted(): bool`, isSorted]),
+      LIST_TRAVERSAL,
+    ),
+    fn(
+      'sum',
+      'the sum of the elements (0 for an empty list)',
+      SUMMABLE.map((t) => [`list_${t}_sum_${t}`, `list<${t}>.sum(): ${t}`, (l: CelList) => sum(l, ZERO[t])]),
+      LIST_TRAVERSAL,
+    ),
+    fn(
+      'max',
+      'the largest element',
+      COMPARABLE.map(([t, n]) => [`list_${n}_max_${n}`, `list<${t}>.max(): ${t}`, (l: CelList) => extreme(l, 'max')]),
+      LIST_TRAVERSAL,
+    ),
+    fn(
+      'min',
+      'the smallest element',
+      COMPARABLE.map(([t, n]) => [`list_${n}_min_${n}`, `list<${t}>.min(): ${t}`, (l: CelList) => extreme(l, 'min')]),
+      LIST_TRAVERSAL,
+    ),
     fn('indexOf', 'the index of the first element equal to the value, or -1', [['list_a_index_of_int', 'list<A>.indexOf(A): int', (l: CelList, v: Val) => indexOf(l, v, false)]], LIST_TRAVERSAL),
     fn('lastIndexOf', 'the index of the last element equal to the value, or -1', [['list_a_last_index_of_int', 'list<A>.lastIndexOf(A): int', (l: CelList, v: Val) => indexOf(l, v, true)]], LIST_TRAVERSAL),
   ];

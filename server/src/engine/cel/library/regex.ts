@@ -121,7 +121,6 @@ function findAllWith(m: ReturnType<RE2JS['matcher']>, limit: number): string[] {
   return out;
 }
 
-
 /** The Kubernetes regex library. */
 export const REGEX: Library = {
   name: 'kubernetes.regex',
@@ -131,13 +130,18 @@ export const REGEX: Library = {
       estimate: (ctx, _id, t, args) => (t && args.length >= 1 ? findEstimate(ctx, t, args[0]) : undefined),
       cost: (_id, args) => (args.length >= 2 ? regexCost(k8sActualSize(args[0]), k8sActualSize(args[1])) : undefined),
     }),
-    fn('findAll', 'all matches of the RE2 regular expression in the string (at most n)', [
-      ['string_find_all_string', 'string.findAll(string): list<string>', (s: string, p: string) => findAllRegex(s, p, -1)],
-      ['string_find_all_string_int', 'string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAllRegex(s, p, Number(n))],
-    ], {
-      estimate: (ctx, _id, t, args) => (t && args.length >= 1 ? findEstimate(ctx, t, args[0]) : undefined),
-      cost: (_id, args) => (args.length >= 2 ? regexCost(k8sActualSize(args[0]), k8sActualSize(args[1])) : undefined),
-    }),
+    fn(
+      'findAll',
+      'all matches of the RE2 regular expression in the string (at most n)',
+      [
+        ['string_find_all_string', 'string.findAll(string): list<string>', (s: string, p: string) => findAllRegex(s, p, -1)],
+        ['string_find_all_string_int', 'string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAllRegex(s, p, Number(n))],
+      ],
+      {
+        estimate: (ctx, _id, t, args) => (t && args.length >= 1 ? findEstimate(ctx, t, args[0]) : undefined),
+        cost: (_id, args) => (args.length >= 2 ? regexCost(k8sActualSize(args[0]), k8sActualSize(args[1])) : undefined),
+      },
+    ),
   ],
 };
 

@@ -10,25 +10,7 @@ import { compileRE2 } from '../../regex/re2';
 import { matchRegex } from './regex';
 import { actualSize, k8sActualSize, runeCount } from '../runtime/size';
 import { formatTimestamp, parseGoDuration, parseRFC3339Unbounded, timestampField, timestampInRange } from '../runtime/time';
-import {
-  CelError,
-  Duration,
-  MAX_INT64,
-  MIN_INT64,
-  MIN_TIMESTAMP_NANOS,
-  Optional,
-  Timestamp,
-  TypeValue,
-  Uint,
-  fail,
-  isList,
-  isOpaque,
-  listItems,
-  listSize,
-  typeName,
-  type CelList,
-  type Val,
-} from '../runtime/values';
+import { CelError, Duration, MAX_INT64, MIN_INT64, MIN_TIMESTAMP_NANOS, Optional, Timestamp, TypeValue, Uint, fail, isList, isOpaque, listItems, listSize, typeName, type CelList, type Val } from '../runtime/values';
 import { fn, traversal, type FunctionDecl, type Library } from './decls';
 import { work } from '../runtime/guard';
 
@@ -176,9 +158,19 @@ function toStr(v: Val): string {
 function toBool(v: Val): boolean {
   if (typeof v === 'boolean') return v;
   switch (v) {
-    case '1': case 't': case 'T': case 'true': case 'TRUE': case 'True':
+    case '1':
+    case 't':
+    case 'T':
+    case 'true':
+    case 'TRUE':
+    case 'True':
       return true;
-    case '0': case 'f': case 'F': case 'false': case 'FALSE': case 'False':
+    case '0':
+    case 'f':
+    case 'F':
+    case 'false':
+    case 'FALSE':
+    case 'False':
       return false;
   }
   return fail("type conversion error from 'string' to 'bool'");
@@ -293,27 +285,36 @@ export const STANDARD: Library = {
       cost: (_id, args) => comparisonCost(args),
     }),
     ...comparisonDecls(),
-    fn('_+_', 'addition; concatenation of strings, bytes and lists; a timestamp plus a duration', [
-      ['add_int64', '_+_(int, int): int', (a: bigint, b: bigint) => checkInt(a + b)],
-      ['add_uint64', '_+_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value + b.value)],
-      ['add_double', '_+_(double, double): double', (a: number, b: number) => a + b],
-      ['add_string', '_+_(string, string): string', (a: string, b: string) => {
-        work((a.length + b.length) >> 6);
-        return a + b;
-      }],
-      ['add_bytes', '_+_(bytes, bytes): bytes', (a: Uint8Array, b: Uint8Array) => new Uint8Array([...a, ...b])],
-      ['add_list', '_+_(list<A>, list<A>): list<A>', (a: CelList, b: CelList) => listAdd(a, b)],
-      ['add_timestamp_duration', '_+_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, d)],
-      ['add_duration_timestamp', '_+_(duration, timestamp): timestamp', (d: Duration, t: Timestamp) => addTs(t, d)],
-      ['add_duration_duration', '_+_(duration, duration): duration', (a: Duration, b: Duration) => checkDuration(a.nanos + b.nanos)],
-    ], {
-      estimate: (ctx, id, _t, args) => {
-        if (id !== 'add_string' && id !== 'add_bytes' && id !== 'add_list') return undefined;
-        const size = R.add(ctx.sizeEstimate(args[0]), ctx.sizeEstimate(args[1]));
-        return id === 'add_list' ? { cost: fixed(1), resultSize: size } : { cost: R.factor(size, STRING_TRAVERSAL_COST_FACTOR), resultSize: size };
+    fn(
+      '_+_',
+      'addition; concatenation of strings, bytes and lists; a timestamp plus a duration',
+      [
+        ['add_int64', '_+_(int, int): int', (a: bigint, b: bigint) => checkInt(a + b)],
+        ['add_uint64', '_+_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value + b.value)],
+        ['add_double', '_+_(double, double): double', (a: number, b: number) => a + b],
+        [
+          'add_string',
+          '_+_(string, string): string',
+          (a: string, b: string) => {
+            work((a.length + b.length) >> 6);
+            return a + b;
+          },
+        ],
+        ['add_bytes', '_+_(bytes, bytes): bytes', (a: Uint8Array, b: Uint8Array) => new Uint8Array([...a, ...b])],
+        ['add_list', '_+_(list<A>, list<A>): list<A>', (a: CelList, b: CelList) => listAdd(a, b)],
+        ['add_timestamp_duration', '_+_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, d)],
+        ['add_duration_timestamp', '_+_(duration, timestamp): timestamp', (d: Duration, t: Timestamp) => addTs(t, d)],
+        ['add_duration_duration', '_+_(duration, duration): duration', (a: Duration, b: Duration) => checkDuration(a.nanos + b.nanos)],
+      ],
+      {
+        estimate: (ctx, id, _t, args) => {
+          if (id !== 'add_string' && id !== 'add_bytes' && id !== 'add_list') return undefined;
+          const size = R.add(ctx.sizeEstimate(args[0]), ctx.sizeEstimate(args[1]));
+          return id === 'add_list' ? { cost: fixed(1), resultSize: size } : { cost: R.factor(size, STRING_TRAVERSAL_COST_FACTOR), resultSize: size };
+        },
+        cost: (id, args) => (id === 'add_string' || id === 'add_bytes' ? traversal(actualSize(args[0]) + actualSize(args[1])) : undefined),
       },
-      cost: (id, args) => (id === 'add_string' || id === 'add_bytes' ? traversal(actualSize(args[0]) + actualSize(args[1])) : undefined),
-    }),
+    ),
     fn('_-_', 'subtraction; the duration between timestamps', [
       ['subtract_int64', '_-_(int, int): int', (a: bigint, b: bigint) => checkInt(a - b)],
       ['subtract_uint64', '_-_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value - b.value)],
@@ -349,13 +350,18 @@ export const STANDARD: Library = {
       ['index_list', '_[_](list<A>, int): A'],
       ['index_map', '_[_](map<K, V>, K): V'],
     ]),
-    fn('@in', 'membership in a list, or key of a map', [
-      ['in_list', '@in(A, list<A>): bool', (v: Val, l: CelList) => inList(v, l)],
-      ['in_map', '@in(K, map<K, V>): bool', (k: Val, m: Map<Val, Val>) => mapLookup(m, k).found],
-    ], {
-      estimate: (ctx, id, _t, args) => (id === 'in_list' ? { cost: R.factor(ctx.sizeEstimate(args[1]), 1) } : undefined),
-      cost: (id, args) => (id === 'in_list' ? actualSize(args[1]) : undefined),
-    }),
+    fn(
+      '@in',
+      'membership in a list, or key of a map',
+      [
+        ['in_list', '@in(A, list<A>): bool', (v: Val, l: CelList) => inList(v, l)],
+        ['in_map', '@in(K, map<K, V>): bool', (k: Val, m: Map<Val, Val>) => mapLookup(m, k).found],
+      ],
+      {
+        estimate: (ctx, id, _t, args) => (id === 'in_list' ? { cost: R.factor(ctx.sizeEstimate(args[1]), 1) } : undefined),
+        cost: (id, args) => (id === 'in_list' ? actualSize(args[1]) : undefined),
+      },
+    ),
     fn('size', 'the number of characters of a string, bytes of bytes, elements of a list or entries of a map', [
       ['size_string', 'size(string): int', sizeOf],
       ['string_size', 'string.size(): int', sizeOf],
@@ -366,13 +372,24 @@ export const STANDARD: Library = {
       ['size_map', 'size(map<K, V>): int', sizeOf],
       ['map_size', 'map<K, V>.size(): int', sizeOf],
     ]),
-    fn('contains', 'whether the string contains the substring', [['contains_string', 'string.contains(string): bool', (s: string, sub: string) => {
-      work(s.length >> 4);
-      return s.includes(sub);
-    }]], {
-      estimate: (ctx, _id, t, args) => (t ? { cost: R.mul(R.factor(ctx.sizeEstimate(t), STRING_TRAVERSAL_COST_FACTOR), R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR)) } : undefined),
-      cost: (_id, args) => mulU(traversal(actualSize(args[0])), traversal(actualSize(args[1]))),
-    }),
+    fn(
+      'contains',
+      'whether the string contains the substring',
+      [
+        [
+          'contains_string',
+          'string.contains(string): bool',
+          (s: string, sub: string) => {
+            work(s.length >> 4);
+            return s.includes(sub);
+          },
+        ],
+      ],
+      {
+        estimate: (ctx, _id, t, args) => (t ? { cost: R.mul(R.factor(ctx.sizeEstimate(t), STRING_TRAVERSAL_COST_FACTOR), R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR)) } : undefined),
+        cost: (_id, args) => mulU(traversal(actualSize(args[0])), traversal(actualSize(args[1]))),
+      },
+    ),
     fn('startsWith', 'whether the string starts with the prefix', [['starts_with_string', 'string.startsWith(string): bool', (s: string, p: string) => s.startsWith(p)]], {
       estimate: (ctx, _id, _t, args) => ({ cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) }),
       cost: (_id, args) => traversal(actualSize(args[1])),
@@ -381,13 +398,18 @@ export const STANDARD: Library = {
       estimate: (ctx, _id, _t, args) => ({ cost: R.factor(ctx.sizeEstimate(args[0]), STRING_TRAVERSAL_COST_FACTOR) }),
       cost: (_id, args) => traversal(actualSize(args[1])),
     }),
-    fn('matches', 'whether the string matches the RE2 regular expression (anywhere; anchor with ^ and $)', [
-      ['matches', 'matches(string, string): bool', matches],
-      ['matches_string', 'string.matches(string): bool', matches],
-    ], {
-      estimate: (ctx, id, t, args) => (id === 'matches_string' && t ? regexEstimate(ctx, t, args[0]) : id === 'matches' && !t ? regexEstimate(ctx, args[0], args[1]) : undefined),
-      cost: (_id, args) => regexCost(actualSize(args[0]), actualSize(args[1])),
-    }),
+    fn(
+      'matches',
+      'whether the string matches the RE2 regular expression (anywhere; anchor with ^ and $)',
+      [
+        ['matches', 'matches(string, string): bool', matches],
+        ['matches_string', 'string.matches(string): bool', matches],
+      ],
+      {
+        estimate: (ctx, id, t, args) => (id === 'matches_string' && t ? regexEstimate(ctx, t, args[0]) : id === 'matches' && !t ? regexEstimate(ctx, args[0], args[1]) : undefined),
+        cost: (_id, args) => regexCost(actualSize(args[0]), actualSize(args[1])),
+      },
+    ),
     ...timeDecls(),
     fn('int', 'conversion to int', [
       ['int64_to_int64', 'int(int): int', toInt],
@@ -409,34 +431,44 @@ export const STANDARD: Library = {
       ['uint64_to_double', 'double(uint): double', toDouble],
       ['string_to_double', 'double(string): double', toDouble],
     ]),
-    fn('string', 'conversion to string', [
-      ['string_to_string', 'string(string): string', toStr],
-      ['bool_to_string', 'string(bool): string', toStr],
-      ['int64_to_string', 'string(int): string', toStr],
-      ['uint64_to_string', 'string(uint): string', toStr],
-      ['double_to_string', 'string(double): string', toStr],
-      ['bytes_to_string', 'string(bytes): string', (b: Uint8Array) => bytesToString(b)],
-      ['timestamp_to_string', 'string(timestamp): string', (t: Timestamp) => formatTimestamp(t)],
-      ['duration_to_string', 'string(duration): string', toStr],
-    ], {
-      estimate: (ctx, id, _t, args) => {
-        if (id !== 'bytes_to_string') return undefined;
-        const sz = ctx.sizeEstimate(args[0]);
-        return { cost: R.factor(sz, STRING_TRAVERSAL_COST_FACTOR), resultSize: { min: Math.floor(sz.min / 4), max: sz.max } };
+    fn(
+      'string',
+      'conversion to string',
+      [
+        ['string_to_string', 'string(string): string', toStr],
+        ['bool_to_string', 'string(bool): string', toStr],
+        ['int64_to_string', 'string(int): string', toStr],
+        ['uint64_to_string', 'string(uint): string', toStr],
+        ['double_to_string', 'string(double): string', toStr],
+        ['bytes_to_string', 'string(bytes): string', (b: Uint8Array) => bytesToString(b)],
+        ['timestamp_to_string', 'string(timestamp): string', (t: Timestamp) => formatTimestamp(t)],
+        ['duration_to_string', 'string(duration): string', toStr],
+      ],
+      {
+        estimate: (ctx, id, _t, args) => {
+          if (id !== 'bytes_to_string') return undefined;
+          const sz = ctx.sizeEstimate(args[0]);
+          return { cost: R.factor(sz, STRING_TRAVERSAL_COST_FACTOR), resultSize: { min: Math.floor(sz.min / 4), max: sz.max } };
+        },
+        cost: (id, args) => (id === 'bytes_to_string' ? traversal(actualSize(args[0])) : undefined),
       },
-      cost: (id, args) => (id === 'bytes_to_string' ? traversal(actualSize(args[0])) : undefined),
-    }),
-    fn('bytes', 'conversion to bytes (UTF-8)', [
-      ['bytes_to_bytes', 'bytes(bytes): bytes', (b: Uint8Array) => b],
-      ['string_to_bytes', 'bytes(string): bytes', (s: string) => new Uint8Array(Buffer.from(s, 'utf8'))],
-    ], {
-      estimate: (ctx, id, _t, args) => {
-        if (id !== 'string_to_bytes') return undefined;
-        const sz = ctx.sizeEstimate(args[0]);
-        return { cost: R.factor(sz, STRING_TRAVERSAL_COST_FACTOR), resultSize: { min: sz.min, max: mulU(sz.max, 4) } };
+    ),
+    fn(
+      'bytes',
+      'conversion to bytes (UTF-8)',
+      [
+        ['bytes_to_bytes', 'bytes(bytes): bytes', (b: Uint8Array) => b],
+        ['string_to_bytes', 'bytes(string): bytes', (s: string) => new Uint8Array(Buffer.from(s, 'utf8'))],
+      ],
+      {
+        estimate: (ctx, id, _t, args) => {
+          if (id !== 'string_to_bytes') return undefined;
+          const sz = ctx.sizeEstimate(args[0]);
+          return { cost: R.factor(sz, STRING_TRAVERSAL_COST_FACTOR), resultSize: { min: sz.min, max: mulU(sz.max, 4) } };
+        },
+        cost: (id, args) => (id === 'string_to_bytes' ? traversal(actualSize(args[0])) : undefined),
       },
-      cost: (id, args) => (id === 'string_to_bytes' ? traversal(actualSize(args[0])) : undefined),
-    }),
+    ),
     fn('bool', 'conversion to bool', [
       ['bool_to_bool', 'bool(bool): bool', toBool],
       ['string_to_bool', 'bool(string): bool', toBool],
@@ -444,11 +476,15 @@ export const STANDARD: Library = {
     fn('timestamp', 'a timestamp from an RFC 3339 string or Unix seconds', [
       ['timestamp_to_timestamp', 'timestamp(timestamp): timestamp', (t: Timestamp) => t],
       ['string_to_timestamp', 'timestamp(string): timestamp', parseTimestamp],
-      ['int64_to_timestamp', 'timestamp(int): timestamp', (n: bigint) => {
-        const ns = n * NANOS;
-        if (!timestampInRange(ns)) fail('timestamp overflow');
-        return new Timestamp(ns);
-      }],
+      [
+        'int64_to_timestamp',
+        'timestamp(int): timestamp',
+        (n: bigint) => {
+          const ns = n * NANOS;
+          if (!timestampInRange(ns)) fail('timestamp overflow');
+          return new Timestamp(ns);
+        },
+      ],
     ]),
     fn('duration', 'a duration from a Go duration string ("1h30m", "300ms")', [
       ['duration_to_duration', 'duration(duration): duration', (d: Duration) => d],
@@ -500,13 +536,9 @@ export const OPTIONAL: Library = {
       ['optional_ofNonZeroValue', 'optional.ofNonZeroValue(A): optional<A>', (v: Val) => (isZeroValue(v) ? Optional.none() : Optional.of(v))],
     ]),
     fn('optional.none', 'the empty optional', [['optional_none', 'optional.none(): optional<V>', () => Optional.none()]]),
-    fn('value', 'the value of an optional (an error when empty)', [
-      ['optional_value', 'optional<A>.value(): A', (o: Optional) => (o.present ? o.value : fail('optional.none() dereference'))],
-    ]),
+    fn('value', 'the value of an optional (an error when empty)', [['optional_value', 'optional<A>.value(): A', (o: Optional) => (o.present ? o.value : fail('optional.none() dereference'))]]),
     fn('hasValue', 'whether the optional holds a value', [['optional_hasValue', 'optional<A>.hasValue(): bool', (o: Optional) => o.present]]),
-    fn('or', 'this optional if it has a value, else the other', [
-      ['optional_or_optional', 'optional<A>.or(optional<A>): optional<A>', (a: Optional, b: Optional) => (a.present ? a : b)],
-    ]),
+    fn('or', 'this optional if it has a value, else the other', [['optional_or_optional', 'optional<A>.or(optional<A>): optional<A>', (a: Optional, b: Optional) => (a.present ? a : b)]]),
     fn('orValue', 'the value if present, else the default', [['optional_orValue_value', 'optional<A>.orValue(A): A', (a: Optional, d: Val) => (a.present ? a.value : d)]]),
     fn('_?._', 'optional field selection', [['select_optional_field', '_?._(dyn, string): optional<dyn>']]),
     fn('_[?_]', 'optional index', [

@@ -18,7 +18,6 @@ export function isBmp(s: string): boolean {
   return !/[\uD800-\uDFFF]/.test(s);
 }
 
-
 /** Go's unicode.IsSpace, which strings.TrimSpace uses. */
 function isGoSpace(c: string): boolean {
   const cp = c.codePointAt(0)!;
@@ -215,4 +214,3 @@ export function joinList(l: CelList, sep: string): string {
   }
   return parts.join(sep);
 }
-

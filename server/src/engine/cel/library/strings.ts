@@ -9,19 +9,7 @@ import { actualSize, k8sActualSize } from '../runtime/size';
 import { fail, listItems, type CelList, type Val } from '../runtime/values';
 import { fn, traversal, type Library } from './decls';
 import { formatString } from './format-string';
-import {
-  asciiMap,
-  goReplace,
-  goSplitN,
-  indexOfOffset,
-  isBmp,
-  joinList,
-  lastIndexOfOffset,
-  lastIndexOfString,
-  quote,
-  runes,
-  trimSpace,
-} from './stringalgo';
+import { asciiMap, goReplace, goSplitN, indexOfOffset, isBmp, joinList, lastIndexOfOffset, lastIndexOfString, quote, runes, trimSpace } from './stringalgo';
 
 /** The Kubernetes traversalCost (isSorted, sum, ..., indexOf): floor(0.1 * len) of strings, summed over lists. */
 export function traversalCost(v: Val): number {
@@ -146,14 +134,24 @@ export const STRINGS: Library = {
   since: 29,
   functions: [
     fn('charAt', 'the character at a code point index (the empty string at the end)', [['string_char_at_int', 'string.charAt(int): string', charAt]]),
-    fn('indexOf', 'the code point index of the first occurrence of the substring (from an offset), or -1; of an element in a list', [
-      ['string_index_of_string', 'string.indexOf(string): int', (s: string, sub: string) => indexOfOffset(s, sub, 0n)],
-      ['string_index_of_string_int', 'string.indexOf(string, int): int', (s: string, sub: string, o: bigint) => indexOfOffset(s, sub, o)],
-    ], LIST_TRAVERSAL),
-    fn('lastIndexOf', 'the code point index of the last occurrence of the substring (up to an offset), or -1; of an element in a list', [
-      ['string_last_index_of_string', 'string.lastIndexOf(string): int', (s: string, sub: string) => lastIndexOfString(s, sub)],
-      ['string_last_index_of_string_int', 'string.lastIndexOf(string, int): int', (s: string, sub: string, o: bigint) => lastIndexOfOffset(s, sub, o)],
-    ], LIST_TRAVERSAL),
+    fn(
+      'indexOf',
+      'the code point index of the first occurrence of the substring (from an offset), or -1; of an element in a list',
+      [
+        ['string_index_of_string', 'string.indexOf(string): int', (s: string, sub: string) => indexOfOffset(s, sub, 0n)],
+        ['string_index_of_string_int', 'string.indexOf(string, int): int', (s: string, sub: string, o: bigint) => indexOfOffset(s, sub, o)],
+      ],
+      LIST_TRAVERSAL,
+    ),
+    fn(
+      'lastIndexOf',
+      'the code point index of the last occurrence of the substring (up to an offset), or -1; of an element in a list',
+      [
+        ['string_last_index_of_string', 'string.lastIndexOf(string): int', (s: string, sub: string) => lastIndexOfString(s, sub)],
+        ['string_last_index_of_string_int', 'string.lastIndexOf(string, int): int', (s: string, sub: string, o: bigint) => lastIndexOfOffset(s, sub, o)],
+      ],
+      LIST_TRAVERSAL,
+    ),
     fn('lowerAscii', 'the string with ASCII letters in lower case', [['string_lower_ascii', 'string.lowerAscii(): string', (s: string) => asciiMap(s, false)]], {
       estimate: (ctx, _id, t) => receiverTraversal(ctx, t),
       cost: firstArgTraversal,
@@ -162,27 +160,42 @@ export const STRINGS: Library = {
       estimate: (ctx, _id, t) => receiverTraversal(ctx, t),
       cost: firstArgTraversal,
     }),
-    fn('replace', 'the string with occurrences of a substring replaced (at most n)', [
-      ['string_replace_string_string', 'string.replace(string, string): string', (s: string, a: string, b: string) => goReplace(s, a, b, -1)],
-      ['string_replace_string_string_int', 'string.replace(string, string, int): string', (s: string, a: string, b: string, n: bigint) => goReplace(s, a, b, Number(n))],
-    ], {
-      estimate: (ctx, _id, t, args) => replaceEstimate(ctx, t, args),
-      cost: (_id, args) => (args.length >= 1 ? Math.ceil(k8sActualSize(args[0]) * 2 * STRING_TRAVERSAL_COST_FACTOR) : undefined),
-    }),
-    fn('split', 'the parts of the string between separators (at most n)', [
-      ['string_split_string', 'string.split(string): list<string>', (s: string, sep: string) => goSplitN(s, sep, -1)],
-      ['string_split_string_int', 'string.split(string, int): list<string>', (s: string, sep: string, n: bigint) => goSplitN(s, sep, Number(n))],
-    ], {
-      estimate: (ctx, _id, t, args) => splitEstimate(ctx, t, args),
-      cost: (_id, args) => (args.length >= 1 ? Math.ceil(k8sActualSize(args[0]) * 2 * STRING_TRAVERSAL_COST_FACTOR) : undefined),
-    }),
-    fn('substring', 'the characters between code point indexes', [
-      ['string_substring_int', 'string.substring(int): string', (s: string, a: bigint) => substring(s, a)],
-      ['string_substring_int_int', 'string.substring(int, int): string', (s: string, a: bigint, b: bigint) => substring(s, a, b)],
-    ], {
-      estimate: (ctx, _id, t) => receiverTraversal(ctx, t),
-      cost: firstArgTraversal,
-    }),
+    fn(
+      'replace',
+      'the string with occurrences of a substring replaced (at most n)',
+      [
+        ['string_replace_string_string', 'string.replace(string, string): string', (s: string, a: string, b: string) => goReplace(s, a, b, -1)],
+        ['string_replace_string_string_int', 'string.replace(string, string, int): string', (s: string, a: string, b: string, n: bigint) => goReplace(s, a, b, Number(n))],
+      ],
+      {
+        estimate: (ctx, _id, t, args) => replaceEstimate(ctx, t, args),
+        cost: (_id, args) => (args.length >= 1 ? Math.ceil(k8sActualSize(args[0]) * 2 * STRING_TRAVERSAL_COST_FACTOR) : undefined),
+      },
+    ),
+    fn(
+      'split',
+      'the parts of the string between separators (at most n)',
+      [
+        ['string_split_string', 'string.split(string): list<string>', (s: string, sep: string) => goSplitN(s, sep, -1)],
+        ['string_split_string_int', 'string.split(string, int): list<string>', (s: string, sep: string, n: bigint) => goSplitN(s, sep, Number(n))],
+      ],
+      {
+        estimate: (ctx, _id, t, args) => splitEstimate(ctx, t, args),
+        cost: (_id, args) => (args.length >= 1 ? Math.ceil(k8sActualSize(args[0]) * 2 * STRING_TRAVERSAL_COST_FACTOR) : undefined),
+      },
+    ),
+    fn(
+      'substring',
+      'the characters between code point indexes',
+      [
+        ['string_substring_int', 'string.substring(int): string', (s: string, a: bigint) => substring(s, a)],
+        ['string_substring_int_int', 'string.substring(int, int): string', (s: string, a: bigint, b: bigint) => substring(s, a, b)],
+      ],
+      {
+        estimate: (ctx, _id, t) => receiverTraversal(ctx, t),
+        cost: firstArgTraversal,
+      },
+    ),
     fn('trim', 'the string without leading and trailing white space', [['string_trim', 'string.trim(): string', (s: string) => trimSpace(s)]], {
       estimate: (ctx, _id, t) => receiverTraversal(ctx, t),
       cost: firstArgTraversal,
@@ -199,13 +212,18 @@ export const STRINGS: Library = {
       },
       cost: (_id, args) => traversal(actualSize(args[0])),
     }),
-    fn('join', 'the strings of the list joined (with a separator)', [
-      ['list_join', 'list<string>.join(): string', (l: CelList) => joinList(l, '')],
-      ['list_join_string', 'list<string>.join(string): string', (l: CelList, sep: string) => joinList(l, sep)],
-    ], {
-      estimate: (ctx, _id, t, args) => joinEstimate(ctx, t, args),
-      cost: (_id, args, result) => (args.length >= 1 ? Math.ceil(k8sActualSize(result) * 2 * STRING_TRAVERSAL_COST_FACTOR) : undefined),
-    }),
+    fn(
+      'join',
+      'the strings of the list joined (with a separator)',
+      [
+        ['list_join', 'list<string>.join(): string', (l: CelList) => joinList(l, '')],
+        ['list_join_string', 'list<string>.join(string): string', (l: CelList, sep: string) => joinList(l, sep)],
+      ],
+      {
+        estimate: (ctx, _id, t, args) => joinEstimate(ctx, t, args),
+        cost: (_id, args, result) => (args.length >= 1 ? Math.ceil(k8sActualSize(result) * 2 * STRING_TRAVERSAL_COST_FACTOR) : undefined),
+      },
+    ),
   ],
 };
 
@@ -231,16 +249,28 @@ export const SETS: Library = {
   since: 29,
   functions: [
     fn('sets.contains', 'whether the first list contains every element of the second', [['list_sets_contains_list', 'sets.contains(list<T>, list<T>): bool', setContains]], setsCost(1)),
-    fn('sets.equivalent', 'whether the lists contain the same elements (ignoring order and duplicates)', [
-      ['list_sets_equivalent_list', 'sets.equivalent(list<T>, list<T>): bool', (a: CelList, b: CelList) => setContains(a, b) && setContains(b, a)],
-    ], setsCost(2)),
-    fn('sets.intersects', 'whether the lists have an element in common', [
-      ['list_sets_intersects_list', 'sets.intersects(list<T>, list<T>): bool', (a: CelList, b: CelList) => {
-        const x = listItems(a);
-        const y = listItems(b);
-        work(x.length * y.length);
-        return y.some((e) => x.some((v) => celEquals(v, e)));
-      }],
-    ], setsCost(1)),
+    fn(
+      'sets.equivalent',
+      'whether the lists contain the same elements (ignoring order and duplicates)',
+      [['list_sets_equivalent_list', 'sets.equivalent(list<T>, list<T>): bool', (a: CelList, b: CelList) => setContains(a, b) && setContains(b, a)]],
+      setsCost(2),
+    ),
+    fn(
+      'sets.intersects',
+      'whether the lists have an element in common',
+      [
+        [
+          'list_sets_intersects_list',
+          'sets.intersects(list<T>, list<T>): bool',
+          (a: CelList, b: CelList) => {
+            const x = listItems(a);
+            const y = listItems(b);
+            work(x.length * y.length);
+            return y.some((e) => x.some((v) => celEquals(v, e)));
+          },
+        ],
+      ],
+      setsCost(1),
+    ),
   ],
 };

@@ -84,7 +84,7 @@ export function parseGoFloat(s: string): number | undefined {
     const m = /^([+-]?)0x([0-9a-f]*)(?:\.([0-9a-f]*))?p([+-]?\d+)$/.exec(t);
     if (m && (m[2] + (m[3] ?? '')).length > 0) {
       const frac = m[3] ?? '';
-      const mant = parseInt((m[2] + frac) || '0', 16);
+      const mant = parseInt(m[2] + frac || '0', 16);
       f = (m[1] === '-' ? -1 : 1) * mant * 2 ** (Number(m[4]) - 4 * frac.length);
     }
   }

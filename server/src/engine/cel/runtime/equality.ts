@@ -107,7 +107,10 @@ function setElementKey(v: Val): string | CelError {
 
 function mapListKey(v: Val, keys: readonly string[]): string {
   if (!(v instanceof Map)) return `!${typeName(v)}`;
-  return keys.map((k) => (v.has(k) ? setElementKey(v.get(k)) : 'absent')).map(String).join('\u0000');
+  return keys
+    .map((k) => (v.has(k) ? setElementKey(v.get(k)) : 'absent'))
+    .map(String)
+    .join('\u0000');
 }
 
 /** cel-go's Equal as a boolean, or the error a set-list comparison raises. */

@@ -22,24 +22,7 @@ import { formatDouble } from './convert';
 import { celEqualsOrError, mapLookup } from './equality';
 import { DeadlineExceeded, work } from './guard';
 import { actualSize } from './size';
-import {
-  CelError,
-  CelThrow,
-  Duration,
-  K8S_OBJECT,
-  MUTABLE_MAP,
-  MutableList,
-  Optional,
-  Timestamp,
-  TypeValue,
-  Uint,
-  isList,
-  isOpaque,
-  listGet,
-  listItems,
-  listSize,
-  type Val,
-} from './values';
+import { CelError, CelThrow, Duration, K8S_OBJECT, MUTABLE_MAP, MutableList, Optional, Timestamp, TypeValue, Uint, isList, isOpaque, listGet, listItems, listSize, type Val } from './values';
 
 /** Thrown when the cost limit is exceeded: the evaluation stops at once (cel-go panics likewise). */
 export class CostLimitExceeded extends Error {

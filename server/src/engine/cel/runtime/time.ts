@@ -92,7 +92,7 @@ function civil(t: Timestamp, offsetMinutes: number): Civil {
   const d = doyMar - Math.floor((153 * mp + 2) / 5) + 1;
   const mo = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (mo <= 2 ? 1 : 0);
-  const dow = (((days % 7) + 7 + 4) % 7); // 1970-01-01 was a Thursday
+  const dow = ((days % 7) + 7 + 4) % 7; // 1970-01-01 was a Thursday
   const doy = days - daysFromCivil(y, 1, 1);
   return { y, mo, d, h: Math.floor(rem / 3600), mi: Math.floor((rem % 3600) / 60), s: rem % 60, nanos, dow, doy };
 }
@@ -105,7 +105,14 @@ function zoneOffset(t: Timestamp, tz: string): number {
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     }).formatToParts(new Date(t.millis));
   } catch {
     return fail(`unknown time zone ${tz}`);

@@ -98,7 +98,7 @@ function tokenText(t: Token | undefined): string {
 
 /** The ANTLR-style message for a cel-js parse failure at range. */
 function syntaxMessage(src: string, tokens: Token[], summary: string, range: { start: number; end: number }): string {
-  const at = tokens.find((t) => t.start >= range.start) ;
+  const at = tokens.find((t) => t.start >= range.start);
   if (/maximum.*depth|Exceeded maxDepth/i.test(summary)) return 'max recursion depth exceeded';
   if (/^Unterminated string/.test(summary)) return `Syntax error: token recognition error at: '${src.slice(range.start, Math.min(src.length, range.start + 1))}'`;
   if (/^Invalid (hex|octal|Unicode|escape)|^Octal escape|not allowed in bytes/.test(summary)) {
@@ -167,8 +167,20 @@ function dotInIssues(src: string, tokens: Token[], parses: (text: string) => boo
 // Conversion of the cel-js tree to cel-go's AST.
 
 const BINARY: Record<string, string> = {
-  '==': '_==_', '!=': '_!=_', '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_',
-  '+': '_+_', '-': '_-_', '*': '_*_', '/': '_/_', '%': '_%_', in: '@in', '&&': '_&&_', '||': '_||_',
+  '==': '_==_',
+  '!=': '_!=_',
+  '<': '_<_',
+  '<=': '_<=_',
+  '>': '_>_',
+  '>=': '_>=_',
+  '+': '_+_',
+  '-': '_-_',
+  '*': '_*_',
+  '/': '_/_',
+  '%': '_%_',
+  in: '@in',
+  '&&': '_&&_',
+  '||': '_||_',
 };
 
 class MacroError extends Error {
@@ -401,8 +413,7 @@ class Converter {
       }
       return undefined;
     }
-    const one = (v: string, init: Expr, cond: Expr, step: Expr, result: Expr) =>
-      mk.fold({ iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: init, loopCondition: cond, loopStep: step, result });
+    const one = (v: string, init: Expr, cond: Expr, step: Expr, result: Expr) => mk.fold({ iterRange: target, iterVar: v, accuVar: ACCUMULATOR, accuInit: init, loopCondition: cond, loopStep: step, result });
     const two = (v1: string, v2: string, init: Expr, cond: Expr, step: Expr, result: Expr) =>
       mk.fold({ iterRange: target, iterVar: v1, iterVar2: v2, accuVar: ACCUMULATOR, accuInit: init, loopCondition: cond, loopStep: step, result });
     const twoVars = (a0: Expr, a1: Expr): [string, string] => {
@@ -456,12 +467,7 @@ class Converter {
         if (!this.macros.twoVarComprehensions || (args.length !== 3 && args.length !== 4)) return undefined;
         const [v1, v2] = twoVars(args[0], args[1]);
         const [filter, fn] = args.length === 4 ? [args[2], args[3]] : [undefined, args[2]];
-        let step =
-          name === 'transformList'
-            ? mk.call('_+_', accu(), mk.list(fn))
-            : name === 'transformMap'
-              ? mk.call('cel.@mapInsert', accu(), mk.ident(v1), fn)
-              : mk.call('cel.@mapInsert', accu(), fn);
+        let step = name === 'transformList' ? mk.call('_+_', accu(), mk.list(fn)) : name === 'transformMap' ? mk.call('cel.@mapInsert', accu(), mk.ident(v1), fn) : mk.call('cel.@mapInsert', accu(), fn);
         if (filter) step = mk.call('_?_:_', filter, step, accu());
         return two(v1, v2, name === 'transformList' ? mk.list() : mk.map(), mk.lit(true), step, accu());
       }
