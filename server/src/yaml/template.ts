@@ -144,7 +144,73 @@ function classify(body: string): { kind: TemplateActionKind; keyword?: string } 
  */
 export function hasGoTemplateActions(text: string): boolean {
   if (!text.includes('{{')) return false;
-  return lexTemplateActions(text).some((a) => isGoAction(a.body));
+  const actions = lexTemplateActions(text).filter((a) => isGoAction(a.body));
+  if (actions.length === 0) return false;
+  // Actions only in the prose of block scalars (a CRD's description quoting `{{ .cluster.name }}`) are
+  // text to the API server, as they are to YAML: such a file is not a template.
+  const prose = blockScalarContents(text);
+  return actions.some((a) => {
+    // The last range starting at or before the action (the ranges are sorted and disjoint).
+    let lo = 0;
+    let hi = prose.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (prose[mid].start <= a.start) lo = mid;
+      else hi = mid - 1;
+    }
+    const r = prose[lo];
+    return !(r && r.start <= a.start && a.end <= r.end);
+  });
+}
+
+/** `key: |`, `- key: >-`, `- |` ... (no indentation indicator): the header line of a block scalar. */
+const BLOCK_SCALAR_HEADER = /^( *)((?:- +)*)((?:[^\s#'"{[\]},&*!|>%@`?-][^#]*?|"[^"\\]*"|'[^']*'):[ \t]+)?[|>][-+]?[ \t]*(?:#.*)?$/;
+
+/**
+ * The content lines of the block scalars of block-style YAML, found line by line: after a header line,
+ * the non-blank lines indented deeper than the key (or the `-`) and at least as deep as the first of
+ * them, as YAML reads them. Conservative: a header it does not recognize (an indentation indicator, a
+ * complex key) adds no range, so the actions there still count.
+ */
+export function blockScalarContents(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let parent = -1; // the column the content must be deeper than; -1: not in a block scalar
+  let content = -1; // the content's indentation (its first non-blank line's)
+  let start = 0;
+  let last = 0; // end of the last content line
+  for (let pos = 0; pos <= text.length; ) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(pos, nl);
+    let ind = 0;
+    while (line.charCodeAt(ind) === 32) ind++;
+    const blank = line.trim() === '';
+    if (parent >= 0) {
+      if (blank) {
+        pos = nl + 1;
+        continue;
+      }
+      if (ind > parent && (content < 0 || ind >= content)) {
+        if (content < 0) content = ind;
+        last = nl;
+        pos = nl + 1;
+        continue;
+      }
+      if (last > start) out.push({ start, end: last });
+      parent = -1;
+    }
+    const m = blank ? null : BLOCK_SCALAR_HEADER.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
+    if (m && (m[2] !== '' || m[3] !== undefined)) {
+      // The key's column, or for `- |` the last dash's.
+      parent = m[3] !== undefined ? m[1].length + m[2].length : m[1].length + m[2].trimEnd().length - 1;
+      content = -1;
+      start = nl + 1;
+      last = start;
+    }
+    pos = nl + 1;
+  }
+  if (parent >= 0 && last > start) out.push({ start, end: last });
+  return out;
 }
 
 function isGoAction(body: string): boolean {
