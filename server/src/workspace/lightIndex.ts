@@ -115,7 +115,7 @@ function indentOf(l: string): number {
  * Undefined when the structure is not the plain block layout this relies on.
  */
 export function withoutHeavySpecBlocks(chunk: string): string | undefined {
-  if (/\r(?!\n)/.test(chunk)) return undefined;
+  if (chunk.includes('\r') && /\r(?!\n)/.test(chunk)) return undefined;
   let out = '';
   let pos = 0;
   let inSpec = false;

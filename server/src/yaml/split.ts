@@ -28,7 +28,8 @@ export function splitYamlChunks(text: string, maxChunks = Infinity): YamlChunk[]
   // Cuts beyond the limit are not collected (a file of a million `---` lines stays cheap).
   const limit = maxChunks + 8;
   let truncated = false;
-  if (!LONE_CR.test(text)) {
+  // (`includes` first: a native search, ten times faster than the regex on the megabytes of a CRD.)
+  if (!text.includes('\r') || !LONE_CR.test(text)) {
     // Every line starts after a `\n`: jump between `\n---` with the native search (a 3 MB CRD has none).
     for (let i = text.indexOf('\n---'); i >= 0; i = text.indexOf('\n---', i + 1)) {
       if (!isMarkerLine(text, i + 1)) continue;
