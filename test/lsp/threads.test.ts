@@ -123,7 +123,11 @@ test('a check that exhausts the check worker heap: the worker restarts, the docu
   await withWorkspace(
     async (ws, s) => {
       // What the server said of its workers (restarts, what was not checked again): in every failure message.
-      const workerLogs = () => s.logs.filter((l) => /worker|not checking|scan|indexed/i.test(l)).slice(-12).join('\n');
+      const workerLogs = () =>
+        s.logs
+          .filter((l) => /worker|not checking|scan|indexed/i.test(l))
+          .slice(-12)
+          .join('\n');
       const normal = await checkedNormalCr(s, ws);
       const argo = `file://${ws}/argo.yaml`;
       await s.open(argo, readFileSync(ARGO, 'utf8'));
