@@ -8,38 +8,7 @@ import { memoAt, rebaseErrors } from '../field/memo';
 import type { JSONSchemaProps } from '../schema/types';
 import type { CRDSpec } from './types';
 import { isJSONObject } from '../json/values';
-
-// Formats known at the default compatibility version (1.36), normalized without dashes as go-openapi does.
-const SUPPORTED_STRING_FORMATS = new Set(
-  [
-    'bsonobjectid',
-    'uri',
-    'email',
-    'hostname',
-    'ipv4',
-    'ipv6',
-    'cidr',
-    'mac',
-    'uuid',
-    'uuid3',
-    'uuid4',
-    'uuid5',
-    'isbn',
-    'isbn10',
-    'isbn13',
-    'creditcard',
-    'ssn',
-    'hexcolor',
-    'rgbcolor',
-    'byte',
-    'password',
-    'date',
-    'duration',
-    'datetime',
-    'k8s-short-name',
-    'k8s-long-name',
-  ].map((f) => f.replaceAll('-', '')),
-);
+import { isSupportedStringFormat } from '../validation/formats';
 
 /** apiservervalidation.GetUnrecognizedFormats for one node. */
 export function isUnrecognizedFormat(format: string, type: string): boolean {
@@ -47,7 +16,7 @@ export function isUnrecognizedFormat(format: string, type: string): boolean {
   switch (type) {
     case '':
     case 'string':
-      return !SUPPORTED_STRING_FORMATS.has(format.replaceAll('-', ''));
+      return !isSupportedStringFormat(format);
     case 'integer':
       return format !== 'int32' && format !== 'int64';
     case 'number':

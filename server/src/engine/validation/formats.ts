@@ -40,6 +40,11 @@ const SUPPORTED_STRING_FORMATS = new Set(
 );
 
 /** go-openapi's default name normalization: drop dashes. */
+/** Whether a string format is one the API server knows (the others are stripped, and warned about on CRD writes). */
+export function isSupportedStringFormat(format: string): boolean {
+  return SUPPORTED_STRING_FORMATS.has(normalizeFormatName(format));
+}
+
 export function normalizeFormatName(name: string): string {
   return name.replace(/-/g, '');
 }
@@ -54,7 +59,7 @@ export function effectiveFormat(format: string | undefined, types: string[]): st
   switch (t) {
     case '':
     case 'string':
-      return SUPPORTED_STRING_FORMATS.has(normalizeFormatName(format)) ? format : '';
+      return isSupportedStringFormat(format) ? format : '';
     case 'integer':
       return format === 'int32' || format === 'int64' ? format : '';
     case 'number':
