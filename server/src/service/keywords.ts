@@ -2,6 +2,7 @@
  * What the keywords of a CRD mean, with the Kubernetes-specific restrictions the API server enforces:
  * the text behind hovers and completions in CRD documents.
  */
+import { SUPPORTED_STRING_FORMAT_NAMES } from '../engine/validation/formats';
 
 export interface KeywordDoc {
   doc: string;
@@ -19,37 +20,8 @@ export const SCHEMA_KEYWORDS: Record<string, KeywordDoc> = {
   },
   format: {
     doc: 'A format the API server checks for strings (and int32/int64/float/double for numbers). Unknown formats are ignored. CEL sees date-time as timestamp, duration as duration, byte as bytes.',
-    values: [
-      'int32',
-      'int64',
-      'float',
-      'double',
-      'byte',
-      'binary',
-      'date',
-      'date-time',
-      'duration',
-      'password',
-      'uri',
-      'email',
-      'hostname',
-      'ipv4',
-      'ipv6',
-      'cidr',
-      'mac',
-      'uuid',
-      'uuid3',
-      'uuid4',
-      'uuid5',
-      'isbn',
-      'isbn10',
-      'isbn13',
-      'creditcard',
-      'ssn',
-      'hexcolor',
-      'rgbcolor',
-      'bsonobjectid',
-    ],
+    // Number formats, then the string formats the API server keeps (others are stripped with a warning).
+    values: ['int32', 'int64', 'float', 'double', ...SUPPORTED_STRING_FORMAT_NAMES],
   },
   description: { doc: 'Documentation of the field. Shown by `kubectl explain`. Must not be inside allOf/anyOf/oneOf/not in a structural schema.' },
   title: { doc: 'A short title; informational only.' },

@@ -7,37 +7,39 @@
  */
 import { utf8Length } from '../json/go';
 
-/** Formats supported since 1.0 and 1.34 (the compatibility version of a 1.37 server is 1.36), normalized (no '-'). */
-const SUPPORTED_STRING_FORMATS = new Set(
-  [
-    'bsonobjectid',
-    'uri',
-    'email',
-    'hostname',
-    'ipv4',
-    'ipv6',
-    'cidr',
-    'mac',
-    'uuid',
-    'uuid3',
-    'uuid4',
-    'uuid5',
-    'isbn',
-    'isbn10',
-    'isbn13',
-    'creditcard',
-    'ssn',
-    'hexcolor',
-    'rgbcolor',
-    'byte',
-    'password',
-    'date',
-    'duration',
-    'datetime',
-    'k8s-short-name',
-    'k8s-long-name',
-  ].map(normalizeFormatName),
-);
+/**
+ * String formats supported since 1.0 and 1.34 (the compatibility version of a 1.37 server is 1.36), as
+ * written in schemas; the API server compares them without '-'.
+ */
+export const SUPPORTED_STRING_FORMAT_NAMES: readonly string[] = [
+  'bsonobjectid',
+  'uri',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'cidr',
+  'mac',
+  'uuid',
+  'uuid3',
+  'uuid4',
+  'uuid5',
+  'isbn',
+  'isbn10',
+  'isbn13',
+  'creditcard',
+  'ssn',
+  'hexcolor',
+  'rgbcolor',
+  'byte',
+  'password',
+  'date',
+  'duration',
+  'date-time',
+  'k8s-short-name',
+  'k8s-long-name',
+];
+const SUPPORTED_STRING_FORMATS = new Set(SUPPORTED_STRING_FORMAT_NAMES.map(normalizeFormatName));
 
 /** go-openapi's default name normalization: drop dashes. */
 /** Whether a string format is one the API server knows (the others are stripped, and warned about on CRD writes). */
