@@ -94,8 +94,12 @@ export function uriOfInput(file: string, cwd: string): string {
   return file === STDIN ? 'untitled:stdin' : pathToFileURL(path.resolve(cwd, file)).href;
 }
 
-/** A service holding the inputs (as open documents) and the `--crd` files (as workspace files). */
-export function openInputs(files: InputFile[], opts: CheckOptions): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
+/**
+ * A service holding the inputs (as open documents) and the `--crd` files (as workspace files).
+ * `indexed`: the inputs' CRDs are only indexed the light way (names now, schemas on first use), for a
+ * caller that opens each input itself and releases it after (checkFiles: one parse alive at a time).
+ */
+export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' | 'indexed' = 'open'): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
   const cwd = opts.cwd ?? process.cwd();
   // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
   const service = new LanguageService(
@@ -118,7 +122,10 @@ export function openInputs(files: InputFile[], opts: CheckOptions): { service: L
     return { file, td: TextDocument.create(uri, languageId, 1, file.text) };
   });
   // Every input is indexed before any is checked: a CR may come before its CRD.
-  for (const d of docs) service.update(d.td);
+  for (const d of docs) {
+    if (how === 'open') service.update(d.td);
+    else service.indexDiskFile(d.td.uri, d.file.text, 'open');
+  }
   for (const d of docs) {
     const b = opts.baselines?.get(d.file.path);
     if (b) service.setBaseline(d.td.uri, b);
@@ -130,12 +137,14 @@ export function openInputs(files: InputFile[], opts: CheckOptions): { service: L
 
 /** Check files: the same findings as in the editor, sorted by file (input order), line, column. */
 export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckReport {
-  const { service, docs, paths } = openInputs(files, opts);
+  // One input parsed at a time: 34 MB of CRDs parsed at once keep hundreds of megabytes alive.
+  const { service, docs, paths } = openInputs(files, opts, 'indexed');
   const findings: FileFinding[] = [];
   let documents = 0;
   let unchecked = 0;
   for (const [i, { file, td }] of docs.entries()) {
     if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
+    service.update(td);
     documents += service.file(td).docs.length;
     const all = service.findings(td);
     const out: FileFinding[] = [];
@@ -154,6 +163,7 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     }
     out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     findings.push(...out);
+    service.release(td.uri, file.text);
   }
   return { findings, files: files.length, documents, unchecked, paths };
 }

@@ -5,7 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SignatureHelp } from 'vscode-languageserver-types';
-import { CrdIndex, crdKey, extractCrds, type IndexedCrd } from '../workspace/crdIndex';
+import { CrdIndex, crdKey, extractCrds, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
 import { lightCrds } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
 import { parseFile, templateDecidesSpec } from './templates';
@@ -150,6 +150,15 @@ export class LanguageService {
     );
   }
 
+  /**
+   * Forgets an open document's parse and findings but keeps its CRDs indexed, read again the light way
+   * (names now, values on first use): a one-shot check of many files keeps one file's parse at a time.
+   */
+  release(uri: string, text: string): void {
+    this.close(uri);
+    this.indexDiskFile(uri, text, 'open');
+  }
+
   /** Forgets an open document (its CRDs leave the index unless a disk copy is indexed). */
   close(uri: string): string[] {
     this.ctx.caches.closeDocument(uri);
@@ -160,9 +169,10 @@ export class LanguageService {
 
   /**
    * Indexes (or re-indexes) a workspace file that is not open (`external`: a file of a CRD source outside
-   * the workspace); `undefined` text removes it.
+   * the workspace); `undefined` text removes it. `open`: a document the caller will open later, indexed
+   * the same light way meanwhile (the CLI indexes every input so, then opens them one at a time).
    */
-  indexDiskFile(uri: string, text: string | undefined, source: 'disk' | 'external' = 'disk'): string[] {
+  indexDiskFile(uri: string, text: string | undefined, source: CrdSourceKind = 'disk'): string[] {
     if (text === undefined) return this.index.remove(uri, source);
     // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
     const helmTemplate = this.ctx.files.get(uri)?.helmTemplate;
