@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BlockLocator, readBlockYaml } from '../../server/src/yaml/block';
+import { BlockLocator, readBlockYaml, readBlockYamlCounted } from '../../server/src/yaml/block';
+import { estimateParseBytes, parseBytesOfTokens } from '../../server/src/yaml/budget';
 import type { PathSegment } from '../../server/src/engine/field';
 import { findPath, keyRange, nodeRange, parseYamlFile } from '../../server/src/service/yamlDocument';
 import { parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
@@ -126,4 +127,70 @@ test('block locator: key ranges as the full parse places them, on real CRDs (pat
     }
   }
   assert.ok(compared > 800, `compared ${compared}`);
+});
+
+test('block locator: path ranges (key and value) as the full parse gives them, on real CRDs, or left to the parse', () => {
+  const rand = rng(13);
+  let compared = 0;
+  let left = 0;
+  for (const c of chunks.filter((_, i) => i % 4 === 1)) {
+    const value = readBlockYaml(c.text);
+    if (value === undefined) continue;
+    const layer = parseYamlDocuments(c.text).documents[0];
+    const locator = new BlockLocator(c.text);
+    const paths: PathSegment[][] = [];
+    const walk = (v: unknown, p: PathSegment[]) => {
+      paths.push(p);
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, { kind: 'index', index: i }]));
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, { kind: 'field', name: k }]);
+    };
+    walk(value, []);
+    for (let n = 0; n < 80; n++) {
+      let p = paths[Math.floor(rand() * paths.length)];
+      if (rand() < 0.15) p = [...p, { kind: 'field', name: 'missing' }];
+      const target = rand() < 0.5 ? 'key' : 'value';
+      const got = locator.pathRange(p, target);
+      const want = layer.rangeOfPath(p, target);
+      if (got === undefined) {
+        left++;
+        continue;
+      }
+      assert.ok(want.exact, `${c.file}: ${JSON.stringify(p)} does not exist, the locator placed it`);
+      assert.deepEqual(got, { start: want.start, end: want.end, on: want.on }, `${c.file}: ${JSON.stringify(p)} ${target}`);
+      compared++;
+    }
+  }
+  // Most paths a finding names are answered without the parse.
+  assert.ok(compared > left, `compared ${compared}, left to the parse ${left}`);
+});
+
+test('block YAML reader: its token counts bound the full parse memory estimate from above, closely on real CRDs, and on random edits', () => {
+  let worst = 0;
+  let checked = 0;
+  const bounded = (text: string, where: string) => {
+    const r = readBlockYamlCounted(text);
+    if (!r) return;
+    const exact = estimateParseBytes(text).bytes;
+    const bound = parseBytesOfTokens(r.counts);
+    assert.ok(bound >= exact, `${where}: bound ${bound} < estimate ${exact}\n${text.length < 2000 ? text : ''}`);
+    checked++;
+    return bound / exact;
+  };
+  for (const c of chunks) worst = Math.max(worst, bounded(c.text, c.file) ?? 0);
+  // Tight enough that a real CRD the full parse takes is never sent to it by the bound.
+  assert.ok(worst < 1.3, `bound up to ${worst.toFixed(2)} times the estimate`);
+  const rand = rng(17);
+  const small = chunks.filter((c) => c.text.length < 30_000);
+  for (let n = 0; n < 600; n++) {
+    const c = small[Math.floor(rand() * small.length)];
+    let text = c.text;
+    for (let k = 0; k < 1 + Math.floor(rand() * 3); k++) {
+      const line = text.lastIndexOf('\n', Math.floor(rand() * text.length)) + 1;
+      const at = rand() < 0.5 ? line + /^ */.exec(text.slice(line))![0].length : line + Math.floor(rand() * 40);
+      text = text.slice(0, at) + EDITS[Math.floor(rand() * EDITS.length)] + text.slice(at + (rand() < 0.3 ? 1 : 0));
+    }
+    bounded(text, `${c.file} (edited)`);
+  }
+  for (const t of ['a: [x, "y", z]  # c\n', 'a:\n- - x\n  - y\n- k: v\n  j: w\n', '# c\n\na: |-\n  x\n\n  y\nb: {}\n', 'a:\n  - x\n  -\n    b: c\n', '--- # d\na: "q\n  r"\nb: p\n  q\n']) bounded(t, JSON.stringify(t));
+  assert.ok(checked > 250, `checked ${checked}`);
 });

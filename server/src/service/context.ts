@@ -85,6 +85,8 @@ export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
   if (open && doc && doc.text === crd.text) return { doc, lines: open.td, lineShift: 0 };
   let t = ctx.caches.crdTexts.get(crd.text);
   if (!t) {
+    // A CRD indexed by names only (lightIndex.ts) learns whether it is plain block YAML when its value is read.
+    void crd.crd;
     const lines = TextDocument.create('crd:' + crd.id, 'yaml', 0, crd.text);
     t = crd.blockYaml ? { block: new BlockLocator(crd.text), lines, lineShift: crd.startLine } : { doc: parseYamlFile(crd.text).docs[0], lines, lineShift: crd.startLine };
     ctx.caches.crdTexts.set(crd.text, t);

@@ -6,9 +6,22 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import { resolveAlias, resolvePath } from '../yaml/path';
 import type { PathSegment } from '../engine/field';
-import { MAX_YAML_DOCUMENTS, RETAINED_SHARE, estimateParseBytes, parseBytesBound, parseYamlDocuments, splitYamlChunks, v1PathsOfInternalCrdPath, type YamlDocument, type YamlFile as LayerFile } from '../yaml';
-import { UNPARSED_DOCUMENT_BYTES } from '../yaml/budget';
-import { readBlockYaml } from '../yaml/block';
+import {
+  MAX_YAML_DOCUMENTS,
+  RETAINED_SHARE,
+  estimateParseBytes,
+  formatFieldPath,
+  parseBytesBound,
+  parseFieldPath,
+  parseYamlDocuments,
+  splitYamlChunks,
+  v1PathsOfInternalCrdPath,
+  type PathRange,
+  type YamlDocument,
+  type YamlFile as LayerFile,
+} from '../yaml';
+import { UNPARSED_DOCUMENT_BYTES, parseBytesOfTokens } from '../yaml/budget';
+import { BlockLocator, readBlockYamlCounted } from '../yaml/block';
 import { streamProblems } from '../yaml/stream';
 import type { MaskedTemplate, TemplateRegions } from '../yaml/template';
 
@@ -97,10 +110,13 @@ function parseLazily(text: string): YamlFile | undefined {
   const values: unknown[] = [];
   for (const c of chunks) {
     if (c.tail || streamProblems(c.text, [0]).length > 0) return undefined;
-    const value = readBlockYaml(c.text);
-    if (value === undefined) return undefined;
+    const read = readBlockYamlCounted(c.text);
+    if (read === undefined) return undefined;
+    const value = read.value;
     // The memory bound the full parse applies (yaml/document.ts fileOf): a document it would not parse.
-    const cost = estimateParseBytes(c.text, left).bytes;
+    // The reader's token counts bound its estimate from above (without lexing again); the exact one near the bound.
+    let cost = parseBytesOfTokens(read.counts);
+    if (cost > left - UNPARSED_DOCUMENT_BYTES) cost = estimateParseBytes(c.text, left).bytes;
     if (cost > left - UNPARSED_DOCUMENT_BYTES) return undefined;
     left -= Math.ceil(cost * RETAINED_SHARE);
     values.push(value);
@@ -109,13 +125,45 @@ function parseLazily(text: string): YamlFile | undefined {
   const parsed = () => (full ??= parseYamlDocuments(text));
   const docs = chunks.map((c, index): YamlDoc => {
     const doc = { index, start: c.start, end: c.end, base: c.start, text: c.text, value: values[index], syntax: [] } as unknown as YamlDoc;
-    Object.defineProperty(doc, 'layer', { enumerable: true, configurable: true, get: () => parsed().documents[index] });
+    const layer = placedByIndentation(c.text, c.start, () => parsed().documents[index]);
+    Object.defineProperty(doc, 'layer', { enumerable: true, configurable: true, get: () => layer });
     Object.defineProperty(doc, 'ast', { enumerable: true, configurable: true, get: () => parsed().documents[index].ast });
     return doc;
   });
   const file = { text, docs } as unknown as YamlFile;
   Object.defineProperty(file, 'layer', { enumerable: true, configurable: true, get: parsed });
   return file;
+}
+
+/**
+ * A lazily parsed document's layer: the ranges findings are placed at (rangeOfPath, and rangeOfFieldError
+ * without a spot inside a rule) come from indentation when block.ts can tell them exactly, as the parse
+ * would; everything else, and any range it cannot tell, from the full parse (`layer`, on first use).
+ */
+function placedByIndentation(text: string, offset: number, layer: () => YamlDocument): YamlDocument {
+  let locator: BlockLocator | undefined;
+  const place = (segs: readonly PathSegment[], target: 'key' | 'value'): PathRange | undefined => {
+    const r = (locator ??= new BlockLocator(text)).pathRange(segs, target);
+    return r && { start: offset + r.start, end: offset + r.end, on: r.on, exact: true, found: [...segs] };
+  };
+  const quick: Pick<YamlDocument, 'rangeOfPath' | 'rangeOfFieldError'> = {
+    rangeOfPath(path, target = 'value') {
+      return place(typeof path === 'string' ? parseFieldPath(path) : path, target === 'key' ? 'key' : 'value') ?? layer().rangeOfPath(path, target);
+    },
+    rangeOfFieldError(err) {
+      const segs = err.segments && formatFieldPath(err.segments) === err.field ? err.segments : parseFieldPath(err.field);
+      const target = err.type === 'FieldValueRequired' || err.type === 'FieldValueForbidden' ? 'key' : 'value';
+      return (err.ruleRange ? undefined : place(segs, target)) ?? layer().rangeOfFieldError(err);
+    },
+  };
+  return new Proxy(quick as YamlDocument, {
+    get(target, prop) {
+      if (prop === 'rangeOfPath' || prop === 'rangeOfFieldError') return target[prop];
+      const l = layer();
+      const v = Reflect.get(l, prop, l);
+      return typeof v === 'function' ? v.bind(l) : v;
+    },
+  });
 }
 
 /** The document containing an offset. */

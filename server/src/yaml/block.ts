@@ -11,7 +11,7 @@
  * Used where only the value is needed and documents are large: CRDs read from disk (their schemas are
  * parsed on first use, workspace/lightIndex.ts).
  */
-import { MAX_YAML_DEPTH } from './budget';
+import { MAX_YAML_DEPTH, type TokenCounts } from './budget';
 import { decodeDoubleQuoted } from './quoted';
 import { jsonValue, mapKey, resolveScalar } from './resolve';
 import { setKey } from './decode';
@@ -39,9 +39,19 @@ const NOT_PLAIN_START = new Set(['&', '*', '!', '%', '@', '`', '?', '|', '>', '[
  * undefined when the text is not plain block YAML (then parse it fully).
  */
 export function readBlockYaml(text: string): unknown {
+  return readBlockYamlCounted(text)?.value;
+}
+
+/**
+ * readBlockYaml's value, with upper bounds of the `yaml` lexer's token counts of the text (budget.ts
+ * TokenCounts): what the full parse would cost, without lexing the text again. Undefined as readBlockYaml.
+ */
+export function readBlockYamlCounted(text: string): { value: unknown; counts: TokenCounts } | undefined {
   if (text.includes('\t') || text.includes('\r') || text.charCodeAt(0) === 0xfeff) return undefined;
   try {
-    return new Reader(text).document();
+    const r = new Reader(text);
+    const value = r.document();
+    return { value, counts: r.counts };
   } catch (e) {
     if (e instanceof NotBlockYaml || e instanceof RangeError) return undefined;
     // resolve.ts refusing a scalar (a bad !!binary, an infinity): the full parse reports it.
@@ -54,6 +64,12 @@ class Reader {
   private readonly lines: Line[];
   private i = 0;
   private depth = 0;
+  /**
+   * Upper bounds of the lexer's tokens: each line's indentation, newline and comment (with the space
+   * before it) counted where the line is read, plus its dashes, keys, colons, scalars and flow punctuation;
+   * the lines inside a multi-line scalar are in its one token.
+   */
+  readonly counts: TokenCounts = { tokens: 1, flowStarts: 0, entries: 0, commas: 0 };
 
   constructor(text: string) {
     this.lines = text.split('\n').map((t) => {
@@ -69,6 +85,8 @@ class Reader {
     if (first && first.indent === 0 && first.text.startsWith('---')) {
       const rest = first.text.slice(3);
       if (rest !== '' && !/^ +(#.*)?$/.test(rest)) giveUp();
+      this.countLine(first);
+      this.counts.tokens++;
       this.i++;
       this.skipEmpty();
     }
@@ -81,7 +99,12 @@ class Reader {
   }
 
   private skipEmpty(): void {
-    while (this.i < this.lines.length && this.lines[this.i].empty) this.i++;
+    while (this.i < this.lines.length && this.lines[this.i].empty) this.countLine(this.lines[this.i++]);
+  }
+
+  /** A line's indentation, newline and comment tokens (as upper bounds). */
+  private countLine(line: Line): void {
+    this.counts.tokens += line.text.includes('#') ? 4 : 2;
   }
 
   /** The next non-empty line, without moving. */
@@ -112,6 +135,9 @@ class Reader {
       const c = line.text.slice(indent);
       if (c === '-' || c.startsWith('- ')) break; // a compact sequence's end
       const { key, rest, restCol } = this.key(line, indent);
+      // The line, the key (a scalar token and its text), the colon and the space after it.
+      this.countLine(line);
+      this.counts.tokens += 4;
       if (seen.has(key)) giveUp();
       seen.add(key);
       setKey(out, key, this.value(rest, restCol, indent, true));
@@ -131,6 +157,10 @@ class Reader {
       let col = indent + 1;
       while (col < line.text.length && line.text.charCodeAt(col) === 32) col++;
       const rest = line.text.slice(col);
+      // The line, the dash and the space after it.
+      this.countLine(line);
+      this.counts.tokens += 2;
+      this.counts.entries++;
       if (rest === '' || rest.startsWith('#')) {
         this.i++;
         out.push(this.nested(indent, false));
@@ -208,6 +238,7 @@ class Reader {
   }
 
   private plain(first: string, indent: number): unknown {
+    this.counts.tokens += 2;
     let s = cutComment(first);
     if (s.includes(': ') || s.endsWith(':')) giveUp();
     // A comment ends the scalar: a more indented line after it would be an error.
@@ -234,6 +265,7 @@ class Reader {
 
   /** A single- or double-quoted scalar, possibly over several lines. */
   private quoted(rest: string, col: number, indent: number): unknown {
+    this.counts.tokens += 2;
     const q = rest[0];
     const close = (t: string, from: number) => (q === "'" ? closingSingle(t, from) : closingDouble(t, from));
     let line = this.lines[this.i].text;
@@ -259,6 +291,8 @@ class Reader {
   private literal(header: string, indent: number): unknown {
     const m = /^\|([-+]?)( +#.*| *)$/.exec(header);
     if (!m) giveUp();
+    // The header (and its comment), the scalar token and its text.
+    this.counts.tokens += 5;
     const chomp = m[1];
     this.i++;
     // The content's indentation: that of its first non-blank line.
@@ -295,6 +329,8 @@ class Reader {
   private flow(rest: string): unknown {
     const t = cutComment(rest);
     this.i++;
+    this.counts.flowStarts++;
+    this.counts.tokens += 3;
     if (t === '{}') return {};
     if (t === '[]') return [];
     if (t[0] !== '[' || t[t.length - 1] !== ']') giveUp();
@@ -320,6 +356,9 @@ class Reader {
         k = e;
       }
       out.push(item);
+      // The item (a scalar token and its text), the comma and the space after it.
+      this.counts.tokens += 4;
+      this.counts.commas++;
       while (t[k] === ' ') k++;
       if (k === end) return out;
       if (t[k] !== ',') giveUp();
@@ -486,8 +525,69 @@ export class BlockLocator {
     return lastKey ?? [0, 0];
   }
 
+  /**
+   * The range the full parse's rangeOfPath (document.ts) gives for a path that exists and ends at a key,
+   * where indentation alone can tell it: `key`, the key; `value`, a one-line plain or quoted scalar after
+   * its key, or the key when the value is empty or a block collection. Undefined for everything else (a
+   * missing path, a list item, a multi-line, block or flow value): the caller parses.
+   */
+  pathRange(steps: readonly Step[], target: 'key' | 'value'): { start: number; end: number; on: 'key' | 'value' } | undefined {
+    if (steps.length === 0 || steps[steps.length - 1].kind === 'index') return undefined;
+    this.index();
+    let first = this.content(0);
+    if (first !== undefined && this.indents![first] === 0 && this.text.startsWith('---', this.starts![first])) first = this.content(first + 1);
+    if (first === undefined) return undefined;
+    let l: number = first;
+    let col: number | undefined = this.indents![l];
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i];
+      if (col === undefined) return undefined;
+      const seq = this.isDash(l, col);
+      if (s.kind === 'index') {
+        const item: { l: number; col: number | undefined } | undefined = seq ? this.item(l, col, s.index) : undefined;
+        if (!item) return undefined;
+        ({ l, col } = item);
+        continue;
+      }
+      if (seq) return undefined;
+      const found = this.entry(l, col, s.kind === 'field' ? s.name : s.key);
+      if (!found) return undefined;
+      if (i < steps.length - 1) {
+        ({ l, col } = found.value);
+        continue;
+      }
+      const key = { start: found.key[0], end: found.key[1], on: 'key' as const };
+      if (target === 'key') return key;
+      // A nested block collection, or nothing: the key.
+      if (found.value.col !== undefined || found.value.l !== found.line) return key;
+      const rest = this.text.slice(found.valueAt, this.lineEnd(found.line));
+      if (rest === '' || rest.startsWith('#')) return key;
+      return this.scalarOnLine(found.line, col, found.valueAt, rest);
+    }
+    return undefined;
+  }
+
+  /**
+   * The range of a scalar that starts at offset `at` of line l (its text `rest`, to the line's end) in a
+   * mapping at column col, when it ends on that line; undefined for block, flow and multi-line scalars.
+   */
+  private scalarOnLine(l: number, col: number, at: number, rest: string): { start: number; end: number; on: 'value' } | undefined {
+    const q = rest[0];
+    if (q === '|' || q === '>' || q === '[' || q === '{' || q === '&' || q === '*' || q === '!') return undefined;
+    // A more indented line after it continues the scalar (or is an error): left to the parse.
+    const next = this.content(l + 1);
+    if (next !== undefined && this.indents![next] > col) return undefined;
+    if (q === '"' || q === "'") {
+      const close = q === "'" ? closingSingle(rest, 1) : closingDouble(rest, 1);
+      return close < 0 ? undefined : { start: at, end: at + close + 1, on: 'value' };
+    }
+    const c = rest.indexOf(' #');
+    const len = (c >= 0 ? rest.slice(0, c) : rest).trimEnd().length;
+    return len > 0 ? { start: at, end: at + len, on: 'value' } : undefined;
+  }
+
   /** The key `name` of the mapping whose first key is on line l at column col: its range and its value. */
-  private entry(l: number, col: number, name: string): { key: [number, number]; value: { l: number; col: number | undefined } } | undefined {
+  private entry(l: number, col: number, name: string): { key: [number, number]; line: number; valueAt: number; value: { l: number; col: number | undefined } } | undefined {
     const n = this.starts!.length;
     for (let k: number | undefined = l; k !== undefined && k < n; k = this.content(k + 1)) {
       const ind = k === l ? col : this.indents![k];
@@ -496,7 +596,7 @@ export class BlockLocator {
       const key = keyAt(this.text, this.starts![k] + col, this.lineEnd(k));
       if (!key) return undefined;
       if (key.name !== name) continue;
-      return { key: [key.start, key.end], value: this.valueAfter(k, col, key.valueAt) };
+      return { key: [key.start, key.end], line: k, valueAt: key.valueAt, value: this.valueAfter(k, col, key.valueAt) };
     }
     return undefined;
   }

@@ -69,3 +69,19 @@ export function estimateParseBytes(text: string, stopAbove = Infinity): { bytes:
   }
   return { bytes, tokens };
 }
+
+/** The `yaml` lexer's tokens of a text by kind, or upper bounds of them (block.ts counts them as it reads). */
+export interface TokenCounts {
+  tokens: number;
+  /** `[` and `{` */
+  flowStarts: number;
+  /** `-` and `?` */
+  entries: number;
+  /** `,` */
+  commas: number;
+}
+
+/** estimateParseBytes's estimate from token counts (an upper bound of it from upper bounds of the counts). */
+export function parseBytesOfTokens(c: TokenCounts): number {
+  return DOCUMENT_BYTES + TOKEN_BYTES * c.tokens + FLOW_START_BYTES * c.flowStarts + ENTRY_BYTES * c.entries + COMMA_BYTES * c.commas;
+}
