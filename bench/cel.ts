@@ -14,14 +14,7 @@ import { FieldPath } from '../server/src/engine/field';
 import { validateCustomResourceDefinitionValidation } from '../server/src/engine/crd/schema';
 import { validateCelRules, type RuleEvaluation } from '../server/src/engine/cel/validator';
 import type { JSONSchemaProps } from '../server/src/engine/schema/types';
-
-function* yamlFiles(dir: string): Generator<string> {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* yamlFiles(p);
-    else if (/\.ya?ml$/.test(e.name)) yield p;
-  }
-}
+import { yamlFiles } from './fixtures';
 
 function yamlDocs(file: string): unknown[] {
   const out: unknown[] = [];

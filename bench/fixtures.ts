@@ -1,4 +1,6 @@
 /** Bench inputs: the CronTab CRD of the Kubernetes documentation and a file of many CronTab CRs. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 export const CRONTAB_CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -53,4 +55,13 @@ export function cronTabs(n: number): string {
     );
   }
   return docs.join('\n---\n') + '\n';
+}
+
+/** The YAML files under a folder, at any depth. */
+export function* yamlFiles(dir: string): Generator<string> {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* yamlFiles(p);
+    else if (/\.ya?ml$/.test(e.name)) yield p;
+  }
 }
