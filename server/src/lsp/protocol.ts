@@ -155,9 +155,10 @@ export interface StatsResponse {
   main: ThreadStats & {
     /** Event-loop delay of the main thread (ms): what any answer may have waited for the thread. */
     eventLoopDelay: { p50: number; p99: number; max: number };
-    /** Changes clamped or rejected (lsp/documents.ts). */
+    /** didChange notifications clamped, rejected, or ignored while their document was out of sync (lsp/documents.ts). */
     clampedChanges: number;
     rejectedChanges: number;
+    ignoredChanges: number;
     /** Query-worker answers that arrived while the check worker was inside a check. */
     answeredDuringChecks: number;
   };

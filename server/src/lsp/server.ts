@@ -22,7 +22,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
-import { sanitizeChanges } from './documents';
+import { applyChanges } from './documents';
 import {
   ConversionWebhookRequest,
   CrdsRequest,
@@ -72,6 +72,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   let answeredDuringChecks = 0;
   let clampedChanges = 0;
   let rejectedChanges = 0;
+  let ignoredChanges = 0;
   const workerStats: Partial<Record<Role, WorkerStats>> = {};
 
   // ---- documents: changes checked against the text (clamped or rejected, see documents.ts) ----------
@@ -80,25 +81,26 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   const documents = new TextDocuments<TextDocument>({
     create: TextDocument.create,
     update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
-      const v = sanitizeChanges(doc, changes);
-      if (!v.ok) {
-        rejectedChanges++;
-        desynced.add(doc.uri);
-        if (rejectedChanges <= MAX_CHANGE_LOGS) {
-          log(`rejected a change of ${doc.uri} (version ${version}): ${v.why}; the document is out of sync until the client sends its full text or reopens it`);
-        }
-        return doc;
+      const o = applyChanges(doc, changes, version, desynced.has(doc.uri));
+      switch (o.t) {
+        case 'rejected':
+          rejectedChanges++;
+          desynced.add(doc.uri);
+          if (rejectedChanges <= MAX_CHANGE_LOGS) {
+            log(`rejected a change of ${doc.uri} (version ${version}): ${o.why}; the document is out of sync until the client sends its full text or reopens it`);
+          }
+          return doc;
+        case 'ignored':
+          ignoredChanges++;
+          return doc;
+        case 'applied':
+          if (o.resynced) desynced.delete(doc.uri);
+          if (o.clamped.length) {
+            clampedChanges++;
+            if (clampedChanges <= MAX_CHANGE_LOGS) log(`clamped a change of ${doc.uri} (version ${version}) to the document: ${o.clamped.join('; ')}`);
+          }
+          return doc;
       }
-      if (v.clamped.length) {
-        clampedChanges++;
-        if (clampedChanges <= MAX_CHANGE_LOGS) log(`clamped a change of ${doc.uri} (version ${version}) to the document: ${v.clamped.join('; ')}`);
-      }
-      if (desynced.has(doc.uri)) {
-        // Only a full text brings an out-of-sync document back.
-        if (!v.changes.some((c) => !('range' in c))) return doc;
-        desynced.delete(doc.uri);
-      }
-      return TextDocument.update(doc, v.changes, version);
     },
   });
   /** Documents the workers hold (open, in sync). */
@@ -240,18 +242,20 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
     }
   }
 
-  function fromWorkers(uri: string): void {
+  /** Tells the workers to drop a document; whether they held it. */
+  function fromWorkers(uri: string): boolean {
     unsent.delete(uri);
-    if (!inWorkers.delete(uri)) return;
+    if (!inWorkers.delete(uri)) return false;
     workers.post('check', { t: 'close', uri });
     workers.post('query', { t: 'close', uri });
+    return true;
   }
 
   documents.onDidChangeContent((e) => {
     const d = e.document;
     if (desynced.has(d.uri)) {
-      fromWorkers(d.uri);
-      void connection.sendDiagnostics({ uri: d.uri, diagnostics: [] }).catch(() => undefined);
+      // Its findings are cleared once, as it leaves the workers (later changes to it change nothing).
+      if (fromWorkers(d.uri)) void connection.sendDiagnostics({ uri: d.uri, diagnostics: [] }).catch(() => undefined);
       return;
     }
     changed(d);
@@ -424,6 +428,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
       eventLoopDelay: { p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) },
       clampedChanges,
       rejectedChanges,
+      ignoredChanges,
       answeredDuringChecks,
       heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1048576),
     };
