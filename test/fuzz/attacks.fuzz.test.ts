@@ -250,11 +250,14 @@ const ATTACKS: Attack[] = [
     async start(s, ws, r) {
       const uri = `file://${ws}/edited.yaml`;
       let text = widgetCr('edited') + BALLAST();
+      // The burst is made before the document is opened: it follows the open at once (made in between, the
+      // document's first check could end, and publish, before the first hover is sent).
+      const lines = text.split('\n').length;
+      const burst = Array.from({ length: 300 }, () => Array.from({ length: 1 + r.int(3) }, () => outOfRangeChange(r, lines)));
       await s.open(uri, text);
       let version = 1;
       let size = text.length;
-      for (let i = 0; i < 300; i++) {
-        const changes = Array.from({ length: 1 + r.int(3) }, () => outOfRangeChange(r, text.split('\n').length));
+      for (const changes of burst) {
         size += JSON.stringify(changes).length;
         void s.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: changes });
       }
