@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, type TestServer } from './client';
+import type { StatsResponse } from '../../server/src/lsp/protocol';
 
 // A small real CRD (crossplane's EnvironmentConfig), typed one character at a time.
 const REAL = readFileSync('/work/shared/realworld/crds/crossplane/apiextensions.crossplane.io_environmentconfigs.yaml', 'utf8');
@@ -83,4 +84,27 @@ test('random edits (insertions, deletions, garbage) never stop the server', asyn
   assert.ok(Array.isArray(syms));
   assert.equal(server.proc.exitCode, null);
   assert.doesNotMatch(server.stderr(), /uncaught|unhandled/);
+});
+
+test('an open and a burst of edits read together go to the workers as one text, the latest', async () => {
+  const uri = 'file:///burst/edited.yaml';
+  const frame = (m: object) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', ...m });
+    return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  };
+  const msgs = [frame({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'yaml', version: 1, text: 'a: 0\n' } } })];
+  for (let v = 2; v <= 51; v++) {
+    // Each edit replaces line 0; the last one leaves a flow sequence open (a syntax error only that text has).
+    const text = v === 51 ? 'a: [\n' : `a: ${v}\n`;
+    msgs.push(frame({ method: 'textDocument/didChange', params: { textDocument: { uri, version: v }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, text }] } }));
+  }
+  const stats = () => server.conn.sendRequest('crdYaml/stats', {}) as Promise<StatsResponse>;
+  const before = await stats();
+  // One write of a few KB: the server reads all of it before it handles any of it.
+  server.proc.stdin!.write(msgs.join(''));
+  const d = await server.diagnostics(uri, (_d, v) => v === 51, 20000);
+  assert.ok(d.some((x) => x.code === 'YAMLSyntax'), JSON.stringify(d));
+  const after = await stats();
+  assert.equal(after.main.textsSent - before.main.textsSent, 1, 'one text sent to the workers for the open and its 50 edits');
+  await server.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
 });

@@ -159,6 +159,8 @@ export interface StatsResponse {
     clampedChanges: number;
     rejectedChanges: number;
     ignoredChanges: number;
+    /** Document texts sent to the workers (each to both): one per document for edits read together, not one per notification. */
+    textsSent: number;
     /** Query-worker answers that arrived while the check worker was inside a check. */
     answeredDuringChecks: number;
   };

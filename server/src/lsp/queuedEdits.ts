@@ -14,15 +14,19 @@ export class QueuedEdits {
   /** Latest versions by slot, shared with the check worker. */
   readonly shared = new Int32Array(new SharedArrayBuffer(4 * VERSION_SLOTS));
   private readonly latest = new Map<string, number>();
+  /** didChange notifications read from the wire and not yet handled, by URI. */
+  private readonly unhandled = new Map<string, number>();
   private readonly slots = new Map<string, number>();
   private readonly free: number[] = [];
   private next = 0;
 
   /** Records an incoming message (didOpen/didChange carry a version). */
   observe(m: Message): void {
-    const msg = m as { method?: string; params?: { textDocument?: { uri?: string; version?: number } } };
+    const msg = m as { method?: string; id?: unknown; params?: { textDocument?: { uri?: string; version?: number } } };
     if (msg.method !== 'textDocument/didChange' && msg.method !== 'textDocument/didOpen') return;
     const td = msg.params?.textDocument;
+    // Every didChange notification reaches its handler, which calls `handled` (lsp/server.ts).
+    if (msg.method === 'textDocument/didChange' && msg.id === undefined && typeof td?.uri === 'string') this.unhandled.set(td.uri, (this.unhandled.get(td.uri) ?? 0) + 1);
     if (typeof td?.uri === 'string' && typeof td.version === 'number' && Number.isInteger(td.version)) this.record(td.uri, td.version);
   }
 
@@ -45,6 +49,20 @@ export class QueuedEdits {
       Atomics.store(this.shared, s, this.latest.get(uri) ?? 0);
     }
     return s;
+  }
+
+  /** A didChange notification of the document has been handled; the number still waiting. */
+  handled(uri: unknown): number {
+    if (typeof uri !== 'string') return 0;
+    const n = (this.unhandled.get(uri) ?? 0) - 1;
+    if (n > 0) this.unhandled.set(uri, n);
+    else this.unhandled.delete(uri);
+    return Math.max(n, 0);
+  }
+
+  /** Whether didChange notifications of the document have been read and not yet handled. */
+  hasUnhandled(uri: string): boolean {
+    return this.unhandled.has(uri);
   }
 
   /** Whether an edit newer than `version` is waiting to be applied to the document. */

@@ -73,6 +73,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   let clampedChanges = 0;
   let rejectedChanges = 0;
   let ignoredChanges = 0;
+  let textsSent = 0;
   const workerStats: Partial<Record<Role, WorkerStats>> = {};
 
   // ---- documents: changes checked against the text (clamped or rejected, see documents.ts) ----------
@@ -194,7 +195,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
     routed++;
     const uri = params.textDocument?.uri;
     if (typeof uri !== 'string' || !documents.get(uri) || desynced.has(uri)) return Promise.resolve(emptyAnswer(method));
-    flush();
+    flush(uri);
     return new Promise((resolve) => {
       const id = nextId++;
       pending.set(id, { method, params, resolve, role });
@@ -203,33 +204,43 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   }
 
   /**
-   * Texts waiting to go to the workers: the changes read in one turn of the event loop go as one text (a
-   * client sending faster than a check runs costs one copy per turn, not one per keystroke). Anything
-   * sent to a worker about a document flushes first, so a request never sees an older text than it should.
+   * Texts waiting to go to the workers. A document's text goes once no more of its didChange notifications
+   * wait to be handled (QueuedEdits): a burst of edits costs one copy to each worker, not one per
+   * notification, and an open followed at once by edits sends only the latest text. A request about a
+   * document sends its text first, so a request never sees an older text than it should.
    */
   const unsent = new Map<string, TextDocument>();
   let flushScheduled = false;
-  function flush(): void {
-    flushScheduled = false;
-    for (const d of unsent.values()) toWorkers(d);
-    unsent.clear();
+  function scheduleFlush(): void {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(() => {
+      flushScheduled = false;
+      for (const [uri, d] of unsent) {
+        if (queued.hasUnhandled(uri)) continue; // its last notification schedules the flush again
+        unsent.delete(uri);
+        toWorkers(d);
+      }
+    });
+  }
+  /** Sends the waiting texts (of one document, or all) now. */
+  function flush(uri?: string): void {
+    for (const d of uri === undefined ? [...unsent.values()] : [unsent.get(uri)]) {
+      if (!d) continue;
+      unsent.delete(d.uri);
+      toWorkers(d);
+    }
   }
 
   function changed(d: TextDocument): void {
     queued.record(d.uri, d.version);
-    if (!inWorkers.has(d.uri)) {
-      toWorkers(d);
-      return;
-    }
     unsent.set(d.uri, d);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flush);
-    }
+    scheduleFlush();
   }
 
   function toWorkers(d: TextDocument): void {
     const text = d.getText();
+    textsSent++;
     queued.record(d.uri, d.version);
     if (!inWorkers.has(d.uri)) {
       inWorkers.add(d.uri);
@@ -429,6 +440,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
       clampedChanges,
       rejectedChanges,
       ignoredChanges,
+      textsSent,
       answeredDuringChecks,
       heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1048576),
     };
@@ -436,7 +448,21 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
     return { main, check: workerStats.check, query: workerStats.query, workerRestarts: workers.restarts };
   });
 
-  documents.listen(connection);
+  // Each didChange notification QueuedEdits saw on the wire is marked handled once its handler ran (whatever
+  // became of it): the last one of a document sends its text to the workers.
+  documents.listen(
+    Object.assign(Object.create(connection) as Connection, {
+      onDidChangeTextDocument: (h: Parameters<Connection['onDidChangeTextDocument']>[0]) =>
+        connection.onDidChangeTextDocument((p) => {
+          const uri = p?.textDocument?.uri;
+          try {
+            h(p);
+          } finally {
+            if (queued.handled(uri) === 0 && unsent.has(uri)) scheduleFlush();
+          }
+        }),
+    }),
+  );
   connection.listen();
 }
 
