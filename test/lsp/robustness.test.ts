@@ -103,7 +103,10 @@ test('an open and a burst of edits read together go to the workers as one text, 
   // One write of a few KB: the server reads all of it before it handles any of it.
   server.proc.stdin!.write(msgs.join(''));
   const d = await server.diagnostics(uri, (_d, v) => v === 51, 20000);
-  assert.ok(d.some((x) => x.code === 'YAMLSyntax'), JSON.stringify(d));
+  assert.ok(
+    d.some((x) => x.code === 'YAMLSyntax'),
+    JSON.stringify(d),
+  );
   const after = await stats();
   assert.equal(after.main.textsSent - before.main.textsSent, 1, 'one text sent to the workers for the open and its 50 edits');
   await server.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });

@@ -8,7 +8,15 @@ const range = (sl: unknown, sc: unknown, el: unknown, ec: unknown) => ({ start: 
 
 test('in range: applied as sent, in order, nothing clamped', () => {
   const d = doc('a: 1\nb: 2\nc: 3\n');
-  const o = applyChanges(d, [{ range: range(1, 3, 1, 4), text: '20' }, { range: range(0, 0, 0, 0), text: '# x\n' }], 2, false);
+  const o = applyChanges(
+    d,
+    [
+      { range: range(1, 3, 1, 4), text: '20' },
+      { range: range(0, 0, 0, 0), text: '# x\n' },
+    ],
+    2,
+    false,
+  );
   assert.deepEqual(o, { t: 'applied', clamped: [], resynced: false });
   assert.equal(d.getText(), '# x\na: 1\nb: 20\nc: 3\n');
   assert.equal(d.version, 2);
@@ -17,7 +25,15 @@ test('in range: applied as sent, in order, nothing clamped', () => {
 test('out of range but numeric: clamped to the document as the earlier changes of the notification left it', () => {
   const d = doc('a: 1\nb: 2\nc: 3\n');
   // The first change removes two lines: line 2 is then the last (empty) line, line 3 is past it.
-  const o = applyChanges(d, [{ range: range(0, 0, 2, 0), text: '' }, { range: range(3, 0, 7, 2), text: 'end: true\n' }], 2, false);
+  const o = applyChanges(
+    d,
+    [
+      { range: range(0, 0, 2, 0), text: '' },
+      { range: range(3, 0, 7, 2), text: 'end: true\n' },
+    ],
+    2,
+    false,
+  );
   assert.equal(o.t, 'applied');
   assert.equal(d.getText(), 'c: 3\nend: true\n');
   assert.deepEqual(o.t === 'applied' && o.clamped, ['change 1: start line 3 is past the last line (1)', 'change 1: end line 7 is past the last line (1)']);
@@ -34,11 +50,26 @@ test('out of range but numeric: clamped to the document as the earlier changes o
 
 test('not numeric anywhere in the notification: the whole notification is rejected, the text and version stay', () => {
   for (const bad of [
-    [{ range: range(0, 0, 0, 1), text: 'x' }, { range: range(0, null, 0, 1), text: 'y' }],
-    [{ range: range(0, 0, 0, 1), text: 'x' }, { range: range(0, 0, Number.NaN, 1), text: 'y' }],
-    [{ range: range(0, 0, 0, 1), text: 'x' }, { range: range(0, 0, 0, '1'), text: 'y' }],
-    [{ range: range(0, 0, 0, 1), text: 'x' }, { range: null, text: 'y' }],
-    [{ range: range(0, 0, 0, 1), text: 'x' }, { range: { start: { line: 0, character: 0 } }, text: 'y' }],
+    [
+      { range: range(0, 0, 0, 1), text: 'x' },
+      { range: range(0, null, 0, 1), text: 'y' },
+    ],
+    [
+      { range: range(0, 0, 0, 1), text: 'x' },
+      { range: range(0, 0, Number.NaN, 1), text: 'y' },
+    ],
+    [
+      { range: range(0, 0, 0, 1), text: 'x' },
+      { range: range(0, 0, 0, '1'), text: 'y' },
+    ],
+    [
+      { range: range(0, 0, 0, 1), text: 'x' },
+      { range: null, text: 'y' },
+    ],
+    [
+      { range: range(0, 0, 0, 1), text: 'x' },
+      { range: { start: { line: 0, character: 0 } }, text: 'y' },
+    ],
     [{ range: range(0, 0, 0, 1), text: 5 }],
     [null],
     'not a list',
@@ -53,7 +84,18 @@ test('not numeric anywhere in the notification: the whole notification is reject
 
 test('out of sync: changes without a full text are ignored; a full text resyncs and the changes after it apply to it', () => {
   const d = doc('stale\n');
-  assert.deepEqual(applyChanges(d, [{ range: range(0, 0, 0, 5), text: 'x' }, { range: range(99, 0, 99, 0), text: 'y' }], 3, true), { t: 'ignored' });
+  assert.deepEqual(
+    applyChanges(
+      d,
+      [
+        { range: range(0, 0, 0, 5), text: 'x' },
+        { range: range(99, 0, 99, 0), text: 'y' },
+      ],
+      3,
+      true,
+    ),
+    { t: 'ignored' },
+  );
   assert.equal(d.getText(), 'stale\n');
   assert.equal(d.version, 1);
   // Malformed is still rejected while out of sync.
