@@ -31,6 +31,7 @@ const connection: Connection = t
       ProposedFeatures.all,
       observeIncoming(t[0], (m: Message) => queued.observe(m)),
       t[1],
+      { messageStrategy: queued.strategy },
     )
   : createConnection(ProposedFeatures.all);
 // A bug must cost one answer, not the session.

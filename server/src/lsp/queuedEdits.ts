@@ -4,7 +4,7 @@
  * while a check runs are coalesced into one check of the latest text. The latest versions live in shared
  * memory (one slot per open document) that the check worker reads before and after each check.
  */
-import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-languageserver/node';
+import type { DataCallback, Disposable, Message, MessageReader, MessageStrategy } from 'vscode-languageserver/node';
 
 /** Slots of the shared latest-version array (open documents beyond this are never skipped as stale). */
 export const VERSION_SLOTS = 4096;
@@ -16,12 +16,36 @@ export class QueuedEdits {
   private readonly latest = new Map<string, number>();
   /** didChange notifications read from the wire and not yet handled, by URI. */
   private readonly unhandled = new Map<string, number>();
+  /** Messages read from the wire, and messages whose handling started (`strategy`). */
+  private read = 0;
+  private started = 0;
+
+  /**
+   * The connection's message strategy: counts each message as its handling starts, so that `backlog` says
+   * whether messages read from the wire wait in the connection's queue.
+   */
+  readonly strategy: MessageStrategy = {
+    handleMessage: (m, next) => {
+      if (!isCancel(m)) this.started++;
+      return next(m);
+    },
+  };
+
+  /**
+   * Whether messages read from the wire wait to be handled. Exact for a client that keeps to the protocol
+   * (a cancellation is consumed when read, so neither side counts it; a request repeating a waiting
+   * request's id replaces it unhandled, and the count then stays high: callers bound how long they wait).
+   */
+  get backlog(): boolean {
+    return this.read > this.started;
+  }
   private readonly slots = new Map<string, number>();
   private readonly free: number[] = [];
   private next = 0;
 
   /** Records an incoming message (didOpen/didChange carry a version). */
   observe(m: Message): void {
+    if (!isCancel(m)) this.read++;
     const msg = m as { method?: string; id?: unknown; params?: { textDocument?: { uri?: string; version?: number } } };
     if (msg.method !== 'textDocument/didChange' && msg.method !== 'textDocument/didOpen') return;
     const td = msg.params?.textDocument;
@@ -80,6 +104,10 @@ export class QueuedEdits {
       this.free.push(s);
     }
   }
+}
+
+function isCancel(m: Message): boolean {
+  return (m as { method?: unknown }).method === '$/cancelRequest';
 }
 
 /** A reader that shows each message to `observe` as soon as it is read, before it is queued for handling. */

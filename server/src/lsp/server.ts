@@ -52,6 +52,9 @@ export interface StartOptions {
 /** A misbehaving client's changes are logged this many times (then counted in crdYaml/stats). */
 const MAX_CHANGE_LOGS = 20;
 
+/** Turns of the event loop the texts for the workers wait for the messages already read (lsp/server.ts scheduleFlush). */
+const MAX_FLUSH_WAITS = 64;
+
 /** Heap limits: a check beyond them ends the worker (restarted; the document is reported as not checked). */
 const HEAP_MB: Record<Role, number> = { check: 2048, query: 1024 };
 
@@ -211,10 +214,18 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
    */
   const unsent = new Map<string, TextDocument>();
   let flushScheduled = false;
+  let flushWaits = 0;
   function scheduleFlush(): void {
     if (flushScheduled) return;
     flushScheduled = true;
-    setImmediate(() => {
+    setImmediate(function run() {
+      // Messages already read go first (one per turn): a hover read behind a large open is answered before
+      // the open's text is copied to the workers (at most MAX_FLUSH_WAITS turns: see QueuedEdits.backlog).
+      if (queued.backlog && flushWaits++ < MAX_FLUSH_WAITS) {
+        setImmediate(run);
+        return;
+      }
+      flushWaits = 0;
       flushScheduled = false;
       for (const [uri, d] of unsent) {
         if (queued.hasUnhandled(uri)) continue; // its last notification schedules the flush again
