@@ -38,7 +38,7 @@ import {
 } from './protocol';
 import { QueuedEdits } from './queuedEdits';
 import { threadCpuMs } from './threadCpu';
-import { emptyAnswer, type FromWorker, type WorkerStats } from './workerProtocol';
+import { emptyAnswer, toWire, type FromWorker, type WorkerStats } from './workerProtocol';
 import { Workers, type Role } from './workers';
 
 export interface StartOptions {
@@ -250,7 +250,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   }
 
   function toWorkers(d: TextDocument): void {
-    const text = d.getText();
+    const text = toWire(d.getText());
     textsSent++;
     queued.record(d.uri, d.version);
     if (!inWorkers.has(d.uri)) {
