@@ -281,6 +281,9 @@ interface RuleLint {
  */
 const LINT_CACHE = new Map<string, RuleLint[]>();
 const MAX_LINT_CACHE = 4_000;
+/** Characters of the keys held (a rule at a CRD's root has the whole schema's text in its key). */
+const MAX_LINT_CACHE_CHARS = 4_000_000;
+let lintCacheChars = 0;
 /** The text of a schema node, by node (the key part that says the rule's types did not change). */
 const NODE_TEXT = new WeakMap<object, string>();
 
@@ -304,7 +307,12 @@ function ruleLints(r: CrdRule & { rule: string }): RuleLint[] {
   }
   const out = computeRuleLints(r);
   LINT_CACHE.set(key, out);
-  if (LINT_CACHE.size > MAX_LINT_CACHE) LINT_CACHE.delete(LINT_CACHE.keys().next().value as string);
+  lintCacheChars += key.length;
+  while (LINT_CACHE.size > 1 && (LINT_CACHE.size > MAX_LINT_CACHE || lintCacheChars > MAX_LINT_CACHE_CHARS)) {
+    const oldest = LINT_CACHE.keys().next().value as string;
+    LINT_CACHE.delete(oldest);
+    lintCacheChars -= oldest.length;
+  }
   return out;
 }
 

@@ -15,6 +15,7 @@ import { plan, type Evaluation, type Program } from './runtime/interpreter';
 import type { Val } from './runtime/values';
 import { formatIssue, parse, type ParseResult } from './syntax/parse';
 import type { CelType, DeclType } from './types';
+import { detachedString } from '../json/values';
 
 export { formatIssue } from './syntax/parse';
 export type { Evaluation, Program } from './runtime/interpreter';
@@ -79,8 +80,9 @@ function cachedParse(src: string, decls: EnvDecls): ParseResult {
   let p = parseCache.get(key);
   if (!p) {
     if (parseCache.size >= PARSE_CACHE_MAX) parseCache.clear();
-    p = parse(src, decls.macros);
-    parseCache.set(key, p);
+    // The cache outlives the CRD the rule was read from: a copy of the rule, not a slice of the CRD's text.
+    p = parse(detachedString(src), decls.macros);
+    parseCache.set(detachedString(key), p);
   }
   return p;
 }

@@ -12,10 +12,13 @@
  * and each match (a work budget per match and per checked object) and say so when a bound cuts a check.
  */
 import { RE2JS } from 're2js';
+import { detachedString } from '../json/values';
 
 export type CompiledRegex = { ok: true; re: RE2JS } | { ok: false; error: string };
 
 interface Entry {
+  /** The pattern, as the cache holds it (a copy: see `cached`). */
+  key: string;
   compiled: CompiledRegex;
   /** Program size (instructions) when compiled; the cache's weight. */
   insts: number;
@@ -38,11 +41,13 @@ function cached(pattern: string): Entry {
   if (hit) {
     // Least recently used goes first.
     cache.delete(pattern);
-    cache.set(pattern, hit);
+    cache.set(hit.key, hit);
     return hit;
   }
-  const e = compileEntry(pattern);
-  cache.set(pattern, e);
+  // The cache outlives the CRD the pattern was read from: a copy of it, not a slice of the CRD's text.
+  const own = detachedString(pattern);
+  const e = compileEntry(own);
+  cache.set(own, e);
   cachedInsts += e.insts;
   while (cache.size > 1 && (cache.size > MAX_CACHE || cachedInsts > MAX_CACHED_INSTS)) {
     const [k, old] = cache.entries().next().value as [string, Entry];
@@ -56,7 +61,7 @@ function compileEntry(pattern: string): Entry {
   try {
     const re = RE2JS.compile(pattern);
     capDfa(re);
-    return { compiled: { ok: true, re }, insts: re.programSize() };
+    return { key: pattern, compiled: { ok: true, re }, insts: re.programSize() };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     if (msg.startsWith('error parsing regexp: duplicate capture group name')) {
@@ -65,12 +70,12 @@ function compileEntry(pattern: string): Entry {
       try {
         const re = RE2JS.compile(pattern.replace(/(^|[^\\])\(\?P?<[A-Za-z0-9_]+>/g, '$1('));
         capDfa(re);
-        return { compiled: { ok: true, re }, insts: re.programSize() };
+        return { key: pattern, compiled: { ok: true, re }, insts: re.programSize() };
       } catch {
         /* keep the first error */
       }
     }
-    return { compiled: { ok: false, error: goRegexpError(msg, pattern) }, insts: 1 };
+    return { key: pattern, compiled: { ok: false, error: goRegexpError(msg, pattern) }, insts: 1 };
   }
 }
 

@@ -11,6 +11,7 @@ import { k8sActualSize } from '../runtime/size';
 import { R, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, fixed, type EstimateNode, type EstimatorContext } from '../cost/model';
 import { fn, type Library } from './decls';
 import { regexCost } from './stdlib';
+import { detachedString } from '../../json/values';
 
 function compile(pattern: string): RE2JS {
   const c = compileRE2(pattern);
@@ -69,7 +70,7 @@ function matcherFor(pattern: string, s: string): ReturnType<RE2JS['matcher']> {
   if (!own) {
     if (guardedCache.size > 100) guardedCache.clear();
     own = RE2JS.compile(re.pattern());
-    guardedCache.set(pattern, own);
+    guardedCache.set(detachedString(pattern), own);
   }
   // re2js accepts any MatcherInputBase; borrow the prototype of its own UTF-16 input.
   utf16InputProto ??= Object.getPrototypeOf((own.matcher('') as unknown as { matcherInput: object }).matcherInput) as object;
