@@ -107,10 +107,12 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
     { batch: true },
   );
   const paths = new Map<string, string>();
+  // Indexed only: the index reads a CRD's text again when it is used (a file on disk), and may drop it.
+  const reread = (f: InputFile) => (how === 'indexed' ? f.reread : undefined);
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);
     paths.set(uri, f.path);
-    service.indexDiskFile(uri, f.text);
+    service.indexDiskFile(uri, f.text, 'disk', reread(f));
   }
   const docs = files.map((file) => {
     const uri = uriOfInput(file.path, cwd);
@@ -119,12 +121,21 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
     if (fc) service.setFileContext(uri, fc);
     // Like an editor's language mode: a named file is YAML by its name (the standard input always).
     const languageId = file.path === STDIN || /\.ya?ml$/i.test(file.path) ? 'yaml' : 'plaintext';
-    return { file, td: TextDocument.create(uri, languageId, 1, file.text) };
+    if (how === 'open') return { file, td: TextDocument.create(uri, languageId, 1, file.text) };
+    // Indexed: the document is made from the text when it is checked (a new one each time asked).
+    return {
+      file,
+      get td() {
+        return TextDocument.create(uri, languageId, 1, file.text);
+      },
+    };
   });
   // Every input is indexed before any is checked: a CR may come before its CRD.
   for (const d of docs) {
     if (how === 'open') service.update(d.td);
-    else service.indexDiskFile(d.td.uri, d.file.text, 'open');
+    else {
+      service.indexDiskFile(uriOfInput(d.file.path, cwd), d.file.text, 'open', reread(d.file));
+    }
   }
   for (const d of docs) {
     const b = opts.baselines?.get(d.file.path);
@@ -142,8 +153,9 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
   const findings: FileFinding[] = [];
   let documents = 0;
   let unchecked = 0;
-  for (const [i, { file, td }] of docs.entries()) {
+  for (const [i, d] of docs.entries()) {
     if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
+    const { file, td } = d;
     service.update(td);
     documents += service.file(td).docs.length;
     const all = service.findings(td);
@@ -163,7 +175,7 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     }
     out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     findings.push(...out);
-    service.release(td.uri, file.text);
+    service.release(td.uri);
   }
   return { findings, files: files.length, documents, unchecked, paths };
 }

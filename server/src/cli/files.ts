@@ -9,8 +9,18 @@ import * as path from 'node:path';
 export interface InputFile {
   /** The path as shown to the user (relative paths stay relative). */
   path: string;
-  text: string;
+  /**
+   * The text. The files read first are kept, up to KEPT_TEXT_CHARS; beyond that a file is read again
+   * each time its text is asked for (a check of tens of megabytes of CRDs keeps only the texts in use),
+   * and were it changed meanwhile, that is the new text.
+   */
+  readonly text: string;
+  /** Set for a file on disk: its text again (the index may drop a CRD's text and ask for it again). */
+  reread?: () => string;
 }
+
+/** Characters of file text a search keeps in memory; the files beyond are read again when used. */
+export const KEPT_TEXT_CHARS = 1_000_000;
 
 export interface CollectResult {
   files: InputFile[];
@@ -48,6 +58,7 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
   const inputErrors: string[] = [];
   const skippedLinks: string[] = [];
   const read = new Set<string>();
+  const kept = { chars: 0 };
   const searched = new Set<string>();
   // The named directories, by real path: without followSymlinks, a linked file is read only inside them.
   const roots: string[] = [];
@@ -74,7 +85,7 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
       continue;
     }
     if (!dir) {
-      readInto(real, p, files, inputErrors, read);
+      readInto(real, p, files, inputErrors, read, kept);
       continue;
     }
     // Named twice, or inside a directory already searched: its files are in already.
@@ -82,7 +93,7 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
     const found: { real: string; shown: string }[] = [];
     walk(real, p, 0);
     if (found.length === 0) inputErrors.push(`${p}: no .yaml or .yml files found in this directory`);
-    for (const f of found) readInto(f.real, f.shown, files, inputErrors, read);
+    for (const f of found) readInto(f.real, f.shown, files, inputErrors, read, kept);
 
     /** Walk `dirReal` (a real path); `shown` is how the user reaches it, used for the paths collected. */
     function walk(dirReal: string, shown: string, depth: number): void {
@@ -126,7 +137,7 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
 }
 
 /** Reads a file once: a real path already read (through another name or link) is skipped. */
-function readInto(real: string, file: string, files: InputFile[], errors: string[], read: Set<string>): void {
+function readInto(real: string, file: string, files: InputFile[], errors: string[], read: Set<string>, kept: { chars: number }): void {
   if (read.has(real)) return;
   read.add(real);
   let buf: Buffer;
@@ -140,9 +151,24 @@ function readInto(real: string, file: string, files: InputFile[], errors: string
     errors.push(`${file}: binary file, not YAML`);
     return;
   }
-  let text = buf.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM is not content
-  files.push({ path: file, text });
+  const text = textOf(buf);
+  if (kept.chars + text.length <= KEPT_TEXT_CHARS) {
+    kept.chars += text.length;
+    files.push({ path: file, text, reread: () => text });
+  } else files.push(readAgain(real, file));
+}
+
+/** A file whose text is read each time it is asked for. (Out of readInto: a closure there would keep the text.) */
+function readAgain(real: string, file: string): InputFile {
+  const reread = () => textOf(fs.readFileSync(real));
+  const f = { path: file, reread } as InputFile;
+  Object.defineProperty(f, 'text', { enumerable: true, get: reread });
+  return f;
+}
+
+function textOf(buf: Buffer): string {
+  const text = buf.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // a BOM is not content
 }
 
 /** `-`: the standard input, shown as `<stdin>` (e.g. `helm template . | crd-yaml check - --crd crds/`). */

@@ -29,6 +29,12 @@ export const CACHE_BUDGETS = {
   crUpdateChecks: 500,
   /** CRDs checked as updates of their baseline, by baseline and text. */
   crdUpdateChecks: 20,
+  /**
+   * Characters of CRD text (and the values parsed from them) held by CRDs whose files can be read again
+   * (a one-shot check): the least recently read are dropped, and read again if used again. One 2.9 MB
+   * argo-workflows CRD besides the one in use: samples come grouped by project, so few are read twice.
+   */
+  heldCrdChars: 3_000_000,
 } as const;
 
 /** A least-recently-used map with a fixed number of entries. */
@@ -132,7 +138,29 @@ export class ServiceCaches {
 
   setCrdCheck(text: string, crd: unknown, check: CrdCheck): void {
     if (typeof crd === 'object' && crd !== null) this.crdChecksByValue.set(crd, { text, check });
-    if (text.length < CACHE_BUDGETS.largeCrdChars) this.crdChecks.set(text, check);
+    // A one-shot check (no memo) checks each text once: keeping them by text would only keep them alive.
+    if (this.memo && text.length < CACHE_BUDGETS.largeCrdChars) this.crdChecks.set(text, check);
+  }
+
+  /** CRDs holding their text and value read again (indexDiskFile's `reread`), oldest first. */
+  private readonly heldCrds = new Map<object, { chars: number; drop: () => void }>();
+  private heldChars = 0;
+
+  /** A CRD read its text again: held within CACHE_BUDGETS.heldCrdChars, the least recently read dropped. */
+  holdCrd(crd: object, chars: number, drop: () => void): void {
+    const before = this.heldCrds.get(crd);
+    if (before) {
+      this.heldCrds.delete(crd);
+      this.heldChars -= before.chars;
+    }
+    this.heldCrds.set(crd, { chars, drop });
+    this.heldChars += chars;
+    for (const [k, v] of this.heldCrds) {
+      if (this.heldChars <= CACHE_BUDGETS.heldCrdChars || k === crd) break;
+      this.heldCrds.delete(k);
+      this.heldChars -= v.chars;
+      v.drop();
+    }
   }
 
   /** Forgets what was kept for an open document. */

@@ -6,7 +6,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SignatureHelp } from 'vscode-languageserver-types';
 import { CrdIndex, crdKey, extractCrds, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
-import { lightCrds } from '../workspace/lightIndex';
+import { lightCrds, type Rereadable } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
 import { parseFile, templateDecidesSpec } from './templates';
 import { hasGoTemplateActions } from '../yaml/template';
@@ -37,11 +37,18 @@ function lineOf(text: string, offset: number): number {
   return n;
 }
 
+/** A file's Rereadable (lightIndex.ts) within the caches' budget. Out of indexDiskFile: its closures would keep the text. */
+function heldBy(caches: ServiceCaches, reread: () => string): Rereadable {
+  return { reread, held: (crd, chars, drop) => caches.holdCrd(crd, chars, drop) };
+}
+
 export class LanguageService {
   readonly index = new CrdIndex();
   private readonly ctx: ServiceContext;
   /** The CRD kinds (group/kind) each open file's CRs use: which files a CRD change re-checks. */
   private readonly uses = new Map<string, Set<string>>();
+  /** The CRDs indexDiskFile indexed as `open` before the document was opened (what release restores). */
+  private readonly indexedOpen = new Map<string, IndexedCrd[]>();
 
   /**
    * `batch`: a one-shot check of many files (the CLI): no per-node memo of CRD checks (it pays off only
@@ -151,12 +158,14 @@ export class LanguageService {
   }
 
   /**
-   * Forgets an open document's parse and findings but keeps its CRDs indexed, read again the light way
-   * (names now, values on first use): a one-shot check of many files keeps one file's parse at a time.
+   * Forgets an open document's parse and findings but keeps its CRDs indexed as indexDiskFile indexed
+   * them before it was opened (names, values on first use): a one-shot check of many files keeps one
+   * file's parse at a time.
    */
-  release(uri: string, text: string): void {
+  release(uri: string): void {
+    const indexed = this.indexedOpen.get(uri);
     this.close(uri);
-    this.indexDiskFile(uri, text, 'open');
+    if (indexed) this.index.set(uri, indexed, 'open');
   }
 
   /** Forgets an open document (its CRDs leave the index unless a disk copy is indexed). */
@@ -172,18 +181,24 @@ export class LanguageService {
    * the workspace); `undefined` text removes it. `open`: a document the caller will open later, indexed
    * the same light way meanwhile (the CLI indexes every input so, then opens them one at a time).
    */
-  indexDiskFile(uri: string, text: string | undefined, source: CrdSourceKind = 'disk'): string[] {
-    if (text === undefined) return this.index.remove(uri, source);
+  indexDiskFile(uri: string, text: string | undefined, source: CrdSourceKind = 'disk', reread?: () => string): string[] {
+    if (text === undefined) {
+      this.indexedOpen.delete(uri);
+      return this.index.remove(uri, source);
+    }
     // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
+    // `reread` (a one-shot check): the CRDs do not keep the text either, within the budget of caches.ts.
     const helmTemplate = this.ctx.files.get(uri)?.helmTemplate;
-    const light = helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion);
-    if (light) return this.index.set(uri, light, source);
-    const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
-    return this.index.set(
-      uri,
-      this.crdsOf(uri, f, (o) => lineOf(text, o)),
-      source,
-    );
+    const rereadable = reread && heldBy(this.ctx.caches, reread);
+    const light = helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
+    let crds: IndexedCrd[];
+    if (light) crds = light;
+    else {
+      const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
+      crds = this.crdsOf(uri, f, (o) => lineOf(text, o));
+    }
+    if (source === 'open') this.indexedOpen.set(uri, crds);
+    return this.index.set(uri, crds, source);
   }
 
   /** Open files whose CRs use one of the given CRD keys. */
@@ -203,7 +218,8 @@ export class LanguageService {
       // A CRD whose spec a template decides is not one to check objects against.
       .filter((d) => roleOf(d.value).role === 'crd' && !templateDecidesSpec(d))
       .map((d) => ({ index: d.index, text: d.text, value: d.value, startLine: lineAt(d.start), broken: d.syntax.some((s) => s.severity === 'error') }));
-    return extractCrds(uri, docs);
+    // A one-shot check gives each CRD a new id: looking ids up by text would keep every text alive.
+    return extractCrds(uri, docs, { freshIds: this.options.batch });
   }
 
   /** The findings of a document (finding.ts: lsp/ renders them as diagnostics, cli/ as text, JSON, SARIF). */

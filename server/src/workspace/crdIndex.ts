@@ -93,8 +93,11 @@ function idFor(text: string): number {
   return id;
 }
 
-/** The CRDs among a file's documents. */
-export function extractCrds(uri: string, docs: SourceDocument[]): IndexedCrd[] {
+/**
+ * The CRDs among a file's documents. `freshIds`: a new id for each, not looked up by text (a one-shot
+ * check, where keeping every text for its id would keep tens of megabytes alive).
+ */
+export function extractCrds(uri: string, docs: SourceDocument[], opts: { freshIds?: boolean } = {}): IndexedCrd[] {
   const out: IndexedCrd[] = [];
   for (const d of docs) {
     const v = d.value;
@@ -113,7 +116,7 @@ export function extractCrds(uri: string, docs: SourceDocument[]): IndexedCrd[] {
       group: spec.group,
       kind: names.kind,
       plural: typeof names.plural === 'string' ? names.plural : '',
-      id: idOf(d.text, v),
+      id: opts.freshIds ? nextId++ : idOf(d.text, v),
       ...(d.broken ? { broken: true } : {}),
     });
   }

@@ -17,8 +17,21 @@ import { extractCrds, type IndexedCrd } from './crdIndex';
 /** Keys of `spec` whose blocks hold the schemas (the bulk of a CRD). */
 const HEAVY_SPEC_KEYS = new Set(['versions', 'validation']);
 
-/** The CRDs of a file with lazily parsed values, or undefined when the light path does not apply. */
-export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'): IndexedCrd[] | undefined {
+/**
+ * Where a one-shot check (the CLI) gets a file's text again, so that the index need not keep it: `reread`
+ * reads the file again; `held` is told each time a CRD's text or value is read (again) into memory, with
+ * `drop` to forget both until the next use (the caller keeps a budget of them, caches.ts).
+ */
+export interface Rereadable {
+  reread: () => string;
+  held: (crd: IndexedCrd, chars: number, drop: () => void) => void;
+}
+
+/**
+ * The CRDs of a file with lazily parsed values, or undefined when the light path does not apply. With
+ * `rereadable`, the CRDs do not keep their text either: it is read again on first use.
+ */
+export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2', rereadable?: Rereadable): IndexedCrd[] | undefined {
   if (/^%/m.test(text)) return undefined;
   const out: IndexedCrd[] = [];
   let line = 0;
@@ -38,19 +51,41 @@ export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'
       value = docs[0].value;
     }
     const index = docIndex++;
-    const found = extractCrds(uri, [{ index, text: chunk.text, value, startLine: line }]);
+    const found = extractCrds(uri, [{ index, text: chunk.text, value, startLine: line }], { freshIds: !!rereadable });
     if (found.length === 0) {
       if ((value as { kind?: unknown } | null)?.kind === 'CustomResourceDefinition') return undefined;
       continue;
     }
-    out.push(parsedOnFirstUse(found[0], value as Record<string, unknown>, yamlVersion));
+    const again = rereadable && { ...rereadable, start: chunk.start, end: chunk.end };
+    out.push(parsedOnFirstUse(found[0], value as Record<string, unknown>, yamlVersion, again));
   }
   return out;
 }
 
-/** Makes `crd.crd` parse the document's text the first time it is read (`fallback` if that fails). */
-function parsedOnFirstUse(crd: IndexedCrd, fallback: Record<string, unknown>, yamlVersion?: '1.1' | '1.2'): IndexedCrd {
+/**
+ * Makes `crd.crd` parse the document's text the first time it is read (`fallback` if that fails). With
+ * `again`, the text too is read (from the file, chunk `start`-`end`) on first use, and both can be dropped.
+ */
+function parsedOnFirstUse(crd: IndexedCrd, fallback: Record<string, unknown>, yamlVersion?: '1.1' | '1.2', again?: Rereadable & { start: number; end: number }): IndexedCrd {
   let full: Record<string, unknown> | undefined;
+  if (again) {
+    let text: string | undefined;
+    const drop = () => {
+      text = undefined;
+      full = undefined;
+    };
+    Object.defineProperty(crd, 'text', {
+      enumerable: true,
+      configurable: true,
+      get(): string {
+        if (text === undefined) {
+          text = again.reread().slice(again.start, again.end);
+          again.held(crd, text.length, drop);
+        }
+        return text;
+      },
+    });
+  }
   Object.defineProperty(crd, 'crd', {
     enumerable: true,
     configurable: true,
