@@ -49,27 +49,39 @@ await Promise.all([
   build({ ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' }),
   build({ ...common, entryPoints: ['server/src/worker.ts'], outfile: 'dist/worker.js' }),
   build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli-main.js' }),
+  build({ ...common, entryPoints: ['server/src/cli/launch.ts'], outfile: 'dist/cli-launch.js' }),
 ]);
 
-// The CLI's entry loads the bundle with V8's code cache (dist/cli-main.js.cache): a one-shot `crd-yaml
-// check` otherwise spends a good part of a small run compiling 1.7 MB of JavaScript, in the main thread
-// and again in each worker. A cache V8 rejects (another Node version, other flags) only costs the compile.
+// The CLI's entry starts the small launcher (cli/launch.ts) and loads the program (cli-main.js) only where
+// it is needed (a check in the main thread, or in a worker), with V8's code cache (dist/cli-main.js.cache):
+// a one-shot \`crd-yaml check\` otherwise spends a good part of a small run compiling 1.7 MB of JavaScript.
+// A cache V8 rejects (another Node version, other flags) only costs the compile.
 writeFileSync(
   'dist/cli.js',
   `#!/usr/bin/env node
 "use strict";
-// crd-yaml CLI (scripts/build.mjs): runs cli-main.js, compiled from its code cache when V8 accepts it.
+// crd-yaml CLI (scripts/build.mjs): cli-launch.js in the main thread; cli-main.js, compiled from its code
+// cache when V8 accepts it, where the program is needed (a check worker starts here too).
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
+const { isMainThread, workerData } = require('node:worker_threads');
 const file = path.join(__dirname, 'cli-main.js');
-let cachedData;
-try {
-  cachedData = fs.readFileSync(file + '.cache');
-} catch {}
-const script = new vm.Script(require('node:module').wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
-script.runInThisContext()(exports, require, module, __filename, __dirname);
-if (process.env.CRD_YAML_BUILD_CODE_CACHE) process.on('exit', () => fs.writeFileSync(file + '.cache', script.createCachedData()));
+let program;
+function load() {
+  if (program) return program;
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(file + '.cache');
+  } catch {}
+  const script = new vm.Script(require('node:module').wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const m = { exports: {} };
+  script.runInThisContext()(m.exports, require, m, file, __dirname);
+  if (process.env.CRD_YAML_BUILD_CODE_CACHE) process.on('exit', () => fs.writeFileSync(file + '.cache', script.createCachedData()));
+  return (program = m.exports);
+}
+if (!isMainThread && workerData && workerData.argv) load();
+else require('./cli-launch.js').launch(load, __filename);
 `,
   { mode: 0o755 },
 );

@@ -1,25 +1,14 @@
 /**
- * crd-yaml command line entry (bundled to dist/cli.js, the package's `crd-yaml` bin).
- * See cli/main.ts for the commands; this file only wires them to the process (cli/jobs.ts: `check` runs
- * in worker threads started from this same file).
+ * The crd-yaml program (bundled to dist/cli-main.js). The package's `crd-yaml` bin, dist/cli.js, starts in
+ * cli/launch.ts (bundled apart, small) and loads this when it is needed: in the main thread to run a
+ * command (cli/main.ts), in a check worker to run its job (cli/job.ts). Run from source (tsx), it is the
+ * entry itself.
  */
-import { isJobThread, runCliProcess, runJob } from './cli/jobs';
+import { isJobThread, runJob } from './cli/job';
+import { launch } from './cli/launch';
+import * as program from './cli/main';
 
-if (isJobThread()) {
-  runJob();
-} else {
-  // `crd-yaml check . | head` closes stdout early: stop quietly instead of dying with a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      process.exit(2);
-    });
-  }
-  void runCliProcess(process.argv.slice(2), {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    cwd: process.cwd(),
-  }).then((code) => {
-    process.exitCode = code;
-  });
-}
+export { printCheckReport, runCli } from './cli/main';
+
+if (isJobThread()) runJob();
+else if (typeof module !== 'undefined' && require.main === module) launch(() => program, __filename);

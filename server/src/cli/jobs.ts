@@ -6,39 +6,54 @@
  * inputs (or `--jobs N`), the inputs are checked in shares by one worker per core: every worker opens
  * every input (each sees the same CRDs) and checks its share; the main thread merges and prints.
  * Other commands run in the main thread. cli/main.ts stays a plain function of its arguments.
+ *
+ * This module is the main thread's part, bundled apart from the program (dist/cli-launch.js): while a
+ * worker checks, the main thread has not loaded the program at all (`load` loads it when it is needed:
+ * a check here, or printing the shares' report), which keeps tens of megabytes out of the process.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { parseArgs } from './args';
 import type { CheckReport } from './check';
-import { printCheckReport, runCli, type CliIO } from './main';
+import type { CliIO, printCheckReport, runCli } from './main';
+
+/** What the main thread uses of the program, loaded on first need (dist/cli.js compiles it from its code cache). */
+export interface Program {
+  runCli: typeof runCli;
+  printCheckReport: typeof printCheckReport;
+}
 
 /** Inputs up to this size are checked in the main thread (a worker would load the program again: ~0.3 s). */
 export const INLINE_INPUT_BYTES = 8 * 1024 * 1024;
 /** Inputs above this size are checked by one worker per core (unless --jobs says otherwise). */
 export const PARALLEL_INPUT_BYTES = 64 * 1024 * 1024;
 /**
- * A worker's heap: this much, plus HEAP_PER_INPUT_BYTE per byte of its inputs (texts, values, index):
- * all real CRDs (35 MB) keep about 120 MB live while their samples are checked; a tighter heap spends
- * the run in garbage collection, or runs out and the check runs twice.
+ * A worker's heap: this much, plus HEAP_PER_INPUT_BYTE per byte of its largest input file. A check keeps
+ * one input parsed at a time and reads CRD texts again when they are used (check.ts, caches.ts), so what
+ * is live follows the largest file, not the sum: all 35 MB of real CRDs (the largest file 2.9 MB) and
+ * their samples are checked within 51 MB. V8 fills the heap it may before collecting, so a larger one
+ * only costs memory; a small young generation keeps short-lived garbage from adding to it. A worker
+ * that runs out is replaced by a check in the main thread.
  */
-const HEAP_BASE_MB = 48;
-const HEAP_PER_INPUT_BYTE = 4;
-const YOUNG_GENERATION_MB = 8;
+const HEAP_BASE_MB = 56;
+const HEAP_PER_INPUT_BYTE = 1;
+const YOUNG_GENERATION_MB = 2;
 
-interface JobData {
+/** What a check worker is given (cli/job.ts runs it). */
+export interface JobData {
   argv: string[];
   cwd: string;
   shard?: { index: number; count: number };
 }
 
-type FromWorker = { kind: 'out'; stdout: string; stderr: string; code: number } | { kind: 'report'; report: CheckReport; inputErrors: string[]; stderr: string };
+export type FromWorker = { kind: 'out'; stdout: string; stderr: string; code: number } | { kind: 'report'; report: CheckReport; inputErrors: string[]; stderr: string };
 
-/** The bytes of the YAML files under the given paths (a quick walk, bounded). */
-export function inputBytes(paths: string[], cwd: string): number {
+/** The bytes of the YAML files under the given paths, and of the largest (a quick walk, bounded). */
+export function inputBytes(paths: string[], cwd: string): { total: number; largest: number } {
   let total = 0;
+  let largest = 0;
   let seen = 0;
   const walk = (p: string, depth: number) => {
     if (++seen > 100_000 || depth > 32) return;
@@ -48,8 +63,10 @@ export function inputBytes(paths: string[], cwd: string): number {
     } catch {
       return;
     }
-    if (st.isFile()) total += st.size;
-    else if (st.isDirectory()) {
+    if (st.isFile()) {
+      total += st.size;
+      largest = Math.max(largest, st.size);
+    } else if (st.isDirectory()) {
       let names: string[] = [];
       try {
         names = fs.readdirSync(p);
@@ -64,11 +81,15 @@ export function inputBytes(paths: string[], cwd: string): number {
     }
   };
   for (const p of paths) if (p !== '-' && !/^https?:/.test(p)) walk(path.resolve(cwd, p), 0);
-  return total;
+  return { total, largest };
 }
 
-/** Runs the CLI as the process does: `check` in workers, the rest here. Resolves to the exit code. */
-export function runCliProcess(argv: string[], io: CliIO): Promise<number> {
+/**
+ * Runs the CLI as the process does: `check` in workers, the rest here. `load` gives the program; `entry`
+ * is the script a worker starts with (dist/cli.js). Resolves to the exit code.
+ */
+export function runCliProcess(argv: string[], io: CliIO, load: () => Program, entry: string): Promise<number> {
+  const runCli = (a: string[], o: CliIO) => load().runCli(a, o);
   let args: ReturnType<typeof parseArgs>;
   try {
     args = parseArgs(argv);
@@ -78,9 +99,10 @@ export function runCliProcess(argv: string[], io: CliIO): Promise<number> {
   // The standard input is read by the main thread's process, and baselines (--base, --base-cluster: git,
   // a cluster's credentials) are read asynchronously: checked here.
   if (args.command !== 'check' || args.paths.includes('-') || args.base !== undefined || args.baseCluster) return Promise.resolve(runCli(argv, io));
-  const bytes = inputBytes([...args.paths, ...args.crdPaths], io.cwd);
+  const runWorker = (data: JobData, heapMb: number) => startWorker(entry, data, heapMb);
+  const { total: bytes, largest } = inputBytes([...args.paths, ...args.crdPaths], io.cwd);
   const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? Math.min(4, os.availableParallelism()) : 1);
-  const heapMb = Math.ceil(HEAP_BASE_MB + (HEAP_PER_INPUT_BYTE * bytes) / 1048576);
+  const heapMb = Math.ceil(HEAP_BASE_MB + (HEAP_PER_INPUT_BYTE * largest) / 1048576);
   const inline = () => Promise.resolve(runCli(argv, io));
   if (jobs === 1 && args.jobs === undefined && bytes <= INLINE_INPUT_BYTES) return inline();
   if (jobs === 1) {
@@ -101,7 +123,7 @@ export function runCliProcess(argv: string[], io: CliIO): Promise<number> {
     if (reports.length !== jobs) return inline();
     // The first share says what every share would (input errors, skipped links).
     io.stderr(reports[0].stderr);
-    return printCheckReport(mergeReports(reports.map((r) => r.report)), args, io, reports[0].inputErrors);
+    return load().printCheckReport(mergeReports(reports.map((r) => r.report)), args, io, reports[0].inputErrors);
   }, inline);
 }
 
@@ -121,9 +143,9 @@ function mergeReports(reports: CheckReport[]): CheckReport {
   };
 }
 
-function runWorker(data: JobData, heapMb: number): Promise<FromWorker> {
+function startWorker(entry: string, data: JobData, heapMb: number): Promise<FromWorker> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(__filename, {
+    const w = new Worker(entry, {
       workerData: data,
       resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       stdout: false,
@@ -134,26 +156,4 @@ function runWorker(data: JobData, heapMb: number): Promise<FromWorker> {
     w.on('error', reject);
     w.on('exit', () => (answer ? resolve(answer) : reject(new Error('worker ended without an answer'))));
   });
-}
-
-/** In a worker: runs its job and posts the outcome (all output at once, so a failed worker printed nothing). */
-export function runJob(): void {
-  const data = workerData as JobData;
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: data.cwd };
-  if (data.shard) {
-    let report: { report: CheckReport; inputErrors: string[] } | undefined;
-    io.shard = { ...data.shard, report: (r) => (report = r) };
-    runCli(data.argv, io);
-    parentPort!.postMessage(report ? { kind: 'report', ...report, stderr } : { kind: 'out', stdout, stderr, code: 2 });
-    return;
-  }
-  const code = runCli(data.argv, io);
-  void Promise.resolve(code).then((c) => parentPort!.postMessage({ kind: 'out', stdout, stderr, code: c }));
-}
-
-/** Whether this thread is a check worker (the bundle's entry then runs its job instead of the CLI). */
-export function isJobThread(): boolean {
-  return !isMainThread && (workerData as JobData | undefined)?.argv !== undefined;
 }

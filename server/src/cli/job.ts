@@ -1,0 +1,31 @@
+/**
+ * A check worker's side of cli/jobs.ts: it runs its job with the program and posts the outcome to the
+ * main thread (all output at once, so a failed worker printed nothing).
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { CheckReport } from './check';
+import type { FromWorker, JobData } from './jobs';
+import { runCli, type CliIO } from './main';
+
+/** Whether this thread is a check worker (the program then runs its job instead of the CLI). */
+export function isJobThread(): boolean {
+  return !isMainThread && (workerData as JobData | undefined)?.argv !== undefined;
+}
+
+/** In a worker: runs its job and posts the outcome. */
+export function runJob(): void {
+  const data = workerData as JobData;
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: data.cwd };
+  const post = (m: FromWorker) => parentPort!.postMessage(m);
+  if (data.shard) {
+    let report: { report: CheckReport; inputErrors: string[] } | undefined;
+    io.shard = { ...data.shard, report: (r) => (report = r) };
+    runCli(data.argv, io);
+    post(report ? { kind: 'report', ...report, stderr } : { kind: 'out', stdout, stderr, code: 2 });
+    return;
+  }
+  const code = runCli(data.argv, io);
+  void Promise.resolve(code).then((c) => post({ kind: 'out', stdout, stderr, code: c }));
+}

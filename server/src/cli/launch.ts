@@ -1,0 +1,29 @@
+/**
+ * The main thread's entry of the `crd-yaml` bin (bundled to dist/cli-launch.js; dist/cli.js calls
+ * `launch`): wires the process to runCliProcess (cli/jobs.ts), which loads the program only when the
+ * main thread needs it.
+ */
+import { runCliProcess, type Program } from './jobs';
+
+/** Runs the CLI on the process's arguments; `load` gives the program, `entry` is the script workers start. */
+export function launch(load: () => Program, entry: string): void {
+  // `crd-yaml check . | head` closes stdout early: stop quietly instead of dying with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      process.exit(2);
+    });
+  }
+  void runCliProcess(
+    process.argv.slice(2),
+    {
+      stdout: (s) => process.stdout.write(s),
+      stderr: (s) => process.stderr.write(s),
+      cwd: process.cwd(),
+    },
+    load,
+    entry,
+  ).then((code) => {
+    process.exitCode = code;
+  });
+}
