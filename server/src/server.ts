@@ -16,11 +16,12 @@ import {
 } from 'vscode-languageserver/node';
 import { startServer } from './lsp/server';
 import { observeIncoming, QueuedEdits } from './lsp/queuedEdits';
+import { rawJsonEncoder } from './lsp/rawJson';
 
 const queued = new QueuedEdits();
 
 function transport(): [MessageReader, MessageWriter] | undefined {
-  if (process.argv.includes('--stdio')) return [new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout)];
+  if (process.argv.includes('--stdio')) return [new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout, { charset: 'utf-8', contentTypeEncoder: rawJsonEncoder })];
   if (process.argv.includes('--node-ipc')) return [new IPCMessageReader(process), new IPCMessageWriter(process)];
   return undefined;
 }

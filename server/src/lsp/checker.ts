@@ -245,7 +245,7 @@ export class Checker {
     const poison = this.poisoned.get(uri);
     if (poison) {
       if (poison.version === doc.version) {
-        this.post({ t: 'diagnostics', uri, version: doc.version, diagnostics: [notCheckedDiagnostic(poison.why)] });
+        this.publish(uri, doc.version, [notCheckedDiagnostic(poison.why)]);
         return;
       }
       this.poisoned.delete(uri);
@@ -276,12 +276,17 @@ export class Checker {
     } catch (e) {
       this.log(`diagnostics failed for ${uri}: ${(e as Error).stack ?? e}`);
     }
-    if (publish) this.post({ t: 'diagnostics', uri, version: doc.version, diagnostics: publish, stats: this.meter.stats });
+    if (publish) this.publish(uri, doc.version, publish, this.meter.stats);
     this.post({ t: 'stats', stats: this.meter.stats });
     if (changed.length) {
       for (const dep of this.service.dependents(changed)) if (dep !== uri) this.scheduler.schedule(dep, false);
       this.sendStatus();
     }
+  }
+
+  /** Diagnostics go to the main thread serialized here: it forwards the text (lsp/rawJson.ts). */
+  private publish(uri: string, version: number, diagnostics: Diagnostic[], stats?: WorkerStats): void {
+    this.post({ t: 'diagnostics', uri, version, params: JSON.stringify({ uri, version, diagnostics }), stats });
   }
 
   private fullPassWhenIdle(uri: string): void {

@@ -12,6 +12,7 @@ import {
   CodeActionKind,
   DidChangeConfigurationNotification,
   MessageType,
+  PublishDiagnosticsNotification,
   ShowMessageNotification,
   FileChangeType,
   TextDocuments,
@@ -37,6 +38,7 @@ import {
   type StatsResponse,
 } from './protocol';
 import { QueuedEdits } from './queuedEdits';
+import { RawJson } from './rawJson';
 import { threadCpuMs } from './threadCpu';
 import { emptyAnswer, toWire, type FromWorker, type WorkerStats } from './workerProtocol';
 import { Workers, type Role } from './workers';
@@ -159,7 +161,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
         const d = documents.get(m.uri);
         // A document closed, out of sync or changed since: its newer check publishes.
         if (!d || desynced.has(m.uri) || (m.version !== undefined && m.version !== d.version)) return;
-        void connection.sendDiagnostics({ uri: m.uri, version: m.version, diagnostics: m.diagnostics }).catch(() => undefined);
+        void connection.sendNotification(PublishDiagnosticsNotification.type, new RawJson(m.params) as never).catch(() => undefined);
         return;
       }
       case 'status':

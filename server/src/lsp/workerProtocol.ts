@@ -9,7 +9,6 @@
  * The main thread keeps the documents' texts and the connection, and only routes: it never parses or
  * checks. Everything a worker posts is JSON-safe already (jsonSafe), so the main thread forwards it as is.
  */
-import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { FileContext } from '../service/context';
 import type { TestRun } from '../service/crdTests';
 import type { FileBaseline } from '../service/update';
@@ -43,7 +42,8 @@ export type ToWorker =
 export type FromWorker =
   | { t: 'ready' }
   /** `stats` as of this message, so that whoever sees the diagnostics sees the work that made them. */
-  | { t: 'diagnostics'; uri: string; version?: number; diagnostics: Diagnostic[]; stats?: WorkerStats }
+  /** `params`: the publishDiagnostics params as JSON text (lsp/rawJson.ts: forwarded as they are). */
+  | { t: 'diagnostics'; uri: string; version?: number; params: string; stats?: WorkerStats }
   | { t: 'status'; crdCount: number; indexing: boolean }
   /** The answer; `delegate`: the query worker hands the request to the check worker (a large document it has not parsed). */
   | { t: 'response'; id: number; result?: unknown; error?: string; delegate?: boolean; stats?: WorkerStats }
