@@ -3,7 +3,7 @@
  * check worker (lsp/checker.ts) or the query worker (lsp/queries.ts). The two talk over `feed`, a channel
  * of their own (the check worker's disk reads feed the query worker's index).
  */
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { Checker } from './lsp/checker';
 import { Queries } from './lsp/queries';
 import type { FromWorker, IndexFeed, ToWorker } from './lsp/workerProtocol';
@@ -27,14 +27,19 @@ if (data.role === 'check') {
   });
 } else {
   const queries = new Queries(post);
-  data.feed.on('message', (m: IndexFeed) => {
+  const feed = (m: IndexFeed) => {
     try {
       queries.handleFeed(m);
     } catch (e) {
       post({ t: 'log', message: `query worker: index feed failed: ${(e as Error).stack ?? e}` });
     }
-  });
+  };
+  data.feed.on('message', feed);
   port.on('message', (m: ToWorker) => {
+    // The feed's waiting messages first: what the check worker sent before the client saw its outcome (the
+    // index after a scan, a CRD after its check) is known to the answer. The two channels have no order
+    // between them otherwise, and a busy or starting worker can find both waiting.
+    if (m.t === 'request') for (let r = receiveMessageOnPort(data.feed); r; r = receiveMessageOnPort(data.feed)) feed(r.message as IndexFeed);
     try {
       queries.handle(m);
     } catch (e) {
