@@ -10,6 +10,7 @@ import type * as FS from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectYamlFiles } from '../../server/src/cli/files';
+import { inputBytes } from '../../server/src/cli/jobs';
 import { runCli } from '../../server/src/cli/main';
 
 // The module object itself (an `import * as` namespace only has getters, which cannot be mocked).
@@ -135,6 +136,20 @@ test('crd-yaml check on the hostile folder: finishes, reads each file once, says
     assert.match(err, /crd-yaml: 5 symbolic links not followed \(inside\/a, inside\/b, inside\/leak\.yaml, \.\.\.\); --follow-symlinks follows them/);
     assert.match(err, /2 files, 2 documents/);
     assert.equal(out.split('\n').filter((l) => l.includes('no CustomResourceDefinition')).length, 2);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("the launcher's size estimate (main thread or worker) lists only the named folder's own folders and follows no link", () => {
+  const { root, inside } = hostileTree();
+  try {
+    const { result, listings, reads } = counting(() => inputBytes(['inside'], root));
+    assert.deepEqual([...listings.keys()].sort(), [inside, path.join(inside, 'sub')].sort());
+    assert.deepEqual([...listings.values()], [1, 1]);
+    assert.equal(reads.size, 0);
+    // x.yaml and sub/y.yaml; no link is counted.
+    assert.deepEqual(result, { total: 2 * CR.length, largest: CR.length });
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

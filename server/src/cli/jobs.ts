@@ -50,16 +50,18 @@ export interface JobData {
 
 export type FromWorker = { kind: 'out'; stdout: string; stderr: string; code: number } | { kind: 'report'; report: CheckReport; inputErrors: string[]; stderr: string };
 
-/** The bytes of the YAML files under the given paths, and of the largest (a quick walk, bounded). */
+/** The bytes of the YAML files under the given paths, and of the largest (a quick walk, bounded, links inside folders not followed). */
 export function inputBytes(paths: string[], cwd: string): { total: number; largest: number } {
   let total = 0;
   let largest = 0;
   let seen = 0;
+  // A named path is followed; inside folders, links are not (they may lead to a cycle or to /): an
+  // estimate that reads nothing outside the named folders.
   const walk = (p: string, depth: number) => {
     if (++seen > 100_000 || depth > 32) return;
     let st: fs.Stats;
     try {
-      st = fs.statSync(p);
+      st = depth === 0 ? fs.statSync(p) : fs.lstatSync(p);
     } catch {
       return;
     }
