@@ -27,7 +27,7 @@ import { DiagnosticsScheduler } from './scheduler';
 import { EditorBaselines } from './baselines';
 import { RUN_TESTS_COMMAND } from '../service/crdTests';
 import { threadCpuMs } from './threadCpu';
-import { fromWire, type FromWorker, type IndexFeed, type ToWorker, type WorkerStats } from './workerProtocol';
+import type { FromWorker, IndexFeed, ToWorker, WorkerStats } from './workerProtocol';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 
 /** The full check of a large CRD starts once the user has paused typing; a newer edit drops it. */
@@ -188,13 +188,13 @@ export class Checker {
         return;
       case 'open':
         this.slots.set(m.uri, m.slot);
-        this.docs.set(m.uri, TextDocument.create(m.uri, m.languageId, m.version, fromWire(m.text)));
+        this.docs.set(m.uri, TextDocument.create(m.uri, m.languageId, m.version, m.text));
         this.changed(m.uri);
         // The baseline is read when a file opens and again when it is saved.
         this.refreshBaseline(m.uri);
         return;
       case 'change':
-        this.docs.set(m.uri, TextDocument.create(m.uri, this.docs.get(m.uri)?.languageId ?? 'yaml', m.version, fromWire(m.text)));
+        this.docs.set(m.uri, TextDocument.create(m.uri, this.docs.get(m.uri)?.languageId ?? 'yaml', m.version, m.text));
         this.changed(m.uri);
         return;
       case 'close':

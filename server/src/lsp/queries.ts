@@ -16,7 +16,7 @@ import { fromNames } from '../workspace/lightIndex';
 import { readRepositorySettings } from './repository';
 import { readWorkerSettings } from './settings';
 import { answer } from './answer';
-import { emptyAnswer, fromWire, type WireText } from './workerProtocol';
+import { emptyAnswer } from './workerProtocol';
 import { WorkMeter } from './checker';
 import { jsonSafe } from './jsonSafe';
 import type { FromWorker, IndexFeed, ToWorker } from './workerProtocol';
@@ -29,8 +29,6 @@ const HANDED_OVER = new Set(['textDocument/documentSymbol', 'textDocument/foldin
 export class Queries {
   private readonly service = new LanguageService();
   private readonly docs = new Map<string, TextDocument>();
-  /** Large texts no request has been about yet, as the main thread shared them (decoded on the first request). */
-  private readonly shared = new Map<string, { languageId: string; version: number; text: WireText }>();
   /** The version of each open document this worker's service has parsed. */
   private readonly parsed = new Map<string, number>();
   private readonly meter = new WorkMeter();
@@ -54,20 +52,13 @@ export class Queries {
         return;
       }
       case 'open':
-      case 'change': {
-        const languageId = m.t === 'open' ? m.languageId : (this.docs.get(m.uri)?.languageId ?? this.shared.get(m.uri)?.languageId ?? 'yaml');
-        if (typeof m.text === 'string') {
-          this.shared.delete(m.uri);
-          this.docs.set(m.uri, TextDocument.create(m.uri, languageId, m.version, m.text));
-        } else {
-          this.docs.delete(m.uri);
-          this.shared.set(m.uri, { languageId, version: m.version, text: m.text });
-        }
+        this.docs.set(m.uri, TextDocument.create(m.uri, m.languageId, m.version, m.text));
         return;
-      }
+      case 'change':
+        this.docs.set(m.uri, TextDocument.create(m.uri, this.docs.get(m.uri)?.languageId ?? 'yaml', m.version, m.text));
+        return;
       case 'close':
         this.docs.delete(m.uri);
-        this.shared.delete(m.uri);
         this.parsed.delete(m.uri);
         this.meter.forget(m.uri);
         this.service.close(m.uri);
@@ -82,36 +73,27 @@ export class Queries {
   /** The check worker's index feed: CRDs by their names and texts, values parsed on first use. */
   handleFeed(m: IndexFeed): void {
     if (m.t === 'context') {
-      if (this.isOpen(m.uri)) this.service.setFileContext(m.uri, m.context);
+      if (this.docs.has(m.uri)) this.service.setFileContext(m.uri, m.context);
       return;
     }
     if (m.t === 'baseline') {
-      if (this.isOpen(m.uri)) this.service.setBaseline(m.uri, m.baseline);
+      if (this.docs.has(m.uri)) this.service.setBaseline(m.uri, m.baseline);
       return;
     }
     if (m.t === 'testRun') {
-      if (this.isOpen(m.uri)) this.service.setTestRun(m.uri, m.run);
+      if (this.docs.has(m.uri)) this.service.setTestRun(m.uri, m.run);
       return;
     }
     // This worker's own parse of an open document is newer than a check's: keep it.
     if (m.source === 'open' && m.version !== undefined && (this.parsed.get(m.uri) ?? -Infinity) >= m.version) return;
-    if (m.source === 'open' && !this.isOpen(m.uri)) return; // closed meanwhile
+    if (m.source === 'open' && !this.docs.has(m.uri)) return; // closed meanwhile
     const crds = m.crds.map((n) => fromNames(m.uri, n)).filter((c): c is NonNullable<typeof c> => !!c);
     this.service.index.set(m.uri, crds, m.source);
   }
 
-  private isOpen(uri: string): boolean {
-    return this.docs.has(uri) || this.shared.has(uri);
-  }
-
   private request(id: number, method: string, params: unknown): void {
     const uri = (params as { textDocument?: { uri?: string } })?.textDocument?.uri;
-    // A large text still shared (not decoded): its whole-document requests go to the check worker as they are.
-    if (uri && HANDED_OVER.has(method) && this.shared.has(uri)) {
-      this.post({ t: 'response', id, delegate: true });
-      return;
-    }
-    const doc = uri ? this.document(uri) : undefined;
+    const doc = uri ? this.docs.get(uri) : undefined;
     if (!doc) {
       this.post({ t: 'response', id, result: emptyAnswer(method) });
       return;
@@ -132,15 +114,5 @@ export class Queries {
     );
     this.post({ t: 'response', id, result: jsonSafe(result), stats: this.meter.stats });
     this.post({ t: 'stats', stats: this.meter.stats });
-  }
-
-  /** An open document, decoded from the shared bytes on the first request about it. */
-  private document(uri: string): TextDocument | undefined {
-    const s = this.shared.get(uri);
-    if (s) {
-      this.shared.delete(uri);
-      this.docs.set(uri, TextDocument.create(uri, s.languageId, s.version, fromWire(s.text)));
-    }
-    return this.docs.get(uri);
   }
 }

@@ -40,7 +40,7 @@ import {
 import { QueuedEdits } from './queuedEdits';
 import { RawJson } from './rawJson';
 import { threadCpuMs } from './threadCpu';
-import { emptyAnswer, toWire, type FromWorker, type WorkerStats } from './workerProtocol';
+import { emptyAnswer, type FromWorker, type WorkerStats } from './workerProtocol';
 import { Workers, type Role } from './workers';
 
 export interface StartOptions {
@@ -252,7 +252,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   }
 
   function toWorkers(d: TextDocument): void {
-    const text = toWire(d.getText());
+    const text = d.getText();
     textsSent++;
     queued.record(d.uri, d.version);
     if (!inWorkers.has(d.uri)) {

@@ -26,8 +26,8 @@ export type ToWorker =
   /** Workspace folders: the check worker scans them; both may read only inside them (ReadableRoots). */
   | { t: 'folders'; folders: string[] }
   /** An open document's full text at a version; `slot` indexes the shared latest-version array. */
-  | { t: 'open'; uri: string; languageId: string; version: number; text: WireText; slot: number }
-  | { t: 'change'; uri: string; version: number; text: WireText }
+  | { t: 'open'; uri: string; languageId: string; version: number; text: string; slot: number }
+  | { t: 'change'; uri: string; version: number; text: string }
   | { t: 'close'; uri: string }
   /** The document was saved (the check worker reads its baseline again: a commit may have moved HEAD). */
   | { t: 'save'; uri: string }
@@ -119,27 +119,4 @@ const EMPTY: Record<DocumentMethod, unknown> = {
 /** The empty answer of a method (no document, a failure). */
 export function emptyAnswer(method: string): unknown {
   return (EMPTY as Record<string, unknown>)[method] ?? null;
-}
-
-/**
- * A document's text as posted to the workers: a string (copied for each worker), or, for a large text, its
- * UTF-8 bytes in shared memory: encoded once on the main thread, shared by both workers without a copy, and
- * decoded by each when it needs the text (the query worker only when a request is about that document).
- */
-export type WireText = string | Uint8Array;
-
-/** Texts at least this long (characters) go as shared bytes. */
-export const SHARED_TEXT_CHARS = 256 * 1024;
-
-/** The wire form of a text. A text with a lone surrogate (not UTF-8 encodable without loss) goes as a string. */
-export function toWire(text: string): WireText {
-  if (text.length < SHARED_TEXT_CHARS || !(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return text;
-  const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text, 'utf8')));
-  Buffer.from(bytes.buffer, 0, bytes.byteLength).write(text, 'utf8');
-  return bytes;
-}
-
-/** The text of a wire form. */
-export function fromWire(t: WireText): string {
-  return typeof t === 'string' ? t : Buffer.from(t.buffer, t.byteOffset, t.byteLength).toString('utf8');
 }
