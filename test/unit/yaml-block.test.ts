@@ -39,6 +39,18 @@ function full(text: string): { value: unknown; ok: boolean } {
   return { value: docs[0]?.value, ok };
 }
 
+/** Every path of a value (maps by key, lists by index), the root first. */
+function pathsOf(value: unknown): PathSegment[][] {
+  const paths: PathSegment[][] = [];
+  const walk = (v: unknown, p: PathSegment[]) => {
+    paths.push(p);
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, { kind: 'index', index: i }]));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, { kind: 'field', name: k }]);
+  };
+  walk(value, []);
+  return paths;
+}
+
 const chunks = files(CRDS).flatMap((f) => splitYamlChunks(readFileSync(f, 'utf8')).map((c) => ({ file: f, text: c.text })));
 
 test('block YAML reader: every real CRD document read as the full parse reads it', () => {
@@ -100,13 +112,7 @@ test('block locator: key ranges as the full parse places them, on real CRDs (pat
     const doc = parseYamlFile(c.text).docs[0];
     const locator = new BlockLocator(c.text);
     // Paths of the value (maps by key, lists by index), some extended past the text or cut at an item.
-    const paths: PathSegment[][] = [];
-    const walk = (v: unknown, p: PathSegment[]) => {
-      paths.push(p);
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, { kind: 'index', index: i }]));
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, { kind: 'field', name: k }]);
-    };
-    walk(value, []);
+    const paths = pathsOf(value);
     for (let n = 0; n < 60; n++) {
       let p = paths[Math.floor(rand() * paths.length)];
       if (p.length === 0) continue;
@@ -138,13 +144,7 @@ test('block locator: path ranges (key and value) as the full parse gives them, o
     if (value === undefined) continue;
     const layer = parseYamlDocuments(c.text).documents[0];
     const locator = new BlockLocator(c.text);
-    const paths: PathSegment[][] = [];
-    const walk = (v: unknown, p: PathSegment[]) => {
-      paths.push(p);
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, { kind: 'index', index: i }]));
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, { kind: 'field', name: k }]);
-    };
-    walk(value, []);
+    const paths = pathsOf(value);
     for (let n = 0; n < 80; n++) {
       let p = paths[Math.floor(rand() * paths.length)];
       if (rand() < 0.15) p = [...p, { kind: 'field', name: 'missing' }];
