@@ -758,7 +758,8 @@ export function mutateCrdObject(r: Rng, crd: Json, n: number): void {
     const schemas = Array.isArray(versions) ? versions.map((v) => v?.schema?.openAPIV3Schema).filter((s) => s && typeof s === 'object') : [];
     const pool = schemas.length && r.chance(0.85) ? objectNodes(r.pick(schemas)) : all;
     // A schema replaced by an array of scalars by an earlier mutation has no object nodes.
-    const t = r.pick(pool.length ? pool : all);
+    const nodes = pool.length ? pool : all;
+    const t = r.pick(nodes);
     const keys = Object.keys(t.node);
     switch (r.int(5)) {
       case 0:
@@ -772,7 +773,7 @@ export function mutateCrdObject(r: Rng, crd: Json, n: number): void {
         break;
       case 3: {
         // A subtree copied under another node (recursion-ish shapes, duplicated rules).
-        const src = r.pick(pool).node;
+        const src = r.pick(nodes).node;
         if (keys.length) t.node[r.pick(keys)] = structuredClone(src);
         break;
       }
