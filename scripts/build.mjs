@@ -68,35 +68,48 @@ for (const file of ['dist/cli-main.js', 'dist/cli-launch.js', 'dist/server.js', 
 // The CLI's entry starts the small launcher (cli/launch.ts) and loads the program (cli-main.js) only where
 // it is needed (a check in the main thread, or in a worker), with V8's code cache (dist/cli-main.js.cache):
 // a one-shot \`crd-yaml check\` otherwise spends a good part of a small run compiling 1.7 MB of JavaScript.
-// A cache V8 rejects (another Node version, other flags) only costs the compile.
+// A cache V8 rejects (another Node version, other flags) only costs the compile. A check worker starts at
+// dist/cli-job.js, so that the main thread's entry needs no node:worker_threads to tell which it is.
 writeFileSync(
-  'dist/cli.js',
-  `#!/usr/bin/env node
-"use strict";
-// crd-yaml CLI (scripts/build.mjs): cli-launch.js in the main thread; cli-main.js, compiled from its code
-// cache when V8 accepts it, where the program is needed (a check worker starts here too).
+  'dist/cli-load.js',
+  `"use strict";
+// crd-yaml CLI (scripts/build.mjs): loads cli-main.js, compiled from its code cache when V8 accepts it.
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const { isMainThread, workerData } = require('node:worker_threads');
 const file = path.join(__dirname, 'cli-main.js');
 let program;
-function load() {
+exports.load = function load() {
   if (program) return program;
   let cachedData;
   try {
     cachedData = fs.readFileSync(file + '.cache');
   } catch {}
-  const script = new vm.Script(require('node:module').wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  // The bundle is ASCII (scripts/build.mjs): read as latin1, it needs no UTF-8 decoding.
+  const script = new vm.Script(require('node:module').wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData });
   const m = { exports: {} };
   script.runInThisContext()(m.exports, require, m, file, __dirname);
   if (process.env.CRD_YAML_BUILD_CODE_CACHE) process.on('exit', () => fs.writeFileSync(file + '.cache', script.createCachedData()));
   return (program = m.exports);
-}
-if (!isMainThread && workerData && workerData.argv) load();
-else require('./cli-launch.js').launch(load, __filename);
+};
+`,
+);
+writeFileSync(
+  'dist/cli.js',
+  `#!/usr/bin/env node
+"use strict";
+// crd-yaml CLI (scripts/build.mjs): cli-launch.js in the main thread; the program (cli-load.js) where it is
+// needed; check workers start at cli-job.js.
+require('./cli-launch.js').launch(require('./cli-load.js').load, require('node:path').join(__dirname, 'cli-job.js'));
 `,
   { mode: 0o755 },
+);
+writeFileSync(
+  'dist/cli-job.js',
+  `"use strict";
+// crd-yaml check worker (scripts/build.mjs, cli/jobs.ts): the program runs the job it is given.
+require('./cli-load.js').load().runJob();
+`,
 );
 
 // The cache is written after a small check ran: it then holds the functions a check compiles, not only

@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 
 /** The largest object read (a manifest is far smaller; a bigger blob is not a baseline). */
 export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
@@ -30,6 +30,8 @@ interface GitObject {
 
 const TYPES: Record<number, GitObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const HEX40 = /^[0-9a-f]{40}$/;
+/** zlib, loaded when a baseline is read (a check without --base does not load it). */
+const zlib = (): typeof Zlib => require('node:zlib');
 
 /** A git error said for people (`revision "x" not found`), never an exception from deep inside. */
 export class GitError extends Error {}
@@ -165,7 +167,7 @@ class Pack {
     for (;;) {
       const chunk = this.pack.read(at, len);
       try {
-        const out = inflateSync(chunk, { maxOutputLength: Math.max(size, 1) });
+        const out = zlib().inflateSync(chunk, { maxOutputLength: Math.max(size, 1) });
         if (out.length !== size) throw new GitError(`object at ${at}: ${out.length} bytes, expected ${size}`);
         return out;
       } catch (e) {
@@ -426,7 +428,7 @@ export class GitRepository {
     for (const dir of this.objectDirs) {
       const raw = readIf(path.join(dir, oid.slice(0, 2), oid.slice(2)));
       if (!raw) continue;
-      const data = inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES + 64 });
+      const data = zlib().inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES + 64 });
       const nul = data.indexOf(0);
       const [type, size] = data.subarray(0, nul).toString('latin1').split(' ');
       if (!['commit', 'tree', 'blob', 'tag'].includes(type)) throw new GitError(`${oid}: unknown object type ${type}`);

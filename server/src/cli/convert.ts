@@ -4,7 +4,6 @@
  * target version (service/conversionWebhook.ts). Prints the converted objects; problems go to stderr as
  * `file:line:col: error: message`, with the API server's messages.
  */
-import { randomUUID } from 'node:crypto';
 import { stringify } from 'yaml';
 import { errorMessage } from '../engine/field';
 import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossless';
@@ -78,7 +77,7 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
       crd.crd,
       docs.map((d) => d.value),
       opts.to,
-      randomUUID(),
+      crypto.randomUUID(),
       (body, crdCa) => post(opts.webhook, body, opts.ca ?? crdCa),
       opts.kubernetesMinor,
     );

@@ -2,18 +2,23 @@
  * A check worker's side of cli/jobs.ts: it runs its job with the program and posts the outcome to the
  * main thread (all output at once, so a failed worker printed nothing).
  */
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type { CheckReport } from './check';
 import type { FromWorker, JobData } from './jobs';
 import { runCli, type CliIO } from './main';
 
+// Loaded when asked: the program in the main thread has no use for it.
+const threads = (): typeof WorkerThreads => require('node:worker_threads');
+
 /** Whether this thread is a check worker (the program then runs its job instead of the CLI). */
 export function isJobThread(): boolean {
+  const { isMainThread, workerData } = threads();
   return !isMainThread && (workerData as JobData | undefined)?.argv !== undefined;
 }
 
 /** In a worker: runs its job and posts the outcome. */
 export function runJob(): void {
+  const { parentPort, workerData } = threads();
   const data = workerData as JobData;
   let stdout = '';
   let stderr = '';

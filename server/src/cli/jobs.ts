@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { parseArgs } from './args';
 import type { CheckReport } from './check';
 import type { CliIO, printCheckReport, runCli } from './main';
@@ -147,7 +147,8 @@ function mergeReports(reports: CheckReport[]): CheckReport {
 
 function startWorker(entry: string, data: JobData, heapMb: number): Promise<FromWorker> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(entry, {
+    // Loaded here: a small check runs in the main thread and starts no worker.
+    const w = new (require('node:worker_threads') as { Worker: typeof Worker }).Worker(entry, {
       workerData: data,
       resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       stdout: false,

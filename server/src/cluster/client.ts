@@ -5,8 +5,8 @@
  * (its resource found by discovery). Every request has a time limit and a size limit.
  */
 import { promises as fs } from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as Https from 'node:https';
+import { httpFor } from '../net/http';
 import { execCredential, forgetExecCredential } from './exec';
 import type { ClusterConnection } from './kubeconfig';
 
@@ -159,7 +159,7 @@ export class ClusterClient {
     const timeout = this.opts.timeoutMs ?? 30_000;
     const maxBytes = this.opts.maxBytes ?? 256 * 1024 * 1024;
     return new Promise((resolve, reject) => {
-      const options: https.RequestOptions = { method: 'GET', headers, timeout };
+      const options: Https.RequestOptions = { method: 'GET', headers, timeout };
       if (url.protocol === 'https:') {
         options.ca = conn.ca;
         options.cert = cert;
@@ -170,7 +170,7 @@ export class ClusterClient {
         reject(new ClusterError(`cluster "${conn.cluster}": unsupported server URL scheme ${url.protocol}`));
         return;
       }
-      const req = (url.protocol === 'https:' ? https : http).request(url, options, (res) => {
+      const req = httpFor(url.protocol).request(url, options, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {

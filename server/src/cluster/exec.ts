@@ -4,7 +4,7 @@
  * here: stdin is closed), and an ExecCredential read from stdout. Credentials are kept until they expire.
  * Bounded: a time limit and an output limit.
  */
-import { spawn } from 'node:child_process';
+import type { spawn } from 'node:child_process';
 import type { ClusterConnection, ExecConfig } from './kubeconfig';
 import { KubeconfigError } from './kubeconfig';
 
@@ -89,7 +89,8 @@ function run(exec: ExecConfig, env: NodeJS.ProcessEnv, timeoutMs: number): Promi
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(exec.command, exec.args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+      // Loaded here: only a kubeconfig with an exec plugin needs child processes.
+      child = (require('node:child_process') as { spawn: typeof spawn }).spawn(exec.command, exec.args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     } catch (e) {
       reject(new KubeconfigError(`cannot run exec plugin "${exec.command}": ${(e as Error).message}`));
       return;

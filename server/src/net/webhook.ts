@@ -4,8 +4,7 @@
  * reads the CRD's own webhook settings: a CRD's service reference points into a cluster, not here.
  * Bounded: one request, a time limit (the API server's webhook timeout, 30 s) and a response size limit.
  */
-import * as http from 'node:http';
-import * as https from 'node:https';
+import { httpFor } from './http';
 
 /** What came back: the HTTP answer, or why there was none, worded as Go's HTTP client words it. */
 export type WebhookAnswer = { status: number; body: string } | { error: string };
@@ -38,8 +37,7 @@ export function postJson(url: string, body: string, opts: PostOptions = {}): Pro
         resolve(a);
       }
     };
-    const lib = u.protocol === 'https:' ? https : http;
-    const req = lib.request(
+    const req = httpFor(u.protocol).request(
       u,
       {
         method: 'POST',

@@ -5,7 +5,7 @@
  * after (offline); nothing is fetched when the caller says the network may not be used (an untrusted
  * workspace). Every walk is bounded and never follows symbolic links.
  */
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -23,7 +23,7 @@ export function defaultSourceCache(env: NodeJS.ProcessEnv = process.env): string
 
 /** The file a URL is cached in: a hash of the URL plus its last path segment, for people browsing the folder. */
 export function cacheFileOf(url: string, cacheDir: string): string {
-  const hash = createHash('sha256').update(url).digest('hex').slice(0, 16);
+  const hash = (require('node:crypto') as typeof Crypto).createHash('sha256').update(url).digest('hex').slice(0, 16);
   let name = '';
   try {
     name = path.posix
