@@ -5,7 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SignatureHelp } from 'vscode-languageserver-types';
-import { CrdIndex, crdKey, extractCrds, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
+import { CrdIndex, crdKey, extractCrds, mayHoldCrd, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
 import { lightCrds, type Rereadable } from '../workspace/lightIndex';
 import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
 import { parseFile, templateDecidesSpec } from './templates';
@@ -190,7 +190,8 @@ export class LanguageService {
     // `reread` (a one-shot check): the CRDs do not keep the text either, within the budget of caches.ts.
     const helmTemplate = this.ctx.files.get(uri)?.helmTemplate;
     const rereadable = reread && heldBy(this.ctx.caches, reread);
-    const light = helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
+    // A file of custom resources is indexed without a parse.
+    const light = !mayHoldCrd(text) ? [] : helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
     let crds: IndexedCrd[];
     if (light) crds = light;
     else {

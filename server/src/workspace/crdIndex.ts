@@ -57,6 +57,15 @@ export function isCrdObject(v: unknown): v is Record<string, unknown> {
   return isJSONObject(v) && v.kind === 'CustomResourceDefinition' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('apiextensions.k8s.io/');
 }
 
+/**
+ * Whether a file's text can hold a CRD at all: its kind must be spelled out somewhere, unless an escape
+ * (a double-quoted or JSON string's backslash) spells it otherwise. A file of custom resources then needs
+ * no parse to be indexed.
+ */
+export function mayHoldCrd(text: string): boolean {
+  return text.includes('CustomResourceDefinition') || text.includes('\\');
+}
+
 let nextId = 1;
 const idByText = new Map<string, number>();
 let idChars = 0;
