@@ -59,7 +59,8 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
   const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
   const hit = ctx.caches.crChecks.get(key);
   if (hit) return hit;
-  const r = guard(() => validateCustomResource(crd.crd, structuredClone(obj), { version, partial: opts.partial, kubernetesMinor: ctx.settings.kubernetesMinor }));
+  // The engine decodes a copy of the object (strategy.ts): the parse is passed as it is.
+  const r = guard(() => validateCustomResource(crd.crd, obj, { version, partial: opts.partial, kubernetesMinor: ctx.settings.kubernetesMinor }));
   ctx.caches.crChecks.set(key, r);
   return r;
 }
@@ -82,7 +83,7 @@ export function checkCrUpdate(ctx: ServiceContext, crd: IndexedCrd, version: str
   const hit = ctx.caches.crUpdateChecks.get(key);
   if (hit) return hit;
   const r = guard(() => {
-    const update = validateCustomResource(crd.crd, structuredClone(obj), { version, oldObject: structuredClone(old) });
+    const update = validateCustomResource(crd.crd, obj, { version, oldObject: old });
     const create = checkCr(ctx, crd, version, text, obj);
     return { ...update, errors: compareWithCreate(update.errors, create.ok ? create.value.errors : []).errors };
   });

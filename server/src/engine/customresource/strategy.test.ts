@@ -144,3 +144,34 @@ test('update: root rules never ratchet (apiVersion/kind/metadata are not schema 
   const errs = validateCustomResource(c, body, { oldObject: structuredClone(body) }).errors.map(errorMessage);
   assert.deepEqual(errs, ['<nil>: Invalid value: failed rule: has(self.spec.n) && self.spec.n > 5']);
 });
+
+test('the object and old object given are left as they were (callers pass cached parses, not copies)', () => {
+  const s = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: { n: { type: 'integer', maximum: 5 }, mode: { type: 'string', default: 'a' }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string', default: 'x' } } } } },
+      },
+      status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+    },
+  };
+  const c = structuredClone(crd);
+  c.spec.versions = [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: s }, subresources: { status: {} } }] as never;
+  const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u' };
+  const body = cr('example.com/v1', {
+    metadata: { name: 'w', ownerReferences: [owner, owner], creationTimestamp: null, unknownMeta: 1 },
+    spec: { n: 9, list: [{}], gone: true, nullField: null },
+    status: { ready: true },
+  });
+  const old = cr('example.com/v1', { metadata: { name: 'w', ownerReferences: [owner, owner] }, spec: { n: 1, extra: {} }, status: { ready: false } });
+  const [bodyBefore, oldBefore] = [structuredClone(body), structuredClone(old)];
+  for (const opts of [{}, { oldObject: old }, { partial: true }]) {
+    const r = validateCustomResource(c, body, opts);
+    // The check did its work (pruned, defaulted, dropped status, found the error) on its own copy.
+    assert.ok(r.pruned.length > 0 && r.defaulted.length > 0 && r.errors.length > 0, JSON.stringify(opts));
+    assert.notEqual(r.object, body);
+  }
+  assert.deepEqual(body, bodyBefore);
+  assert.deepEqual(old, oldBefore);
+});

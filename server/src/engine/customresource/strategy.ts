@@ -80,7 +80,8 @@ function subresourcesForVersion(spec: Record<string, unknown>, version: Record<s
 /**
  * The API server's create (or update, with oldObject) path for a custom resource against its CRD:
  * pick the version, drop status when the status subresource is on, prune, default, validate, then CEL.
- * Never throws: malformed input is reported as an error.
+ * Never throws: malformed input is reported as an error. Neither `obj` nor `opts.oldObject` is changed:
+ * the decoding works on copies (callers pass cached parses as they are).
  */
 export function validateCustomResource(crd: unknown, obj: unknown, opts: CustomResourceOptions = {}): CustomResourceResult {
   const res: CustomResourceResult = { object: obj, pruned: [], defaulted: [], errors: [], warnings: [] };
