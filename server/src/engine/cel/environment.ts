@@ -7,7 +7,7 @@
  */
 import { check, type CheckedAst } from './checker/checker';
 import { estimateCost, type CostEstimateResult } from './cost/estimate';
-import { environmentDeclarations, type EnvDecls, type EnvKind } from './library';
+import type { EnvDecls, EnvKind } from './library';
 import { kubernetesMinor } from '../version';
 import type { Minor } from './library/decls';
 import { withDeadline } from './runtime/guard';
@@ -92,6 +92,9 @@ export class CelEnvironment {
   readonly decls: EnvDecls;
 
   constructor(opts: EnvironmentOptions = {}) {
+    // The libraries' tables are built with the first environment, not when the program loads: most CLI
+    // runs check no CEL rule and would spend milliseconds of their start-up on them.
+    const { environmentDeclarations } = require('./library') as typeof import('./library');
     this.decls = environmentDeclarations(supportedMinor(opts.kubernetesMinor), opts.kind ?? 'stored', opts.compatibilityMinor);
   }
 

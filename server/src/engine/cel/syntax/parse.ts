@@ -7,7 +7,7 @@
  * list/map literals, which it lacks) runs first, offsets unchanged; docs/cel-js-proposals.md holds
  * what we proposed upstream. Its errors are reworded as cel-go's ANTLR errors.
  */
-import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import type { ASTNode, Environment } from '@marcbachmann/cel-js';
 import { MAX_INT64, MAX_UINT64, Uint } from '../runtime/values';
 import { ACCUMULATOR, type ComprehensionExpr, type Expr, type MacroCall, type ParsedAst } from './ast';
 import { endsOperand, tokenize, type Token } from './lexer';
@@ -36,7 +36,10 @@ export const ALL_MACROS: MacroOptions = { twoVarComprehensions: true, sortBy: tr
 
 let parserEnv: Environment | undefined;
 function celJs(): Environment {
-  parserEnv ??= new Environment({
+  if (parserEnv) return parserEnv;
+  // Loaded with the first rule parsed: the module builds its own function registry when it loads.
+  const { Environment } = require('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
+  parserEnv = new Environment({
     unlistedVariablesAreDyn: true,
     enableOptionalTypes: true,
     limits: { maxAstNodes: 200_000, maxDepth: 2000, maxListElements: 200_000, maxMapEntries: 200_000, maxCallArguments: 64 },
