@@ -6,6 +6,7 @@ import { validateListSetsAndMaps } from '../listtype/validation';
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { validateOpenAPI } from '../validation/validation';
 import { isJSONObject } from '../json/values';
+import { markedBelow } from '../schema/marked';
 
 export interface ValueValidationOptions {
   isResourceRoot: boolean;
@@ -61,19 +62,9 @@ export function validateListTypes(obj: unknown, schema: JSONSchemaProps, oldObje
   return validateListSetsAndMaps(FieldPath.root(), schema, obj);
 }
 
-const hasRulesCache = new WeakMap<object, boolean>();
-
 /** cel hasXValidations: does the node, or a property, additionalProperties or items below it, carry rules? */
 export function hasXValidations(s: unknown): boolean {
-  if (!isJSONObject(s)) return false;
-  const cached = hasRulesCache.get(s);
-  if (cached !== undefined) return cached;
-  const rules = s['x-kubernetes-validations'];
-  let has = Array.isArray(rules) && rules.length > 0;
-  if (!has) has = hasXValidations(s.items) || hasXValidations(s.additionalProperties);
-  if (!has && isJSONObject(s.properties)) has = Object.values(s.properties).some(hasXValidations);
-  hasRulesCache.set(s, has);
-  return has;
+  return markedBelow(s, 'rules');
 }
 
 /**

@@ -6,10 +6,12 @@ import { duplicate, invalid, type FieldPath, type FieldError } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
 import { goJSON, goKind, asInt64, asFloat64 } from '../json/go';
 import { isJSONObject } from '../json/values';
+import { markedBelow } from '../schema/marked';
 
 /** ValidateListSetsAndMaps(fldPath, schema, obj): obj must be an object, as at the Go call sites. */
 export function validateListSetsAndMaps(fldPath: FieldPath, s: JSONSchemaProps | undefined, obj: unknown): FieldError[] {
-  if (!s || !isJSONObject(obj)) return [];
+  // Nothing to look at where no set or map list can be below.
+  if (!s || !isJSONObject(obj) || !markedBelow(s, 'listType')) return [];
   const errs: FieldError[] = [];
   const ap = s.additionalProperties;
   if (isJSONObject(ap)) {

@@ -7,6 +7,7 @@ import type { JSONSchemaProps } from '../schema/types';
 import { decodeObjectMeta, validateObjectMeta } from './objectmeta';
 import { isDNS1035Label, isPathSegmentName, parseGroupVersion } from './names';
 import { isJSONObject } from '../json/values';
+import { markedBelow } from '../schema/marked';
 
 /**
  * objectmeta.Validate: every embedded resource below obj (and obj itself when isResourceRoot) needs
@@ -19,7 +20,8 @@ export function validateEmbeddedResources(pth: FieldPath, obj: unknown, s: JSONS
 }
 
 function validate(pth: FieldPath, x: unknown, s: JSONSchemaProps | undefined): FieldError[] {
-  if (!s) return [];
+  // Nothing to look at where no embedded resource can be below.
+  if (!s || !markedBelow(s, 'embeddedResource')) return [];
   const errs: FieldError[] = [];
   if (Array.isArray(x)) {
     const items = isJSONObject(s.items) ? (s.items as JSONSchemaProps) : undefined;
