@@ -400,9 +400,11 @@ function closingSingle(t: string, from: number): number {
 
 /** The index of the quote closing a double-quoted scalar opened before `from`, or -1. */
 function closingDouble(t: string, from: number): number {
-  for (let i = from; i < t.length; i++) {
-    if (t[i] === '\\') i++;
-    else if (t[i] === '"') return i;
+  for (let q = t.indexOf('"', from); q >= 0; q = t.indexOf('"', q + 1)) {
+    // A quote after an odd run of backslashes is escaped (each backslash escapes the next character).
+    let run = 0;
+    while (q - run - 1 >= from && t.charCodeAt(q - run - 1) === 92) run++;
+    if (run % 2 === 0) return q;
   }
   return -1;
 }

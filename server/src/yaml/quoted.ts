@@ -55,6 +55,9 @@ function lineBreak(raw: string, i: number): string {
  */
 export function decodeDoubleQuoted(raw: string): DoubleQuoted | undefined {
   if (raw.length < 2 || raw[0] !== '"' || raw[raw.length - 1] !== '"') return undefined;
+  // The common case, one line without escapes, is the text between the quotes (no loop over characters).
+  const inner = raw.slice(1, -1);
+  if (!/["\\\r\n\u0085\u2028\u2029]/.test(inner)) return { value: inner };
   const end = raw.length - 1;
   let s = '';
   let i = 1;
