@@ -216,6 +216,20 @@ test('CRDs from workspace files are used, and open documents win over them', () 
   checkFindings(s, cr, [{ text: 'spec', code: 'FieldValueInvalid' }]);
 });
 
+test('a workspace file is indexed for CRDs however its kind is spelled: in full, or with escapes', () => {
+  const s = new LanguageService();
+  // A file of custom resources holds no CRD (indexed without a parse).
+  assert.deepEqual(s.indexDiskFile('file:///ws/crs.yaml', HEAD + 'spec:\n  size: small\n'), []);
+  assert.equal(s.crdCount, 0);
+  // The kind written with a YAML escape is the same kind: the CRD is indexed.
+  const escaped = WIDGET_CRD.replace(/^kind: CustomResourceDefinition$/m, 'kind: "Custom\\x52esourceDefinition"');
+  assert.notEqual(escaped, WIDGET_CRD);
+  assert.ok(!escaped.includes('CustomResourceDefinition'));
+  s.indexDiskFile('file:///ws/escaped.yaml', escaped);
+  assert.equal(s.crdCount, 1);
+  checkFindings(s, HEAD + 'spec:\n  size: small\n  replicas: 9\n', [{ text: 'spec', code: 'FieldValueInvalid' }]);
+});
+
 test('an engine failure on one document is reported there and does not hide other findings', () => {
   // A CRD version without a schema is still a CRD (validation reports it); the CR beside it is still checked.
   const s = serviceWithCrd();
