@@ -129,6 +129,19 @@ test('documents: an unchanged document is reused after an edit elsewhere', () =>
   assert.equal(v2.slice(r.start, r.end), '3');
 });
 
+test('documents: an edit inside a --- line that unmakes it merges the two documents, as a fresh parse does', () => {
+  const v1 = 'a: 1\n---\nb: 2\n---\nc: 3\n';
+  // Inside the marker, not at its start: the character before the edit is in the second chunk.
+  for (const v2 of ['a: 1\n--x-\nb: 2\n---\nc: 3\n', 'a: 1\n-- -\nb: 2\n---\nc: 3\n', 'a: 1\n---x\nb: 2\n---\nc: 3\n', 'a: 1\n--\nb: 2\n---\nc: 3\n']) {
+    for (const consumePrevious of [false, true]) {
+      const inc = parseYamlDocuments(v2, { previous: parseYamlDocuments(v1), consumePrevious });
+      const fresh = parseYamlDocuments(v2);
+      const shape = (f: typeof fresh) => f.documents.map((d) => [d.start, d.end, d.errors.map((e) => `${e.start}-${e.end} ${e.message}`)]);
+      assert.deepEqual(shape(inc), shape(fresh), JSON.stringify(v2));
+    }
+  }
+});
+
 test('documents: scalars as Kubernetes (go-yaml v2) reads them by default, YAML 1.2 core on request', () => {
   const text = 'a: yes\nb: 0755\nc: off\nd: 2001-12-14\ne: 12:30\nf: 0x1F\ng: "yes"\nh: 1.0\n';
   assert.deepEqual(parseYamlDocuments(text).documents[0].value, { a: true, b: 493, c: false, d: '2001-12-14', e: '12:30', f: 31, g: 'yes', h: 1 });

@@ -481,6 +481,8 @@ function parseIncrementally(text: string, previous: YamlFile, version: YamlVersi
   // start may merge that chunk into the previous one).
   let i0 = 0;
   while (i0 + 1 < old.length && old[i0 + 1].start <= edit.start - 1) i0++;
+  // An edit inside the `---` line that opens that chunk may unmake the marker: then it merges too.
+  if (i0 > 0 && !hasBreak(previous.text, old[i0].start, edit.start)) i0--;
   // First chunk after the edit: its `---` line and everything after it are unchanged.
   let i1 = i0 + 1;
   while (i1 < old.length && old[i1].start <= edit.oldEnd) i1++;
