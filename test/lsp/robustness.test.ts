@@ -111,3 +111,16 @@ test('an open and a burst of edits read together go to the workers as one text, 
   assert.equal(after.main.textsSent - before.main.textsSent, 1, 'one text sent to the workers for the open and its 50 edits');
   await server.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
 });
+
+test('a didChange of a document not open (a client out of step) does not keep the document unchecked once it is opened', async () => {
+  const uri = 'file:///stray/edited.yaml';
+  // Version 9 of a document the server does not have: ignored, but its version was seen on the wire.
+  await server.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 9 }, contentChanges: [{ text: 'a: 1\n' }] });
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'a: [\n' } });
+  const d = await server.diagnostics(uri, (_d, v) => v === 1, 20000);
+  assert.ok(
+    d.some((x) => x.code === 'YAMLSyntax'),
+    JSON.stringify(d),
+  );
+  await server.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+});

@@ -51,6 +51,9 @@ export class QueuedEdits {
     const td = msg.params?.textDocument;
     // Every didChange notification reaches its handler, which calls `handled` (lsp/server.ts).
     if (msg.method === 'textDocument/didChange' && msg.id === undefined && typeof td?.uri === 'string') this.unhandled.set(td.uri, (this.unhandled.get(td.uri) ?? 0) + 1);
+    // An open starts the document's versions afresh: a version recorded before it (a stray didChange of a
+    // document not open, a document opened again) must not make its texts look stale.
+    if (msg.method === 'textDocument/didOpen' && typeof td?.uri === 'string') this.forget(td.uri);
     if (typeof td?.uri === 'string' && typeof td.version === 'number' && Number.isInteger(td.version)) this.record(td.uri, td.version);
   }
 
