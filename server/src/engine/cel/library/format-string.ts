@@ -6,31 +6,29 @@
 import { goQuote } from '../../json/go';
 import { toCelString } from '../runtime/convert';
 import { work } from '../runtime/guard';
-import { Duration, Optional, Timestamp, TypeValue, Uint, fail, isList, isOpaque, listItems, typeName, type CelList, type Val } from '../runtime/values';
+import { Uint, fail, listItems, typeName, type CelList, type TypeValue, type Val } from '../runtime/values';
 
 type Kind = 'int' | 'uint' | 'double' | 'string' | 'bool' | 'null' | 'bytes' | 'timestamp' | 'duration' | 'list' | 'map' | 'type' | 'optional' | 'object';
 
+/** The formatter's kind of a value, from its CEL type name (runtime/values.ts typeName); opaque values are objects. */
+const KIND_OF_TYPE: Record<string, Kind> = {
+  int: 'int',
+  uint: 'uint',
+  double: 'double',
+  string: 'string',
+  bool: 'bool',
+  null_type: 'null',
+  bytes: 'bytes',
+  'google.protobuf.Timestamp': 'timestamp',
+  'google.protobuf.Duration': 'duration',
+  list: 'list',
+  map: 'map',
+  type: 'type',
+  optional_type: 'optional',
+};
+
 function kindOf(v: Val): Kind {
-  switch (typeof v) {
-    case 'bigint':
-      return 'int';
-    case 'number':
-      return 'double';
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-  }
-  if (v === null) return 'null';
-  if (v instanceof Uint) return 'uint';
-  if (v instanceof Uint8Array) return 'bytes';
-  if (v instanceof Timestamp) return 'timestamp';
-  if (v instanceof Duration) return 'duration';
-  if (isList(v)) return 'list';
-  if (v instanceof Map) return 'map';
-  if (v instanceof TypeValue) return 'type';
-  if (v instanceof Optional) return 'optional';
-  return isOpaque(v) ? 'object' : 'object';
+  return KIND_OF_TYPE[typeName(v)] ?? 'object';
 }
 
 const typeNameOf = typeName;
