@@ -3,10 +3,13 @@
  * `launch`): wires the process to runCliProcess (cli/jobs.ts), which loads the program only when the
  * main thread needs it.
  */
+import { restoreExtraCaCerts } from '../net/http';
 import { runCliProcess, type Program } from './jobs';
 
 /** Runs the CLI on the process's arguments; `load` gives the program, `entry` is the script workers start. */
 export function launch(load: () => Program, entry: string): void {
+  // bin/crd-yaml kept NODE_EXTRA_CA_CERTS from Node's start-up: the processes this one starts get it back.
+  restoreExtraCaCerts();
   // `crd-yaml check . | head` closes stdout early: stop quietly instead of dying with a stack trace.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type * as Https from 'node:https';
-import { httpFor } from '../net/http';
+import { httpFor, trustedCa } from '../net/http';
 import { execCredential, forgetExecCredential } from './exec';
 import type { ClusterConnection } from './kubeconfig';
 
@@ -161,7 +161,7 @@ export class ClusterClient {
     return new Promise((resolve, reject) => {
       const options: Https.RequestOptions = { method: 'GET', headers, timeout };
       if (url.protocol === 'https:') {
-        options.ca = conn.ca;
+        options.ca = trustedCa(conn.ca);
         options.cert = cert;
         options.key = key;
         options.rejectUnauthorized = !conn.insecureSkipTlsVerify;

@@ -1,10 +1,10 @@
 /**
- * The one place that calls out over the network: POSTing a ConversionReview to a conversion webhook the
- * user runs and named explicitly (`crd-yaml convert --webhook URL`, or the editor command). Nothing here
+ * The conversion webhook call: POSTing a ConversionReview to a conversion webhook the user runs and named
+ * explicitly (`crd-yaml convert --webhook URL`, or the editor command). Nothing here
  * reads the CRD's own webhook settings: a CRD's service reference points into a cluster, not here.
  * Bounded: one request, a time limit (the API server's webhook timeout, 30 s) and a response size limit.
  */
-import { httpFor } from './http';
+import { httpFor, trustedCa } from './http';
 
 /** What came back: the HTTP answer, or why there was none, worded as Go's HTTP client words it. */
 export type WebhookAnswer = { status: number; body: string } | { error: string };
@@ -42,7 +42,7 @@ export function postJson(url: string, body: string, opts: PostOptions = {}): Pro
       {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
-        ...(u.protocol === 'https:' && opts.ca ? { ca: opts.ca } : {}),
+        ...(u.protocol === 'https:' ? { ca: trustedCa(opts.ca) } : {}),
         timeout: timeoutMs,
       },
       (res) => {

@@ -9,6 +9,7 @@ import type * as Crypto from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { getUrl } from '../net/http';
 
 /** A URL of CRD YAML (http or https). */
 export function isUrl(source: string): boolean {
@@ -48,8 +49,6 @@ export interface UrlSourceOptions {
   allowNetwork: boolean;
   timeoutMs?: number;
   maxBytes?: number;
-  /** For tests: the fetch implementation. */
-  fetchImpl?: typeof fetch;
 }
 
 /** Where a URL source's YAML is, or why it is not available. */
@@ -74,19 +73,11 @@ export async function urlSource(url: string, opts: UrlSourceOptions): Promise<Ur
   }
   if (!opts.allowNetwork) return { url, error: `${url} is not fetched in an untrusted workspace (and not cached yet)` };
   const maxBytes = opts.maxBytes ?? MAX_URL_BYTES;
-  let text: string;
-  try {
-    const res = await (opts.fetchImpl ?? fetch)(rawUrl(url), { signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000), redirect: 'follow' });
-    if (!res.ok) return { url, error: `${url}: HTTP ${res.status} ${res.statusText}`.trim() };
-    const len = Number(res.headers.get('content-length') ?? 0);
-    if (len > maxBytes) return { url, error: `${url} is larger than ${maxBytes / 1024 / 1024} MiB` };
-    const buf = Buffer.from(await res.arrayBuffer());
-    if (buf.length > maxBytes) return { url, error: `${url} is larger than ${maxBytes / 1024 / 1024} MiB` };
-    text = buf.toString('utf8');
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string } };
-    return { url, error: `${url}: ${err.name === 'TimeoutError' ? 'timed out' : (err.cause?.code ?? err.message)}` };
-  }
+  const r = await getUrl(rawUrl(url), { timeoutMs: opts.timeoutMs ?? 60_000, maxBytes });
+  if ('tooLarge' in r) return { url, error: `${url} is larger than ${maxBytes / 1024 / 1024} MiB` };
+  if ('error' in r) return { url, error: `${url}: ${r.error}` };
+  if (r.status < 200 || r.status > 299) return { url, error: `${url}: HTTP ${r.status} ${r.statusText}`.trim() };
+  const text = r.body.toString('utf8');
   if (/^\s*<(!doctype|html)/i.test(text)) return { url, error: `${url} is an HTML page, not YAML (use the raw file's URL)` };
   await fs.mkdir(opts.cacheDir, { recursive: true });
   // Written under a temporary name and renamed: a half-written file is never read as the cached copy.
