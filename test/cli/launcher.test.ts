@@ -95,7 +95,7 @@ before(() => {
 before(async () => {
   if (skipTls) return;
   server = https.createServer({ key: fs.readFileSync(path.join(dir, 'server.key')), cert: fs.readFileSync(path.join(dir, 'server.pem')) }, (req, res) => {
-    if (req.url === '/crds.yaml') return void res.end(CRD);
+    if (req.url?.startsWith('/crds.yaml')) return void res.end(CRD);
     if (req.url?.startsWith('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')) {
       bearers.push(req.headers.authorization ?? '');
       res.setHeader('Content-Type', 'application/json');
@@ -199,6 +199,27 @@ test("an extra CA file that cannot be read: Node's warning, once, and the bundle
   const warnings = r.err.split('\n').filter((l) => l.startsWith('Warning: Ignoring extra certs from'));
   assert.deepEqual(warnings, [`Warning: Ignoring extra certs from \`${missing}\`, load failed: no such file or directory`]);
   assert.equal(r.err.match(/UNABLE_TO_VERIFY_LEAF_SIGNATURE/g)?.length, 2, r.err);
+});
+
+test("an extra CA file with a broken certificate: the ones before it are trusted, with Node's warning, once", { skip: skipTls }, async () => {
+  const mixed = path.join(dir, 'mixed.pem');
+  fs.writeFileSync(mixed, `some text\n${fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8')}-----BEGIN CERTIFICATE-----\nMIIBroken\n-----END CERTIFICATE-----\n${fs.readFileSync(path.join(dir, 'other.pem'), 'utf8')}`);
+  const args = ['check', '--crd', `${base}/crds.yaml`, '--crd', `${base}/crds.yaml?again`, 'cr with spaces.yaml'];
+  // Node itself (dist/cli.js with NODE_EXTRA_CA_CERTS) and the launcher: the same answer and the same warning.
+  const answers = [];
+  for (const [command, argv] of [
+    [process.execPath, [CLI, ...args]],
+    [BIN, args],
+  ] as [string, string[]][]) {
+    const r = await run(command, argv, envWith({ NODE_EXTRA_CA_CERTS: mixed, CRD_YAML_CACHE: path.join(dir, `cache-mixed-${answers.length}`) }));
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out + r.err, FINDING);
+    const warnings = r.err.split('\n').filter((l) => l.startsWith('Warning: Ignoring extra certs from'));
+    assert.equal(warnings.length, 1, r.err);
+    assert.match(warnings[0], /^Warning: Ignoring extra certs from `.*mixed\.pem`, load failed: .+/);
+    answers.push(warnings[0]);
+  }
+  assert.equal(answers[1], answers[0]);
 });
 
 test('bin/crd-yaml with NODE_EXTRA_CA_CERTS: a cluster without certificate-authority is trusted through it, its exec plugin gets the variable back; a certificate-authority of its own is used alone', {
