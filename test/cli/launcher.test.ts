@@ -12,6 +12,7 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parse } from 'yaml';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'crd-yaml');
@@ -43,15 +44,7 @@ spec:
             properties:
               size: {type: integer, maximum: 10}
 `;
-const CRD_OBJECT = {
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    scope: 'Namespaced',
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', maximum: 10 } } } } } } }],
-  },
-};
+const CRD_OBJECT = parse(CRD) as Record<string, unknown>;
 // Invalid only against the CRD: a finding on it says the CRD was read.
 const CR = 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 11}\n';
 const FINDING = /spec\.size: Invalid value: 11: spec\.size in body should be less than or equal to 10/;
