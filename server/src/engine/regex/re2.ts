@@ -13,6 +13,7 @@
  */
 import { RE2JS } from 're2js';
 import { detachedString } from '../json/values';
+import { jsSourceOfGoRegexp, nativeMatchable } from './native';
 
 export type CompiledRegex = { ok: true; re: RE2JS } | { ok: false; error: string };
 
@@ -22,6 +23,8 @@ interface Entry {
   compiled: CompiledRegex;
   /** Program size (instructions) when compiled; the cache's weight. */
   insts: number;
+  /** The same language as a JavaScript RegExp, where native.ts shows it safe; set on first use. */
+  native?: RegExp | null;
 }
 
 const cache = new Map<string, Entry>();
@@ -134,7 +137,7 @@ export const OBJECT_WORK_LIMIT = 40_000_000;
 
 /** A schema pattern, compiled within the bounds. */
 export type BoundedPattern =
-  | { kind: 'ok'; re: RE2JS; insts: number }
+  | { kind: 'ok'; re: RE2JS; insts: number; native: RegExp | null }
   /** Go's regexp.Compile error. */
   | { kind: 'invalid'; error: string }
   /** Over MAX_PROGRAM_SIZE by its size bound: not compiled, so neither checked as valid nor matched. */
@@ -147,13 +150,32 @@ export function compilePattern(pattern: string): BoundedPattern {
     // Nested repeats over 1000 are Go's parse error, found by the parser before it builds anything.
     if (scan.size > MAX_PROGRAM_SIZE && !scan.repeatInvalid) return { kind: 'tooLarge', size: scan.size };
   }
-  const { compiled, insts } = cached(pattern);
+  const entry = cached(pattern);
+  const { compiled, insts } = entry;
   if (!compiled.ok) {
     // re2js stops at 1,398,101 instructions, Go at 3,355,443: between the two Go compiles the pattern.
     if (compiled.error.startsWith(TOO_LARGE)) return { kind: 'tooLarge', size: scanPattern(pattern).size };
     return { kind: 'invalid', error: compiled.error };
   }
-  return { kind: 'ok', re: compiled.re, insts };
+  return { kind: 'ok', re: compiled.re, insts, native: nativeOf(entry) };
+}
+
+/**
+ * The pattern as a JavaScript RegExp where that matches what Go matches, in linear time (native.ts); null
+ * where re2js matches it. Made once per cached pattern.
+ */
+function nativeOf(e: Entry): RegExp | null {
+  if (e.native !== undefined) return e.native;
+  e.native = null;
+  if (!e.compiled.ok) return null;
+  const source = jsSourceOfGoRegexp(e.key);
+  if (source === undefined) return null;
+  try {
+    e.native = new RegExp(source, 'u');
+  } catch {
+    // Not expected (the source is built from the subset JavaScript takes); re2js matches it.
+  }
+  return e.native;
 }
 
 /** The work budget of one checked object; shared by all its pattern matches. */
@@ -172,6 +194,13 @@ export function matchPattern(p: Extract<BoundedPattern, { kind: 'ok' }>, s: stri
   if (work > MATCH_WORK_LIMIT || work > budget.remaining) return undefined;
   budget.remaining -= work;
   budget.spent += work;
+  if (p.native && nativeMatchable(s)) {
+    try {
+      return p.native.test(s);
+    } catch {
+      // V8's backtrack stack has a limit (a value of millions of characters): re2js has none.
+    }
+  }
   return p.re.test(s);
 }
 
