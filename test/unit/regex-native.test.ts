@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { compilePattern, matchPattern, RegexBudget } from '../../server/src/engine/regex/re2';
+import { compilePattern, compileRE2, matchPattern, RegexBudget } from '../../server/src/engine/regex/re2';
 import { jsSourceOfGoRegexp } from '../../server/src/engine/regex/native';
 
 const SHARED = path.resolve(__dirname, '../../../shared');
@@ -218,4 +218,36 @@ test('random anchored patterns over the translated syntax: the native answer is 
     }
   }
   assert.ok(native > 500 && matched > 1000, `${native} native patterns, ${matched} matches`);
+});
+
+test("what native.ts reads, Go compiles: the native path never passes a pattern Go refuses (random patterns with Go's errors)", () => {
+  let seed = 2024;
+  const rnd = (k: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % k;
+  };
+  // Go's errors in the syntax native.ts reads: repeat counts, nested repeats, missing arguments, bad names.
+  const atoms = ['a', '[a-c]', '\\d', '.', '{', '}', '{2}', '{1001}', '{3,2}', '{2,1001}', '*', '(?P<>a)', '(?P<a-b>x)', '(?P<ok>x)', '(?<ok2>y)', '\\q', '\\', '[z-a]', '[a', ')', '(', '|'];
+  const ops = ['', '', '*', '+', '?', '{2}', '{0,2}', '{1001}', '{10}', '{200}', '**', '*{2}', '{2}{3}', '??'];
+  const gen = (depth: number): string => {
+    let s = '';
+    for (let i = 0, n = 1 + rnd(3); i < n; i++) {
+      s += rnd(5) === 0 && depth < 3 ? `(${gen(depth + 1)})` : atoms[rnd(atoms.length)];
+      s += ops[rnd(ops.length)];
+    }
+    return s;
+  };
+  let read = 0;
+  let refused = 0;
+  for (let k = 0; k < 20000; k++) {
+    const p = `^${gen(0)}${rnd(2) ? '$' : ''}`;
+    const go = compileRE2(p);
+    if (!go.ok) refused++;
+    if (jsSourceOfGoRegexp(p) === undefined) continue;
+    read++;
+    assert.ok(go.ok, `${JSON.stringify(p)} read by native.ts, but Go says ${!go.ok && go.error}`);
+    const c = compilePattern(p);
+    assert.equal(c.kind, 'ok', p);
+  }
+  assert.ok(read > 300 && refused > 5000, `${read} read, ${refused} refused by Go`);
 });

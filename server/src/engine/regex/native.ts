@@ -20,7 +20,7 @@
 /** Code point ranges [lo, hi], sorted and disjoint. */
 type Ranges = number[][];
 
-type Node = { op: 'chars'; ranges: Ranges; source: string } | { op: 'begin' | 'end' } | { op: 'concat' | 'alt'; subs: Node[] } | { op: 'repeat'; sub: Node; min: number; max: number; lazy: boolean };
+type Node = { op: 'chars'; ranges: Ranges; source: string } | { op: 'begin' | 'end' } | { op: 'concat' | 'alt'; subs: Node[] } | { op: 'repeat'; sub: Node; min: number; max: number; lazy: boolean; counted: boolean };
 
 /** Go's Perl character classes (regexp/syntax perl_groups.go). */
 const PERL: Record<string, Ranges> = {
@@ -135,9 +135,10 @@ class Reader {
         else {
           // A named capture, (?P<name> or (?<name>; flags and anything else are not translated.
           const open = this.c[this.i + 1] === 'P' ? this.i + 2 : this.i + 1;
-          if (this.c[open] !== '<' || this.c[open + 1] === '=' || this.c[open + 1] === '!') return undefined;
+          if (this.c[open] !== '<') return undefined;
           const close = this.c.indexOf('>', open);
-          if (close < 0) return undefined;
+          // Go's isValidCaptureName: letters, digits and underscores, at least one.
+          if (close < 0 || !/^[A-Za-z0-9_]+$/.test(this.c.slice(open + 1, close).join(''))) return undefined;
           this.i = close + 1;
         }
       }
@@ -149,7 +150,14 @@ class Reader {
     if (c === '^') return { op: 'begin' };
     if (c === '$') return { op: 'end' };
     if (c === '.') return chars(negate([[0x0a, 0x0a]]));
+    // A repeat with nothing before it is Go's "missing argument to repetition operator".
     if (c === '*' || c === '+' || c === '?' || c === ')' || c === '|') return undefined;
+    if (c === '{') {
+      this.i--;
+      const repeat = this.countedAhead();
+      this.i++;
+      if (repeat) return undefined;
+    }
     // Any other character is itself, `]`, `}` and a `{` that is not a repeat included.
     const n = c.codePointAt(0)!;
     return chars([[n, n]]);
@@ -211,19 +219,24 @@ class Reader {
       [min, max] = c === '*' ? [0, -1] : c === '+' ? [1, -1] : [0, 1];
     } else if (c === '{') {
       const r = this.counted();
+      if (r === 'error') return undefined;
       if (!r) return node;
       [min, max] = r;
     } else return node;
     const lazy = this.c[this.i] === '?';
     if (lazy) this.i++;
-    node = { op: 'repeat', sub: atom, min, max, lazy };
-    // Go refuses a repeat of a repeat; what re2js compiled has none left here.
+    node = { op: 'repeat', sub: atom, min, max, lazy, counted: c === '{' };
+    // A repeat of a repeat is Go's "invalid nested repetition operator".
     const next = this.c[this.i];
     if (next === '*' || next === '+' || next === '?' || (next === '{' && this.countedAhead())) return undefined;
     return node;
   }
 
-  counted(): [number, number] | undefined {
+  /**
+   * Go's parseRepeat at `{`: `{n}`, `{n,}` or `{n,m}`, decimal without leading zeros; undefined when it is
+   * not one (the brace is then a literal); 'error' for Go's "invalid repeat count" (over 1000, min > max).
+   */
+  counted(): [number, number] | 'error' | undefined {
     const save = this.i;
     this.i++;
     const num = (): number | undefined => {
@@ -238,11 +251,12 @@ class Reader {
       this.i++;
       max = this.c[this.i] === '}' ? -1 : num();
     }
-    if (min === undefined || max === undefined || this.c[this.i] !== '}' || min > 1000 || max > 1000) {
+    if (min === undefined || max === undefined || this.c[this.i] !== '}') {
       this.i = save;
       return undefined;
     }
     this.i++;
+    if (min > 1000 || max > 1000 || (max >= 0 && min > max)) return 'error';
     return [min, max];
   }
 
@@ -385,12 +399,37 @@ function deterministic(root: Node): boolean {
  * matches in linear time with Go's answers, or undefined (then re2js matches it).
  */
 export function jsSourceOfGoRegexp(pattern: string): string | undefined {
-  // Go refuses invalid UTF-8; a lone surrogate is not translated.
-  if (LONE_SURROGATE.test(pattern)) return undefined;
+  // Go refuses invalid UTF-8; a lone surrogate is not translated. Up to MAX_PATTERN characters, Go's
+  // nesting and size limits cannot be reached.
+  if (pattern.length > MAX_PATTERN || LONE_SURROGATE.test(pattern)) return undefined;
   const r = new Reader([...pattern]);
   const root = r.alternation();
-  if (!root || r.i !== r.c.length || !deterministic(root)) return undefined;
+  if (!root || r.i !== r.c.length || !repeatsValid(root) || !deterministic(root)) return undefined;
   return source(root);
+}
+
+/** Longest pattern translated. */
+const MAX_PATTERN = 1000;
+
+/**
+ * Go's repeatIsValid, checked where its parser checks it (each counted repeat of 2 or more): nested
+ * counted repeats may not make more than 1000 copies of what they repeat ("invalid repeat count").
+ */
+function repeatsValid(n: Node): boolean {
+  const within = (x: Node, budget: number): boolean => {
+    if (x.op === 'repeat' && x.counted) {
+      const m = x.max === -1 ? x.min : x.max;
+      if (m === 0) return true;
+      if (m > budget) return false;
+      budget = Math.floor(budget / m);
+    }
+    return x.op === 'repeat' ? within(x.sub, budget) : x.op === 'concat' || x.op === 'alt' ? x.subs.every((s) => within(s, budget)) : true;
+  };
+  const walk = (x: Node): boolean => {
+    if (x.op === 'repeat' && x.counted && (x.min >= 2 || x.max >= 2) && !within(x, 1000)) return false;
+    return x.op === 'repeat' ? walk(x.sub) : x.op === 'concat' || x.op === 'alt' ? x.subs.every(walk) : true;
+  };
+  return walk(n);
 }
 
 /** Whether a string can be matched by a translated RegExp with Go's answer. */

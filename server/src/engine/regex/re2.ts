@@ -20,11 +20,15 @@ export type CompiledRegex = { ok: true; re: RE2JS } | { ok: false; error: string
 interface Entry {
   /** The pattern, as the cache holds it (a copy: see `cached`). */
   key: string;
-  compiled: CompiledRegex;
-  /** Program size (instructions) when compiled; the cache's weight. */
+  /** re2js's program; for a native pattern, compiled when first asked for (`compiledOf`). */
+  compiled?: CompiledRegex;
+  /** Program size (instructions) when compiled, or its upper bound for a native pattern; the cache's weight. */
   insts: number;
-  /** The same language as a JavaScript RegExp, where native.ts shows it safe; set on first use. */
-  native?: RegExp | null;
+  /**
+   * The same language as a JavaScript RegExp, where native.ts shows that it is and that matching is
+   * linear; the pattern then also compiles in Go (native.ts reads only what Go accepts).
+   */
+  native: RegExp | null;
 }
 
 const cache = new Map<string, Entry>();
@@ -49,7 +53,7 @@ function cached(pattern: string): Entry {
   }
   // The cache outlives the CRD the pattern was read from: a copy of it, not a slice of the CRD's text.
   const own = detachedString(pattern);
-  const e = compileEntry(own);
+  const e = nativeEntry(own) ?? compileEntry(own);
   cache.set(own, e);
   cachedInsts += e.insts;
   while (cache.size > 1 && (cache.size > MAX_CACHE || cachedInsts > MAX_CACHED_INSTS)) {
@@ -60,11 +64,30 @@ function cached(pattern: string): Entry {
   return e;
 }
 
+/** The program instructions re2js adds to the size bound (the whole match's capture, match, fail). */
+const PROGRAM_FRAME = 4;
+
+/** An entry matched natively, without compiling re2js's program (the slow part of a first check). */
+function nativeEntry(pattern: string): Entry | undefined {
+  const source = jsSourceOfGoRegexp(pattern);
+  if (source === undefined) return undefined;
+  try {
+    return { key: pattern, native: new RegExp(source, 'u'), insts: programSizeBound(pattern) + PROGRAM_FRAME };
+  } catch {
+    // Not expected (the source is built from the subset JavaScript takes): re2js then matches it.
+    return undefined;
+  }
+}
+
+function compiledOf(e: Entry): CompiledRegex {
+  return (e.compiled ??= compileEntry(e.key).compiled!);
+}
+
 function compileEntry(pattern: string): Entry {
   try {
     const re = RE2JS.compile(pattern);
     capDfa(re);
-    return { key: pattern, compiled: { ok: true, re }, insts: re.programSize() };
+    return { key: pattern, compiled: { ok: true, re }, insts: re.programSize(), native: null };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     if (msg.startsWith('error parsing regexp: duplicate capture group name')) {
@@ -73,12 +96,12 @@ function compileEntry(pattern: string): Entry {
       try {
         const re = RE2JS.compile(pattern.replace(/(^|[^\\])\(\?P?<[A-Za-z0-9_]+>/g, '$1('));
         capDfa(re);
-        return { key: pattern, compiled: { ok: true, re }, insts: re.programSize() };
+        return { key: pattern, compiled: { ok: true, re }, insts: re.programSize(), native: null };
       } catch {
         /* keep the first error */
       }
     }
-    return { key: pattern, compiled: { ok: false, error: goRegexpError(msg, pattern) }, insts: 1 };
+    return { key: pattern, compiled: { ok: false, error: goRegexpError(msg, pattern) }, insts: 1, native: null };
   }
 }
 
@@ -93,7 +116,7 @@ function capDfa(re: RE2JS): void {
 
 /** Compile with Go regexp semantics; the error is Go's message. */
 export function compileRE2(pattern: string): CompiledRegex {
-  return cached(pattern).compiled;
+  return compiledOf(cached(pattern));
 }
 
 /** Go's regexp.MatchString: does the pattern match anywhere in s? Throws on a bad pattern. */
@@ -151,31 +174,26 @@ export function compilePattern(pattern: string): BoundedPattern {
     if (scan.size > MAX_PROGRAM_SIZE && !scan.repeatInvalid) return { kind: 'tooLarge', size: scan.size };
   }
   const entry = cached(pattern);
-  const { compiled, insts } = entry;
+  if (entry.native) {
+    const native = entry.native;
+    return {
+      kind: 'ok',
+      get re() {
+        const c = compiledOf(entry);
+        if (!c.ok) throw new Error(`internal: ${pattern} read as a Go regexp, yet re2js says ${c.error}`);
+        return c.re;
+      },
+      insts: entry.insts,
+      native,
+    };
+  }
+  const compiled = compiledOf(entry);
   if (!compiled.ok) {
     // re2js stops at 1,398,101 instructions, Go at 3,355,443: between the two Go compiles the pattern.
     if (compiled.error.startsWith(TOO_LARGE)) return { kind: 'tooLarge', size: scanPattern(pattern).size };
     return { kind: 'invalid', error: compiled.error };
   }
-  return { kind: 'ok', re: compiled.re, insts, native: nativeOf(entry) };
-}
-
-/**
- * The pattern as a JavaScript RegExp where that matches what Go matches, in linear time (native.ts); null
- * where re2js matches it. Made once per cached pattern.
- */
-function nativeOf(e: Entry): RegExp | null {
-  if (e.native !== undefined) return e.native;
-  e.native = null;
-  if (!e.compiled.ok) return null;
-  const source = jsSourceOfGoRegexp(e.key);
-  if (source === undefined) return null;
-  try {
-    e.native = new RegExp(source, 'u');
-  } catch {
-    // Not expected (the source is built from the subset JavaScript takes); re2js matches it.
-  }
-  return e.native;
+  return { kind: 'ok', re: compiled.re, insts: entry.insts, native: null };
 }
 
 /** The work budget of one checked object; shared by all its pattern matches. */
