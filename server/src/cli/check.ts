@@ -6,7 +6,8 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { readOnlyTextDocument } from '../service/textDocument';
 import type { FieldValidation, FileContext } from '../service/context';
 import type { Finding, Fix } from '../service/finding';
 import { LanguageService } from '../service/languageService';
@@ -121,12 +122,12 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
     if (fc) service.setFileContext(uri, fc);
     // Like an editor's language mode: a named file is YAML by its name (the standard input always).
     const languageId = file.path === STDIN || /\.ya?ml$/i.test(file.path) ? 'yaml' : 'plaintext';
-    if (how === 'open') return { file, td: TextDocument.create(uri, languageId, 1, file.text) };
+    if (how === 'open') return { file, td: readOnlyTextDocument(uri, languageId, 1, file.text) };
     // Indexed: the document is made from the text when it is checked (a new one each time asked).
     return {
       file,
       get td() {
-        return TextDocument.create(uri, languageId, 1, file.text);
+        return readOnlyTextDocument(uri, languageId, 1, file.text);
       },
     };
   });

@@ -2,7 +2,7 @@
  * What every service feature shares: the CRD index, settings, and text <-> position helpers for the CRD
  * documents the index holds (which may not be open in the editor).
  */
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { readOnlyTextDocument } from './textDocument';
 import type { Location, Range } from 'vscode-languageserver-types';
 import type { PathSegment } from '../engine/field';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
@@ -87,7 +87,7 @@ export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
   if (!t) {
     // A CRD indexed by names only (lightIndex.ts) learns whether it is plain block YAML when its value is read.
     void crd.crd;
-    const lines = TextDocument.create('crd:' + crd.id, 'yaml', 0, crd.text);
+    const lines = readOnlyTextDocument('crd:' + crd.id, 'yaml', 0, crd.text);
     t = crd.blockYaml ? { block: new BlockLocator(crd.text), lines, lineShift: crd.startLine } : { doc: parseYamlFile(crd.text).docs[0], lines, lineShift: crd.startLine };
     ctx.caches.crdTexts.set(crd.text, t);
   }

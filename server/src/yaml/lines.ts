@@ -21,13 +21,18 @@ export class LineIndex {
 
   constructor(readonly text: string) {
     const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 13 /* \r */) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      } else if (c === 10 /* \n */) {
-        starts.push(i + 1);
+    if (text.indexOf('\r') < 0) {
+      // The usual text: V8's indexOf is several times faster than a loop over every character.
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 13 /* \r */) {
+          if (text.charCodeAt(i + 1) === 10) i++;
+          starts.push(i + 1);
+        } else if (c === 10 /* \n */) {
+          starts.push(i + 1);
+        }
       }
     }
     this.starts = starts;
