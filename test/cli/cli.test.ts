@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { runCli } from '../../server/src/cli/main';
 import { parseArgs, UsageError } from '../../server/src/cli/args';
 
@@ -239,6 +239,21 @@ test('the bundled entry never prints a stack trace and sets the exit code', () =
   assert.equal(r.status, 2);
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, 'crd-yaml: /definitely/not/here: no such file or directory\n');
+});
+
+test("output cut short by a closed pipe (crd-yaml check | head): no stack trace, the exit code is still the check's", async () => {
+  const crd = fs.readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8');
+  // About 300 KB of findings: more than a pipe holds, so writes after the reader left fail with EPIPE.
+  const crs = Array.from({ length: 2000 }, (_, i) => `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c${i}\nspec:\n  replicas: 20\n`).join('---\n');
+  const dir = tmp({ 'crd.yaml': crd, 'crs.yaml': crs });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/cli.ts'), 'check', '--crd', path.join(dir, 'crd.yaml'), path.join(dir, 'crs.yaml')], { cwd: ROOT });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  // Read one chunk, then close the pipe, as head does.
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 1);
+  assert.equal(err, 'crd-yaml: 1 file, 2000 documents: 2000 errors, 0 warnings, 0 info\n');
 });
 
 test('scalars are read as Kubernetes reads them (0755 is octal); --yaml-1.2 reads YAML 1.2 core', () => {
