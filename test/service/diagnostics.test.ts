@@ -319,3 +319,23 @@ test('a printer column finding lands on the jsonPath written in the version (the
   const [f] = checkFindings(new LanguageService(), crd, [{ text: '"spec[size"', code: 'FieldValueInvalid', line: 16 }]);
   assert.match(f.apiMessage ?? '', /^spec\.additionalPrinterColumns\[0\]\.JSONPath: Invalid value/);
 });
+
+test('a one-shot service (the CLI) keeps no custom resource checks, also after the Kubernetes version changes; the editor service keeps them', () => {
+  for (const batch of [true, false]) {
+    const svc = new LanguageService({}, { batch });
+    svc.configure({ kubernetesMinor: 33 });
+    svc.update(TextDocument.create(CRD_URI, 'yaml', 1, WIDGET_CRD));
+    const { td } = docOf('apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: "big"\n');
+    svc.update(td);
+    const findings = svc.findings(td);
+    assert.ok(
+      findings.some((f) => f.code === 'FieldValueNotSupported'),
+      JSON.stringify(findings.map((f) => f.code)),
+    );
+    // The same findings when asked again.
+    assert.deepEqual(svc.findings(td), findings);
+    const caches = (svc as unknown as { ctx: { caches: { oneShot: boolean; crChecks: { size: number } } } }).ctx.caches;
+    assert.equal(caches.oneShot, batch);
+    assert.equal(caches.crChecks.size, batch ? 0 : 1);
+  }
+});

@@ -125,9 +125,16 @@ export class ServiceCaches {
   /** Parsed open documents by URI (dropped on close): they also serve locations inside open CRDs. */
   readonly openFiles = new Map<string, OpenFile>();
 
-  /** `memo: false`: no per-node memo of the CRD checks (a one-shot check: it pays only across edits). */
+  /**
+   * A one-shot check of many files (the CLI): each document is checked once, so results are not kept
+   * (keeping them would only hold them in memory, and make the collector copy them).
+   */
+  readonly oneShot: boolean;
+
+  /** `memo: false`: a one-shot check (no per-node memo of the CRD checks: it pays only across edits). */
   constructor(opts: { memo?: boolean } = {}) {
-    this.memo = opts.memo === false ? undefined : new SubtreeMemo();
+    this.oneShot = opts.memo === false;
+    this.memo = this.oneShot ? undefined : new SubtreeMemo();
   }
 
   /** The findings of a small CRD text checked before. */

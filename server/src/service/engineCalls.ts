@@ -56,11 +56,13 @@ export function checkCrd(ctx: ServiceContext, text: string, crd: unknown): CrdCh
  * `partial`: a patch or template object (engine/customresource/partial.ts).
  */
 export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean } = {}): CrCheck {
+  // The engine decodes a copy of the object (strategy.ts): the parse is passed as it is.
+  const check = () => guard(() => validateCustomResource(crd.crd, obj, { version, partial: opts.partial, kubernetesMinor: ctx.settings.kubernetesMinor }));
+  if (ctx.caches.oneShot) return check();
   const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
   const hit = ctx.caches.crChecks.get(key);
   if (hit) return hit;
-  // The engine decodes a copy of the object (strategy.ts): the parse is passed as it is.
-  const r = guard(() => validateCustomResource(crd.crd, obj, { version, partial: opts.partial, kubernetesMinor: ctx.settings.kubernetesMinor }));
+  const r = check();
   ctx.caches.crChecks.set(key, r);
   return r;
 }

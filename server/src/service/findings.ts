@@ -39,6 +39,11 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
     // `crdYaml.templates: ignore`: Go template documents are not checked at all.
     if (doc.template && !doc.template.substitutionOnly && ctx.settings.templates === 'ignore') continue;
     try {
+      // A one-shot check (the CLI) finds each document's findings once: nothing to key or keep.
+      if (ctx.caches.oneShot) {
+        out.push(...documentFindings(ctx, td, doc));
+        continue;
+      }
       const key = dependencyKey(ctx, doc, td.uri);
       const startLine = td.positionAt(doc.start).line;
       const hit = ctx.caches.docFindings.get(doc);

@@ -116,7 +116,7 @@ export class LanguageService {
     if (settings.yamlVersion && settings.yamlVersion !== this.ctx.settings.yamlVersion) this.ctx.caches.openFiles.clear();
     if (settings.templates && settings.templates !== this.ctx.settings.templates) this.ctx.caches.openFiles.clear();
     // Another Kubernetes version: every engine answer may change (the checks' caches start over).
-    if ('kubernetesMinor' in settings && settings.kubernetesMinor !== this.ctx.settings.kubernetesMinor) this.ctx.caches = new ServiceCaches();
+    if ('kubernetesMinor' in settings && settings.kubernetesMinor !== this.ctx.settings.kubernetesMinor) this.ctx.caches = new ServiceCaches({ memo: !this.options.batch });
     Object.assign(this.ctx.settings, settings);
   }
 
