@@ -102,12 +102,15 @@ interface Decoded {
 
 /** The CR codec's decoding (unstructuredSchemaCoercer + defaulting): prune, drop non-nullable nulls, default, coerce ObjectMeta. */
 function decodeCustomResource(obj: unknown, schema: JSONSchemaProps | undefined, prune: boolean): Decoded {
-  const out: Decoded = { object: deepCopyJSON(obj) as Record<string, unknown>, pruned: [], defaulted: [] };
+  const out: Decoded = { object: obj as Record<string, unknown>, pruned: [], defaulted: [] };
   if (schema && prune) {
-    const p = pruneUnknownFields(out.object, schema, { isResourceRoot: true });
+    const p = pruneUnknownFields(obj, schema, { isResourceRoot: true });
     out.object = p.object as Record<string, unknown>;
     out.pruned.push(...p.pruned);
   }
+  // Pruning builds new objects and arrays (sharing only scalars); defaulting and coercion below change
+  // what they are given, so the object is copied where pruning did not copy it.
+  if (out.object === obj) out.object = deepCopyJSON(obj) as Record<string, unknown>;
   if (schema) {
     const d = defaultCustomResource(out.object, schema, { isResourceRoot: true });
     out.object = d.object as Record<string, unknown>;
