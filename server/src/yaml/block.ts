@@ -23,14 +23,6 @@ function giveUp(): never {
   throw new NotBlockYaml();
 }
 
-interface Line {
-  /** Column of the first non-space character (the line's length when blank). */
-  indent: number;
-  text: string;
-  /** Blank or only a comment. */
-  empty: boolean;
-}
-
 /** Characters that may not start a plain scalar here (or that we leave to the full parser). */
 const NOT_PLAIN_START = new Set(['&', '*', '!', '%', '@', '`', '?', '|', '>', '[', ']', '{', '}', ',', '#', "'", '"']);
 
@@ -61,7 +53,13 @@ export function readBlockYamlCounted(text: string): { value: unknown; counts: To
 }
 
 class Reader {
-  private readonly lines: Line[];
+  // The lines, as three arrays (not an object per line: a 3 MB CRD has 60,000 lines).
+  private readonly texts: string[];
+  /** Column of each line's first non-space character (the line's length when blank). */
+  private readonly indents: Int32Array;
+  /** 1 where a line is blank or only a comment. */
+  private readonly empties: Uint8Array;
+  private readonly n: number;
   private i = 0;
   private depth = 0;
   /**
@@ -72,53 +70,58 @@ class Reader {
   readonly counts: TokenCounts = { tokens: 1, flowStarts: 0, entries: 0, commas: 0 };
 
   constructor(text: string) {
-    this.lines = text.split('\n').map((t) => {
-      let n = 0;
-      while (n < t.length && t.charCodeAt(n) === 32) n++;
-      return { indent: n, text: t, empty: n === t.length || t[n] === '#' };
-    });
+    const texts = text.split('\n');
+    const n = texts.length;
+    this.texts = texts;
+    this.n = n;
+    this.indents = new Int32Array(n);
+    this.empties = new Uint8Array(n);
+    for (let j = 0; j < n; j++) {
+      const t = texts[j];
+      let k = 0;
+      while (k < t.length && t.charCodeAt(k) === 32) k++;
+      this.indents[j] = k;
+      if (k === t.length || t.charCodeAt(k) === 35 /* # */) this.empties[j] = 1;
+    }
   }
 
   document(): unknown {
     this.skipEmpty();
-    const first = this.lines[this.i];
-    if (first && first.indent === 0 && first.text.startsWith('---')) {
-      const rest = first.text.slice(3);
+    if (this.i < this.n && this.indents[this.i] === 0 && this.texts[this.i].startsWith('---')) {
+      const rest = this.texts[this.i].slice(3);
       if (rest !== '' && !/^ +(#.*)?$/.test(rest)) giveUp();
-      this.countLine(first);
+      this.countLine(this.i);
       this.counts.tokens++;
       this.i++;
       this.skipEmpty();
     }
-    const line = this.lines[this.i];
-    if (line?.indent !== 0) giveUp();
+    if (this.i >= this.n || this.indents[this.i] !== 0) giveUp();
     const v = this.block(0);
     this.skipEmpty();
-    if (this.i < this.lines.length) giveUp();
+    if (this.i < this.n) giveUp();
     return v;
   }
 
   private skipEmpty(): void {
-    while (this.i < this.lines.length && this.lines[this.i].empty) this.countLine(this.lines[this.i++]);
+    while (this.i < this.n && this.empties[this.i]) this.countLine(this.i++);
   }
 
-  /** A line's indentation, newline and comment tokens (as upper bounds). */
-  private countLine(line: Line): void {
-    this.counts.tokens += line.text.includes('#') ? 4 : 2;
+  /** Line j's indentation, newline and comment tokens (as upper bounds). */
+  private countLine(j: number): void {
+    this.counts.tokens += this.texts[j].includes('#') ? 4 : 2;
   }
 
-  /** The next non-empty line, without moving. */
-  private peek(): Line | undefined {
+  /** The next non-empty line (its index, or the line count), without moving. */
+  private peek(): number {
     let j = this.i;
-    while (j < this.lines.length && this.lines[j].empty) j++;
-    return this.lines[j];
+    while (j < this.n && this.empties[j]) j++;
+    return j;
   }
 
   /** A block collection starting at the current line, at its indentation. */
   private block(indent: number): unknown {
     if (++this.depth > MAX_YAML_DEPTH) giveUp();
-    const line = this.lines[this.i];
-    const c = line.text.slice(line.indent);
+    const c = this.texts[this.i].slice(this.indents[this.i]);
     const v = c === '-' || c.startsWith('- ') ? this.sequence(indent) : this.mapping(indent);
     this.depth--;
     return v;
@@ -129,14 +132,14 @@ class Reader {
     const seen = new Set<string>();
     for (;;) {
       this.skipEmpty();
-      const line = this.lines[this.i];
-      if (!line || line.indent < indent) break;
-      if (line.indent > indent) giveUp();
-      const c = line.text.slice(indent);
+      const j = this.i;
+      if (j >= this.n || this.indents[j] < indent) break;
+      if (this.indents[j] > indent) giveUp();
+      const c = this.texts[j].slice(indent);
       if (c === '-' || c.startsWith('- ')) break; // a compact sequence's end
-      const { key, rest, restCol } = this.key(line, indent);
+      const { key, rest, restCol } = this.key(this.texts[j], indent);
       // The line, the key (a scalar token and its text), the colon and the space after it.
-      this.countLine(line);
+      this.countLine(j);
       this.counts.tokens += 4;
       if (seen.has(key)) giveUp();
       seen.add(key);
@@ -149,16 +152,17 @@ class Reader {
     const out: unknown[] = [];
     for (;;) {
       this.skipEmpty();
-      const line = this.lines[this.i];
-      if (!line || line.indent < indent) break;
-      if (line.indent > indent) giveUp();
-      const c = line.text.slice(indent);
+      const j = this.i;
+      if (j >= this.n || this.indents[j] < indent) break;
+      if (this.indents[j] > indent) giveUp();
+      const t = this.texts[j];
+      const c = t.slice(indent);
       if (!(c === '-' || c.startsWith('- '))) break;
       let col = indent + 1;
-      while (col < line.text.length && line.text.charCodeAt(col) === 32) col++;
-      const rest = line.text.slice(col);
+      while (col < t.length && t.charCodeAt(col) === 32) col++;
+      const rest = t.slice(col);
       // The line, the dash and the space after it.
-      this.countLine(line);
+      this.countLine(j);
       this.counts.tokens += 2;
       this.counts.entries++;
       if (rest === '' || rest.startsWith('#')) {
@@ -166,7 +170,7 @@ class Reader {
         out.push(this.nested(indent, false));
       } else if (rest === '-' || rest.startsWith('- ') || isKeyLine(rest)) {
         // A compact collection: the item's lines continue at its column.
-        line.indent = col;
+        this.indents[j] = col;
         out.push(this.block(col));
       } else {
         out.push(this.value(rest, col, indent, false));
@@ -176,8 +180,7 @@ class Reader {
   }
 
   /** A key at `indent` of the current line: its JSON key and what follows the colon. */
-  private key(line: Line, indent: number): { key: string; rest: string; restCol: number } {
-    const t = line.text;
+  private key(t: string, indent: number): { key: string; rest: string; restCol: number } {
     let end: number;
     let key: string;
     const q = t[indent];
@@ -222,13 +225,13 @@ class Reader {
   /** What follows a key or dash with nothing after it on its line: a nested collection, or null. */
   private nested(indent: number, inMapping: boolean): unknown {
     const next = this.peek();
-    if (next && next.indent > indent) {
+    if (next < this.n && this.indents[next] > indent) {
       this.skipEmpty();
-      return this.block(next.indent);
+      return this.block(this.indents[next]);
     }
     // A mapping's value may be a sequence at the mapping's own indentation.
-    if (inMapping && next && next.indent === indent) {
-      const c = next.text.slice(indent);
+    if (inMapping && next < this.n && this.indents[next] === indent) {
+      const c = this.texts[next].slice(indent);
       if (c === '-' || c.startsWith('- ')) {
         this.skipEmpty();
         return this.block(indent);
@@ -246,14 +249,14 @@ class Reader {
     this.i++;
     // Continuation lines, more indented than the collection: folded into one line.
     let breaks = 0;
-    for (let j = this.i; j < this.lines.length; j++) {
-      const l = this.lines[j];
-      if (l.indent === l.text.length) {
+    for (let j = this.i; j < this.n; j++) {
+      const lineIndent = this.indents[j];
+      if (lineIndent === this.texts[j].length) {
         breaks++;
         continue;
       }
-      if (l.indent <= indent) break;
-      const t = l.text.slice(l.indent);
+      if (lineIndent <= indent) break;
+      const t = this.texts[j].slice(lineIndent);
       if (commented || t.startsWith('#') || t.includes(' #') || t.includes(': ') || t.endsWith(':')) giveUp();
       s += breaks ? '\n'.repeat(breaks) : ' ';
       s += t.trimEnd();
@@ -268,15 +271,14 @@ class Reader {
     this.counts.tokens += 2;
     const q = rest[0];
     const close = (t: string, from: number) => (q === "'" ? closingSingle(t, from) : closingDouble(t, from));
-    let line = this.lines[this.i].text;
+    let line = this.texts[this.i];
     let end = close(line, col + 1);
     let raw = end >= 0 ? line.slice(col, end + 1) : line.slice(col) + '\n';
     while (end < 0) {
       this.i++;
-      const l = this.lines[this.i];
       // Continuation lines are more indented than the collection (blank ones aside).
-      if (!l || (l.indent <= indent && l.indent < l.text.length)) giveUp();
-      line = l.text;
+      if (this.i >= this.n || (this.indents[this.i] <= indent && this.indents[this.i] < this.texts[this.i].length)) giveUp();
+      line = this.texts[this.i];
       end = close(line, 0);
       raw += end >= 0 ? line.slice(0, end + 1) : line + '\n';
     }
@@ -297,21 +299,20 @@ class Reader {
     this.i++;
     // The content's indentation: that of its first non-blank line.
     let j = this.i;
-    while (j < this.lines.length && this.lines[j].indent === this.lines[j].text.length) j++;
-    const firstContent = this.lines[j];
-    const n = firstContent && firstContent.indent > indent ? firstContent.indent : undefined;
+    while (j < this.n && this.indents[j] === this.texts[j].length) j++;
+    const n = j < this.n && this.indents[j] > indent ? this.indents[j] : undefined;
     const content: string[] = [];
-    for (; this.i < this.lines.length; this.i++) {
-      const l = this.lines[this.i];
-      const blank = l.indent === l.text.length;
-      if (blank) {
+    for (; this.i < this.n; this.i++) {
+      const t = this.texts[this.i];
+      const lineIndent = this.indents[this.i];
+      if (lineIndent === t.length) {
         // Spaces beyond the content's indentation are content: left to the full parse.
-        if (n === undefined ? l.text.length > indent : l.text.length > n) giveUp();
+        if (n === undefined ? t.length > indent : t.length > n) giveUp();
         content.push('');
         continue;
       }
-      if (n === undefined || l.indent < n) break;
-      content.push(l.text.slice(n));
+      if (n === undefined || lineIndent < n) break;
+      content.push(t.slice(n));
     }
     // Trailing blank lines are chomped.
     let last = content.length;
