@@ -8,7 +8,7 @@
  * - the main thread parses nothing and checks nothing (its parse counter, and the bundle: see
  *   threads.test.ts), and the query worker that answers the hovers never touched the attacked document
  *   (no task, no parse): so no hover can wait for the attack;
- * - the check worker's CPU time on the attacked document (its thread's own CPU time) is under 2 s;
+ * - the check worker's CPU time on the attacked document (its thread's own CPU time) is under 4 s;
  * - the first hover sent as the attack starts is answered before the attacked document's diagnostics are
  *   published, and hovers are answered while the check worker is inside a check (crdYaml/stats): order
  *   and counters, not time, show that the hover did not wait for the attack;
@@ -48,8 +48,13 @@ const WIDGET_CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'wi
  * before the attack (its three isolates, the index, the normal documents).
  */
 const memoryBoundMB = (bytes: number) => 128 + (20 * bytes) / 1048576;
-/** CPU time the attacked document's check may take (its thread's own time, so load does not count). */
-const CHECK_CPU_MS = 2000;
+/**
+ * CPU time the attacked document's check may take (its thread's own time, so other processes' load does
+ * not count). The slowest attack, 100,000 documents, takes 0.96 to 1.4 s in 26 CI runs; once, while the
+ * virtual machine's host ran every program 2 to 3 times slower, it took 3.3 s. Four seconds still fails
+ * work that grows faster than the input.
+ */
+const CHECK_CPU_MS = 4000;
 let hugeReplicas = BigInt(0);
 /**
  * Valid custom resources that ride along with an attack that is cheap on its own now that it is bounded
