@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type * as Https from 'node:https';
-import { httpFor, trustedCa } from '../net/http';
+import { collectBody, httpFor, trustedCa } from '../net/http';
 import { execCredential, forgetExecCredential } from './exec';
 import type { ClusterConnection } from './kubeconfig';
 
@@ -171,17 +171,12 @@ export class ClusterClient {
         return;
       }
       const req = httpFor(url.protocol).request(url, options, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > maxBytes) {
-            req.destroy(new ClusterError(`the answer of ${url.pathname} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB`));
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), bytes: size }));
+        collectBody(
+          res,
+          maxBytes,
+          (b) => resolve({ status: res.statusCode ?? 0, text: b.toString('utf8'), bytes: b.length }),
+          () => req.destroy(new ClusterError(`the answer of ${url.pathname} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB`)),
+        );
         res.on('error', reject);
       });
       req.on('timeout', () => req.destroy(new ClusterError(`${url.origin} did not answer within ${timeout / 1000} s`)));

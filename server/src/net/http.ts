@@ -82,6 +82,27 @@ function readExtraCerts(file: string | undefined): string[] | undefined {
   return certs.length ? certs : undefined;
 }
 
+/**
+ * Collects a response's body, bounded: `onBody` with the whole of it, or `onTooLarge` (once, and nothing
+ * more is kept) as soon as it grows past `maxBytes`. The one reader of bodies for every request we make.
+ */
+export function collectBody(res: Http.IncomingMessage, maxBytes: number, onBody: (body: Buffer) => void, onTooLarge: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  res.on('data', (c: Buffer) => {
+    if (over) return;
+    size += c.length;
+    if (size > maxBytes) {
+      over = true;
+      onTooLarge();
+    } else chunks.push(c);
+  });
+  res.on('end', () => {
+    if (!over) onBody(Buffer.concat(chunks));
+  });
+}
+
 /** A GET's answer: the response after redirects, or why there is none (Node's error code, or words). */
 export type GetAnswer = { status: number; statusText: string; body: Buffer } | { error: string } | { tooLarge: true };
 
@@ -127,14 +148,12 @@ export function getUrl(url: string, opts: { timeoutMs: number; maxBytes: number 
           done({ tooLarge: true }, true);
           return;
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > opts.maxBytes) done({ tooLarge: true }, true);
-          else chunks.push(c);
-        });
-        res.on('end', () => done({ status, statusText: res.statusMessage ?? '', body: Buffer.concat(chunks) }));
+        collectBody(
+          res,
+          opts.maxBytes,
+          (body) => done({ status, statusText: res.statusMessage ?? '', body }),
+          () => done({ tooLarge: true }, true),
+        );
         res.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));
       });
       req.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));

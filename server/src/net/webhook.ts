@@ -4,7 +4,7 @@
  * reads the CRD's own webhook settings: a CRD's service reference points into a cluster, not here.
  * Bounded: one request, a time limit (the API server's webhook timeout, 30 s) and a response size limit.
  */
-import { httpFor, trustedCa } from './http';
+import { collectBody, httpFor, trustedCa } from './http';
 
 /** What came back: the HTTP answer, or why there was none, worded as Go's HTTP client words it. */
 export type WebhookAnswer = { status: number; body: string } | { error: string };
@@ -46,18 +46,15 @@ export function postJson(url: string, body: string, opts: PostOptions = {}): Pro
         timeout: timeoutMs,
       },
       (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > maxBytes) {
+        collectBody(
+          res,
+          maxBytes,
+          (b) => done({ status: res.statusCode ?? 0, body: b.toString('utf8') }),
+          () => {
             req.destroy();
             done({ error: `Post "${url}": the response is larger than ${maxBytes} bytes` });
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          },
+        );
         res.on('error', (e) => done({ error: `Post "${url}": ${e.message}` }));
       },
     );
