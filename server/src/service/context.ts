@@ -53,6 +53,12 @@ export interface FileContext {
   helmTemplate?: boolean;
   /** A kustomize patch: `partial` (strategic merge: a partial object), `json6902` (operations, not an object). */
   patch?: 'partial' | 'json6902';
+  /**
+   * A file of a test tool's folder (Kyverno Chainsaw, kuttl): an `assertion` (assert/error files) is a
+   * partial object whose values may be expressions; a `resource` is applied by the tool, with its
+   * expressions and bindings (`($namespace)`) unknown until the test runs.
+   */
+  testTool?: { tool: 'chainsaw' | 'kuttl'; role: 'assertion' | 'resource' };
 }
 
 export interface ServiceContext {
