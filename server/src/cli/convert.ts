@@ -79,7 +79,7 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
       opts.to,
       crypto.randomUUID(),
       (body, crdCa) => post(opts.webhook, body, opts.ca ?? crdCa),
-      opts.kubernetesMinor,
+      { kubernetesMinor: opts.kubernetesMinor },
     );
     const whereOf = (i: number | undefined) => docs[i ?? result.sent[0] ?? 0]?.where ?? fileOf(crd);
     for (const e of result.errors) {

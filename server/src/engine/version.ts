@@ -55,6 +55,23 @@ export function supportedKubernetesVersions(): string[] {
   return out;
 }
 
+/**
+ * The Kubernetes API server a check follows, in one shape for every engine entry point (CRD create and
+ * update, custom resource create and update, conversion checks): its minor, and its compatibility version
+ * for new CEL rules where that is not the minor's default. Its feature gates follow from the minor
+ * (featureGates below).
+ */
+export interface KubernetesTarget {
+  /** The API server's minor (1.30 .. 1.37 as 30 .. 37); undefined: the newest. */
+  kubernetesMinor?: KubernetesMinor;
+  /**
+   * The API server's compatibility version for new CEL rules, when not the default of its minor (1.X-1,
+   * 1.29 for 1.30): a server started with `--min-compatibility-version`, or emulating an older version
+   * (a 1.37 binary floors it at 1.34).
+   */
+  compatibilityMinor?: KubernetesMinor;
+}
+
 /** The feature gates that change CRD or custom resource validation, as their defaults are in a release. */
 export interface FeatureGates {
   CRDValidationRatcheting: boolean;

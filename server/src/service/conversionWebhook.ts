@@ -17,6 +17,8 @@ import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossles
 import type { WebhookAnswer } from '../net/webhook';
 import type { ServiceContext } from './context';
 import { headRange } from './findings';
+import { engineTarget } from './engineCalls';
+import type { KubernetesTarget } from '../engine/version';
 import { resolveCr, roleOf } from './kube';
 import { toPlain } from './preview';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
@@ -76,7 +78,7 @@ export function conversionCaBundle(crd: unknown): string | undefined {
  * Sends `objects` (custom resources of the CRD) to the webhook through `post` and checks the answer.
  * `to` is a version name (`v1`) or an apiVersion (`example.com/v1`); `uid` identifies the request.
  */
-export async function checkConversionWebhook(crdInput: unknown, objects: readonly unknown[], to: string, uid: string, post: PostReview, kubernetesMinor?: number): Promise<ConversionCheckResult> {
+export async function checkConversionWebhook(crdInput: unknown, objects: readonly unknown[], to: string, uid: string, post: PostReview, target: KubernetesTarget = {}): Promise<ConversionCheckResult> {
   // A v1beta1 CRD is read as the API server would hold it.
   const crd = migrateToV1(crdInput)?.crd ?? crdInput;
   const spec = isJSONObject(crd) && isJSONObject(crd.spec) ? crd.spec : {};
@@ -155,7 +157,7 @@ export async function checkConversionWebhook(crdInput: unknown, objects: readonl
   result.errors.push(...outcome.errors.map((e) => ({ message: e.message, ...(e.index !== undefined ? { object: result.sent[e.index] } : {}) })));
   if (!outcome.objects) return result;
   result.converted = outcome.objects.map((object, i) => {
-    const created = validateCustomResource(crd, object, { kubernetesMinor });
+    const created = validateCustomResource(crd, object, target);
     return { source: result.sent[i], object, created: created.object, errors: created.errors, warnings: created.warnings };
   });
   return result;
@@ -215,7 +217,7 @@ export async function checkDocumentConversion(ctx: ServiceContext, td: TextDocum
     to,
     uid,
     post,
-    ctx.settings.kubernetesMinor,
+    engineTarget(ctx),
   );
   const rangeOf = (i: number | undefined) => headRange(td, mine[i ?? result.sent[0] ?? 0].doc);
   const messages: DocumentConversionCheck['messages'] = result.errors.map((e) => ({ message: e.message, severity: 'error', range: rangeOf(e.object) }));

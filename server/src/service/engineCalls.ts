@@ -10,6 +10,16 @@ import { withSubtreeMemo } from '../engine/field/memo';
 import type { CrCheck, CrdCheck, CrdUpdateCheck, CrUpdateCheck, Guarded } from './caches';
 import type { ServiceContext } from './context';
 import type { IndexedCrd } from '../workspace/crdIndex';
+import type { KubernetesTarget } from '../engine/version';
+
+/**
+ * The API server every engine call of the service follows, built from the settings in one place: create
+ * and update paths, CRDs and custom resources, conversion checks all get the same target (an update path
+ * that built its own options once checked at the newest version whatever the setting said).
+ */
+export function engineTarget(ctx: ServiceContext): KubernetesTarget {
+  return { kubernetesMinor: ctx.settings.kubernetesMinor };
+}
 
 /**
  * The cache key of a document's text: the text itself as kubectl reads it (YAML 1.1), marked when read as
@@ -45,7 +55,7 @@ export function checkCrd(ctx: ServiceContext, text: string, crd: unknown): CrdCh
   const hit = cachedCrd(ctx, text, crd);
   if (hit) return hit;
   // The engine does not mutate its input (the memo relies on it: unchanged subtrees are shared).
-  const r = guard(() => withSubtreeMemo(ctx.caches.memo, () => validateCustomResourceDefinition(crd, { kubernetesMinor: ctx.settings.kubernetesMinor })));
+  const r = guard(() => withSubtreeMemo(ctx.caches.memo, () => validateCustomResourceDefinition(crd, engineTarget(ctx))));
   const out: CrdCheck = r.ok ? { errors: r.value, failures: [] } : { errors: [], failures: [r.error] };
   ctx.caches.setCrdCheck(text, crd, out);
   return out;
@@ -57,7 +67,7 @@ export function checkCrd(ctx: ServiceContext, text: string, crd: unknown): CrdCh
  */
 export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean } = {}): CrCheck {
   // The engine decodes a copy of the object (strategy.ts): the parse is passed as it is.
-  const check = () => guard(() => validateCustomResource(crd.crd, obj, { version, partial: opts.partial, kubernetesMinor: ctx.settings.kubernetesMinor }));
+  const check = () => guard(() => validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, partial: opts.partial }));
   if (ctx.caches.oneShot) return check();
   const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
   const hit = ctx.caches.crChecks.get(key);
@@ -85,12 +95,20 @@ export function checkCrUpdate(ctx: ServiceContext, crd: IndexedCrd, version: str
   const hit = ctx.caches.crUpdateChecks.get(key);
   if (hit) return hit;
   const r = guard(() => {
-    const update = validateCustomResource(crd.crd, obj, { version, oldObject: old });
+    const update = validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, oldObject: old });
     const create = checkCr(ctx, crd, version, text, obj);
     return { ...update, errors: compareWithCreate(update.errors, create.ok ? create.value.errors : []).errors };
   });
   ctx.caches.crUpdateChecks.set(key, r);
   return r;
+}
+
+/**
+ * The errors of an object created against a CRD value that is not (or not yet) indexed: a CRD being edited,
+ * or its baseline (what a CRD change breaks, update.ts). Not cached: the caller keeps the verdicts it needs.
+ */
+export function checkObjectAgainst(ctx: ServiceContext, crd: unknown, obj: unknown): Guarded<ReturnType<typeof validateCustomResource>> {
+  return guard(() => validateCustomResource(crd, obj, engineTarget(ctx)));
 }
 
 /** The API server's update path for a CRD document against the stored CRD (its baseline). */
@@ -99,7 +117,7 @@ export function checkCrdUpdate(ctx: ServiceContext, text: string, crd: unknown, 
   const hit = ctx.caches.crdUpdateChecks.get(key);
   if (hit) return hit;
   const create = checkCrd(ctx, text, crd);
-  const r = guard(() => validateCustomResourceDefinitionUpdate(structuredClone(crd), structuredClone(old)));
+  const r = guard(() => validateCustomResourceDefinitionUpdate(structuredClone(crd), structuredClone(old), engineTarget(ctx)));
   const out: CrdUpdateCheck = r.ok ? { errors: compareWithCreate(r.value, create.errors).errors, failures: [] } : { ...create, failures: [...create.failures, r.error] };
   ctx.caches.crdUpdateChecks.set(key, out);
   return out;

@@ -13,7 +13,7 @@
 import { errorMessage, type PathSegment } from '../engine/field';
 import { compareCustomResourceDefinitions } from '../engine/compat/compare';
 import { COMPAT_CATEGORIES, type CompatSeverity } from '../engine/compat/categories';
-import { validateCustomResource } from '../engine/customresource/strategy';
+import { checkObjectAgainst } from './engineCalls';
 import { baselineKey, sameKey } from '../baseline/key';
 import type { ServiceContext } from './context';
 import type { Finding, RelatedFinding } from './finding';
@@ -121,7 +121,11 @@ export function brokenObjectsFinding(ctx: ServiceContext, doc: YamlDoc, oldCrd: 
         break;
       }
       checked++;
-      const errs = (crd: unknown) => validateCustomResource(crd, structuredClone(d.value)).errors.filter((e) => (e.severity ?? 'error') === 'error');
+      const errs = (crd: unknown) => {
+        const r = checkObjectAgainst(ctx, crd, structuredClone(d.value));
+        // An engine failure is no verdict: the object counts as valid against both (nothing claimed).
+        return r.ok ? r.value.errors.filter((e) => (e.severity ?? 'error') === 'error') : [];
+      };
       // The baseline CRD does not change while the CRD is edited: its verdict on each object is kept.
       let seen = validAgainstBaseline.get(oldCrd as object);
       if (!seen) validAgainstBaseline.set(oldCrd as object, (seen = new Map()));

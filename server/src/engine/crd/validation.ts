@@ -17,7 +17,7 @@ import { nameIsDNSSubdomain } from './objectmeta';
 import { schemaHasDefaults, validateCustomResourceDefinitionValidation } from './schema';
 import type { CRDNames, CRDSpec, CRDVersion, ColumnDefinition, CustomResourceConversion, CustomResourceDefinition, SelectableField, Subresources } from './types';
 import { createWarnings } from './warnings';
-import { featureGates } from '../version';
+import { featureGates, type KubernetesTarget } from '../version';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 import { internalVersionStruct } from './gostruct';
 import { validateWebhookService, validateWebhookURL } from './webhook';
@@ -81,17 +81,7 @@ export function validateInternal(obj: CustomResourceDefinition, update?: { old: 
   return errs;
 }
 
-/** The Kubernetes version a CRD is checked as (engine/version.ts). */
-export interface KubernetesTarget {
-  /** The API server's minor (1.30 .. 1.37 as 30 .. 37); undefined: the newest. */
-  kubernetesMinor?: number;
-  /**
-   * The API server's compatibility version for new CEL rules, when not the default of its minor (1.X-1,
-   * 1.29 for 1.30): a server started with `--min-compatibility-version`, or emulating an older version
-   * (a 1.37 binary floors it at 1.34).
-   */
-  compatibilityMinor?: number;
-}
+export type { KubernetesTarget } from '../version';
 
 /**
  * The CRD strategy's dropDisabledFields (PrepareForCreate / PrepareForUpdate): with

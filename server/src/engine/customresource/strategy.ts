@@ -3,6 +3,7 @@
  * customresource_handler.go serving info, the CR codec's coercion, and pkg/registry/customresource
  * strategy.go / validator.go), on plain JSON values.
  */
+import type { KubernetesTarget } from '../version';
 import { internalError, invalid, FieldPath, type FieldError } from '../field';
 import type { PrunedField } from '../pruning/algorithm';
 import { pruneUnknownFields } from '../pruning/algorithm';
@@ -19,7 +20,7 @@ import { compareKubeAwareVersionStrings } from './versions';
 import { partialObjectSchema, withoutPatchDirectives } from './partial';
 import { dedupOwnerReferences } from './handlers';
 
-export interface CustomResourceOptions {
+export interface CustomResourceOptions extends KubernetesTarget {
   /** The CRD version to use; by default the one named by the object's apiVersion. */
   version?: string;
   /** Present for an update. */
@@ -29,8 +30,6 @@ export interface CustomResourceOptions {
    * answer cannot change when the rest is added (partial.ts). Strategic merge patch directives are ignored.
    */
   partial?: boolean;
-  /** The Kubernetes minor checked as: its CEL environment (engine/version.ts; default the newest). */
-  kubernetesMinor?: number;
 }
 
 export interface CustomResourceResult {
