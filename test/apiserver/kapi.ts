@@ -11,9 +11,10 @@ import { request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { sharedPath } from '../shared';
 
-const SHARED = resolve(__dirname, '..', '..', '..', 'shared', 'kube-apiserver');
+const SHARED = sharedPath('kube-apiserver');
 
 /** The folder holding bin/{etcd,kube-apiserver,kubectl}, or undefined. */
 export function kapiDir(): string | undefined {

@@ -8,9 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runCli } from '../../server/src/cli/main';
+import { sharedPath } from '../shared';
 
 const ROOT = path.resolve(__dirname, '../..');
-const REALWORLD = path.resolve(ROOT, '..', 'shared', 'realworld');
+const REALWORLD = sharedPath('realworld');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 // CRDs of three projects beside all samples: some of the samples are invalid, some kinds unknown.
 const ARGS = ['check', '--format', 'json', '--unknown-kinds', 'hint', ...['cert-manager', 'flux', 'prometheus-operator'].flatMap((p) => ['--crd', path.join(REALWORLD, 'crds', p)]), path.join(REALWORLD, 'samples')];

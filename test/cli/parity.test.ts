@@ -11,9 +11,10 @@ import { runCli } from '../../server/src/cli/main';
 import { collectYamlFiles } from '../../server/src/cli/files';
 import { LanguageService } from '../../server/src/service/languageService';
 import type { FindingSeverity } from '../../server/src/service/finding';
+import { sharedPath } from '../shared';
 
 const ROOT = path.resolve(__dirname, '../..');
-const REALWORLD = path.resolve(ROOT, '..', 'shared', 'realworld');
+const REALWORLD = sharedPath('realworld');
 
 const cliSeverity = (s: FindingSeverity) => (s === 'error' || s === 'warning' ? s : 'info');
 

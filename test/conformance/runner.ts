@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parseJSONLossless, IntegralFloat } from '../../server/src/engine/json/lossless';
 import { errorMessage, type FieldError } from '../../server/src/engine/field';
 import { runOp } from './ops';
+import { sharedDir } from '../shared';
 
 export interface ExpectedError {
   type: string;
@@ -149,7 +150,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** Where the shared folder is by default: `../shared` beside the checkout. */
 export function defaultSharedDir(): string {
-  return path.resolve(__dirname, '../../../shared');
+  return sharedDir();
 }
 
 /** The project's own corpus, run with the shared one. */

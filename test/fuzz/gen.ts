@@ -4,9 +4,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sharedPath } from '../shared';
 
 export const ROOT = join(__dirname, '..', '..');
-export const REALWORLD = '/work/shared/realworld/crds';
+export const REALWORLD = sharedPath('realworld', 'crds');
 
 /** Iterations scale: CRD_YAML_FUZZ_ITERATIONS overrides each test's default count (longer runs). */
 export function iterations(defaultCount: number): number {

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startServer, type TestServer } from './client';
 import type { StatsResponse } from '../../server/src/lsp/protocol';
+import { sharedPath } from '../shared';
 
 // A small real CRD (crossplane's EnvironmentConfig), typed one character at a time.
-const REAL = readFileSync('/work/shared/realworld/crds/crossplane/apiextensions.crossplane.io_environmentconfigs.yaml', 'utf8');
+const REAL = readFileSync(sharedPath('realworld', 'crds', 'crossplane', 'apiextensions.crossplane.io_environmentconfigs.yaml'), 'utf8');
 let server: TestServer;
 
 before(async () => {

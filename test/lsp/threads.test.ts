@@ -14,9 +14,10 @@ import { build } from 'esbuild';
 import { ensureBuilt, ROOT } from './client';
 import { FuzzServer, percentile } from '../fuzz/server';
 import { widgetCr } from '../fuzz/gen';
+import { sharedPath } from '../shared';
 
 const WIDGET_CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
-const ARGO = '/work/shared/realworld/crds/argo-workflows/argoproj.io_workflows.yaml';
+const ARGO = sharedPath('realworld', 'crds', 'argo-workflows', 'argoproj.io_workflows.yaml');
 
 test('the main thread bundle holds no engine, service, workspace or YAML code: it cannot parse or check', async () => {
   const r = await build({

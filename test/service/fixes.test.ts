@@ -10,9 +10,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../../server/src/service/languageService';
 import { FIXES } from '../../server/src/service/fixes';
 import { checkFixesRemove, docOf, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
+import { sharedPath } from '../shared';
 
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
-const REALWORLD = join(__dirname, '..', '..', '..', 'shared', 'realworld');
+const REALWORLD = sharedPath('realworld');
 
 /** The Widget CRD with more fields under spec (indented as its properties). */
 function widgetWith(props: string, required = '[size]'): string {

@@ -9,8 +9,9 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { errorMessage } from '../../server/src/engine/field';
+import { sharedPath } from '../shared';
 
-const ROOT = path.resolve(__dirname, '../../../shared/realworld/crds');
+const ROOT = sharedPath('realworld', 'crds');
 // The large CRDs (over 100 kB, up to 3 MB) take most of the time; they run only with CRD_YAML_REALWORLD=all.
 const MAX_BYTES = process.env.CRD_YAML_REALWORLD === 'all' ? Infinity : 100_000;
 

@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LanguageService } from '../../server/src/service/languageService';
 import { CACHE_BUDGETS } from '../../server/src/service/caches';
+import { sharedPath } from '../shared';
 
-const ARGO = join(__dirname, '../../../shared/realworld/crds/argo-workflows');
+const ARGO = sharedPath('realworld', 'crds', 'argo-workflows');
 const FILES = ['argoproj.io_workflows.yaml', 'argoproj.io_workflowtemplates.yaml', 'argoproj.io_cronworkflows.yaml'];
 
 test('held CRDs: dropped past the budget, least recently read first, and read again the same', () => {

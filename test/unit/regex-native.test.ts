@@ -10,8 +10,9 @@ import * as path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { compilePattern, compileRE2, matchPattern, RegexBudget } from '../../server/src/engine/regex/re2';
 import { jsSourceOfGoRegexp } from '../../server/src/engine/regex/native';
+import { sharedDir } from '../shared';
 
-const SHARED = path.resolve(__dirname, '../../../shared');
+const SHARED = sharedDir();
 
 function files(dir: string, ext: RegExp): string[] {
   if (!fs.existsSync(dir)) return [];

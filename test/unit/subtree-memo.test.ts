@@ -14,8 +14,9 @@ import { join } from 'node:path';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { SubtreeMemo, withSubtreeMemo } from '../../server/src/engine/field/memo';
 import { parseYamlDocuments, type YamlFile } from '../../server/src/yaml';
+import { sharedPath } from '../shared';
 
-const CRDS = join(__dirname, '../../../shared/realworld/crds');
+const CRDS = sharedPath('realworld', 'crds');
 const EDITS = Number(process.env.SUBTREE_EDITS ?? 4);
 /** Larger CRDs take seconds to parse: one of them (the bench's), unless SUBTREE_ALL=1. */
 const LARGE = 1_000_000;

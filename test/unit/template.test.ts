@@ -9,8 +9,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isScalar, parseAllDocuments, visit } from 'yaml';
 import { blockScalarContents, hasGoTemplateActions } from '../../server/src/yaml/template';
+import { sharedPath } from '../shared';
 
-const CLUSTER_API = join(__dirname, '..', '..', '..', 'shared', 'realworld', 'crds', 'cluster-api');
+const CLUSTER_API = sharedPath('realworld', 'crds', 'cluster-api');
 
 test('actions only inside block scalar content: not a template', () => {
   const crd = ['spec:', '  description: |-', '    Defaults to `{{ .cluster.name }}-{{ .random }}`.', '', '    More.', '  items:', '  - >', '      also {{ .x }}', 'kind: A', ''].join('\n');

@@ -12,8 +12,9 @@ import { estimateParseBytes, parseBytesOfTokens } from '../../server/src/yaml/bu
 import type { PathSegment } from '../../server/src/engine/field';
 import { findPath, keyRange, nodeRange, parseYamlFile } from '../../server/src/service/yamlDocument';
 import { parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
+import { sharedPath } from '../shared';
 
-const CRDS = join(__dirname, '../../../shared/realworld/crds');
+const CRDS = sharedPath('realworld', 'crds');
 
 function files(dir: string): string[] {
   return readdirSync(dir)
