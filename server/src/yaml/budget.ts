@@ -8,7 +8,7 @@
  * parsed in order while what the parsed ones keep (RETAINED_SHARE of their estimates) plus the
  * estimate of the next stays within PARSE_BYTES_PER_CHAR times the file's size plus PARSE_FIXED_BYTES.
  * A document that does not fit is not parsed and says so; a file has at most MAX_YAML_DOCUMENTS. The weights are
- * upper bounds measured on the shapes that cost most (budget.test.ts measures hostile files in a
+ * upper bounds measured on the shapes that cost most (yaml/bounds.test.ts measures hostile files in a
  * separate process against the bound).
  */
 import { Lexer } from 'yaml';

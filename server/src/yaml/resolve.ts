@@ -6,7 +6,7 @@
  * those steps for one scalar: resolveScalar (go-yaml v2 resolve.go plus decode.go's scalar), then
  * jsonValue (the JSON round trip) or mapKey (sigs.k8s.io/yaml's key conversion).
  *
- * Checked row by row against the Go code by test/oracle/yamlconv (test/unit/yaml-scalars.test.ts).
+ * Checked row by row against the Go code by test/oracle/yamlconv (test/oracle/yaml-table.test.ts).
  */
 import { IntegralFloat } from '../engine/json/lossless';
 

@@ -2,7 +2,7 @@
  * The extension inside a real VS Code extension host (code-server here, desktop VS Code under
  * @vscode/test-electron): the client starts the server, diagnostics reach VS Code, edits made through the
  * API re-check, hover/completion/code actions answer, and the preview command opens its document.
- * The workspace is prepared by test/e2e/workspace.mjs: examples/ (CronTab CRD and CRs) and gateway-api/
+ * The workspace is prepared by test/e2e/lib.mjs: examples/ (CronTab CRD and CRs) and gateway-api/
  * (the real Gateway API GatewayClass CRD, v1 and v1beta1, with GatewayClasses).
  */
 import * as assert from 'node:assert/strict';

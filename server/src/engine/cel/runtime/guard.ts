@@ -1,5 +1,5 @@
 /**
- * The wall-clock safety net of an evaluation. Cost limits stop rules (runtime/tracker.ts, as cel-go
+ * The wall-clock safety net of an evaluation. Cost limits stop rules (the interpreter's Tracker, runtime/interpreter.ts, as cel-go
  * charges them); this only keeps the editor responsive should some operation take far longer here
  * than its cost says (the API server has its request deadline for the same purpose). Library code
  * reports the work it does (characters scanned, elements copied) with `work(n)`; the clock is read
