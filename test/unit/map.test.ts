@@ -10,12 +10,14 @@ import { join, relative } from 'node:path';
 import { REPO_ROOT, sharedDir } from '../shared';
 
 const SKIP = new Set(['node_modules', 'dist', '.git', '.work', 'oracle-bin']);
+// Dot folders are tools' state or files a test plants for a moment (guardrails.test.ts), not the map.
+const skipped = (name: string) => SKIP.has(name) || name.startsWith('.');
 
 function checkoutFiles(): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d)) {
-      if (SKIP.has(e)) continue;
+      if (skipped(e)) continue;
       const p = join(d, e);
       if (statSync(p).isDirectory()) walk(p);
       else out.push(relative(REPO_ROOT, p).split('\\').join('/'));

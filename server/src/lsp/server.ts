@@ -4,6 +4,9 @@
  * in the check worker, interactive requests in the query worker (lsp/workers.ts, ARCHITECTURE.md
  * "Threads"), so the connection answers while any check runs. Every handler is guarded: a failure
  * answers the method's empty value and is logged, the server keeps running.
+ *
+ * One Session per connection: one method per LSP event, one way to hand a request to a worker
+ * (`request`), and the document requests registered from one table (DOCUMENT_ROUTES).
  */
 import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';
@@ -15,15 +18,16 @@ import {
   PublishDiagnosticsNotification,
   ShowMessageNotification,
   FileChangeType,
-  TextDocuments,
   TextDocumentSyncKind,
   type Connection,
+  type DidChangeConfigurationParams,
+  type DidChangeWatchedFilesParams,
+  type ExecuteCommandParams,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
-import { applyChanges } from './documents';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { OpenDocuments } from './openDocuments';
 import {
   ConversionWebhookRequest,
   CrdsRequest,
@@ -51,263 +55,263 @@ export interface StartOptions {
   heapMB?: Record<Role, number>;
 }
 
-/** A misbehaving client's changes are logged this many times (then counted in crdYaml/stats). */
-const MAX_CHANGE_LOGS = 20;
-
-/** Turns of the event loop the texts for the workers wait for the messages already read (lsp/server.ts scheduleFlush). */
-const MAX_FLUSH_WAITS = 64;
-
 /** Heap limits: a check beyond them ends the worker (restarted; the document is reported as not checked). */
 const HEAP_MB: Record<Role, number> = { check: 2048, query: 1024 };
 
+type DocumentParams = { textDocument: { uri: string } };
+/** A document request's handler (its answer is the worker's, typed by the method). */
+type DocumentHandler = (p: DocumentParams) => Promise<never>;
+
+/**
+ * The document requests and the worker that answers each. A new one: its method and empty answer in
+ * workerProtocol.ts (DOCUMENT_METHODS), its service call in answer.ts, its capability in
+ * Session.onInitialize, and a row here (the query worker for anything interactive: it is never behind a check).
+ */
+const DOCUMENT_ROUTES: ReadonlyArray<{ method: string; role: Role; register: (c: Connection, h: DocumentHandler) => void }> = [
+  { method: 'textDocument/hover', role: 'query', register: (c, h) => c.onHover(h) },
+  { method: 'textDocument/completion', role: 'query', register: (c, h) => c.onCompletion(h) },
+  { method: 'textDocument/signatureHelp', role: 'query', register: (c, h) => c.onSignatureHelp(h) },
+  { method: 'textDocument/codeAction', role: 'query', register: (c, h) => c.onCodeAction(h) },
+  { method: 'textDocument/documentSymbol', role: 'query', register: (c, h) => c.onDocumentSymbol(h) },
+  { method: 'textDocument/definition', role: 'query', register: (c, h) => c.onDefinition(h) },
+  { method: 'textDocument/foldingRange', role: 'query', register: (c, h) => c.onFoldingRanges(h) },
+  { method: 'textDocument/codeLens', role: 'query', register: (c, h) => c.onCodeLens(h) },
+  { method: PreviewRequest.method, role: 'check', register: (c, h) => c.onRequest(PreviewRequest, h) },
+  { method: ConversionWebhookRequest.method, role: 'check', register: (c, h) => c.onRequest(ConversionWebhookRequest, h) },
+];
+
+/** The repository features (lsp/repository.ts) live in the check worker: their requests go there as they are. */
+const REPOSITORY_REQUESTS = [CrdsRequest, KubeconfigContextsRequest, ImportCrdsRequest];
+
 /** Starts serving the language on a connection. */
 export function startServer(connection: Connection, opts: StartOptions = {}): void {
-  const queued = opts.queued ?? new QueuedEdits();
+  new Session(connection, opts).listen();
+}
+
+class Session {
+  private readonly queued: QueuedEdits;
+  private readonly workers: Workers;
+  private readonly docs: OpenDocuments;
+  private readonly heapMB: Record<Role, number>;
   /** The `crdYaml` settings object as the client sent it (the workers read it: lsp/settings.ts). */
-  let settings: Record<string, unknown> = {};
-  let folders: string[] = [];
-  let pullConfiguration = false;
-  const log = (msg: string) => connection.console.log(msg);
-
-  // ---- work counters of this thread (crdYaml/stats): it routes, it never parses nor checks ----------
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
-  let routed = 0;
-  /** Answers of the query worker that arrived while the check worker was inside a check. */
-  let answeredDuringChecks = 0;
-  let clampedChanges = 0;
-  let rejectedChanges = 0;
-  let ignoredChanges = 0;
-  let textsSent = 0;
-  const workerStats: Partial<Record<Role, WorkerStats>> = {};
-
-  // ---- documents: changes checked against the text (clamped or rejected, see documents.ts) ----------
-  /** Documents whose text may differ from the client's (a rejected change): no findings, no answers. */
-  const desynced = new Set<string>();
-  const documents = new TextDocuments<TextDocument>({
-    create: TextDocument.create,
-    update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
-      const o = applyChanges(doc, changes, version, desynced.has(doc.uri));
-      switch (o.t) {
-        case 'rejected':
-          rejectedChanges++;
-          desynced.add(doc.uri);
-          if (rejectedChanges <= MAX_CHANGE_LOGS) {
-            log(`rejected a change of ${doc.uri} (version ${version}): ${o.why}; the document is out of sync until the client sends its full text or reopens it`);
-          }
-          return doc;
-        case 'ignored':
-          ignoredChanges++;
-          return doc;
-        case 'applied':
-          if (o.resynced) desynced.delete(doc.uri);
-          if (o.clamped.length) {
-            clampedChanges++;
-            if (clampedChanges <= MAX_CHANGE_LOGS) log(`clamped a change of ${doc.uri} (version ${version}) to the document: ${o.clamped.join('; ')}`);
-          }
-          return doc;
-      }
-    },
-  });
-  /** Documents the workers hold (open, in sync). */
-  const inWorkers = new Set<string>();
-
-  // ---- workers ------------------------------------------------------------------------------------
-  const poisoned = new Map<string, { version: number; why: string }>();
-  const pending = new Map<number, { method: string; params: unknown; resolve: (r: unknown) => void; role: Role }>();
-  let nextId = 1;
-  const heapMB = opts.heapMB ?? envHeap() ?? HEAP_MB;
-  const workers = new Workers({
-    script: opts.workerScript ?? path.join(__dirname, 'worker.js'),
-    heapMB,
-    latest: queued.shared,
-    log,
-    onMessage,
-    onRestart(role, why, checking) {
-      if (checking) {
-        const what = /ERR_WORKER_OUT_OF_MEMORY|out of memory/i.test(why) ? `the check ran out of memory (${heapMB.check} MB)` : `the check stopped the worker (${why})`;
-        poisoned.set(checking.uri, { version: checking.version, why: what });
-        log(`not checking ${checking.uri} version ${checking.version} again: ${what}`);
-      }
-      // Requests the dead worker held get their empty answer; state is replayed to the new workers.
-      for (const [id, p] of pending) {
-        pending.delete(id);
-        p.resolve(emptyAnswer(p.method));
-      }
-      replay();
-      void role;
-    },
-  });
-  workers.start();
-
+  private settings: Record<string, unknown> = {};
+  private folders: string[] = [];
+  private pullConfiguration = false;
   /** The client's initializationOptions the check worker needs (trust, cache folder), replayed on restarts. */
-  let init: { trusted?: unknown; cacheDir?: unknown } = {};
+  private init: { trusted?: unknown; cacheDir?: unknown } = {};
+  /** Documents whose check exhausted a worker at a version: not checked again at that version. */
+  private readonly poisoned = new Map<string, { version: number; why: string }>();
+  private readonly pending = new Map<number, { method: string; params: unknown; resolve: (r: unknown) => void; role: Role }>();
+  private nextId = 1;
+  // Work counters of this thread (crdYaml/stats): it routes, it never parses nor checks.
+  private readonly loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  private routed = 0;
+  /** Answers of the query worker that arrived while the check worker was inside a check. */
+  private answeredDuringChecks = 0;
+  private readonly workerStats: Partial<Record<Role, WorkerStats>> = {};
 
-  function replay(): void {
-    workers.post('check', { t: 'init', init });
-    for (const [uri, p] of poisoned) workers.post('check', { t: 'poisoned', uri, version: p.version, why: p.why });
-    workers.post('check', { t: 'settings', raw: settings });
-    workers.post('query', { t: 'settings', raw: settings });
-    inWorkers.clear();
-    unsent.clear();
-    for (const d of documents.all()) if (!desynced.has(d.uri)) toWorkers(d);
-    if (folders.length) workers.post('check', { t: 'folders', folders });
+  constructor(
+    private readonly connection: Connection,
+    opts: StartOptions,
+  ) {
+    this.queued = opts.queued ?? new QueuedEdits();
+    this.loopDelay.enable();
+    this.heapMB = opts.heapMB ?? envHeap() ?? HEAP_MB;
+    this.workers = new Workers({
+      script: opts.workerScript ?? path.join(__dirname, 'worker.js'),
+      heapMB: this.heapMB,
+      latest: this.queued.shared,
+      log: this.log,
+      onMessage: (role, m) => this.onWorkerMessage(role, m),
+      onRestart: (_role, why, checking) => this.onWorkerRestart(why, checking),
+    });
+    this.docs = new OpenDocuments(this.queued, this.workers, this.log);
+    this.workers.start();
   }
 
-  function onMessage(role: Role, m: FromWorker): void {
+  private readonly log = (msg: string) => this.connection.console.log(msg);
+
+  /** Registers every handler and starts reading the connection. */
+  listen(): void {
+    const c = this.connection;
+    const d = this.docs.documents;
+    d.onDidChangeContent((e) => this.onDidChangeContent(e.document));
+    // The check worker reads the baseline again on save (a commit may have moved HEAD).
+    d.onDidSave((e) => {
+      if (this.docs.inWorkersHas(e.document.uri)) this.workers.post('check', { t: 'save', uri: e.document.uri });
+    });
+    d.onDidClose((e) => this.onDidClose(e.document.uri));
+    c.onInitialize((p) => this.onInitialize(p));
+    c.onInitialized(() => this.onInitialized());
+    c.onDidChangeConfiguration((p) => this.onDidChangeConfiguration(p));
+    c.onDidChangeWatchedFiles((p) => this.onDidChangeWatchedFiles(p));
+    c.onShutdown(() => this.workers.stop());
+    c.onExit(() => void this.workers.stop());
+    for (const r of DOCUMENT_ROUTES) r.register(c, this.documentRequest(r.role, r.method) as DocumentHandler);
+    c.onExecuteCommand((p) => this.onExecuteCommand(p));
+    for (const type of REPOSITORY_REQUESTS) c.onRequest(type.method, (p: unknown) => this.request('check', type.method, p));
+    c.onNotification(TrustNotification, (p) => this.workers.post('check', { t: 'notify', method: TrustNotification.method, params: p }));
+    c.onRequest(StatsRequest, (p) => this.stats(p?.resetEventLoopDelay === true));
+    // Each didChange notification QueuedEdits saw on the wire is marked handled once its handler ran (whatever
+    // became of it): the last one of a document sends its text to the workers.
+    d.listen(
+      Object.assign(Object.create(c) as Connection, {
+        onDidChangeTextDocument: (h: Parameters<Connection['onDidChangeTextDocument']>[0]) =>
+          c.onDidChangeTextDocument((p) => {
+            try {
+              h(p);
+            } finally {
+              this.docs.handled(p?.textDocument?.uri);
+            }
+          }),
+      }),
+    );
+    c.listen();
+  }
+
+  // ---- workers ------------------------------------------------------------------------------------
+
+  /**
+   * Hands a request to a worker (the texts waiting for the workers go first); resolves with its answer,
+   * or the method's empty value if the worker dies.
+   */
+  private request(role: Role, method: string, params: unknown, uri?: string): Promise<unknown> {
+    this.routed++;
+    this.docs.flush(uri);
+    return this.post(role, method, params);
+  }
+
+  /** Posts a request to a worker and waits for its answer. */
+  private post(role: Role, method: string, params: unknown): Promise<unknown> {
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      this.pending.set(id, { method, params, resolve, role });
+      this.workers.post(role, { t: 'request', id, method, params });
+    });
+  }
+
+  private onWorkerRestart(why: string, checking: { uri: string; version: number } | undefined): void {
+    if (checking) {
+      const what = /ERR_WORKER_OUT_OF_MEMORY|out of memory/i.test(why) ? `the check ran out of memory (${this.heapMB.check} MB)` : `the check stopped the worker (${why})`;
+      this.poisoned.set(checking.uri, { version: checking.version, why: what });
+      this.log(`not checking ${checking.uri} version ${checking.version} again: ${what}`);
+    }
+    // Requests the dead worker held get their empty answer; state is replayed to the new workers.
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.resolve(emptyAnswer(p.method));
+    }
+    this.replay();
+  }
+
+  private replay(): void {
+    this.workers.post('check', { t: 'init', init: this.init });
+    for (const [uri, p] of this.poisoned) this.workers.post('check', { t: 'poisoned', uri, version: p.version, why: p.why });
+    this.workers.post('check', { t: 'settings', raw: this.settings });
+    this.workers.post('query', { t: 'settings', raw: this.settings });
+    this.docs.replay();
+    if (this.folders.length) this.workers.post('check', { t: 'folders', folders: this.folders });
+  }
+
+  private onWorkerMessage(role: Role, m: FromWorker): void {
     switch (m.t) {
       case 'diagnostics': {
-        if (m.stats) workerStats[role] = m.stats;
-        const d = documents.get(m.uri);
+        if (m.stats) this.workerStats[role] = m.stats;
+        const d = this.docs.inSync(m.uri);
         // A document closed, out of sync or changed since: its newer check publishes.
-        if (!d || desynced.has(m.uri) || (m.version !== undefined && m.version !== d.version)) return;
-        void connection.sendNotification(PublishDiagnosticsNotification.type, new RawJson(m.params) as never).catch(() => undefined);
+        if (!d || (m.version !== undefined && m.version !== d.version)) return;
+        void this.connection.sendNotification(PublishDiagnosticsNotification.type, new RawJson(m.params) as never).catch(() => undefined);
         return;
       }
       case 'status':
-        void connection.sendNotification(StatusNotification, { crdCount: m.crdCount, indexing: m.indexing }).catch(() => undefined);
+        void this.connection.sendNotification(StatusNotification, { crdCount: m.crdCount, indexing: m.indexing }).catch(() => undefined);
         return;
       case 'log':
-        log(m.message);
+        this.log(m.message);
         return;
       case 'stats':
-        workerStats[role] = m.stats;
+        this.workerStats[role] = m.stats;
         return;
-      case 'response': {
-        if (m.stats) workerStats[role] = m.stats;
-        const p = pending.get(m.id);
-        if (!p) return;
-        pending.delete(m.id);
-        if (m.delegate && role === 'query') {
-          flush();
-          // The query worker hands a large document's whole-document request to the check worker.
-          const id = nextId++;
-          pending.set(id, { ...p, role: 'check' });
-          workers.post('check', { t: 'request', id, method: p.method, params: p.params });
-          return;
-        }
-        if (role === 'query' && workers.checkRunning) answeredDuringChecks++;
-        p.resolve(m.error ? emptyAnswer(p.method) : (m.result ?? emptyAnswer(p.method)));
+      case 'response':
+        this.onWorkerResponse(role, m);
         return;
-      }
       default:
         return;
     }
   }
 
-  /** Sends a request to a worker; resolves with its answer (the method's empty value if the worker dies). */
-  function ask(role: Role, method: string, params: { textDocument: { uri: string } }): Promise<unknown> {
-    routed++;
-    const uri = params.textDocument?.uri;
-    if (typeof uri !== 'string' || !documents.get(uri) || desynced.has(uri)) return Promise.resolve(emptyAnswer(method));
-    flush(uri);
-    return new Promise((resolve) => {
-      const id = nextId++;
-      pending.set(id, { method, params, resolve, role });
-      workers.post(role, { t: 'request', id, method, params });
-    });
-  }
-
-  /**
-   * Texts waiting to go to the workers. A document's text goes once no more of its didChange notifications
-   * wait to be handled (QueuedEdits): a burst of edits costs one copy to each worker, not one per
-   * notification, and an open followed at once by edits sends only the latest text. A request about a
-   * document sends its text first, so a request never sees an older text than it should.
-   */
-  const unsent = new Map<string, TextDocument>();
-  let flushScheduled = false;
-  let flushWaits = 0;
-  function scheduleFlush(): void {
-    if (flushScheduled) return;
-    flushScheduled = true;
-    setImmediate(function run() {
-      // Messages already read go first (one per turn): a hover read behind a large open is answered before
-      // the open's text is copied to the workers (at most MAX_FLUSH_WAITS turns: see QueuedEdits.backlog).
-      if (queued.backlog && flushWaits++ < MAX_FLUSH_WAITS) {
-        setImmediate(run);
-        return;
-      }
-      flushWaits = 0;
-      flushScheduled = false;
-      for (const [uri, d] of unsent) {
-        if (queued.hasUnhandled(uri)) continue; // its last notification schedules the flush again
-        unsent.delete(uri);
-        toWorkers(d);
-      }
-    });
-  }
-  /** Sends the waiting texts (of one document, or all) now. */
-  function flush(uri?: string): void {
-    for (const d of uri === undefined ? [...unsent.values()] : [unsent.get(uri)]) {
-      if (!d) continue;
-      unsent.delete(d.uri);
-      toWorkers(d);
-    }
-  }
-
-  function changed(d: TextDocument): void {
-    queued.record(d.uri, d.version);
-    unsent.set(d.uri, d);
-    scheduleFlush();
-  }
-
-  function toWorkers(d: TextDocument): void {
-    const text = d.getText();
-    textsSent++;
-    queued.record(d.uri, d.version);
-    if (!inWorkers.has(d.uri)) {
-      inWorkers.add(d.uri);
-      const slot = queued.slotOf(d.uri) ?? -1;
-      workers.post('check', { t: 'open', uri: d.uri, languageId: d.languageId, version: d.version, text, slot });
-      workers.post('query', { t: 'open', uri: d.uri, languageId: d.languageId, version: d.version, text, slot });
-    } else {
-      workers.post('check', { t: 'change', uri: d.uri, version: d.version, text });
-      workers.post('query', { t: 'change', uri: d.uri, version: d.version, text });
-    }
-  }
-
-  /** Tells the workers to drop a document; whether they held it. */
-  function fromWorkers(uri: string): boolean {
-    unsent.delete(uri);
-    if (!inWorkers.delete(uri)) return false;
-    workers.post('check', { t: 'close', uri });
-    workers.post('query', { t: 'close', uri });
-    return true;
-  }
-
-  documents.onDidChangeContent((e) => {
-    const d = e.document;
-    if (desynced.has(d.uri)) {
-      // Its findings are cleared once, as it leaves the workers (later changes to it change nothing).
-      if (fromWorkers(d.uri)) void connection.sendDiagnostics({ uri: d.uri, diagnostics: [] }).catch(() => undefined);
+  private onWorkerResponse(role: Role, m: Extract<FromWorker, { t: 'response' }>): void {
+    if (m.stats) this.workerStats[role] = m.stats;
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (m.delegate && role === 'query') {
+      // The query worker hands a large document's whole-document request to the check worker.
+      this.docs.flush();
+      void this.post('check', p.method, p.params).then(p.resolve);
       return;
     }
-    changed(d);
-  });
-  // The check worker reads the baseline again on save (a commit may have moved HEAD).
-  documents.onDidSave((e) => {
-    if (inWorkers.has(e.document.uri)) workers.post('check', { t: 'save', uri: e.document.uri });
-  });
-  documents.onDidClose((e) => {
-    const uri = e.document.uri;
-    desynced.delete(uri);
-    fromWorkers(uri);
-    queued.forget(uri);
-    poisoned.delete(uri);
-    void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
-  });
+    if (role === 'query' && this.workers.checkRunning) this.answeredDuringChecks++;
+    p.resolve(m.error ? emptyAnswer(p.method) : (m.result ?? emptyAnswer(p.method)));
+  }
+
+  // ---- documents ----------------------------------------------------------------------------------
+
+  private onDidChangeContent(d: TextDocument): void {
+    const uri = d.uri;
+    if (this.docs.isDesynced(uri)) {
+      // Its findings are cleared once, as it leaves the workers (later changes to it change nothing).
+      if (this.docs.fromWorkers(uri)) void this.connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
+      return;
+    }
+    this.docs.changed(d);
+  }
+
+  private onDidClose(uri: string): void {
+    this.docs.closed(uri);
+    this.poisoned.delete(uri);
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
+  }
+
+  /** A guarded handler of a document request: the empty answer for a closed or desynced document, or on failure. */
+  private documentRequest(role: Role, method: string) {
+    return async (p: DocumentParams): Promise<unknown> => {
+      try {
+        const early = method === 'textDocument/completion' ? this.completionEarly(p as DocumentParams & CompletionTrigger) : undefined;
+        if (early !== undefined) return early;
+        const uri = p?.textDocument?.uri;
+        if (!this.docs.inSync(uri)) {
+          this.routed++;
+          return emptyAnswer(method);
+        }
+        return await this.request(role, method, p, uri);
+      } catch (e) {
+        this.log(`${method} failed: ${(e as Error).stack ?? e}`);
+        return emptyAnswer(method);
+      }
+    };
+  }
+
+  /** A space only opens the completion list where a value starts (`key: `), not in indentation or prose. */
+  private completionEarly(p: DocumentParams & CompletionTrigger): unknown[] | undefined {
+    if (p.context?.triggerCharacter !== ' ') return undefined;
+    const d = this.docs.documents.get(p.textDocument.uri);
+    const line = d?.getText({ start: { line: p.position.line, character: 0 }, end: p.position }) ?? '';
+    return /:\s$/.test(line) ? undefined : [];
+  }
 
   // ---- lifecycle, settings, workspace ---------------------------------------------------------------
-  connection.onInitialize((params: InitializeParams): InitializeResult => {
-    pullConfiguration = !!params.capabilities.workspace?.configuration;
+
+  private onInitialize(params: InitializeParams): InitializeResult {
+    this.pullConfiguration = !!params.capabilities.workspace?.configuration;
     const options = params.initializationOptions as { settings?: unknown; trusted?: unknown; cacheDir?: unknown } | undefined;
-    init = { trusted: options?.trusted, cacheDir: options?.cacheDir };
-    workers.post('check', { t: 'init', init });
-    if (options?.settings) applySettings(options.settings);
-    folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
-    if (!folders.length && params.rootUri) {
+    this.init = { trusted: options?.trusted, cacheDir: options?.cacheDir };
+    this.workers.post('check', { t: 'init', init: this.init });
+    if (options?.settings) this.applySettings(options.settings);
+    this.folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
+    if (!this.folders.length && params.rootUri) {
       const p = uriToPath(params.rootUri);
-      if (p) folders = [p];
+      if (p) this.folders = [p];
     }
     return {
       capabilities: {
@@ -326,158 +330,89 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
       },
       serverInfo: { name: 'crd-yaml', version: '0.1.0' },
     };
-  });
-
-  connection.onInitialized(() => {
-    const scan = () => {
-      if (folders.length) workers.post('check', { t: 'folders', folders });
-    };
-    if (pullConfiguration) {
-      void connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
-      void refreshSettings().then(scan);
-    } else scan();
-  });
-
-  function applySettings(raw: unknown): void {
-    settings = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-    workers.post('check', { t: 'settings', raw: settings });
-    workers.post('query', { t: 'settings', raw: settings });
   }
 
-  async function refreshSettings(): Promise<void> {
+  private onInitialized(): void {
+    const scan = () => {
+      if (this.folders.length) this.workers.post('check', { t: 'folders', folders: this.folders });
+    };
+    if (this.pullConfiguration) {
+      void this.connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
+      void this.refreshSettings().then(scan);
+    } else scan();
+  }
+
+  private applySettings(raw: unknown): void {
+    this.settings = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    this.workers.post('check', { t: 'settings', raw: this.settings });
+    this.workers.post('query', { t: 'settings', raw: this.settings });
+  }
+
+  private async refreshSettings(): Promise<void> {
     try {
-      applySettings(await connection.workspace.getConfiguration('crdYaml'));
+      this.applySettings(await this.connection.workspace.getConfiguration('crdYaml'));
     } catch {
       // Clients without configuration support keep the defaults.
     }
   }
 
-  connection.onDidChangeConfiguration(async (p) => {
-    if (pullConfiguration) await refreshSettings();
-    else applySettings((p.settings as { crdYaml?: unknown } | undefined)?.crdYaml);
-  });
+  private async onDidChangeConfiguration(p: DidChangeConfigurationParams): Promise<void> {
+    if (this.pullConfiguration) await this.refreshSettings();
+    else this.applySettings((p.settings as { crdYaml?: unknown } | undefined)?.crdYaml);
+  }
 
-  connection.onDidChangeWatchedFiles((p) => {
+  private onDidChangeWatchedFiles(p: DidChangeWatchedFilesParams): void {
     for (const ch of p.changes) {
       if (typeof ch?.uri !== 'string') continue;
-      workers.post('check', { t: 'fileChanged', uri: ch.uri, deleted: ch.type === FileChangeType.Deleted });
+      this.workers.post('check', { t: 'fileChanged', uri: ch.uri, deleted: ch.type === FileChangeType.Deleted });
     }
-  });
-
-  connection.onShutdown(() => workers.stop());
-  connection.onExit(() => void workers.stop());
-
-  // ---- requests -----------------------------------------------------------------------------------
-  const guarded =
-    <P extends { textDocument: { uri: string } }>(role: Role, method: string, pre?: (p: P) => unknown) =>
-    async (p: P): Promise<never> => {
-      try {
-        const early = pre?.(p);
-        if (early !== undefined) return early as never;
-        return (await ask(role, method, p)) as never;
-      } catch (e) {
-        log(`${method} failed: ${(e as Error).stack ?? e}`);
-        return emptyAnswer(method) as never;
-      }
-    };
-
-  // A new document request: its method and empty answer in workerProtocol.ts (DOCUMENT_METHODS), its
-  // service call in answer.ts, its capability above, and one line here naming the worker that answers it
-  // (the query worker for anything interactive: it is never behind a check).
-  connection.onHover(guarded('query', 'textDocument/hover'));
-  connection.onCompletion(
-    guarded('query', 'textDocument/completion', (p) => {
-      // A space only opens the list where a value starts (`key: `), not in indentation or prose.
-      if (p.context?.triggerCharacter !== ' ') return undefined;
-      const d = documents.get(p.textDocument.uri);
-      const line = d?.getText({ start: { line: p.position.line, character: 0 }, end: p.position }) ?? '';
-      return /:\s$/.test(line) ? undefined : [];
-    }),
-  );
-  connection.onSignatureHelp(guarded('query', 'textDocument/signatureHelp'));
-  connection.onCodeAction(guarded('query', 'textDocument/codeAction'));
-  connection.onDocumentSymbol(guarded('query', 'textDocument/documentSymbol'));
-  connection.onDefinition(guarded('query', 'textDocument/definition'));
-  connection.onFoldingRanges(guarded('query', 'textDocument/foldingRange'));
-  connection.onCodeLens(guarded('query', 'textDocument/codeLens'));
-  connection.onRequest(PreviewRequest, guarded('check', 'crdYaml/preview'));
-  connection.onRequest(ConversionWebhookRequest, guarded('check', ConversionWebhookRequest.method));
-  // A fix's notes (what a migration changed): a message, the details in the server's log.
-  connection.onExecuteCommand(async (p) => {
-    if (p.command === RUN_TESTS_COMMAND) {
-      // The check worker runs the cases: their failures are findings of the test file, the lenses show the outcomes.
-      const args = p.arguments ?? [];
-      const uri = args[0];
-      if (typeof uri !== 'string' || !documents.get(uri) || desynced.has(uri)) return null;
-      routed++;
-      flush();
-      const r = (await new Promise<unknown>((resolve) => {
-        const id = nextId++;
-        pending.set(id, { method: RUN_TESTS_COMMAND, params: args, resolve, role: 'check' });
-        workers.post('check', { t: 'request', id, method: RUN_TESTS_COMMAND, params: args });
-      })) as { passed: number; failed: number } | null;
-      if (!r) return null;
-      void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
-      void connection.window.showInformationMessage(`crd-yaml test: ${r.passed} passed, ${r.failed} failed`);
-      return r;
-    }
-    if (p.command !== SHOW_NOTES_COMMAND) return null;
-    const [title, notes] = (p.arguments ?? []) as [unknown, unknown];
-    const lines = Array.isArray(notes) ? notes.map(String) : [];
-    for (const l of lines) connection.console.info(`${String(title)}: ${l}`);
-    // A notification (not window/showMessageRequest): nothing to answer.
-    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `${String(title)}: ${lines.length} change${lines.length === 1 ? '' : 's'} (listed in the crd-yaml output)` });
-    return null;
-  });
-  // The repository features (lsp/repository.ts) live in the check worker: their messages go there.
-  for (const type of [CrdsRequest, KubeconfigContextsRequest, ImportCrdsRequest]) {
-    connection.onRequest(type.method, (p: unknown) => {
-      routed++;
-      flush();
-      return new Promise((resolve) => {
-        const id = nextId++;
-        pending.set(id, { method: type.method, params: p, resolve, role: 'check' });
-        workers.post('check', { t: 'request', id, method: type.method, params: p });
-      });
-    });
   }
-  connection.onNotification(TrustNotification, (p) => workers.post('check', { t: 'notify', method: TrustNotification.method, params: p }));
 
-  connection.onRequest(StatsRequest, (p): StatsResponse => {
+  // ---- commands and stats ---------------------------------------------------------------------------
+
+  private async onExecuteCommand(p: ExecuteCommandParams): Promise<unknown> {
+    if (p.command === RUN_TESTS_COMMAND) return this.runTests(p.arguments ?? []);
+    if (p.command === SHOW_NOTES_COMMAND) this.showNotes(p.arguments ?? []);
+    return null;
+  }
+
+  /** The check worker runs a test file's cases: their failures are findings of the file, the lenses show the outcomes. */
+  private async runTests(args: unknown[]): Promise<unknown> {
+    const uri = args[0];
+    if (!this.docs.inSync(uri)) return null;
+    const r = (await this.request('check', RUN_TESTS_COMMAND, args)) as { passed: number; failed: number } | null;
+    if (!r) return null;
+    void this.connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    void this.connection.window.showInformationMessage(`crd-yaml test: ${r.passed} passed, ${r.failed} failed`);
+    return r;
+  }
+
+  /** A fix's notes (what a migration changed): a message, the details in the server's log. */
+  private showNotes(args: unknown[]): void {
+    const [title, notes] = args;
+    const lines = Array.isArray(notes) ? notes.map(String) : [];
+    for (const l of lines) this.connection.console.info(`${String(title)}: ${l}`);
+    // A notification (not window/showMessageRequest): nothing to answer.
+    void this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `${String(title)}: ${lines.length} change${lines.length === 1 ? '' : 's'} (listed in the crd-yaml output)` });
+  }
+
+  private stats(resetEventLoopDelay: boolean): StatsResponse {
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
     const main = {
       cpuMs: threadCpuMs(),
-      tasks: routed,
+      tasks: this.routed,
       parses: 0,
-      eventLoopDelay: { p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) },
-      clampedChanges,
-      rejectedChanges,
-      ignoredChanges,
-      textsSent,
-      answeredDuringChecks,
+      eventLoopDelay: { p50: ms(this.loopDelay.percentile(50)), p99: ms(this.loopDelay.percentile(99)), max: ms(this.loopDelay.max) },
+      ...this.docs.counts,
+      answeredDuringChecks: this.answeredDuringChecks,
       heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1048576),
     };
-    if (p?.resetEventLoopDelay) loopDelay.reset();
-    return { main, check: workerStats.check, query: workerStats.query, workerRestarts: workers.restarts };
-  });
-
-  // Each didChange notification QueuedEdits saw on the wire is marked handled once its handler ran (whatever
-  // became of it): the last one of a document sends its text to the workers.
-  documents.listen(
-    Object.assign(Object.create(connection) as Connection, {
-      onDidChangeTextDocument: (h: Parameters<Connection['onDidChangeTextDocument']>[0]) =>
-        connection.onDidChangeTextDocument((p) => {
-          const uri = p?.textDocument?.uri;
-          try {
-            h(p);
-          } finally {
-            if (queued.handled(uri) === 0 && unsent.has(uri)) scheduleFlush();
-          }
-        }),
-    }),
-  );
-  connection.listen();
+    if (resetEventLoopDelay) this.loopDelay.reset();
+    return { main, check: this.workerStats.check, query: this.workerStats.query, workerRestarts: this.workers.restarts };
+  }
 }
+
+type CompletionTrigger = { context?: { triggerCharacter?: string }; position: { line: number; character: number } };
 
 function envHeap(): Record<Role, number> | undefined {
   const n = Number(process.env.CRD_YAML_WORKER_HEAP_MB);
