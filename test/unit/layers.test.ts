@@ -1,0 +1,110 @@
+/**
+ * The layer order of ARCHITECTURE.md, checked on every import of server/src and client/src: each layer
+ * imports only the layers below it, the engine nothing outside itself, and the layers without IO (engine,
+ * yaml, service) no Node module that does IO nor the LSP library. A planted violation is found.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { REPO_ROOT } from '../shared';
+
+/** The layers each layer (a folder of server/src, or an entry file) may import besides itself. */
+const ALLOWED: Record<string, readonly string[]> = {
+  engine: [],
+  yaml: ['engine'],
+  net: [],
+  cluster: ['net'],
+  baseline: ['cluster', 'yaml', 'engine'],
+  crdtest: ['engine', 'yaml'],
+  workspace: ['engine', 'net', 'yaml'],
+  service: ['engine', 'yaml', 'workspace', 'baseline', 'crdtest', 'net'],
+  lsp: ['service', 'workspace', 'engine', 'yaml', 'baseline', 'cluster', 'net', 'crdtest'],
+  cli: ['service', 'workspace', 'engine', 'yaml', 'baseline', 'cluster', 'net', 'crdtest', 'cli.ts'],
+  'cli.ts': ['cli'],
+  'server.ts': ['lsp'],
+  'worker.ts': ['lsp'],
+  // The extension knows only the custom requests' declarations.
+  client: ['lsp/protocol.ts'],
+};
+
+/** Packages a layer without IO must not import (it gets its inputs as values). */
+const NO_IO = new Set(['engine', 'yaml', 'service']);
+const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|tls|dgram|worker_threads|cluster)$|^vscode-languageserver(\/node)?$|^vscode$/;
+
+/** The layer of a source file (relative to the repository root), or undefined outside the layered code. */
+function layerOf(rel: string): string | undefined {
+  const parts = rel.split('/');
+  if (parts[0] === 'client') return 'client';
+  if (parts[0] !== 'server' || parts[1] !== 'src') return undefined;
+  return parts[2]; // a folder (engine, service, ...) or an entry file (cli.ts, server.ts, worker.ts)
+}
+
+/** Whether `to` (a path relative to the root) is inside an allowed layer of `from`. */
+function allowed(from: string, to: string): boolean {
+  const target = to.startsWith('server/src/') ? to.slice('server/src/'.length) : to;
+  const toLayer = layerOf(to);
+  if (toLayer === from) return true;
+  return (ALLOWED[from] ?? []).some((a) => a === toLayer || target === a || target.startsWith(`${a}/`));
+}
+
+/** The layer violations among sources given as root-relative path -> text. */
+export function violations(sources: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [rel, text] of sources) {
+    const from = layerOf(rel);
+    if (!from || rel.endsWith('.test.ts')) continue;
+    for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|require\('([^']+)'\)|import\('([^']+)'\)/gm)) {
+      const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
+      if (spec.startsWith('.')) {
+        const to = relative(REPO_ROOT, resolve(REPO_ROOT, dirname(rel), spec))
+          .split('\\')
+          .join('/');
+        if (to.endsWith('.json')) continue; // data (package.json's version), not code
+        const file = /\.[cm]?[jt]s$/.test(to) ? to : isFolder(to) ? `${to}/index.ts` : `${to}.ts`;
+        if (!allowed(from, file)) out.push(`${rel}: ${from} imports ${file}`);
+      } else if (NO_IO.has(from) && IO_MODULES.test(spec)) out.push(`${rel}: ${from} imports ${spec} (IO or the LSP library)`);
+    }
+  }
+  return out;
+}
+
+function isFolder(rel: string): boolean {
+  try {
+    return statSync(join(REPO_ROOT, rel)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function sources(): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.ts')) out.set(relative(REPO_ROOT, p).split('\\').join('/'), readFileSync(p, 'utf8'));
+    }
+  };
+  walk(join(REPO_ROOT, 'server', 'src'));
+  walk(join(REPO_ROOT, 'client', 'src'));
+  return out;
+}
+
+test('every import follows the layer order of ARCHITECTURE.md', () => {
+  assert.deepEqual(violations(sources()), []);
+});
+
+test('a planted import against the layer order is found', () => {
+  const planted = new Map([
+    ['server/src/engine/crd/x.ts', "import { LanguageService } from '../../service/languageService';\n"],
+    ['server/src/service/y.ts', "import { readFileSync } from 'node:fs';\nimport { checkCrd } from './engineCalls';\n"],
+    ['server/src/yaml/z.ts', "import { isJSONObject } from '../engine/json/values';\n"],
+    ['client/src/w.ts', "import { parseYamlFile } from '../../server/src/service/yamlDocument';\n"],
+  ]);
+  assert.deepEqual(violations(planted), [
+    'server/src/engine/crd/x.ts: engine imports server/src/service/languageService.ts',
+    'server/src/service/y.ts: service imports node:fs (IO or the LSP library)',
+    'client/src/w.ts: client imports server/src/service/yamlDocument.ts',
+  ]);
+});
