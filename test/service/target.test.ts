@@ -57,3 +57,52 @@ test('the Kubernetes version reaches the update path: a CRD at 1.30 with and wit
   );
   assert.deepEqual(findings(37, true), at37);
 });
+
+const SEMVER_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              version:
+                type: string
+                maxLength: 64
+                x-kubernetes-validations:
+                - {rule: isSemver(self), message: not a semantic version}
+`;
+
+const SEMVER_TEST = `crd: crd.yaml
+tests:
+- name: a bad version is refused
+  object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {version: x.y}}
+  expect:
+    errors:
+    - {message: not a semantic version}
+`;
+
+/** The editor's run of a CRD rule test file (the Run lens), at a Kubernetes version. */
+function editorTestRun(minor: number): { passed: number; failed: number } {
+  const service = new LanguageService({ kubernetesMinor: minor });
+  service.update(TextDocument.create('file:///w/crd.yaml', 'yaml', 1, SEMVER_CRD));
+  const td = TextDocument.create('file:///w/w.crdtest.yaml', 'yaml', 1, SEMVER_TEST);
+  service.update(td);
+  return service.runTests(td);
+}
+
+test('the Kubernetes version reaches the editor test runs: isSemver is not in the 1.30 CEL environment', () => {
+  // `crd-yaml test --kubernetes-version 1.30` fails the case (the rule does not compile there); the Run lens too.
+  assert.deepEqual(editorTestRun(30), { passed: 0, failed: 1 });
+  assert.deepEqual(editorTestRun(37), { passed: 1, failed: 0 });
+});

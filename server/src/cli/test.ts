@@ -66,7 +66,8 @@ export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; 
       if (crds.length === 0) crdProblem = `no CRD for ${group}/${kind} found (give its file with --crd)`;
     }
     for (const c of t.cases) {
-      const outcome: CaseOutcome = crdProblem && !c.problem ? { passed: false, errors: [], missing: [], unexpected: [], problem: crdProblem } : runTestCase(crdForObject(crds, c.object), c, opts.kubernetesMinor);
+      const outcome: CaseOutcome =
+        crdProblem && !c.problem ? { passed: false, errors: [], missing: [], unexpected: [], problem: crdProblem } : runTestCase(crdForObject(crds, c.object), c, { kubernetesMinor: opts.kubernetesMinor });
       report.cases.push({ file: f.path, name: c.name, line: line(c.nameRange.start), outcome });
     }
   }

@@ -2,6 +2,7 @@
  * Running CRD rule test cases through the engine: a case without an old object is a create, with one an
  * update (ratcheting, transition rules), exactly as the API server's strategy validates them.
  */
+import type { KubernetesTarget } from '../engine/version';
 import { errorMessage, type FieldError } from '../engine/field';
 import { validateCustomResource } from '../engine/customresource/strategy';
 import { identifyObject } from '../yaml';
@@ -66,10 +67,10 @@ export function crdForObject(crds: unknown[], obj: unknown): unknown {
 }
 
 /** Runs one case against its CRD. */
-export function runTestCase(crd: unknown, c: TestCase, kubernetesMinor?: number): CaseOutcome {
+export function runTestCase(crd: unknown, c: TestCase, target: KubernetesTarget = {}): CaseOutcome {
   if (c.problem) return { passed: false, errors: [], missing: [], unexpected: [], problem: c.problem };
   if (crd === undefined) return { passed: false, errors: [], missing: [], unexpected: [], problem: 'no CRD for this object (its apiVersion group and kind)' };
-  const res = validateCustomResource(crd, c.object, c.oldObject !== undefined ? { oldObject: c.oldObject, kubernetesMinor } : { kubernetesMinor });
+  const res = validateCustomResource(crd, c.object, c.oldObject !== undefined ? { ...target, oldObject: c.oldObject } : target);
   const errors = res.errors.filter((e) => (e.severity ?? 'error') === 'error');
   const expected = c.expect === 'valid' ? [] : c.expect;
   const owner = matchErrors(expected, errors);

@@ -11,6 +11,7 @@ import { crdForObject, describeOutcome, runTestCase, type CaseOutcome } from '..
 import type { ServiceContext } from './context';
 import type { Finding } from './finding';
 import { valueAt } from './kube';
+import { engineTarget } from './engineCalls';
 
 /** The command a Run lens invokes: arguments `[uri]` (the whole file) or `[uri, caseIndex]`. */
 export const RUN_TESTS_COMMAND = 'crdYaml.runTests';
@@ -67,7 +68,7 @@ export function runTests(ctx: ServiceContext, td: TextDocument, index?: number):
   for (const c of t.cases) {
     if (index !== undefined && c.index !== index) continue;
     // The case's own problem first (it is the more precise), then the file's CRD.
-    const o: CaseOutcome = problem && !c.problem ? { passed: false, errors: [], missing: [], unexpected: [], problem } : runTestCase(crdForObject(crds, c.object), c);
+    const o: CaseOutcome = problem && !c.problem ? { passed: false, errors: [], missing: [], unexpected: [], problem } : runTestCase(crdForObject(crds, c.object), c, engineTarget(ctx));
     outcomes.set(c.index, o);
     if (o.passed) passed++;
     else failed++;
