@@ -69,7 +69,7 @@ export interface CrdCheck {
 }
 
 /** An engine answer, or why there is none. */
-export type Guarded<T> = { ok: true; value: T } | { ok: false; error: string; notImplemented: boolean };
+export type Guarded<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export type CrCheck = Guarded<CustomResourceResult>;
 

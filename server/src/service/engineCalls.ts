@@ -35,7 +35,7 @@ export function guard<T>(fn: () => T): Guarded<T> {
     return { ok: true, value: fn() };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { ok: false, error: msg, notImplemented: msg.startsWith('not implemented') };
+    return { ok: false, error: msg };
   }
 }
 

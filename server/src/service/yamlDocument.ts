@@ -228,14 +228,6 @@ export function keyRange(doc: YamlDoc, pair: Pair<unknown, unknown> | undefined)
   return [doc.base + pair.key.range[0], doc.base + pair.key.range[1]];
 }
 
-/** File offsets of a whole `key: value` pair. */
-export function pairRange(doc: YamlDoc, pair: Pair<unknown, unknown>): [number, number] | undefined {
-  const k = keyRange(doc, pair);
-  if (!k) return undefined;
-  const v = isPair(pair) && pair.value && (pair.value as Node).range ? nodeRange(doc, pair.value as Node) : undefined;
-  return [k[0], v ? Math.max(v[1], k[1]) : k[1]];
-}
-
 /** Where the cursor is inside a document's node tree. */
 export interface PathAt {
   segments: PathSegment[];

@@ -172,9 +172,6 @@ const objectMeta: StructSpec = {
   },
 };
 
-/** The names of the ObjectMeta JSON fields (as written in JSON; matching is case-sensitive). */
-export const OBJECT_META_FIELDS: readonly string[] = Object.keys(objectMeta.fields);
-
 const goTypeOf = (k: Kind): string => {
   switch (k.t) {
     case 'string':
