@@ -5,7 +5,7 @@
  * `params`, `document`), never by its wording.
  */
 import type { Location, Range } from 'vscode-languageserver-types';
-import type { FieldErrorParams, PathSegment } from '../engine/field';
+import type { ErrorType, FieldErrorParams, PathSegment } from '../engine/field';
 
 /** How serious a finding is, as real clients treat it (`error`: `kubectl apply` fails). */
 export type FindingSeverity = 'error' | 'warning' | 'information' | 'hint';
@@ -64,7 +64,7 @@ export interface Finding {
   range: Range;
   severity: FindingSeverity;
   /** The Kubernetes field error type (`FieldValueInvalid`, ...) or one of FINDING_CODES. */
-  code: string;
+  code: ErrorType | FindingCode;
   /** For people: the first words say what is wrong, in the file's own terms (the range says where). */
   message: string;
   /**

@@ -513,6 +513,6 @@ function engineUnavailable(td: TextDocument, doc: YamlDoc, error: string): Findi
   return finding(headRange(td, doc), 'information', 'EngineUnavailable', `crd-yaml could not run a check: ${error}`, roleOf(doc.value).role);
 }
 
-function finding(range: Range, severity: FindingSeverity, code: string, message: string, document: DocumentRole): Finding {
+function finding(range: Range, severity: FindingSeverity, code: Finding['code'], message: string, document: DocumentRole): Finding {
   return { range, severity, code, message, document };
 }

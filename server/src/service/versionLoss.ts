@@ -38,7 +38,7 @@ export function versionLossFindings(td: TextDocument, doc: YamlDoc, crd: unknown
     // then this is only what would happen without one.
     const severity = l.explicitNone ? ('warning' as const) : ('information' as const);
     const unless = l.explicitNone ? '' : ' (no spec.conversion: unless a conversion webhook is added when it is deployed)';
-    const base = { range, severity, code: 'VersionFieldLoss', document: 'crd' as const, params: { origin: 'versionFieldLoss' }, related: [storage] };
+    const base = { range, severity, code: 'VersionFieldLoss' as const, document: 'crd' as const, params: { origin: 'versionFieldLoss' }, related: [storage] };
     if (l.lostWhenStored.length) {
       out.push({
         ...base,
