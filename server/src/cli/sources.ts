@@ -22,7 +22,7 @@ export async function remoteCrdFiles(args: CliArgs): Promise<{ files: InputFile[
   for (const url of args.crdPaths.filter(isUrl)) {
     const r = await urlSource(url, { cacheDir: process.env.CRD_YAML_CACHE ?? defaultSourceCache(), allowNetwork: true });
     if (r.error || !r.file) errors.push(r.error ?? `${url}: not available`);
-    else files.push({ path: url, text: await fs.readFile(r.file, 'utf8') });
+    else files.push({ path: url, text: await fs.readFile(r.file, 'utf8'), external: true });
   }
   if (args.cluster) {
     try {
@@ -31,7 +31,7 @@ export async function remoteCrdFiles(args: CliArgs): Promise<{ files: InputFile[
       if (truncated) errors.push(`cluster ${client.conn.context}: ${truncated}`);
       for (const crd of crds) {
         const name = String((crd.metadata as { name?: unknown } | undefined)?.name ?? '');
-        files.push({ path: `cluster:${client.conn.context}/${name}`, text: stringify(storedCrdManifest(crd), { lineWidth: 0 }) });
+        files.push({ path: `cluster:${client.conn.context}/${name}`, text: stringify(storedCrdManifest(crd), { lineWidth: 0 }), external: true });
       }
     } catch (e) {
       errors.push(`--cluster: ${(e as Error).message}`);

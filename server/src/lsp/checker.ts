@@ -182,6 +182,7 @@ export class Checker {
       case 'folders':
         this.folders = m.folders;
         this.readable.set(m.folders);
+        this.service.setWorkspaceFolders(m.folders.map((f) => pathToFileURL(f).href));
         // A git baseline reads the repository of the workspace folder: the folders are known now.
         if (this.baselines.configure(this.settings.baseline, true)) for (const uri of this.docs.keys()) this.refreshBaseline(uri);
         void this.scan();

@@ -78,6 +78,8 @@ export interface ServiceContext {
   workspaceGeneration: number;
   /** The last run of each CRD rule test file (crdTests.ts). */
   testRuns: Map<string, TestRun>;
+  /** URIs of the workspace folders (the CLI: its working directory): files are named by their paths from these. */
+  folders?: string[];
 }
 
 /**

@@ -106,6 +106,13 @@ export class LanguageService {
     this.ctx.workspaceGeneration++;
   }
 
+  /** The workspace folders' URIs (the CLI: its working directory): where paths in messages start. */
+  setWorkspaceFolders(uris: string[]): void {
+    if (JSON.stringify(uris) === JSON.stringify(this.ctx.folders ?? [])) return;
+    this.ctx.folders = [...uris];
+    this.ctx.workspaceGeneration++;
+  }
+
   /** Workspace files changed: what CRD changes break is computed again. */
   workspaceChanged(): void {
     this.ctx.workspaceGeneration++;
