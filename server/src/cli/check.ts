@@ -37,6 +37,8 @@ export interface CheckOptions {
   unknownKinds?: 'ignore' | 'hint';
   /** The Kubernetes minor checked as (--kubernetes-version); undefined: the newest. */
   kubernetesMinor?: number;
+  /** The CRDs the CEL lints run on (--cel-lint-scope); undefined: `authored`. */
+  celLintScope?: ServiceSettings['celLintScope'];
   /** The directory relative paths are resolved against. */
   cwd?: string;
   /** What input files are from their place in the repository (a chart template, a kustomize patch), by path as given. */
@@ -105,7 +107,14 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
   const cwd = opts.cwd ?? process.cwd();
   // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
   const service = new LanguageService(
-    { yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor },
+    {
+      yamlVersion: opts.yamlVersion ?? '1.1',
+      fieldValidation: opts.fieldValidation ?? 'Strict',
+      unknownKinds: 'hint',
+      compatibility: opts.compatibility ?? {},
+      kubernetesMinor: opts.kubernetesMinor,
+      celLintScope: opts.celLintScope,
+    },
     { batch: true },
   );
   // The working directory is the CLI's workspace folder: paths in messages start there, and CRDs from

@@ -77,8 +77,8 @@ export class LanguageService {
    */
   setFileContext(uri: string, fc: FileContext): boolean {
     const before = this.ctx.files.get(uri) ?? {};
-    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch) return false;
-    if (fc.helmTemplate || fc.patch) this.ctx.files.set(uri, { ...fc });
+    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch && before.vendored === fc.vendored) return false;
+    if (fc.helmTemplate || fc.patch || fc.vendored) this.ctx.files.set(uri, { ...fc });
     else this.ctx.files.delete(uri);
     // A chart template is parsed differently.
     if (!!before.helmTemplate !== !!fc.helmTemplate) this.ctx.caches.openFiles.delete(uri);
