@@ -84,6 +84,7 @@ test('vendored or generated CRDs get no lints, and keep the API server findings'
   for (const [what, text, context] of [
     ['a plain comment', crd({ head: '# Pools: edit with care.\n' })],
     ['a chart template', crd({ labels: '    helm.sh/chart: mychart-0.1.0' }), { helmTemplate: true }],
+    ['a template outside a chart', crd({ labels: '    helm.sh/chart: {{ include "mychart.chart" . }}' })],
     ['a DO NOT EDIT comment inside', crd().replace('              properties:\n                port', '              # DO NOT EDIT the rule above\n              properties:\n                port')],
   ] as Array<[string, string, FileContext?]>) {
     assert.deepEqual(findings(text, { context }).lints, LINT, what);

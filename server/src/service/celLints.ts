@@ -254,7 +254,7 @@ const ruleKey = (r: CrdRule) => JSON.stringify([r.rule ?? null, r.messageExpress
 export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, crd: Record<string, unknown>, baseline?: Record<string, unknown>): Finding[] {
   const severity = (code: CelLintCode): CelLintSeverity => ctx.settings.celLints?.[code] ?? CEL_LINT_DEFAULTS[code];
   if ((Object.keys(CEL_LINT_DEFAULTS) as CelLintCode[]).every((c) => severity(c) === 'off')) return [];
-  const target = lintTarget(ctx, td, doc.text, crd, baseline);
+  const target = lintTarget(ctx, td, doc, crd, baseline);
   if (target.rules === 'none') return [];
   const unchanged = target.rules === 'changed' ? new Set(crdRules(ctx, target.baseline).map(ruleKey)) : undefined;
   const out: Finding[] = [];

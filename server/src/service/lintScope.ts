@@ -43,12 +43,18 @@ function generatedHeader(text: string): boolean {
   return false;
 }
 
+/** What is read of the document: its text, and whether it holds Go template actions. */
+export interface LintedDocument {
+  text: string;
+  template?: unknown;
+}
+
 /**
  * Why a CRD document is not one the user writes (for the lints), or undefined when it is: the place of its
  * file (FileContext.vendored), a generator's annotation, a label `helm template` writes, a generated-file
  * header in the file or the document.
  */
-export function notAuthored(ctx: ServiceContext, td: TextDocument, docText: string, crd: Record<string, unknown>): string | undefined {
+export function notAuthored(ctx: ServiceContext, td: TextDocument, doc: LintedDocument, crd: Record<string, unknown>): string | undefined {
   const fc = ctx.files.get(td.uri);
   if (fc?.vendored) return fc.vendored;
   const meta = isJSONObject(crd.metadata) ? crd.metadata : {};
@@ -56,17 +62,17 @@ export function notAuthored(ctx: ServiceContext, td: TextDocument, docText: stri
   for (const [k, why] of Object.entries(GENERATED_ANNOTATIONS)) if (Object.hasOwn(annotations, k)) return why;
   const labels = isJSONObject(meta.labels) ? meta.labels : {};
   // In a chart's template the label is an action; written out, it is `helm template`'s output.
-  if (typeof labels['helm.sh/chart'] === 'string' && !fc?.helmTemplate) return `it is rendered from the Helm chart ${labels['helm.sh/chart']}`;
-  if (generatedHeader(docText) || generatedHeader(td.getText({ start: { line: 0, character: 0 }, end: { line: HEAD_LINES, character: 0 } }))) return 'it is marked generated';
+  if (typeof labels['helm.sh/chart'] === 'string' && !fc?.helmTemplate && !doc.template) return `it is rendered from the Helm chart ${labels['helm.sh/chart']}`;
+  if (generatedHeader(doc.text) || generatedHeader(td.getText({ start: { line: 0, character: 0 }, end: { line: HEAD_LINES, character: 0 } }))) return 'it is marked generated';
   return undefined;
 }
 
 /** What the lints run on for a CRD document: every rule, only rules not in `baseline`, or none. */
 export type LintTarget = { rules: 'all' } | { rules: 'changed'; baseline: Record<string, unknown> } | { rules: 'none' };
 
-export function lintTarget(ctx: ServiceContext, td: TextDocument, docText: string, crd: Record<string, unknown>, baseline: Record<string, unknown> | undefined): LintTarget {
+export function lintTarget(ctx: ServiceContext, td: TextDocument, doc: LintedDocument, crd: Record<string, unknown>, baseline: Record<string, unknown> | undefined): LintTarget {
   const scope = ctx.settings.celLintScope ?? 'authored';
   if (scope === 'off') return { rules: 'none' };
-  if (scope === 'all' || notAuthored(ctx, td, docText, crd) === undefined) return { rules: 'all' };
+  if (scope === 'all' || notAuthored(ctx, td, doc, crd) === undefined) return { rules: 'all' };
   return baseline ? { rules: 'changed', baseline } : { rules: 'none' };
 }
