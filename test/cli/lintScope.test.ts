@@ -89,3 +89,31 @@ test('check: the lints on the CRDs written here only; --cel-lint-scope all widen
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('check --base: in a generated CRD, the rules changed since the revision are linted, the others not', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-lints-base-'));
+  const git = (...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { stdio: 'ignore' });
+  try {
+    const generated = CRD('Dial', { annotations: '    controller-gen.kubebuilder.io/version: v0.18.0' });
+    fs.writeFileSync(path.join(dir, 'dials.yaml'), generated);
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'initial');
+    // A marker added in Go, the CRD generated again: one new rule, reading an optional field unguarded.
+    const added = generated
+      .replace('                - rule: "self.port > 0"\n', '                - rule: "self.port > 0"\n                - rule: "self.size < 10"\n')
+      .replace('                port:\n', '                size:\n                  type: integer\n                port:\n');
+    fs.writeFileSync(path.join(dir, 'dials.yaml'), added);
+    const plain = await cli(['check', '.'], dir);
+    assert.deepEqual(lintFiles(plain.out), [], plain.out.join('\n'));
+    const base = await cli(['check', '--base', 'HEAD', '.'], dir);
+    assert.deepEqual(
+      base.out.filter((l) => l.includes('[CELNoSuchKey')).map((l) => l.replace(/^dials\.yaml:(\d+):\d+: warning: (\S+) may be absent.*$/, '$1 $2')),
+      ['23 self.size'],
+      base.out.join('\n'),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
