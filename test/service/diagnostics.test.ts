@@ -204,15 +204,21 @@ test('editing a CRD re-checks the CRs that use it', () => {
   assert.deepEqual(s.dependents(['other.example.com/Thing']), []);
 });
 
-test('CRDs from workspace files are used, and open documents win over them', () => {
+test('CRDs from workspace files are used; an open document stands for its file, and another file open does not change which copy is used', () => {
   const s = new LanguageService();
-  s.indexDiskFile('file:///ws/disk.yaml', WIDGET_CRD.replace('self.replicas <= 5', 'self.replicas <= 1'));
+  const strict = WIDGET_CRD.replace('self.replicas <= 5', 'self.replicas <= 1');
+  s.indexDiskFile('file:///ws/disk.yaml', strict);
   assert.equal(s.crdCount, 1);
   const cr = HEAD + 'spec:\n  size: small\n  replicas: 2\n';
   checkFindings(s, cr, [{ text: 'spec', code: 'FieldValueInvalid', message: 'too many replicas' }]);
+  // Another copy, open: disk.yaml comes first by path and stays in use.
   s.update(TextDocument.create('file:///ws/open.yaml', 'yaml', 1, WIDGET_CRD));
-  checkFindings(s, cr, []);
+  checkFindings(s, cr, [{ text: 'spec', code: 'FieldValueInvalid' }]);
   s.close('file:///ws/open.yaml');
+  // The file in use, open and edited: its edits are what objects are checked against.
+  s.update(TextDocument.create('file:///ws/disk.yaml', 'yaml', 1, WIDGET_CRD));
+  checkFindings(s, cr, []);
+  s.close('file:///ws/disk.yaml');
   checkFindings(s, cr, [{ text: 'spec', code: 'FieldValueInvalid' }]);
 });
 

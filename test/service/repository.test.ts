@@ -95,27 +95,78 @@ test('kustomize patches: a partial custom resource gets no Required findings; a 
   assert.deepEqual(findingsOf(s, 'kustomize/base/widget.yaml').findings, []);
 });
 
-test('two definitions of one group/kind: an information finding on each names the one in use', () => {
+test('one group/kind defined three times: one line, on the copy in use, naming every copy by its path from the workspace folder', () => {
+  const s = service();
+  s.setWorkspaceFolders([pathToFileURL(REPO).href]);
+  const crd = read('chart/crds/widgets.example.com.yaml');
+  const wide = crd.replace('maximum: 10', 'maximum: 20');
+  s.indexDiskFile(uri('config/crd/widgets.yaml'), wide);
+  // Two copies in one file: the second is named by its line.
+  s.indexDiskFile(uri('deploy/all.yaml'), `${wide}---\n${wide}`);
+  const inUse = 'chart/crds/widgets.example.com.yaml';
+  const copies = ['config/crd/widgets.yaml', 'deploy/all.yaml', 'deploy/all.yaml'];
+  const used = findingsOf(s, inUse, crd);
+  // The second document of deploy/all.yaml starts at its `---` line.
+  const second = crd.split('\n').length;
+  assert.deepEqual(
+    used.findings.map((f) => [f.code, f.severity, used.td.getText(f.range)]),
+    [['DuplicateCRD', 'information', 'Widget']],
+    used.show,
+  );
+  assert.equal(
+    used.findings[0].message,
+    `example.com/Widget is defined 4 times: objects are checked against this one, chart/crds/widgets.example.com.yaml (the first by path is used), not config/crd/widgets.yaml, deploy/all.yaml:1, deploy/all.yaml:${second}`,
+  );
+  assert.deepEqual(
+    used.findings[0].related?.map((r) => [r.location.uri, r.location.range.start.line]),
+    [
+      [uri(copies[0]), 8],
+      [uri(copies[1]), 8],
+      [uri(copies[2]), second + 8],
+    ],
+  );
+  // Each other copy: a hint (not a Problems row) pointing at the copy in use.
+  for (const rel of ['config/crd/widgets.yaml', 'deploy/all.yaml']) {
+    const other = findingsOf(
+      s,
+      rel,
+      s.index
+        .entriesOf(uri(rel), 'disk')
+        .map((c) => c.text)
+        .join('---\n'),
+    );
+    assert.ok(other.findings.length > 0 && other.findings.every((f) => f.code === 'DuplicateCRD' && f.severity === 'hint'), other.show);
+    assert.match(
+      other.findings[0].message,
+      /^example\.com\/Widget is also defined in chart\/crds\/widgets\.example\.com\.yaml, which is the one in use \(the first by path is used\); objects are not checked against this copy$/,
+    );
+    s.close(uri(rel));
+  }
+});
+
+test('which copy of a duplicated CRD is used does not change with the open file (issue 28)', () => {
   const s = service();
   const crd = read('chart/crds/widgets.example.com.yaml');
-  s.indexDiskFile(uri('config/crd/widgets.yaml'), crd.replace('maximum: 10', 'maximum: 20'));
-  const inChart = findingsOf(s, 'chart/crds/widgets.example.com.yaml', crd);
-  // The open document is in use.
-  assert.deepEqual(
-    inChart.findings.map((f) => [f.code, f.severity, inChart.td.getText(f.range)]),
-    [['DuplicateCRD', 'information', 'Widget']],
-    inChart.show,
-  );
-  assert.match(inChart.findings[0].message, /^example\.com\/Widget is also defined in config\/crd\/widgets\.yaml: this definition is the one in use \(an open document is used before files on disk\)$/);
-  s.close(uri('chart/crds/widgets.example.com.yaml'));
-  const other = findingsOf(s, 'config/crd/widgets.yaml', crd.replace('maximum: 10', 'maximum: 20'));
-  assert.equal(other.findings.length, 1, other.show);
-  assert.match(other.findings[0].message, /this definition is the one in use/);
-  // On disk both: the first by path is used.
+  const wide = crd.replace('maximum: 10', 'maximum: 20');
+  s.indexDiskFile(uri('config/crd/widgets.yaml'), wide);
+  const widget = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 15\n  mode: fast\n';
+  const verdict = () => findingsOf(s, 'deploy/w.yaml', widget).findings.map((f) => `${f.code} ${f.field}`);
+  const none = verdict();
+  // chart/ before config/ by path: the chart's copy (maximum 10) is used.
+  assert.deepEqual(none, ['FieldValueInvalid spec.size'], 'no CRD open');
+  for (const open of [
+    ['config/crd/widgets.yaml', wide],
+    ['chart/crds/widgets.example.com.yaml', crd],
+  ] as const) {
+    findingsOf(s, open[0], open[1]);
+    assert.equal(s.index.lookup('example.com', 'Widget')?.uri, uri('chart/crds/widgets.example.com.yaml'), `${open[0]} open`);
+    assert.deepEqual(verdict(), none, `${open[0]} open`);
+  }
   s.close(uri('config/crd/widgets.yaml'));
-  assert.equal(s.index.lookup('example.com', 'Widget')?.uri, uri('chart/crds/widgets.example.com.yaml'));
-  const again = findingsOf(s, 'config/crd/widgets.yaml', crd.replace('maximum: 10', 'maximum: 20'));
-  assert.equal(again.findings.length, 1, again.show);
+  assert.deepEqual(verdict(), none, 'only the copy in use open');
+  // An edit of the copy in use is what objects are checked against.
+  findingsOf(s, 'chart/crds/widgets.example.com.yaml', crd.replace('maximum: 10', 'maximum: 30'));
+  assert.deepEqual(verdict(), []);
 });
 
 test('crdYaml.syntaxDiagnostics off: YAML syntax is left to another server', () => {

@@ -49,7 +49,7 @@ test('the scan lists matching files outside excluded folders; only files mention
   }
 });
 
-test('the index resolves group/kind, prefers open documents, and reports which keys changed', () => {
+test('the index resolves group/kind by path whatever is open, an open document standing for its file, and reports which keys changed', () => {
   const idx = new CrdIndex();
   const v1 = extractCrds('file:///disk.yaml', [
     {
@@ -63,12 +63,27 @@ test('the index resolves group/kind, prefers open documents, and reports which k
   assert.equal(v1[0].startLine, 3);
   assert.deepEqual(idx.set('file:///disk.yaml', v1, 'disk'), ['example.com/Widget']);
   assert.deepEqual(idx.set('file:///disk.yaml', v1, 'disk'), [], 'same CRD text: nothing changed');
-  const open = extractCrds('file:///open.yaml', [{ index: 0, text: WIDGET_CRD + '# edited\n', value: v1[0].crd, startLine: 0 }]);
-  assert.deepEqual(idx.set('file:///open.yaml', open, 'open'), ['example.com/Widget']);
-  assert.equal(idx.lookup('example.com', 'Widget')?.uri, 'file:///open.yaml');
-  assert.equal(idx.lookup('example.com', 'widget'), undefined, 'kinds are case-sensitive');
-  assert.deepEqual(idx.remove('file:///open.yaml', 'open'), ['example.com/Widget']);
+  // Another file's copy does not win by being open (issue 28: the choice changed with the open file).
+  const other = extractCrds('file:///open.yaml', [{ index: 0, text: WIDGET_CRD + '# other\n', value: v1[0].crd, startLine: 0 }]);
+  assert.deepEqual(idx.set('file:///open.yaml', other, 'open'), []);
   assert.equal(idx.lookup('example.com', 'Widget')?.uri, 'file:///disk.yaml');
+  assert.deepEqual(
+    idx.definitions('example.com', 'Widget').map((c) => c.uri),
+    ['file:///disk.yaml', 'file:///open.yaml'],
+  );
+  // The file in use, open and edited: its edited text is used.
+  const edited = extractCrds('file:///disk.yaml', [{ index: 0, text: WIDGET_CRD + '# edited\n', value: v1[0].crd, startLine: 0 }]);
+  assert.deepEqual(idx.set('file:///disk.yaml', edited, 'open'), ['example.com/Widget']);
+  assert.equal(idx.lookup('example.com', 'Widget')?.text, WIDGET_CRD + '# edited\n');
+  assert.equal(idx.lookup('example.com', 'widget'), undefined, 'kinds are case-sensitive');
+  assert.deepEqual(idx.remove('file:///disk.yaml', 'open'), ['example.com/Widget']);
+  assert.equal(idx.lookup('example.com', 'Widget')?.text, WIDGET_CRD);
+  assert.deepEqual(idx.remove('file:///open.yaml', 'open'), []);
+  // A source outside the workspace comes after every workspace file, whatever its path.
+  const outside = extractCrds('file:///0/outside.yaml', [{ index: 0, text: WIDGET_CRD + '# outside\n', value: v1[0].crd, startLine: 0 }]);
+  assert.deepEqual(idx.set('file:///0/outside.yaml', outside, 'external'), []);
+  assert.equal(idx.lookup('example.com', 'Widget')?.uri, 'file:///disk.yaml');
+  assert.deepEqual(idx.remove('file:///0/outside.yaml', 'external'), []);
   assert.deepEqual(idx.remove('file:///disk.yaml', 'disk'), ['example.com/Widget']);
   assert.equal(idx.size, 0);
   // Not CRDs: other kinds, or CRDs without group/kind.

@@ -3,6 +3,7 @@
  */
 
 import { parseKubernetesVersion, supportedKubernetesVersions } from '../engine/version';
+import { CEL_LINT_SCOPES, type CelLintScope } from '../service/lintScope';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'yaml' | 'junit';
 
@@ -46,6 +47,8 @@ export interface CliArgs {
   compatibility: Record<string, 'error' | 'warning' | 'information' | 'off'>;
   /** --kubernetes-version 1.X: the API server version checked as (30 .. 37); undefined: the newest. */
   kubernetesMinor?: number;
+  /** check: the CRDs the CEL lints run on (--cel-lint-scope; service/lintScope.ts). */
+  celLintScope: CelLintScope;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -109,6 +112,13 @@ Options:
   --unknown-kinds ignore|hint
                      hint: list the objects whose kind no known CRD defines (not checked).
                      By default they are only counted in the summary.
+  --cel-lint-scope authored|all|off
+                     check: the CRDs the CEL lints (CELNoSuchKey, CELConstantRule,
+                     CELEmptyMessage) run on. authored (default): not on copies of other
+                     projects' CRDs (vendor/, third_party/, upstream/, a dependency chart)
+                     nor generated ones (controller-gen or api-approved.kubernetes.io
+                     annotation, a literal helm.sh/chart label, a DO NOT EDIT header), except
+                     their rules changed against --base; all: every CRD; off: none.
   --kubernetes-version X.Y
                      Check as an API server of Kubernetes X.Y would (1.30 to 1.37, default
                      the newest): its CEL libraries and feature gates.
@@ -156,9 +166,11 @@ export function parseArgs(argv: string[]): CliArgs {
     cluster: false,
     baseCluster: false,
     compatibility: {},
+    celLintScope: 'authored',
   };
   let command: string | undefined;
   let formatGiven: string | undefined;
+  let celLintScopeGiven = false;
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i];
@@ -212,6 +224,12 @@ export function parseArgs(argv: string[]): CliArgs {
       const m = /^([A-Za-z]+)=(error|warning|information|off)$/.exec(v);
       if (!m) throw new UsageError(`--compat takes CATEGORY=error|warning|information|off, not "${v}"`);
       args.compatibility[m[1]] = m[2] as 'error' | 'warning' | 'information' | 'off';
+    } else if (a === '--cel-lint-scope') {
+      const v = value();
+      const scope = CEL_LINT_SCOPES.find((x) => x === v);
+      if (!scope) throw new UsageError(`unknown --cel-lint-scope "${v}" (expected ${CEL_LINT_SCOPES.join(', ')})`);
+      args.celLintScope = scope;
+      celLintScopeGiven = true;
     } else if (a === '--kubernetes-version') {
       const v = value();
       const minor = parseKubernetesVersion(v);
@@ -232,6 +250,7 @@ export function parseArgs(argv: string[]): CliArgs {
   if (args.write && command !== 'migrate') throw new UsageError(`${command}: --write is for migrate`);
   if (args.readBack && command !== 'preview') throw new UsageError(`${command}: --read-back is for preview`);
   if ((args.base !== undefined || args.baseCluster || Object.keys(args.compatibility).length) && command !== 'check') throw new UsageError(`${command}: --base, --base-cluster and --compat are for check`);
+  if (celLintScopeGiven && command !== 'check') throw new UsageError(`${command}: --cel-lint-scope is for check`);
   if (args.base !== undefined && args.baseCluster) throw new UsageError('check: --base and --base-cluster exclude each other');
   if (args.write && args.paths.includes('-')) throw new UsageError('migrate: --write cannot rewrite the standard input');
   for (const [flag, v] of [

@@ -18,6 +18,7 @@ import type { ServiceSettings } from '../service/context';
 import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '../baseline';
 import { openCluster } from '../cluster';
 import { parseYamlDocuments } from '../yaml';
+import { isInside } from '../workspace/repository';
 
 /** A finding of one input file. */
 export interface FileFinding extends Finding {
@@ -36,6 +37,8 @@ export interface CheckOptions {
   unknownKinds?: 'ignore' | 'hint';
   /** The Kubernetes minor checked as (--kubernetes-version); undefined: the newest. */
   kubernetesMinor?: number;
+  /** The CRDs the CEL lints run on (--cel-lint-scope); undefined: `authored`. */
+  celLintScope?: ServiceSettings['celLintScope'];
   /** The directory relative paths are resolved against. */
   cwd?: string;
   /** What input files are from their place in the repository (a chart template, a kustomize patch), by path as given. */
@@ -104,16 +107,26 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
   const cwd = opts.cwd ?? process.cwd();
   // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
   const service = new LanguageService(
-    { yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor },
+    {
+      yamlVersion: opts.yamlVersion ?? '1.1',
+      fieldValidation: opts.fieldValidation ?? 'Strict',
+      unknownKinds: 'hint',
+      compatibility: opts.compatibility ?? {},
+      kubernetesMinor: opts.kubernetesMinor,
+      celLintScope: opts.celLintScope,
+    },
     { batch: true },
   );
+  // The working directory is the CLI's workspace folder: paths in messages start there, and CRDs from
+  // outside it rank as the editor's sources outside the workspace (crdIndex.ts).
+  service.setWorkspaceFolders([pathToFileURL(cwd).href]);
   const paths = new Map<string, string>();
   // Indexed only: the index reads a CRD's text again when it is used (a file on disk), and may drop it.
   const reread = (f: InputFile) => (how === 'indexed' ? f.reread : undefined);
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);
     paths.set(uri, f.path);
-    service.indexDiskFile(uri, f.text, 'disk', reread(f));
+    service.indexDiskFile(uri, f.text, f.external || !isInside(path.resolve(cwd, f.path), cwd) ? 'external' : 'disk', reread(f));
   }
   const docs = files.map((file) => {
     const uri = uriOfInput(file.path, cwd);
@@ -149,11 +162,13 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
 
 /** Check files: the same findings as in the editor, sorted by file (input order), line, column. */
 export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckReport {
+  const cwd = opts.cwd ?? process.cwd();
   // One input parsed at a time: 34 MB of CRDs parsed at once keep hundreds of megabytes alive.
   const { service, docs, paths } = openInputs(files, opts, 'indexed');
   const findings: FileFinding[] = [];
   let documents = 0;
   let unchecked = 0;
+  const inputs = new Set(docs.map((d) => uriOfInput(d.file.path, cwd)));
   for (const [i, d] of docs.entries()) {
     if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
     const { file, td } = d;
@@ -166,6 +181,8 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
         unchecked++;
         if (opts.unknownKinds !== 'hint') continue;
       }
+      // A copy of a duplicated CRD not in use: the line is the copy in use's, unless that one is not checked.
+      if (f.code === 'DuplicateCRD' && f.severity === 'hint' && f.related?.some((r) => inputs.has(r.location.uri))) continue;
       out.push({ ...f, file: file.path, fixes: [] });
     }
     for (const f of out) f.fixes = service.fixesOf(td, f, all);

@@ -17,6 +17,8 @@ export interface InputFile {
   readonly text: string;
   /** Set for a file on disk: its text again (the index may drop a CRD's text and ask for it again). */
   reread?: () => string;
+  /** CRDs from outside the inputs' repository (a `--crd` URL, a cluster): ranked after the inputs' own. */
+  external?: boolean;
 }
 
 /** Characters of file text a search keeps in memory; the files beyond are read again when used. */

@@ -99,7 +99,16 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
     io.stderr(`crd-yaml: ${n} symbolic ${n === 1 ? 'link' : 'links'} not followed (${skippedLinks.slice(0, 3).join(', ')}${n > 3 ? ', ...' : ''}); --follow-symlinks follows them\n`);
   }
   const yamlVersion = args.yaml12 ? '1.2' : '1.1';
-  const opts = { crdFiles, yamlVersion, fieldValidation: args.fieldValidation, unknownKinds: args.unknownKinds, kubernetesMinor: args.kubernetesMinor, cwd: io.cwd, contexts: repo.contexts } as const;
+  const opts = {
+    crdFiles,
+    yamlVersion,
+    fieldValidation: args.fieldValidation,
+    unknownKinds: args.unknownKinds,
+    kubernetesMinor: args.kubernetesMinor,
+    celLintScope: args.celLintScope,
+    cwd: io.cwd,
+    contexts: repo.contexts,
+  } as const;
 
   if (args.command === 'test') {
     // Named files are test files whatever their name; in folders, *.crdtest.yaml. The other YAML files

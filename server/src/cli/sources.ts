@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { openCluster, storedCrdManifest } from '../cluster';
 import type { FileContext } from '../service/context';
-import { helmChartOfTemplate, kustomizationsAround } from '../workspace/repository';
+import { helmChartOfTemplate, kustomizationsAround, vendoredReason } from '../workspace/repository';
 import { globToRegExp } from '../workspace/scan';
 import { defaultSourceCache, isUrl, urlSource } from '../workspace/sources';
 import type { CliArgs } from './args';
@@ -22,7 +22,7 @@ export async function remoteCrdFiles(args: CliArgs): Promise<{ files: InputFile[
   for (const url of args.crdPaths.filter(isUrl)) {
     const r = await urlSource(url, { cacheDir: process.env.CRD_YAML_CACHE ?? defaultSourceCache(), allowNetwork: true });
     if (r.error || !r.file) errors.push(r.error ?? `${url}: not available`);
-    else files.push({ path: url, text: await fs.readFile(r.file, 'utf8') });
+    else files.push({ path: url, text: await fs.readFile(r.file, 'utf8'), external: true });
   }
   if (args.cluster) {
     try {
@@ -31,7 +31,7 @@ export async function remoteCrdFiles(args: CliArgs): Promise<{ files: InputFile[
       if (truncated) errors.push(`cluster ${client.conn.context}: ${truncated}`);
       for (const crd of crds) {
         const name = String((crd.metadata as { name?: unknown } | undefined)?.name ?? '');
-        files.push({ path: `cluster:${client.conn.context}/${name}`, text: stringify(storedCrdManifest(crd), { lineWidth: 0 }) });
+        files.push({ path: `cluster:${client.conn.context}/${name}`, text: stringify(storedCrdManifest(crd), { lineWidth: 0 }), external: true });
       }
     } catch (e) {
       errors.push(`--cluster: ${(e as Error).message}`);
@@ -56,7 +56,7 @@ export function excludedBy(globs: string[], cwd: string): (file: string) => bool
   };
 }
 
-/** Chart templates, kustomize patches, and the crds/ folders of the charts of the inputs. */
+/** Chart templates, kustomize patches, vendored files, and the crds/ folders of the charts of the inputs. */
 export function repositoryContexts(files: InputFile[], cwd: string): { contexts: Map<string, FileContext>; chartCrds: InputFile[]; errors: string[] } {
   const contexts = new Map<string, FileContext>();
   const charts = new Set<string>();
@@ -72,7 +72,10 @@ export function repositoryContexts(files: InputFile[], cwd: string): { contexts:
     }
     const role = patches.roleOf(abs);
     if (role) fc.patch = role;
-    if (fc.helmTemplate || fc.patch) contexts.set(f.path, fc);
+    // The working directory is the CLI's workspace folder (a file outside it: nothing said by its place).
+    const vendored = vendoredReason(abs, cwd);
+    if (vendored) fc.vendored = vendored;
+    if (fc.helmTemplate || fc.patch || fc.vendored) contexts.set(f.path, fc);
   }
   const given = new Set(real.map((f) => path.resolve(cwd, f.path)));
   const chartCrds: InputFile[] = [];

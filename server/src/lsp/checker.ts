@@ -167,12 +167,19 @@ export class Checker {
         const before = this.settings;
         const s = readWorkerSettings(m.raw);
         this.settings = s;
-        this.service.configure({ unknownKinds: s.unknownKinds, fieldValidation: s.fieldValidation, compatibility: s.compatibility, kubernetesMinor: s.kubernetesMinor, celLints: s.celLints });
+        this.service.configure({
+          unknownKinds: s.unknownKinds,
+          fieldValidation: s.fieldValidation,
+          compatibility: s.compatibility,
+          kubernetesMinor: s.kubernetesMinor,
+          celLints: s.celLints,
+          celLintScope: s.celLintScope,
+        });
         const repoChanged = this.repo.configure(s.raw);
         this.scheduler.delayMs = s.diagnosticsDelayMs;
         if (repoChanged) void this.indexSources(false);
         if (this.baselines.configure(s.baseline)) for (const uri of this.docs.keys()) this.refreshBaseline(uri);
-        const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(s.compatibility) || JSON.stringify(before.celLints) !== JSON.stringify(s.celLints);
+        const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(s.compatibility) || JSON.stringify(before.celLints) !== JSON.stringify(s.celLints) || before.celLintScope !== s.celLintScope;
         if (repoChanged || compatChanged || before.unknownKinds !== s.unknownKinds || before.fieldValidation !== s.fieldValidation || before.kubernetesMinor !== s.kubernetesMinor) {
           for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
         }
@@ -182,6 +189,7 @@ export class Checker {
       case 'folders':
         this.folders = m.folders;
         this.readable.set(m.folders);
+        this.service.setWorkspaceFolders(m.folders.map((f) => pathToFileURL(f).href));
         // A git baseline reads the repository of the workspace folder: the folders are known now.
         if (this.baselines.configure(this.settings.baseline, true)) for (const uri of this.docs.keys()) this.refreshBaseline(uri);
         void this.scan();

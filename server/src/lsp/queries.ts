@@ -46,6 +46,7 @@ export class Queries {
           compatibility: settings.compatibility,
           kubernetesMinor: settings.kubernetesMinor,
           celLints: settings.celLints,
+          celLintScope: settings.celLintScope,
           syntaxDiagnostics: repo.syntaxDiagnostics !== 'off',
           templates: repo.templates,
         });

@@ -17,7 +17,7 @@ import type { FileContext } from '../service/context';
 import { crdVersions } from '../service/kube';
 import type { LanguageService } from '../service/languageService';
 import { isKustomizationFile } from '../workspace/kustomize';
-import { helmChartOfTemplate, isInside, kustomizationsAround, workspaceFs } from '../workspace/repository';
+import { helmChartOfTemplate, isInside, kustomizationsAround, vendoredReason, workspaceFs } from '../workspace/repository';
 import { globToRegExp, readCandidate, type ReadableRoots } from '../workspace/scan';
 import { defaultSourceCache, goModuleCrds, isUrl, urlSource, yamlFilesUnder } from '../workspace/sources';
 import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult } from './protocol';
@@ -136,7 +136,7 @@ export class RepositoryFeatures {
     });
   }
 
-  /** Tells the service what an open document is (a chart template, a kustomize patch), once per document. */
+  /** Tells the service what an open document is (a chart template, a kustomize patch, a vendored copy), once per document. */
   updateContext(uri: string): void {
     if (this.contexts.has(uri)) return;
     const file = uriToPath(uri);
@@ -147,6 +147,11 @@ export class RepositoryFeatures {
       if (helmChartOfTemplate(file, rfs, folder)) fc.helmTemplate = true;
       const role = kustomizationsAround([file], rfs, folder).roleOf(file);
       if (role) fc.patch = role;
+      const vendored = vendoredReason(file, folder, rfs);
+      if (vendored) fc.vendored = vendored;
+    } else if (file && this.deps.folders().length) {
+      // A CRD source, a Go module's file, another project's file opened beside the workspace.
+      fc.vendored = 'it is outside the workspace folders';
     }
     this.contexts.set(uri, fc);
     this.deps.service.setFileContext(uri, fc);

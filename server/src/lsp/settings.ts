@@ -6,6 +6,7 @@ import type { CompatSeverity } from '../engine/compat/categories';
 import { parseKubernetesVersion } from '../engine/version';
 import type { CelLintCode, CelLintSeverity } from '../service/celLints';
 import type { FieldValidation } from '../service/context';
+import { CEL_LINT_SCOPES, type CelLintScope } from '../service/lintScope';
 
 export interface WorkerSettings {
   crdPaths: string[];
@@ -21,6 +22,8 @@ export interface WorkerSettings {
   kubernetesMinor?: number;
   /** `crdYaml.cel.*`: severities of the CEL lints. */
   celLints: Partial<Record<CelLintCode, CelLintSeverity>>;
+  /** `crdYaml.cel.lintScope`: the CRDs the CEL lints run on. */
+  celLintScope: CelLintScope;
   /** The whole `crdYaml` settings object, for the repository features (lsp/repository.ts). */
   raw: Record<string, unknown>;
 }
@@ -34,6 +37,7 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   baseline: 'git:HEAD',
   compatibility: {},
   celLints: {},
+  celLintScope: 'authored',
   raw: {},
 };
 
@@ -58,6 +62,7 @@ export function readWorkerSettings(raw: unknown): WorkerSettings {
     ),
     kubernetesMinor: typeof r.kubernetesVersion === 'string' ? parseKubernetesVersion(r.kubernetesVersion) : undefined,
     celLints: readCelLints(r.cel),
+    celLintScope: readCelLintScope(r.cel),
     raw: r,
   };
 }
@@ -71,6 +76,12 @@ function readCelLints(raw: unknown): Partial<Record<CelLintCode, CelLintSeverity
     if (typeof v === 'string' && LINT_SEVERITIES.includes(v)) out[code] = v as CelLintSeverity;
   }
   return out;
+}
+
+/** `crdYaml.cel.lintScope` (service/lintScope.ts). */
+function readCelLintScope(raw: unknown): CelLintScope {
+  const v = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).lintScope : undefined;
+  return CEL_LINT_SCOPES.find((s) => s === v) ?? 'authored';
 }
 
 const LINT_SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'];

@@ -23,6 +23,7 @@ import { FieldPath, type PathSegment } from '../engine/field';
 import type { JSONSchemaProps } from '../engine/schema/types';
 import type { ServiceContext } from './context';
 import type { Finding, FindingSeverity } from './finding';
+import { lintTarget } from './lintScope';
 import { isScalar, type YamlDoc } from './yamlDocument';
 import { isJSONObject } from '../engine/json/values';
 
@@ -243,10 +244,19 @@ export function crdRules(ctx: ServiceContext, crd: Record<string, unknown>): Crd
 
 const field = (name: string): PathSegment => ({ kind: 'field', name });
 
-/** The lints' findings on a CRD document (rules the API server rejects are left to its findings). */
-export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, crd: Record<string, unknown>): Finding[] {
+/** A rule as written (its text and messageExpression): the same key in a baseline means not new work. */
+const ruleKey = (r: CrdRule) => JSON.stringify([r.rule ?? null, r.messageExpression ?? null]);
+
+/**
+ * The lints' findings on a CRD document (rules the API server rejects are left to its findings), on the
+ * CRDs and rules lintScope.ts chooses; `baseline`: the object the document updates, if any.
+ */
+export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, crd: Record<string, unknown>, baseline?: Record<string, unknown>): Finding[] {
   const severity = (code: CelLintCode): CelLintSeverity => ctx.settings.celLints?.[code] ?? CEL_LINT_DEFAULTS[code];
   if ((Object.keys(CEL_LINT_DEFAULTS) as CelLintCode[]).every((c) => severity(c) === 'off')) return [];
+  const target = lintTarget(ctx, td, doc, crd, baseline);
+  if (target.rules === 'none') return [];
+  const unchanged = target.rules === 'changed' ? new Set(crdRules(ctx, target.baseline).map(ruleKey)) : undefined;
   const out: Finding[] = [];
   const at = (path: PathSegment[], start: number, end: number) => {
     const r = doc.layer.rangeInString(path, start, end);
@@ -254,7 +264,7 @@ export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: Yaml
   };
   for (const r of crdRules(ctx, crd)) {
     const rule = r.rule;
-    if (rule === undefined || rule.trim() === '' || rule.length > MAX_LINTED_RULE_CHARS) continue;
+    if (rule === undefined || rule.trim() === '' || rule.length > MAX_LINTED_RULE_CHARS || unchanged?.has(ruleKey(r))) continue;
     // A one-shot check (no memo) lints each rule once: no cache, nor its key (the schema's text), is kept.
     for (const l of ctx.caches.memo ? ruleLints({ ...r, rule }) : computeRuleLints({ ...r, rule })) {
       const sev = severity(l.code);

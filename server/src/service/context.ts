@@ -13,6 +13,7 @@ import type { FileBaseline, WorkspaceObjects } from './update';
 import type { TestRun } from './crdTests';
 import { BlockLocator } from '../yaml/block';
 import type { CelLintCode, CelLintSeverity } from './celLints';
+import type { CelLintScope } from './lintScope';
 
 /** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -40,6 +41,11 @@ export interface ServiceSettings {
   kubernetesMinor?: number;
   /** Severities of the CEL lints (celLints.ts: CELNoSuchKey, CELConstantRule, CELEmptyMessage); `off` hides one. Unset: their defaults. */
   celLints?: Partial<Record<CelLintCode, CelLintSeverity>>;
+  /**
+   * The CRDs the CEL lints run on (lintScope.ts): `authored` (unset) the CRDs written here, and only the
+   * rules changed against the baseline of vendored or generated ones; `all` every CRD; `off` none.
+   */
+  celLintScope?: CelLintScope;
 }
 
 export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check', compatibility: {} };
@@ -59,6 +65,11 @@ export interface FileContext {
    * expressions and bindings (`($namespace)`) unknown until the test runs.
    */
   testTool?: { tool: 'chainsaw' | 'kuttl'; role: 'assertion' | 'resource' };
+  /**
+   * Why the file's CRDs are another project's copy, not written here (`it is under vendor/`, `it is in the
+   * dependency chart charts/x/`, outside the workspace): the CEL authoring lints skip them (lintScope.ts).
+   */
+  vendored?: string;
 }
 
 export interface ServiceContext {
@@ -78,6 +89,8 @@ export interface ServiceContext {
   workspaceGeneration: number;
   /** The last run of each CRD rule test file (crdTests.ts). */
   testRuns: Map<string, TestRun>;
+  /** URIs of the workspace folders (the CLI: its working directory): files are named by their paths from these. */
+  folders?: string[];
 }
 
 /**

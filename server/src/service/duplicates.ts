@@ -1,10 +1,13 @@
 /**
  * Two or more definitions of one group/kind (a chart's copy and `config/crd/`, Gateway API's standard
- * and experimental channels): each gets an information finding naming the one in use, and why (the
- * rules of CrdIndex, in the README).
+ * and experimental channels): one information finding per group/kind, on the definition in use, naming
+ * every copy by its path from the workspace folder (the CLI: its working directory) and why that one is
+ * used (the rules of CrdIndex, in the README). It sits on the copy in use because that is the one objects
+ * are checked against, and the one place that does not multiply with the copies (volcano's 22 duplicated
+ * CRDs were 66 lines). Each other copy gets a hint (in the editor a faint mark on its kind, not a row of
+ * the Problems panel): editing it changes no object's findings, and only open files show findings.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { fileURLToPath } from 'node:url';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
 import type { Finding } from './finding';
@@ -19,27 +22,42 @@ export function definitionsOf(ctx: ServiceContext, crd: Record<string, unknown>)
   return ctx.index.definitions(spec.group, names.kind);
 }
 
-/** A file named for people: its last three path segments. */
-function shortName(uri: string): string {
-  let p = uri;
-  try {
-    if (uri.startsWith('file:')) p = fileURLToPath(uri);
-  } catch {
-    // keep the URI
+/**
+ * A file as people name it: its path from the workspace folder holding it (with the folder's name first
+ * when there are several, as VS Code shows them), else its whole path; other URIs as they are.
+ */
+export function workspacePath(ctx: ServiceContext, uri: string): string {
+  const folders = ctx.folders ?? [];
+  // Compared decoded: clients and Node encode some characters of a path differently.
+  const u = decode(uri);
+  for (const f of folders) {
+    const d = decode(f);
+    const base = d.endsWith('/') ? d : `${d}/`;
+    if (!u.startsWith(base)) continue;
+    const rel = u.slice(base.length);
+    return folders.length > 1 ? `${base.slice(0, -1).split('/').pop() ?? ''}/${rel}` : rel;
   }
-  return p.split(/[\\/]/).slice(-3).join('/');
+  return u.startsWith('file://') ? u.slice('file://'.length) : uri;
 }
 
-/** Why `used` is used rather than `other` (the first rule of CrdIndex that tells them apart). */
-function why(used: IndexedCrd, other: IndexedCrd): string {
-  if (!!used.broken !== !!other.broken) return 'the other has YAML syntax errors';
-  if (used.source !== other.source) {
-    if (used.source === 'open') return 'an open document is used before files on disk';
-    return 'workspace files are used before sources outside the workspace';
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
-  if (used.uri === other.uri) return 'the first in the file is used';
+}
+
+/** Why `used` is used rather than `next`, the second by the rules of CrdIndex (the first rule that tells them apart). */
+function why(used: IndexedCrd, next: IndexedCrd): string {
+  if (!!used.broken !== !!next.broken) return 'the others have YAML syntax errors';
+  if ((used.source === 'external') !== (next.source === 'external')) return 'a workspace file is used before sources outside the workspace';
+  if (used.uri === next.uri) return 'the first in the file is used';
   return 'the first by path is used';
 }
+
+/** Copies named in one message at most (the related locations list them all). */
+const MAX_NAMED = 12;
 
 const NAMES_KIND = [
   { kind: 'field', name: 'spec' },
@@ -54,23 +72,34 @@ export function duplicateFindings(ctx: ServiceContext, td: TextDocument, doc: Ya
   const self = defs.find((d) => d.uri === td.uri && d.docIndex === doc.index);
   if (!self) return [];
   const used = defs[0];
-  const others = defs.filter((d) => d !== self);
   const r = doc.layer.rangeOfPath([...NAMES_KIND], 'value');
   const range = { start: td.positionAt(r.start), end: td.positionAt(r.end) };
   const key = `${self.group}/${self.kind}`;
-  const message =
-    self === used
-      ? `${key} is also defined in ${others.map((o) => shortName(o.uri)).join(', ')}: this definition is the one in use (${why(used, others[0])})`
-      : `${key} is also defined in ${shortName(used.uri)}, which is the one in use (${why(used, self)}); objects are not checked against this one`;
+  // A file holding two copies names the second by its line.
+  const name = (d: IndexedCrd) => {
+    const p = workspacePath(ctx, d.uri);
+    return defs.some((o) => o !== d && o.uri === d.uri) ? `${p}:${d.startLine + 1}` : p;
+  };
+  const base = { range, code: 'DuplicateCRD', document: 'crd', params: { origin: 'duplicateCrd' } } as const;
+  if (self !== used) {
+    return [
+      {
+        ...base,
+        severity: 'hint',
+        message: `${key} is also defined in ${name(used)}, which is the one in use (${why(used, defs[1])}); objects are not checked against this copy`,
+        related: [{ location: crdLocation(ctx, used, [...NAMES_KIND]), message: `in use: ${key} defined in ${name(used)}` }],
+      },
+    ];
+  }
+  const others = defs.slice(1);
+  const named = others.slice(0, MAX_NAMED).map(name);
+  if (others.length > MAX_NAMED) named.push(`${others.length - MAX_NAMED} more`);
   return [
     {
-      range,
+      ...base,
       severity: 'information',
-      code: 'DuplicateCRD',
-      message,
-      document: 'crd',
-      params: { origin: 'duplicateCrd' },
-      related: others.map((o) => ({ location: crdLocation(ctx, o, [...NAMES_KIND]), message: `${o === used ? 'in use: ' : ''}${key} defined in ${shortName(o.uri)}` })),
+      message: `${key} is defined ${defs.length} times: objects are checked against this one, ${name(used)} (${why(used, defs[1])}), not ${named.join(', ')}`,
+      related: others.map((o) => ({ location: crdLocation(ctx, o, [...NAMES_KIND]), message: `not used: ${key} defined in ${name(o)}` })),
     },
   ];
 }

@@ -92,11 +92,12 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
 /** What a document's findings depend on besides its text: the CRD it resolves to and the settings. */
 function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const role = roleOf(doc.value);
-  const patch = ctx.files.get(uri)?.patch ?? '';
+  const fc = ctx.files.get(uri);
+  const patch = fc?.patch ?? '';
   // Baselines (and, for a CRD, the workspace's objects of its kind) decide update findings.
   const update = `${ctx.baselineGeneration}:${ctx.workspaceGeneration}:${JSON.stringify(ctx.settings.compatibility)}`;
   if (role.role === 'crd')
-    return `crd:${JSON.stringify(ctx.settings.celLints ?? {})}:${patch}:${definitionsOf(ctx, role.crd)
+    return `crd:${JSON.stringify(ctx.settings.celLints ?? {})}:${ctx.settings.celLintScope ?? ''}:${fc?.vendored ?? ''}:${patch}:${definitionsOf(ctx, role.crd)
       .map((c) => `${c.id}@${c.uri}`)
       .join(',')}:${update}`;
   if (role.role !== 'cr') return `${role.role}:${patch}`;
@@ -151,7 +152,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     out.push(...literalFindings(doc, crdEngineFindings(ctx, td, doc, r.errors, base?.label)));
     for (const f of r.failures) out.push(engineUnavailable(td, doc, f));
     out.push(...versionLossFindings(td, doc, role.crd));
-    out.push(...celLintFindings(ctx, td, doc, role.crd));
+    out.push(...celLintFindings(ctx, td, doc, role.crd, base?.object));
     if (base) {
       out.push(...compatFindings(ctx, doc, base.object, base.label, (segs) => rangeOfPath(td, doc, segs, 'key')));
       const broken = brokenObjectsFinding(

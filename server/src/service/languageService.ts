@@ -77,8 +77,8 @@ export class LanguageService {
    */
   setFileContext(uri: string, fc: FileContext): boolean {
     const before = this.ctx.files.get(uri) ?? {};
-    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch) return false;
-    if (fc.helmTemplate || fc.patch) this.ctx.files.set(uri, { ...fc });
+    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch && before.vendored === fc.vendored) return false;
+    if (fc.helmTemplate || fc.patch || fc.vendored) this.ctx.files.set(uri, { ...fc });
     else this.ctx.files.delete(uri);
     // A chart template is parsed differently.
     if (!!before.helmTemplate !== !!fc.helmTemplate) this.ctx.caches.openFiles.delete(uri);
@@ -103,6 +103,13 @@ export class LanguageService {
   /** Where the workspace's objects of a kind are read from (for what a CRD change breaks). */
   setWorkspaceObjects(provider: WorkspaceObjects | undefined): void {
     this.ctx.workspaceObjects = provider;
+    this.ctx.workspaceGeneration++;
+  }
+
+  /** The workspace folders' URIs (the CLI: its working directory): where paths in messages start. */
+  setWorkspaceFolders(uris: string[]): void {
+    if (JSON.stringify(uris) === JSON.stringify(this.ctx.folders ?? [])) return;
+    this.ctx.folders = [...uris];
     this.ctx.workspaceGeneration++;
   }
 

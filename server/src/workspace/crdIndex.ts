@@ -136,14 +136,19 @@ export function extractCrds(uri: string, docs: SourceDocument[], opts: { freshId
 /** Where an indexed CRD comes from: an open document, a workspace file, or a source outside the workspace. */
 export type CrdSourceKind = 'open' | 'disk' | 'external';
 
-const SOURCE_RANK: Record<CrdSourceKind, number> = { open: 0, disk: 1, external: 2 };
+/**
+ * An open document ranks as the workspace file it is: which definition is in use must not depend on which
+ * files are open (the CLI opens every input, the editor a few), only on what the files hold.
+ */
+const SOURCE_RANK: Record<CrdSourceKind, number> = { open: 0, disk: 0, external: 1 };
 
 /**
  * CRDs by source, resolved by group and kind. When several documents define one group/kind, the one in
- * use is the first by these rules (`definitions` lists them all in this order):
+ * use is the first by these rules (`definitions` lists them all in this order), the same in the editor
+ * (whatever files are open) and in the CLI:
  * 1. a readable one before one with YAML syntax errors;
- * 2. an open document before a file on disk (what you are editing is what objects are checked against),
- *    a workspace file before a source outside the workspace (crdSources, Go modules);
+ * 2. a workspace file (open or not: an open document stands for its file) before a source outside the
+ *    workspace (crdSources, Go modules, `--crd` URLs and files outside the CLI's directory, a cluster);
  * 3. then by path (URI), and by position in the file.
  */
 export class CrdIndex {

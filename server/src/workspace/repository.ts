@@ -84,6 +84,28 @@ export function helmChartOfTemplate(file: string, rfs: RepositoryFs = NODE_FS, s
   return undefined;
 }
 
+/** Folders whose files are copies of other projects' (vendored), by name. */
+const VENDOR_FOLDERS = new Set(['vendor', 'third_party', 'third-party', 'thirdparty', 'node_modules', 'upstream']);
+
+/**
+ * Why a file's CRDs are another project's copy rather than written here, from its place below `root` (the
+ * workspace folder, the CLI's directory): a folder of vendored code (`vendor/`, `third_party/`, kubeflow's
+ * `upstream/`), or a dependency chart (`<chart>/charts/<dependency>/`, with `<chart>/Chart.yaml`).
+ * Undefined: nothing says so.
+ */
+export function vendoredReason(file: string, root: string, rfs: RepositoryFs = NODE_FS): string | undefined {
+  const abs = path.resolve(file);
+  if (!isInside(abs, root)) return undefined;
+  const parts = path.relative(root, abs).split(path.sep).slice(0, -1);
+  for (let i = 0; i < parts.length && i < MAX_UP; i++) {
+    if (VENDOR_FOLDERS.has(parts[i])) return `it is under ${[...parts.slice(0, i + 1), ''].join('/')}`;
+    if (parts[i] === 'charts' && i + 1 < parts.length && rfs.isFile(path.join(root, ...parts.slice(0, i), 'Chart.yaml'))) {
+      return `it is in the dependency chart ${[...parts.slice(0, i + 2), ''].join('/')}`;
+    }
+  }
+  return undefined;
+}
+
 /** Whether a path is a folder's or one of its descendants. */
 export function isInside(p: string, dir: string): boolean {
   const rel = path.relative(dir, p);
