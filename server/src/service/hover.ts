@@ -105,7 +105,7 @@ function crdHover(ctx: ServiceContext, crd: unknown, segs: PathSegment[], onKey:
       // On the `rule:` key: what self and oldSelf are, and the rule's estimated cost with its breakdown.
       const r = ruleSiteOf(ctx, crd, segs);
       const src = valueAt(crd, segs);
-      if (r) return `${ruleSummary(r.site, typeof src === 'string' ? src : undefined)}\n\n---\n${VALIDATION_RULE_FIELDS.rule.doc}`;
+      if (r) return `${ruleSummary(r.site, typeof src === 'string' ? src : undefined, r.runs)}\n\n---\n${VALIDATION_RULE_FIELDS.rule.doc}`;
     }
     if (!onKey) return undefined;
     if (place === 'schema' && SCHEMA_KEYWORDS[key]) return `**${key}** (schema keyword)\n\n${SCHEMA_KEYWORDS[key].doc}`;
