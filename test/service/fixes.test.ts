@@ -235,6 +235,46 @@ test('fix: YAML 1.1 surprises in string fields are explained and quoted (off, y,
   assert.equal(typed.params?.plainScalar, undefined);
 });
 
+test('fix: `metadata.name: no` gets the YAML 1.1 finding and "Quote it", and the spec errors are still reported', () => {
+  const s = serviceWithCrd();
+  const cr = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: no\n  labels:\n    enabled: true\n    tier: web\nspec:\n  size: huge\n  replicas: -1\n';
+  const { td } = docOf(cr);
+  s.update(td);
+  const got = s.findings(td);
+  const show = got.map((f) => `${f.code} ${td.getText(f.range)}: ${f.message}`).join('\n');
+  const name = got.find((f) => f.path === 'metadata.name');
+  assert.ok(name, show);
+  assert.equal(td.getText(name.range), 'no');
+  assert.equal(name.message, 'no is read as the boolean false (YAML 1.1, as kubectl reads it), but this field is a string: quote it');
+  // The API server's words (ObjectMeta's decoding error) one click away.
+  assert.match(String(name.apiMessage), /json: cannot unmarshal bool into Go struct field ObjectMeta\.\w+ of type string/);
+  const label = got.find((f) => f.path === 'metadata.labels[enabled]');
+  assert.ok(label, show);
+  assert.equal(td.getText(label.range), 'true');
+  // The rest of the object is checked as it is once quoted: the enum and the minimum.
+  assert.ok(
+    got.some((f) => f.code === 'FieldValueNotSupported' && td.getText(f.range) === 'huge'),
+    show,
+  );
+  assert.ok(
+    got.some((f) => f.path === 'spec.replicas' && td.getText(f.range) === '-1'),
+    show,
+  );
+  assert.ok(!got.some((f) => f.field === 'metadata' && f !== name && f !== label), `no row for the whole metadata:\n${show}`);
+  // "Quote it" on each; quoted, the metadata findings go and the spec ones stay.
+  const quoted = checkFixesRemove(s, cr, 'FieldValueTypeInvalid', { title: /^Quote it/ });
+  assert.ok(quoted.includes(cr.replace('name: no', 'name: "no"')));
+  assert.ok(quoted.includes(cr.replace('enabled: true', 'enabled: "true"')));
+  const both = docOf(cr.replace('name: no', 'name: "no"').replace('enabled: true', 'enabled: "true"')).td;
+  s.update(both);
+  const after = s.findings(both);
+  assert.deepEqual(
+    after.filter((f) => f.segments?.[0]?.kind === 'field' && f.segments[0].name === 'metadata').map((f) => f.message),
+    [],
+  );
+  assert.ok(after.some((f) => f.code === 'FieldValueNotSupported'));
+});
+
 test('every fix in the index is exercised by a test of this file', () => {
   const src = readFileSync(__filename, 'utf8');
   const titles: Record<string, RegExp> = {
