@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { addCrdSource, type AddSourceArg } from './sources';
 import { PendingChecks, statusText } from './pending';
+import { previewFixes } from './fixPreview';
 import { configurationMiddleware, importFromCluster, resolvedSettings, showCrds, watchRedhatYaml, watchTrust } from './repository';
 import {
   ConversionWebhookRequest,
@@ -45,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     initializationOptions: { settings: resolvedSettings(vscode.workspace.getConfiguration('crdYaml')), trusted: vscode.workspace.isTrusted, cacheDir: context.globalStorageUri.fsPath },
     middleware: {
       workspace: configurationMiddleware,
+      provideCodeActions: previewFixes,
       // A check is pending from the text sent until its diagnostics arrive (pending.ts: the status bar).
       didOpen: (doc, next) => {
         pending.sent(doc.uri.toString());

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../../server/src/service/languageService';
 import { FIXES } from '../../server/src/service/fixes';
-import { checkFixesRemove, docOf, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
+import { applyEdits, checkFixesRemove, docOf, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
 
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
 const REALWORLD = join(__dirname, '..', '..', '..', 'shared', 'realworld');
@@ -32,6 +32,48 @@ test('fix: a v1beta1 CRD is upgraded to apiextensions.k8s.io/v1 (the whole docum
   assert.match(out, /^# A CronTab CRD with extra `kubectl get` columns/);
   assert.match(out, /^ {4}additionalPrinterColumns:\n {4}- name: Spec\n/m);
   assert.match(out, /^ {6}jsonPath: \.spec\.cronSpec$/m);
+});
+
+test('fix: the v1beta1 upgrade names the workspace objects whose verdict it changes, before it is applied, and offers to keep their fields', () => {
+  // The Kubernetes documentation's v1beta1 CronTab CRD (no `image` in its schema; v1beta1 kept unknown
+  // fields) and its example CronTab, open: after the upgrade, v1 prunes spec.image.
+  const crd = readFileSync(join(__dirname, '..', 'fixtures', 'v1beta1', 'crontab-validation.yaml'), 'utf8');
+  const cr = 'apiVersion: "stable.example.com/v1"\nkind: CronTab\nmetadata:\n  name: my-new-cron-object\nspec:\n  cronSpec: "* * * * */5"\n  image: my-awesome-cron-image\n  replicas: 3\n';
+  const s = new LanguageService();
+  const crdDoc = TextDocument.create('file:///ws/crontab-crd.yaml', 'yaml', 1, crd);
+  const crDoc = TextDocument.create('file:///ws/my-crontab.yaml', 'yaml', 1, cr);
+  s.update(crdDoc);
+  s.update(crDoc);
+  const open = [crdDoc, crDoc];
+  s.setWorkspaceObjects((_group, kind) => open.filter((d) => d.getText().includes(`kind: ${kind}`)).map((d) => ({ uri: d.uri, text: d.getText() })));
+  const f = s.findings(crdDoc).find((x) => x.code === 'NoKindMatch');
+  assert.ok(f);
+  // The finding (before any fix is applied) names the object, and links to the field it would lose.
+  assert.match(f.message, /the upgrade changes what 1 CronTab object of the workspace gets: my-new-cron-object$/);
+  const link = f.related?.find((r) => r.location.uri === crDoc.uri);
+  assert.ok(link, JSON.stringify(f.related));
+  assert.equal(link.message, 'after the upgrade, CronTab my-new-cron-object: unknown field "spec.image"');
+  assert.equal(crDoc.getText(link.location.range), 'image');
+  // The upgrade's preview (its notes, shown with the edit before it is applied) lists the CR first.
+  const fixes = s.fixesOf(crdDoc, f);
+  const upgrade = fixes.find((x) => /^Upgrade to apiextensions\.k8s\.io\/v1( \(|$)/.test(x.title));
+  assert.ok(upgrade, fixes.map((x) => x.title).join('\n'));
+  assert.equal(upgrade.notes?.[0], 'changes verdict: CronTab my-new-cron-object: unknown field "spec.image" (now: valid)');
+  // Applied, the verdict does change as announced.
+  const after = (text: string) => {
+    const d = TextDocument.create(crdDoc.uri, 'yaml', 2, text);
+    s.update(d);
+    return s.findings(crDoc).map((x) => x.message);
+  };
+  assert.ok(after(applyEdits(crdDoc, upgrade.edits)).some((m) => m.startsWith('unknown field "spec.image"')));
+  // The fix that keeps the field: x-kubernetes-preserve-unknown-fields on spec; the CronTab stays valid.
+  s.update(crdDoc);
+  const keep = s.fixesOf(crdDoc, s.findings(crdDoc).find((x) => x.code === 'NoKindMatch')!).find((x) => x.title.includes('keeping unknown fields'));
+  assert.ok(keep, fixes.map((x) => x.title).join('\n'));
+  assert.equal(keep.title, 'Upgrade to apiextensions.k8s.io/v1, keeping unknown fields in spec');
+  const kept = applyEdits(crdDoc, keep.edits);
+  assert.match(kept, /x-kubernetes-preserve-unknown-fields: true/);
+  assert.deepEqual(after(kept), []);
 });
 
 test('fix: an embedded resource becomes type: object', () => {

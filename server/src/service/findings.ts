@@ -23,6 +23,7 @@ import { closestNames } from '../engine/field/similar';
 import { unknownKindHint } from './unknownKind';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
+import { upgradeVerdicts } from './migrate';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isJSONObject } from '../engine/json/values';
 
@@ -141,7 +142,19 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       const why = v1beta1 ? ': apiextensions.k8s.io/v1beta1 is not served since Kubernetes 1.22 (quick fix: upgrade to apiextensions.k8s.io/v1)' : ' (served: apiextensions.k8s.io/v1)';
       const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg}${why}`, 'crd');
       f.apiMessage = msg;
-      if (v1beta1) f.params = { origin: 'v1beta1CRD' };
+      if (v1beta1) {
+        f.params = { origin: 'v1beta1CRD' };
+        // Before the upgrade is applied: the workspace objects whose verdict it changes, each a link.
+        const v = upgradeVerdicts(ctx, doc.value);
+        if (v.changes.length) {
+          const n = v.changes.length;
+          f.message += `; the upgrade changes what ${n}${v.cut ? '+' : ''} ${v.changes[0].kind} object${n === 1 ? '' : 's'} of the workspace get${n === 1 ? 's' : ''}: ${v.changes
+            .slice(0, 3)
+            .map((c) => c.name)
+            .join(', ')}${n > 3 ? ', ...' : ''}`;
+          f.related = v.changes.map((c) => c.related);
+        }
+      }
       out.push(f);
       return out;
     }
