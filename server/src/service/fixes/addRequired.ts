@@ -6,7 +6,7 @@
 import { stringify } from 'yaml';
 import type { PathSegment } from '../../engine/field';
 import { formatFieldPath } from '../../yaml';
-import { yamlScalar } from '../completion';
+import { yamlScalar } from '../newObject';
 import type { Finding, Fix } from '../finding';
 import { resolveCr, roleOf, schemaAtPath } from '../kube';
 import { findWrittenPath, isMap } from '../yamlDocument';
