@@ -124,6 +124,9 @@ async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { li
     // The whole file as stored (each CR replaced by its stored object, the rest as written): the diff lines
     // up document by document instead of showing every other document as deleted.
     const stored = PreviewProvider.uriFor(source, 'file');
+    // Its language first (a virtual document without an extension opens as Plain Text): the diff's stored
+    // side is highlighted as YAML, as the source side is.
+    await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(stored), 'yaml');
     await vscode.commands.executeCommand('vscode.diff', source, stored, `${baseName(source)} ↔ as stored`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     return;
   }

@@ -136,7 +136,7 @@ export async function importFromCluster(getClient: () => LanguageClient | undefi
   if (!context) {
     const r = await c.sendRequest<KubeconfigContexts>(KubeconfigContextsRequest.method, {});
     if (r.error || r.contexts.length === 0) {
-      void vscode.window.showErrorMessage(r.error ?? `No contexts in ${r.files.join(', ')}`);
+      void vscode.window.showErrorMessage(r.error ?? (r.files.length ? `No contexts in ${r.files.join(', ')}` : 'No kubeconfig: none of the files $KUBECONFIG lists exists'));
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(

@@ -8,6 +8,7 @@
  * window). The server re-indexes when the setting changes.
  */
 import * as vscode from 'vscode';
+import { sourceFolderEntry, urlProblem } from './sourceEntry';
 
 /** Where a source is written, and how the user is told. */
 export interface SettingTarget {
@@ -23,33 +24,14 @@ export function settingTarget(): SettingTarget {
   return { target: vscode.ConfigurationTarget.Global, label: vscode.env.remoteName ? `the remote user settings (${vscode.env.remoteName})` : 'the user settings' };
 }
 
-/** Why a text is not a URL crdSources can fetch (undefined when it is one). */
-export function urlProblem(text: string): string | undefined {
-  const t = text.trim();
-  if (!t) return 'A URL of CRD YAML, e.g. https://github.com/cert-manager/cert-manager/releases/download/v1.17.2/cert-manager.crds.yaml';
-  let u: URL;
-  try {
-    u = new URL(t);
-  } catch {
-    return 'Not a URL: it starts with http:// or https://';
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `Only http:// and https:// URLs are fetched, not ${u.protocol}//`;
-  return undefined;
-}
-
 /**
- * A folder as crdSources reads it: relative to the first workspace folder when inside it (a value the
- * team can share), else absolute.
+ * A folder as crdSources reads it (sourceEntry.ts): relative to the first workspace folder when inside it,
+ * else absolute.
  */
 function folderEntry(folder: vscode.Uri): string {
-  const first = vscode.workspace.workspaceFolders?.[0];
-  const path = folder.scheme === 'file' ? folder.fsPath : folder.path;
-  if (first && first.uri.scheme === folder.scheme) {
-    const root = first.uri.scheme === 'file' ? first.uri.fsPath : first.uri.path;
-    if (path === root) return '.';
-    if (path.startsWith(root.endsWith('/') ? root : `${root}/`)) return path.slice(root.length).replace(/^[/\\]+/, '');
-  }
-  return path;
+  const first = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const path = (u: vscode.Uri) => (u.scheme === 'file' ? u.fsPath : u.path);
+  return sourceFolderEntry(path(folder), first && first.scheme === folder.scheme ? path(first) : undefined);
 }
 
 /** The value at the target, with `entry` added (unless there). */
@@ -72,7 +54,7 @@ export type AddSourceArg = { folder?: string; url?: string };
 export async function addCrdSource(arg?: AddSourceArg): Promise<string | undefined> {
   let entry: string | undefined;
   if (arg?.folder) entry = folderEntry(vscode.Uri.file(arg.folder));
-  else if (arg?.url && !urlProblem(arg.url)) entry = arg.url.trim();
+  else if (arg?.url !== undefined) entry = urlProblem(arg.url) ? undefined : arg.url.trim();
   else {
     const how = await vscode.window.showQuickPick(
       [

@@ -178,7 +178,29 @@ export function celCompletion(site: RuleSite, src: string, offset: number, pos: 
     const inNamespace = isVariable ? [] : globalFunctions(site).filter((f) => f.label.startsWith(ns + '.'));
     if (inNamespace.length) items = inNamespace.map((f) => ({ ...f, label: f.label.slice(ns.length + 1) }));
   }
-  return items.map((i) => completionItem(i, range));
+  return mergeOverloads(items).map((i) => completionItem(i, range));
+}
+
+/**
+ * One item per function or macro name: `all` and `exists` are two macros each (one and two variables,
+ * the second from the two-variable comprehensions), listed once with both signatures.
+ */
+function mergeOverloads(items: CompletionCandidate[]): CompletionCandidate[] {
+  const byName = new Map<string, CompletionCandidate>();
+  const out: CompletionCandidate[] = [];
+  for (const i of items) {
+    const call = i.kind === 'function' || i.kind === 'macro';
+    const seen = call ? byName.get(i.label) : undefined;
+    if (!seen) {
+      const copy = { ...i };
+      if (call) byName.set(i.label, copy);
+      out.push(copy);
+      continue;
+    }
+    if (!seen.detail.split(' / ').includes(i.detail)) seen.detail = `${seen.detail} / ${i.detail}`;
+    if (i.doc && i.doc !== seen.doc) seen.doc = seen.doc ? `${seen.doc}\n\n${i.doc}` : i.doc;
+  }
+  return out;
 }
 
 /** The identifier before the `.` that ends at `start` (`sets` in `sets.con`), unless it is itself a field (`x.sets.`). */

@@ -272,6 +272,15 @@ test('the diff command compares the file with the whole file as stored, document
   const configMap = source.slice(source.lastIndexOf('---'));
   assert.ok(text.endsWith(configMap), text);
   assert.match(text, /^# defaulted: spec\.replicas = 1$/m);
+  // The stored side is YAML, as the source side is (it opened as Plain Text).
+  assert.equal(stored()?.languageId, 'yaml');
+});
+
+test('crdYaml.addCrdSource refuses a URL that is not http(s) and writes nothing', async () => {
+  const before = vscode.workspace.getConfiguration('crdYaml').inspect<string[]>('crdSources')?.workspaceValue;
+  const r = await vscode.commands.executeCommand<string | undefined>('crdYaml.addCrdSource', { url: 'ftp://example.com/crds.yaml' });
+  assert.equal(r, undefined);
+  assert.deepEqual(vscode.workspace.getConfiguration('crdYaml').inspect<string[]>('crdSources')?.workspaceValue, before);
 });
 
 test('a setting takes effect: crdYaml.unknownKinds "hint" reports an object no CRD defines', async () => {
