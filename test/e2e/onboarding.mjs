@@ -63,8 +63,15 @@ export async function runOnboarding(o) {
     // (Enter on a folder path navigates into it; the OK button accepts the folder shown).
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: T });
-    await input.fill(o.crdFolder.endsWith('/') ? o.crdFolder : `${o.crdFolder}/`);
-    await page.waitForTimeout(500);
+    // The dialog writes its starting folder into the box once it has read it: wait for that, then type
+    // over it (typed earlier, the path is appended to the starting folder).
+    const target = o.crdFolder.endsWith('/') ? o.crdFolder : `${o.crdFolder}/`;
+    await page.waitForFunction(() => (document.querySelector('.quick-input-widget input')?.value ?? '') !== '', undefined, { timeout: T });
+    for (let i = 0; (await input.inputValue()) !== target; i++) {
+      if (i === 5) throw new Error(`the folder picker's box holds ${JSON.stringify(await input.inputValue())}`);
+      await input.fill(target);
+      await page.waitForTimeout(300);
+    }
     const ok = page.locator('.quick-input-widget .monaco-button', { hasText: /Use CRDs from this folder|OK/ }).first();
     await ok.waitFor({ timeout: T });
     await ok.click();
@@ -87,6 +94,11 @@ export async function runOnboarding(o) {
     step = 'see the Problems row';
     if (!(await page.locator('.markers-panel').isVisible())) await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel .monaco-list-row', { hasText: o.expectProblem }).first().waitFor({ timeout: T });
+    // The toast names the folder (a temporary path of this machine): not in the picture.
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Notifications: Clear All Notifications');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Clear All Notifications' }).first().waitFor({ timeout: T });
+    await page.keyboard.press('Enter');
     await page.mouse.move(1, 1);
     await page.waitForTimeout(500);
     await page.screenshot({ path: o.screenshot });

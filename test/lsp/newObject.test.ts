@@ -33,11 +33,11 @@ after(async () => {
 function tabStops(snippet: string): Array<{ n: number; text: string; choices?: string[] }> {
   const out: Array<{ n: number; text: string; choices?: string[] }> = [];
   for (const m of snippet.matchAll(/\$\{(\d+)(?::((?:\\.|[^}\\])*)|\|((?:\\.|[^|\\])*)\|)\}/g)) {
-    const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
+    const unslash = (s: string) => s.replace(/\\(.)/g, '$1');
     if (m[3] !== undefined) {
-      const choices = m[3].split(/(?<!\\),/).map(unescape);
+      const choices = m[3].split(/(?<!\\),/).map(unslash);
       out.push({ n: Number(m[1]), text: choices[0], choices });
-    } else out.push({ n: Number(m[1]), text: unescape(m[2] ?? '') });
+    } else out.push({ n: Number(m[1]), text: unslash(m[2] ?? '') });
   }
   return out.sort((a, b) => a.n - b.n);
 }
