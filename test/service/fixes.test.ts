@@ -317,6 +317,28 @@ test('fix: `metadata.name: no` gets the YAML 1.1 finding and "Quote it", and the
   assert.ok(after.some((f) => f.code === 'FieldValueNotSupported'));
 });
 
+test('fix: "Add all missing required fields" comes as a snippet too: each inserted value a tab stop, enum values as choices', () => {
+  const crd = widgetWith(['                owner:', '                  type: string', ''].join('\n'), '[size, owner]');
+  const s = serviceWithCrd({}, crd);
+  const { td } = docOf(HEAD + 'spec:\n  replicas: 1\n');
+  s.update(td);
+  const missing = s.findings(td).filter((f) => f.code === 'FieldValueRequired');
+  assert.equal(missing.length, 2, missing.map((f) => f.message).join('\n'));
+  const all = s.fixesOf(td, missing[0]).find((x) => x.title === 'Add all missing required fields');
+  assert.ok(all?.snippets, JSON.stringify(s.fixesOf(td, missing[0]).map((x) => x.title)));
+  assert.equal(all.snippets.length, all.edits.length);
+  const snippet = all.snippets[0].newText;
+  assert.match(snippet, /size: \$\{1\|small,medium,large\|\}/);
+  assert.match(snippet, /owner: \$\{2:""\}/);
+  // The plain edit is the snippet with each stop at its first value, at the same place.
+  assert.deepEqual(all.snippets[0].range, all.edits[0].range);
+  const expanded = snippet
+    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
+    .replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, '$1')
+    .replace(/\\([$}\\])/g, '$1');
+  assert.equal(expanded, all.edits[0].newText);
+});
+
 test('every fix in the index is exercised by a test of this file', () => {
   const src = readFileSync(__filename, 'utf8');
   const titles: Record<string, RegExp> = {

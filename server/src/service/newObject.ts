@@ -49,7 +49,7 @@ export function newObjectSkeleton(crd: IndexedCrd): { apiVersion: string; object
 const NAME = 'crd-yaml-new-object-name';
 
 /** One tab stop: the value written, and the values the schema allows (choices), if it names them. */
-interface Stop {
+export interface Stop {
   text: string;
   choices?: string[];
 }
@@ -64,7 +64,7 @@ const stopMark = (i: number) => `crdyamlstop${i}x`;
  * The value with each leaf (scalar, empty list, empty object) replaced by a tab stop's mark, in the order
  * the YAML printer writes them; `schema` gives each leaf its choices.
  */
-function markStops(value: unknown, schema: JSONSchemaProps | undefined, stops: Stop[]): unknown {
+export function markStops(value: unknown, schema: JSONSchemaProps | undefined, stops: Stop[]): unknown {
   if (Array.isArray(value) && value.length) {
     const items = schema && isJSONObject(schema.items) ? (schema.items as JSONSchemaProps) : undefined;
     return value.map((v) => markStops(v, items, stops));
@@ -90,12 +90,18 @@ export function newObjectSnippet(crd: IndexedCrd): { apiVersion: string; snippet
   const { apiVersion, kind, metadata: _metadata, ...rest } = sk.object;
   const body = markStops(rest, schema, stops) as Record<string, unknown>;
   const yaml = stringify({ apiVersion, kind, metadata: { name: stopMark(1) }, ...body }, { lineWidth: 0 });
+  const r = renderStops(yaml, stops);
+  return { apiVersion: sk.apiVersion, snippet: r.snippet, yaml: r.plain };
+}
+
+/** A text with tab stop marks (markStops) as a snippet, and as plain text (each stop its value). */
+export function renderStops(text: string, stops: readonly Stop[]): { snippet: string; plain: string } {
   const mark = /crdyamlstop(\d+)x/g;
-  const snippet = yaml.replace(/[$}\\]/g, '\\$&').replace(mark, (_m, n: string) => {
+  const snippet = text.replace(/[$}\\]/g, '\\$&').replace(mark, (_m, n: string) => {
     const st = stops[Number(n) - 1];
     return st.choices ? `\${${n}|${st.choices.map(choiceEscape).join(',')}|}` : `\${${n}:${snippetEscape(st.text)}}`;
   });
-  return { apiVersion: sk.apiVersion, snippet, yaml: yaml.replace(mark, (_m, n: string) => stops[Number(n) - 1].text) };
+  return { snippet, plain: text.replace(mark, (_m, n: string) => stops[Number(n) - 1].text) };
 }
 
 /** "New <Kind>" items for every known CRD. */
