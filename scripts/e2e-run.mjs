@@ -8,7 +8,7 @@
 // Ends with "e2e: N passed, N failed, N skipped" and exits 1 on any failure.
 // Options: --no-setup, --no-package (reuse the .vsix), --keep (keep the temp dir),
 //          --update-screenshot (write docs/screenshot.png; default .work/e2e/screenshot.png),
-//          --only=ext|smoke|nvim|emacs (one part, when iterating).
+//          --only=ext|smoke|onboarding|nvim|emacs (one part, when iterating).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { bundleSuite, CHROMIUM, CodeServer, packRedhatYamlStub, prepareWorkspace, ROOT, WORK } from '../test/e2e/lib.mjs';
 import { runExtensionTests } from '../test/e2e/ext-tests.mjs';
 import { runSmoke } from '../test/e2e/smoke.mjs';
+import { prepareOnboarding, runOnboarding } from '../test/e2e/onboarding.mjs';
 
 const argv = new Set(process.argv.slice(2));
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -25,6 +26,7 @@ const EXT_ID = `${pkg.publisher}.${pkg.name}`;
 const VSIX = join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
 const CS_DIR = process.env.CRD_YAML_CODE_SERVER_DIR ?? join(WORK, 'cs');
 const SCREENSHOT = argv.has('--update-screenshot') ? join(ROOT, 'docs', 'screenshot.png') : join(WORK, 'screenshot.png');
+const ONBOARDING_SCREENSHOT = argv.has('--update-screenshot') ? join(ROOT, 'docs', 'onboarding.png') : join(WORK, 'onboarding.png');
 
 const t0 = Date.now();
 const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
@@ -100,6 +102,22 @@ try {
     results.push(smoke);
     console.log(`${smoke.ok ? 'ok' : 'not ok'} - ${smoke.name} (${smoke.ms} ms)${smoke.error ? `\n  ${smoke.error}` : `\n  screenshot: ${SCREENSHOT}`}`);
     console.log(`== browser smoke test: ${secs(t)}`);
+  }
+
+  t = Date.now();
+  if (part('onboarding')) {
+    console.log('\n== browser onboarding test');
+    const r = await runOnboarding({
+      browser,
+      url,
+      ...prepareOnboarding(join(tmp, 'onboarding')),
+      expectProblem: 'Invalid value "Example Controller": should match',
+      screenshot: ONBOARDING_SCREENSHOT,
+      failureScreenshot: join(WORK, 'onboarding.failed.png'),
+    });
+    results.push(r);
+    console.log(`${r.ok ? 'ok' : 'not ok'} - ${r.name} (${r.ms} ms)${r.error ? `\n  ${r.error}` : `\n  screenshot: ${ONBOARDING_SCREENSHOT}`}`);
+    console.log(`== browser onboarding test: ${secs(t)}`);
   }
 } catch (e) {
   results.push({ name: 'code-server runs', ok: false, ms: 0, error: e instanceof Error ? e.stack : String(e) });

@@ -6,6 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { addCrdSource, type AddSourceArg } from './sources';
+import { PendingChecks, statusText } from './pending';
+import { previewFixes } from './fixPreview';
 import { configurationMiddleware, importFromCluster, resolvedSettings, showCrds, watchRedhatYaml, watchTrust } from './repository';
 import {
   ConversionWebhookRequest,
@@ -23,6 +26,9 @@ let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('CRD YAML', { log: true });
+  // Declared before the client: its middleware reports to it; the status bar item renders it.
+  const pending = new PendingChecks(() => render());
+  context.subscriptions.push({ dispose: () => pending.dispose() });
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -38,14 +44,38 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
     },
     initializationOptions: { settings: resolvedSettings(vscode.workspace.getConfiguration('crdYaml')), trusted: vscode.workspace.isTrusted, cacheDir: context.globalStorageUri.fsPath },
-    middleware: { workspace: configurationMiddleware },
+    middleware: {
+      workspace: configurationMiddleware,
+      provideCodeActions: previewFixes,
+      // A check is pending from the text sent until its diagnostics arrive (pending.ts: the status bar).
+      didOpen: (doc, next) => {
+        pending.sent(doc.uri.toString());
+        return next(doc);
+      },
+      didChange: (e, next) => {
+        pending.sent(e.document.uri.toString());
+        return next(e);
+      },
+      didClose: (doc, next) => {
+        pending.settled(doc.uri.toString());
+        return next(doc);
+      },
+      handleDiagnostics: (uri, diagnostics, next) => {
+        pending.settled(uri.toString());
+        next(uri, diagnostics);
+      },
+    },
     outputChannel: output,
   };
   // The id makes the client read `crdYaml.trace.server`.
   client = new LanguageClient('crdYaml', 'CRD YAML', serverOptions, clientOptions);
 
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
-  status.text = '$(loading~spin) CRDs';
+  let last: StatusParams | undefined;
+  const render = () => {
+    status.text = statusText(last?.crdCount, last?.indexing ?? true, pending.overdue);
+  };
+  render();
   status.tooltip = 'crd-yaml: CustomResourceDefinitions indexed from open files, the workspace and configured sources (click for the list)';
   status.command = 'crdYaml.showCrds';
   status.show();
@@ -53,6 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand('crdYaml.showOutput', () => output.show()),
     vscode.commands.registerCommand('crdYaml.showCrds', () => showCrds(() => client)),
+    vscode.commands.registerCommand('crdYaml.addCrdSource', (arg?: AddSourceArg) => addCrdSource(arg)),
     vscode.commands.registerCommand('crdYaml.importFromCluster', (arg?: { context?: string; folder?: string }) => importFromCluster(() => client, arg)),
     watchRedhatYaml(() => client),
     watchTrust(() => client),
@@ -74,7 +105,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Registered before start so that the first status (sent while the workspace is scanned) is not missed.
   context.subscriptions.push(
     client.onNotification(StatusNotification.method, (p: StatusParams) => {
-      status.text = `${p.indexing ? '$(loading~spin)' : '$(symbol-class)'} CRDs: ${p.crdCount}`;
+      last = p;
+      render();
     }),
   );
   await client.start();
@@ -92,6 +124,9 @@ async function openPreview(uriArg: string | vscode.Uri | undefined, posArg: { li
     // The whole file as stored (each CR replaced by its stored object, the rest as written): the diff lines
     // up document by document instead of showing every other document as deleted.
     const stored = PreviewProvider.uriFor(source, 'file');
+    // Its language first (a virtual document without an extension opens as Plain Text): the diff's stored
+    // side is highlighted as YAML, as the source side is.
+    await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(stored), 'yaml');
     await vscode.commands.executeCommand('vscode.diff', source, stored, `${baseName(source)} ↔ as stored`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
     return;
   }

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient, Middleware } from 'vscode-languageclient/node';
+import { useGoModules } from './sources';
 import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult, type KubeconfigContexts } from '../../server/src/lsp/protocol';
 
 /** Red Hat's YAML extension: it reports YAML syntax errors itself. */
@@ -73,22 +74,28 @@ export async function showCrds(getClient: () => LanguageClient | undefined): Pro
     detail: `${relative(crd.uri)}${crd.alsoDefinedIn?.length ? ` (also defined in ${crd.alsoDefinedIn.map(relative).join(', ')})` : ''}`,
     crd,
   }));
+  // The ways to add CRDs: all of them with none indexed, the first two below the list otherwise. Each
+  // asks in place and writes the setting where this window reads it (sources.ts), never the Settings
+  // editor (which hides machine-overridable settings under the Remote tab of a remote window).
+  const add: CrdPick[] = [
+    {
+      label: '$(folder-library) Add a folder or URL of CRDs...',
+      detail: 'A folder (file dialog) or an http(s) URL of CRD YAML, saved in crdYaml.crdSources',
+      run: () => vscode.commands.executeCommand('crdYaml.addCrdSource'),
+    },
+    {
+      label: '$(cloud-download) Import CRDs from a cluster...',
+      detail: 'Writes the CRDs of a kubeconfig context into .crds/<context>/ (read-only list)',
+      run: () => vscode.commands.executeCommand('crdYaml.importFromCluster'),
+    },
+  ];
   if (items.length === 0) {
     items.push(
-      {
-        label: '$(cloud-download) Import CRDs from a cluster...',
-        detail: 'Writes the CRDs of a kubeconfig context into .crds/<context>/ (read-only list)',
-        run: () => vscode.commands.executeCommand('crdYaml.importFromCluster'),
-      },
-      {
-        label: '$(folder-library) Add a folder or URL of CRDs...',
-        detail: 'crdYaml.crdSources: folders outside the workspace, http(s) URLs of CRD YAML',
-        run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'crdYaml.crdSources'),
-      },
+      ...add,
       {
         label: '$(package) Use the CRDs of Go module dependencies',
         detail: 'crdYaml.goModules: CRD files of the modules go.mod requires, from the module cache',
-        run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'crdYaml.goModules'),
+        run: () => useGoModules(),
       },
       {
         label: '$(file-add) Open a file that defines a CRD',
@@ -96,7 +103,7 @@ export async function showCrds(getClient: () => LanguageClient | undefined): Pro
         run: () => vscode.commands.executeCommand('workbench.action.quickOpen', '.yaml'),
       },
     );
-  }
+  } else items.push({ label: 'Add CRDs', kind: vscode.QuickPickItemKind.Separator }, ...add);
   const qp = vscode.window.createQuickPick<CrdPick>();
   qp.title = crds.length ? `${crds.length} CRD${crds.length === 1 ? '' : 's'} indexed` : 'No CRDs indexed yet';
   qp.placeholder = crds.length ? 'Open a CRD (kind, group, versions, file)' : 'Add CRDs';
@@ -129,7 +136,7 @@ export async function importFromCluster(getClient: () => LanguageClient | undefi
   if (!context) {
     const r = await c.sendRequest<KubeconfigContexts>(KubeconfigContextsRequest.method, {});
     if (r.error || r.contexts.length === 0) {
-      void vscode.window.showErrorMessage(r.error ?? `No contexts in ${r.files.join(', ')}`);
+      void vscode.window.showErrorMessage(r.error ?? (r.files.length ? `No contexts in ${r.files.join(', ')}` : 'No kubeconfig: none of the files $KUBECONFIG lists exists'));
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(

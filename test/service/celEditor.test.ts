@@ -89,6 +89,20 @@ test('completion: after `self.workers.all(l, l.` the list item fields (escaped),
   assert.match(String(items.find((i) => i.label === 'node__dash__selector')!.detail), /property "node-selector"/);
 });
 
+test('completion: `all` and `exists` once each on a list, with the signatures of both macros (one and two variables)', () => {
+  const { s, td, pos } = at(crd(rule('"self.workers.<|>"')));
+  const items = s.completion(td, pos);
+  const l = labels(items);
+  assert.ok(l.includes('all') && l.includes('exists'), l.join(','));
+  assert.deepEqual(
+    l.filter((x, i) => l.indexOf(x) !== i),
+    [],
+    'no label twice',
+  );
+  const all = items.find((i) => i.label === 'all')!;
+  assert.match(String(all.detail), /list\.all\(x, predicate\).*list\.all\(i, v, predicate\)/);
+});
+
 test('completion: after `self.name.` (a string) only string functions; a typed prefix is replaced', () => {
   const { s, td, pos } = at(crd(rule('"self.name.<|>"')));
   const l = labels(s.completion(td, pos));

@@ -39,13 +39,13 @@ test('hover on CRD keywords explains them; on a rule, the type of self', () => {
   // Inside the rule: the sub-expression under the cursor, and the rule's cost.
   const rule = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"'));
   assert.match(rule, /`replicas` \(field\): `int`/);
-  assert.match(rule, /Estimated cost: \d+ \(per-rule limit 1 million\)/);
+  assert.match(rule, /Estimated cost: \d+ \(limits: 10 million per rule when the CRD is created, 1 million per evaluation at runtime\)/);
   // On the `rule:` key: what self is (its fields).
   const key = hoverAt(s, WIDGET_CRD.replace('- rule: "self.replicas <= 5"', '- ru<|>le: "self.replicas <= 5"'));
   assert.match(key, /`self`: `object`/);
   assert.match(key, /- `size`: `string` — required — How big the widget is\./);
   const costly = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.tags.all(t, t.size() < 3) && self.rep<|>licas == oldSelf.replicas"'));
-  assert.match(costly, /over the per-rule limit/);
+  assert.match(costly, /over the runtime limit of 1 million per evaluation/);
   assert.match(costly, /iterates `self\.tags`: size unbounded/);
   assert.match(costly, /transition rule/);
   const scope = hoverAt(s, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../../server/src/service/languageService';
 import { FIXES } from '../../server/src/service/fixes';
-import { checkFixesRemove, docOf, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
+import { applyEdits, checkFixesRemove, docOf, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
 import { sharedPath } from '../shared';
 
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
@@ -33,6 +33,48 @@ test('fix: a v1beta1 CRD is upgraded to apiextensions.k8s.io/v1 (the whole docum
   assert.match(out, /^# A CronTab CRD with extra `kubectl get` columns/);
   assert.match(out, /^ {4}additionalPrinterColumns:\n {4}- name: Spec\n/m);
   assert.match(out, /^ {6}jsonPath: \.spec\.cronSpec$/m);
+});
+
+test('fix: the v1beta1 upgrade names the workspace objects whose verdict it changes, before it is applied, and offers to keep their fields', () => {
+  // The Kubernetes documentation's v1beta1 CronTab CRD (no `image` in its schema; v1beta1 kept unknown
+  // fields) and its example CronTab, open: after the upgrade, v1 prunes spec.image.
+  const crd = readFileSync(join(__dirname, '..', 'fixtures', 'v1beta1', 'crontab-validation.yaml'), 'utf8');
+  const cr = 'apiVersion: "stable.example.com/v1"\nkind: CronTab\nmetadata:\n  name: my-new-cron-object\nspec:\n  cronSpec: "* * * * */5"\n  image: my-awesome-cron-image\n  replicas: 3\n';
+  const s = new LanguageService();
+  const crdDoc = TextDocument.create('file:///ws/crontab-crd.yaml', 'yaml', 1, crd);
+  const crDoc = TextDocument.create('file:///ws/my-crontab.yaml', 'yaml', 1, cr);
+  s.update(crdDoc);
+  s.update(crDoc);
+  const open = [crdDoc, crDoc];
+  s.setWorkspaceObjects((_group, kind) => open.filter((d) => d.getText().includes(`kind: ${kind}`)).map((d) => ({ uri: d.uri, text: d.getText() })));
+  const f = s.findings(crdDoc).find((x) => x.code === 'NoKindMatch');
+  assert.ok(f);
+  // The finding (before any fix is applied) names the object, and links to the field it would lose.
+  assert.match(f.message, /the upgrade changes what 1 CronTab object of the workspace gets: my-new-cron-object$/);
+  const link = f.related?.find((r) => r.location.uri === crDoc.uri);
+  assert.ok(link, JSON.stringify(f.related));
+  assert.equal(link.message, 'after the upgrade, CronTab my-new-cron-object: unknown field "spec.image"');
+  assert.equal(crDoc.getText(link.location.range), 'image');
+  // The upgrade's preview (its notes, shown with the edit before it is applied) lists the CR first.
+  const fixes = s.fixesOf(crdDoc, f);
+  const upgrade = fixes.find((x) => /^Upgrade to apiextensions\.k8s\.io\/v1( \(|$)/.test(x.title));
+  assert.ok(upgrade, fixes.map((x) => x.title).join('\n'));
+  assert.equal(upgrade.notes?.[0], 'changes verdict: CronTab my-new-cron-object: unknown field "spec.image" (now: valid)');
+  // Applied, the verdict does change as announced.
+  const after = (text: string) => {
+    const d = TextDocument.create(crdDoc.uri, 'yaml', 2, text);
+    s.update(d);
+    return s.findings(crDoc).map((x) => x.message);
+  };
+  assert.ok(after(applyEdits(crdDoc, upgrade.edits)).some((m) => m.startsWith('unknown field "spec.image"')));
+  // The fix that keeps the field: x-kubernetes-preserve-unknown-fields on spec; the CronTab stays valid.
+  s.update(crdDoc);
+  const keep = s.fixesOf(crdDoc, s.findings(crdDoc).find((x) => x.code === 'NoKindMatch')!).find((x) => x.title.includes('keeping unknown fields'));
+  assert.ok(keep, fixes.map((x) => x.title).join('\n'));
+  assert.equal(keep.title, 'Upgrade to apiextensions.k8s.io/v1, keeping unknown fields in spec');
+  const kept = applyEdits(crdDoc, keep.edits);
+  assert.match(kept, /x-kubernetes-preserve-unknown-fields: true/);
+  assert.deepEqual(after(kept), []);
 });
 
 test('fix: an embedded resource becomes type: object', () => {
@@ -234,6 +276,68 @@ test('fix: YAML 1.1 surprises in string fields are explained and quoted (off, y,
   s.update(td);
   const typed = s.findings(td).find((x) => x.code === 'FieldValueTypeInvalid')!;
   assert.equal(typed.params?.plainScalar, undefined);
+});
+
+test('fix: `metadata.name: no` gets the YAML 1.1 finding and "Quote it", and the spec errors are still reported', () => {
+  const s = serviceWithCrd();
+  const cr = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: no\n  labels:\n    enabled: true\n    tier: web\nspec:\n  size: huge\n  replicas: -1\n';
+  const { td } = docOf(cr);
+  s.update(td);
+  const got = s.findings(td);
+  const show = got.map((f) => `${f.code} ${td.getText(f.range)}: ${f.message}`).join('\n');
+  const name = got.find((f) => f.path === 'metadata.name');
+  assert.ok(name, show);
+  assert.equal(td.getText(name.range), 'no');
+  assert.equal(name.message, 'no is read as the boolean false (YAML 1.1, as kubectl reads it), but this field is a string: quote it');
+  // The API server's words (ObjectMeta's decoding error) one click away.
+  assert.match(String(name.apiMessage), /json: cannot unmarshal bool into Go struct field ObjectMeta\.\w+ of type string/);
+  const label = got.find((f) => f.path === 'metadata.labels[enabled]');
+  assert.ok(label, show);
+  assert.equal(td.getText(label.range), 'true');
+  // The rest of the object is checked as it is once quoted: the enum and the minimum.
+  assert.ok(
+    got.some((f) => f.code === 'FieldValueNotSupported' && td.getText(f.range) === 'huge'),
+    show,
+  );
+  assert.ok(
+    got.some((f) => f.path === 'spec.replicas' && td.getText(f.range) === '-1'),
+    show,
+  );
+  assert.ok(!got.some((f) => f.field === 'metadata' && f !== name && f !== label), `no row for the whole metadata:\n${show}`);
+  // "Quote it" on each; quoted, the metadata findings go and the spec ones stay.
+  const quoted = checkFixesRemove(s, cr, 'FieldValueTypeInvalid', { title: /^Quote it/ });
+  assert.ok(quoted.includes(cr.replace('name: no', 'name: "no"')));
+  assert.ok(quoted.includes(cr.replace('enabled: true', 'enabled: "true"')));
+  const both = docOf(cr.replace('name: no', 'name: "no"').replace('enabled: true', 'enabled: "true"')).td;
+  s.update(both);
+  const after = s.findings(both);
+  assert.deepEqual(
+    after.filter((f) => f.segments?.[0]?.kind === 'field' && f.segments[0].name === 'metadata').map((f) => f.message),
+    [],
+  );
+  assert.ok(after.some((f) => f.code === 'FieldValueNotSupported'));
+});
+
+test('fix: "Add all missing required fields" comes as a snippet too: each inserted value a tab stop, enum values as choices', () => {
+  const crd = widgetWith(['                owner:', '                  type: string', ''].join('\n'), '[size, owner]');
+  const s = serviceWithCrd({}, crd);
+  const { td } = docOf(HEAD + 'spec:\n  replicas: 1\n');
+  s.update(td);
+  const missing = s.findings(td).filter((f) => f.code === 'FieldValueRequired');
+  assert.equal(missing.length, 2, missing.map((f) => f.message).join('\n'));
+  const all = s.fixesOf(td, missing[0]).find((x) => x.title === 'Add all missing required fields');
+  assert.ok(all?.snippets, JSON.stringify(s.fixesOf(td, missing[0]).map((x) => x.title)));
+  assert.equal(all.snippets.length, all.edits.length);
+  const snippet = all.snippets[0].newText;
+  assert.match(snippet, /size: \$\{1\|small,medium,large\|\}/);
+  assert.match(snippet, /owner: \$\{2:""\}/);
+  // The plain edit is the snippet with each stop at its first value, at the same place.
+  assert.deepEqual(all.snippets[0].range, all.edits[0].range);
+  const expanded = snippet
+    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
+    .replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, '$1')
+    .replace(/\\([$}\\])/g, '$1');
+  assert.equal(expanded, all.edits[0].newText);
 });
 
 test('every fix in the index is exercised by a test of this file', () => {

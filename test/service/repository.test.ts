@@ -201,8 +201,14 @@ test('an empty file: completion offers "New <Kind>" skeletons that validate', ()
   const gadget = s.completion(empty, { line: 0, character: 0 }).find((i) => i.label === 'New Gadget')!;
   assert.equal(gadget.detail, 'example.com/v1 (gadgets.example.com)');
   const snippet = (gadget.textEdit as { newText: string }).newText;
-  // The snippet's first tab stop is the name; with it, the object is valid.
-  const text = snippet.replace(/\$\{1:([^}]*)\}/, '$1').replace(/\\([$}\\])/g, '$1');
+  // The snippet's first tab stop is the name, every inserted value is one, the enum's a choice; as written, the object is valid.
+  assert.match(snippet, /^ {2}name: \$\{1:my-gadget\}$/m);
+  assert.match(snippet, /^ {2}size: \$\{2:1\}$/m);
+  assert.match(snippet, /^ {2}mode: \$\{3\|fast,slow\|\}$/m);
+  const text = snippet
+    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
+    .replace(/\$\{\d+\|([^,|]*)[^}]*\}/g, '$1')
+    .replace(/\\([$}\\])/g, '$1');
   assert.match(text, /^apiVersion: example\.com\/v1\nkind: Gadget\nmetadata:\n {2}name: my-gadget\nspec:\n/);
   const r = findingsOf(s, 'deploy/new.yaml', text);
   assert.deepEqual(r.findings, [], `${text}\n${r.show}`);

@@ -104,7 +104,9 @@ test('editor: a custom resource is checked as an update of HEAD (transition rule
     const at = (needle: string) => wd.positionAt(wd.getText().indexOf(needle) + 1);
     const hoverText = (needle: string) => String((e.service.hover(wd, at(needle))?.contents as { value: string } | undefined)?.value);
     assert.match(hoverText('replicas: 2'), /\*\*At HEAD:\*\* `3`\n/);
-    assert.match(hoverText('size: 50'), /\*\*At HEAD:\*\* `50` \(unchanged: the API server lets its existing errors through on update\)/);
+    assert.match(hoverText('size: 50'), /\*\*At HEAD:\*\* `50` \(unchanged and invalid: the API server lets it through on update\)/);
+    // An unchanged valid value: no word of errors let through.
+    assert.match(hoverText('mode: a'), /\*\*At HEAD:\*\* `"a"` \(unchanged\)$/m);
     // Without a baseline (a new object) the unchanged invalid value is an error.
     const service = new LanguageService();
     const crd = TextDocument.create('file:///x/crd.yaml', 'yaml', 1, CRD());

@@ -71,7 +71,13 @@ test('kubeconfig: $KUBECONFIG lists are merged (first wins), relative paths are 
   assert.equal(conn.insecureSkipTlsVerify, true);
   assert.equal(conn.tokenFile, join(dir, 'token.txt'));
   await assert.rejects(connectionFor(cfg, 'nope'), (e: Error) => e instanceof KubeconfigError && /context "nope" is not defined.*contexts: one, two/.test(e.message));
-  await assert.rejects(loadKubeconfig([join(dir, 'missing.yaml')], { explicit: true }), /cannot read kubeconfig .*missing\.yaml: ENOENT/);
+  await assert.rejects(loadKubeconfig([join(dir, 'missing.yaml')], { explicit: true }), /cannot read kubeconfig .*missing\.yaml: no such file$/);
+  // The default place, missing: words and where kubectl looks, not Node's ENOENT.
+  await assert.rejects(loadKubeconfig([join(dir, 'config')]), (e: Error) => {
+    assert.match(e.message, /^cannot read kubeconfig .*config: no such file \(kubectl reads the files \$KUBECONFIG lists, else ~\/\.kube\/config: create one or set KUBECONFIG\)$/);
+    assert.doesNotMatch(e.message, /ENOENT/);
+    return true;
+  });
 });
 
 test('client: pages through the CRD list, sends the token file, reduces CRDs to manifests', async () => {

@@ -77,6 +77,12 @@ export function kubeconfigPaths(explicit?: string, env: NodeJS.ProcessEnv = proc
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/** Why a kubeconfig file could not be read, in words (not Node's error code); where kubectl looks when it was not named. */
+function readProblem(e: NodeJS.ErrnoException, defaulted: boolean): string {
+  const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a folder' : (e.code ?? e.message);
+  return e.code === 'ENOENT' && defaulted ? `${why} (kubectl reads the files $KUBECONFIG lists, else ~/.kube/config: create one or set KUBECONFIG)` : why;
+}
+
 /**
  * Reads and merges kubeconfig files. A missing file in a `$KUBECONFIG` list is skipped (as kubectl does);
  * a missing `--kubeconfig` file or unparsable YAML is an error.
@@ -88,7 +94,7 @@ export async function loadKubeconfig(files: string[], opts: { explicit?: boolean
     try {
       text = await fs.readFile(file, 'utf8');
     } catch (e) {
-      if (opts.explicit || files.length === 1) throw new KubeconfigError(`cannot read kubeconfig ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      if (opts.explicit || files.length === 1) throw new KubeconfigError(`cannot read kubeconfig ${file}: ${readProblem(e as NodeJS.ErrnoException, !opts.explicit)}`);
       continue;
     }
     let doc: unknown;

@@ -19,6 +19,7 @@ import { answer } from './answer';
 import { emptyAnswer } from './workerProtocol';
 import { WorkMeter } from './checker';
 import { jsonSafe } from './jsonSafe';
+import { customResourceKinds } from './baselines';
 import type { FromWorker, IndexFeed, ToWorker } from './workerProtocol';
 
 /** Documents at least this long are parsed here only for hover, completion and definitions. */
@@ -33,7 +34,10 @@ export class Queries {
   private readonly parsed = new Map<string, number>();
   private readonly meter = new WorkMeter();
 
-  constructor(private readonly post: (m: FromWorker) => void) {}
+  constructor(private readonly post: (m: FromWorker) => void) {
+    // The objects a fix names (the v1beta1 upgrade's changed verdicts): the open ones (no disk reads here).
+    this.service.setWorkspaceObjects((group, kind) => [...this.docs.values()].filter((d) => customResourceKinds(d.getText()).has(`${group}/${kind}`)).map((d) => ({ uri: d.uri, text: d.getText() })));
+  }
 
   handle(m: ToWorker): void {
     switch (m.t) {

@@ -45,6 +45,8 @@ export function toCodeAction(fix: Fix, uri: string): CodeAction {
     edit: { changes: { [uri]: fix.edits } },
   };
   if (fix.notes?.length) action.command = { title: 'Show what changed', command: SHOW_NOTES_COMMAND, arguments: [fix.title, fix.notes] };
+  // The edits as snippets, for a client that applies them so (the VS Code client does; others use `edit`).
+  if (fix.snippets?.length) action.data = { snippets: { [uri]: fix.snippets } };
   return action;
 }
 

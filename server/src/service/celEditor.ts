@@ -29,15 +29,26 @@ import { scalarSourceOffsets } from '../yaml';
 import type { ServiceContext } from './context';
 import { guard } from './engineCalls';
 import { openAPISchemaIndex, schemaPlace, valueAt } from './kube';
-import { formatCost } from './messages';
+import { formatCost, valuePathOfSchemaPath } from './messages';
+import { extractMaxElements, multiplyWithOverflowGuard, STATIC_ESTIMATED_COST_LIMIT } from '../engine/crd/celcontext';
 import { isScalar, nodeRange, pathAtOffset, type Node, type YamlDoc } from './yamlDocument';
 import { isJSONObject } from '../engine/json/values';
+
+/**
+ * How many times a rule runs per object, as the API server's estimate at CRD create counts it (the bounds of
+ * the lists and maps above its node): `times`, or the first unbounded one (`unboundedAt`, a value path).
+ */
+export interface RuleRuns {
+  times?: number;
+  unboundedAt?: string;
+}
 
 /** A CEL expression of a CRD with a cursor in it. */
 export interface CelAt {
   /** Which field of the validation rule holds the expression. */
   field: 'rule' | 'messageExpression';
   site: RuleSite;
+  runs: RuleRuns;
   /** The expression (the string's value). */
   src: string;
   /** The cursor, as an offset into `src`. */
@@ -55,7 +66,7 @@ function segName(s: PathSegment): string {
  * lives: its schema node and how the API server declares `self` and `oldSelf` there. Undefined when the
  * path is not such a field.
  */
-export function ruleSiteOf(ctx: ServiceContext, crd: unknown, path: readonly PathSegment[]): { site: RuleSite; field: 'rule' | 'messageExpression' } | undefined {
+export function ruleSiteOf(ctx: ServiceContext, crd: unknown, path: readonly PathSegment[]): { site: RuleSite; field: 'rule' | 'messageExpression'; runs: RuleRuns } | undefined {
   const names = path.map(segName);
   const oi = openAPISchemaIndex(names);
   const field = names[names.length - 1];
@@ -73,7 +84,28 @@ export function ruleSiteOf(ctx: ServiceContext, crd: unknown, path: readonly Pat
     optionalOldSelf: isJSONObject(rule) && rule.optionalOldSelf === true,
     kubernetesMinor: ctx.settings.kubernetesMinor,
   };
-  return { site, field };
+  return { site, field, runs: ruleRuns(valueAt(crd, path.slice(0, oi + 1)), names.slice(oi + 1, -3)) };
+}
+
+/** RuleRuns of the node at `steps` (schema path names below openAPIV3Schema) under `root`. */
+function ruleRuns(root: unknown, steps: string[]): RuleRuns {
+  let cur = root;
+  let times = 1;
+  const schemaPath: string[] = [];
+  for (let i = 0; i < steps.length && isJSONObject(cur); i++) {
+    const max = extractMaxElements(cur as JSONSchemaProps);
+    if (max === undefined) return { unboundedAt: valuePathOfSchemaPath(schemaPath.join('.')) };
+    times = multiplyWithOverflowGuard(times, max);
+    if (steps[i] === 'properties') {
+      const key = steps[++i];
+      schemaPath.push(`properties[${key}]`);
+      cur = isJSONObject(cur.properties) ? cur.properties[key] : undefined;
+    } else {
+      schemaPath.push(steps[i]);
+      cur = cur[steps[i]];
+    }
+  }
+  return { times };
 }
 
 /** The offset into a string scalar's value of a file offset inside its source (any scalar style). */
@@ -146,7 +178,29 @@ export function celCompletion(site: RuleSite, src: string, offset: number, pos: 
     const inNamespace = isVariable ? [] : globalFunctions(site).filter((f) => f.label.startsWith(ns + '.'));
     if (inNamespace.length) items = inNamespace.map((f) => ({ ...f, label: f.label.slice(ns.length + 1) }));
   }
-  return items.map((i) => completionItem(i, range));
+  return mergeOverloads(items).map((i) => completionItem(i, range));
+}
+
+/**
+ * One item per function or macro name: `all` and `exists` are two macros each (one and two variables,
+ * the second from the two-variable comprehensions), listed once with both signatures.
+ */
+function mergeOverloads(items: CompletionCandidate[]): CompletionCandidate[] {
+  const byName = new Map<string, CompletionCandidate>();
+  const out: CompletionCandidate[] = [];
+  for (const i of items) {
+    const call = i.kind === 'function' || i.kind === 'macro';
+    const seen = call ? byName.get(i.label) : undefined;
+    if (!seen) {
+      const copy = { ...i };
+      if (call) byName.set(i.label, copy);
+      out.push(copy);
+      continue;
+    }
+    if (!seen.detail.split(' / ').includes(i.detail)) seen.detail = `${seen.detail} / ${i.detail}`;
+    if (i.doc && i.doc !== seen.doc) seen.doc = seen.doc ? `${seen.doc}\n\n${i.doc}` : i.doc;
+  }
+  return out;
 }
 
 /** The identifier before the `.` that ends at `start` (`sets` in `sets.con`), unless it is itself a field (`x.sets.`). */
@@ -230,16 +284,33 @@ function subExpressionHover(r: TypeAtResult, src: string): string[] {
   return lines;
 }
 
-/** The estimated cost of a rule and what it is made of, for people. */
-export function costLines(site: RuleSite, src: string): string[] {
+/**
+ * The estimated cost of a rule and what it is made of, for people. Two limits apply and each is named:
+ * the API server's estimate when the CRD is created (the cost of one evaluation times the times the rule
+ * runs per object, limit 10 million per rule, the number the cost errors quote) and each evaluation's
+ * runtime limit (1 million).
+ */
+export function costLines(site: RuleSite, src: string, runs: RuleRuns = { times: 1 }): string[] {
   const b = guard(() => costBreakdown(src, site));
   if (!b.ok || !b.value) return [];
   const { cost, factors } = b.value;
-  const over = cost.max > PER_CALL_LIMIT;
   const lines: string[] = [];
   const compiled = guard(() => compileAt(src, site));
   if (compiled.ok && compiled.value?.checked?.usedVariables.has('oldSelf')) lines.push('A transition rule (uses `oldSelf`): checked on update only.', '');
-  lines.push(`Estimated cost: ${formatCost(cost.max)}${over ? ` — over the per-rule limit of ${formatCost(PER_CALL_LIMIT)}` : ` (per-rule limit ${formatCost(PER_CALL_LIMIT)})`}`);
+  const perCall = cost.max;
+  const atCreate = runs.times !== undefined ? multiplyWithOverflowGuard(perCall, runs.times) : undefined;
+  const createLimit = `the limit of ${formatCost(STATIC_ESTIMATED_COST_LIMIT)} per rule when the CRD is created`;
+  const callLimit = `the runtime limit of ${formatCost(PER_CALL_LIMIT)} per evaluation`;
+  if (runs.times === 1) {
+    const over = [perCall > STATIC_ESTIMATED_COST_LIMIT ? createLimit : '', perCall > PER_CALL_LIMIT ? callLimit : ''].filter(Boolean);
+    lines.push(
+      `Estimated cost: ${formatCost(perCall)}${over.length ? ` — over ${over.join(', and over ')}` : ` (limits: ${formatCost(STATIC_ESTIMATED_COST_LIMIT)} per rule when the CRD is created, ${formatCost(PER_CALL_LIMIT)} per evaluation at runtime)`}`,
+    );
+  } else {
+    lines.push(`Estimated cost: ${formatCost(perCall)} per evaluation${perCall > PER_CALL_LIMIT ? ` — over ${callLimit}` : ` (runtime limit ${formatCost(PER_CALL_LIMIT)})`}`);
+    if (atCreate !== undefined) lines.push(`It runs up to ${formatCost(runs.times!)} times per object: ${formatCost(atCreate)} in all, ${atCreate > STATIC_ESTIMATED_COST_LIMIT ? 'over' : 'under'} ${createLimit}.`);
+    else lines.push(`It runs once per item of \`${runs.unboundedAt}\`, which is unbounded: the API server multiplies its cost by the most items a request can hold and holds that to ${createLimit}.`);
+  }
   // The parts sized by the schema: what a bound (maxItems, maxProperties, maxLength) changes.
   for (const f of factors.filter((x) => x.pathText && x.size.max > 1).slice(0, 8)) {
     const expr = src.slice(f.start, f.end);
@@ -257,14 +328,14 @@ export function celHover(at: CelAt): string | undefined {
   const t = guard(() => typeAt(at.src, at.offset, at.site));
   if (t.ok && t.value) lines.push(...subExpressionHover(t.value, at.src));
   if (at.field === 'rule' && at.src.trim()) {
-    const cost = costLines(at.site, at.src);
+    const cost = costLines(at.site, at.src, at.runs);
     if (cost.length) lines.push('', '---', ...cost);
   }
   return lines.length ? lines.join('\n') : undefined;
 }
 
 /** The rule summary shown on a `rule:` key: what `self` and `oldSelf` are, and the rule's cost. */
-export function ruleSummary(site: RuleSite, src: string | undefined): string {
+export function ruleSummary(site: RuleSite, src: string | undefined, runs?: RuleRuns): string {
   const lines = ['**CEL rule**'];
   const self = guard(() => typeAt('self', 0, site));
   if (self.ok && self.value) {
@@ -272,7 +343,7 @@ export function ruleSummary(site: RuleSite, src: string | undefined): string {
     lines.push(...describeType(self.value.type));
   }
   if (src?.trim()) {
-    const cost = costLines(site, src);
+    const cost = costLines(site, src, runs);
     if (cost.length) lines.push('', ...cost);
   }
   return lines.join('\n');

@@ -16,7 +16,7 @@ import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schem
 import { testObjectAt } from './crdTests';
 import { celAt, celCompletion, ruleSiteOf } from './celEditor';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
-import { isEmptyDocument, newObjectItems } from './newObject';
+import { choiceEscape, isEmptyDocument, newObjectItems, snippetEscape, yamlScalar } from './newObject';
 import { isJSONObject } from '../engine/json/values';
 
 /** The completion items at a position. */
@@ -289,21 +289,6 @@ function unparsedRuleCompletion(ctx: ServiceContext, doc: YamlDoc, segs: PathSeg
   return celCompletion(at.site, text, text.length, pos);
 }
 
-/** A scalar as YAML text: plain when that reads back as the same string, JSON-quoted otherwise. */
-export function yamlScalar(v: unknown): string {
-  if (typeof v !== 'string') return v === undefined ? '' : JSON.stringify(v);
-  if (/^[A-Za-z_/][\w./-]*$/.test(v) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(v)) return v;
-  return JSON.stringify(v);
-}
-
 function yamlKey(k: string): string {
   return /^[A-Za-z_$][\w.$/-]*$/.test(k) ? k : JSON.stringify(k);
-}
-
-function snippetEscape(s: string): string {
-  return s.replace(/[$}\\]/g, '\\$&');
-}
-
-function choiceEscape(s: string): string {
-  return s.replace(/[$}\\|,]/g, '\\$&');
 }

@@ -100,6 +100,8 @@ export interface Fix {
   preferred?: boolean;
   /** What the fix changed, beyond its title, for the editor to show once it is applied (a migration's notes). */
   notes?: string[];
+  /** The same edits as snippets (`${1:value}`: each inserted value a tab stop), for editors that apply them so. */
+  snippets?: Array<{ range: Range; newText: string }>;
 }
 
 /** The finding moved by `lines` lines (its document moved in the file). */

@@ -23,6 +23,7 @@ import { closestNames } from '../engine/field/similar';
 import { unknownKindHint } from './unknownKind';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
+import { upgradeVerdicts } from './migrate';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isJSONObject } from '../engine/json/values';
 
@@ -142,7 +143,19 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       const why = v1beta1 ? ': apiextensions.k8s.io/v1beta1 is not served since Kubernetes 1.22 (quick fix: upgrade to apiextensions.k8s.io/v1)' : ' (served: apiextensions.k8s.io/v1)';
       const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg}${why}`, 'crd');
       f.apiMessage = msg;
-      if (v1beta1) f.params = { origin: 'v1beta1CRD' };
+      if (v1beta1) {
+        f.params = { origin: 'v1beta1CRD' };
+        // Before the upgrade is applied: the workspace objects whose verdict it changes, each a link.
+        const v = upgradeVerdicts(ctx, doc.value);
+        if (v.changes.length) {
+          const n = v.changes.length;
+          f.message += `; the upgrade changes what ${n}${v.cut ? '+' : ''} ${v.changes[0].kind} object${n === 1 ? '' : 's'} of the workspace get${n === 1 ? 's' : ''}: ${v.changes
+            .slice(0, 3)
+            .map((c) => c.name)
+            .join(', ')}${n > 3 ? ', ...' : ''}`;
+          f.related = v.changes.map((c) => c.related);
+        }
+      }
       out.push(f);
       return out;
     }
@@ -283,9 +296,13 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   }
   // A patch (a partial object) updates nothing by itself.
   const base = partial ? undefined : baselineFor(ctx, td.uri, doc.value);
-  const r: CrCheck | CrUpdateCheck = base
-    ? checkCrUpdate(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, base.object)
-    : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial });
+  // `name: no` in metadata: ObjectMeta does not decode and the API server reports only that. It gets the
+  // YAML 1.1 finding and "Quote it" as a spec value does, and the rest of the object is checked as quoted.
+  const surprises = metadataSurprises(doc);
+  const value = surprises.length ? withScalarsAsWritten(doc.value, surprises) : doc.value;
+  const key = textKey(doc.text, ctx.settings.yamlVersion) + (surprises.length ? '\u0000metadata as written' : '');
+  if (surprises.length) out.push(...metadataSurpriseFindings(td, doc, surprises, checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial })));
+  const r: CrCheck | CrUpdateCheck = base ? checkCrUpdate(ctx, crd, version.name, key, value, base.object) : checkCr(ctx, crd, version.name, key, value, { partial });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
@@ -328,7 +345,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   out.push(...unknownFieldFindings(ctx, td, doc, role, crd, version, result.pruned));
   if (!doc.template) return out;
   // What of this template object needs the whole object: the findings the partial check does not have.
-  const p = partial ? r : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial: true });
+  const p = partial ? r : checkCr(ctx, crd, version.name, key, value, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
   return literalFindings(doc, out, partialMessages);
 }
@@ -443,9 +460,7 @@ export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc
     const surprise = plainScalarSurprise(doc, r.found);
     if (surprise) {
       f.params = { ...f.params, plainScalar: surprise };
-      // Name YAML 1.1 where it is the reason (plain YAML 1.2 would have read a string, or another number).
-      const yaml11 = yaml12Reading(surprise.source) !== scalarReading(node(doc, r.found));
-      f.message = `${surprise.source} is read as ${surprise.readAs}${yaml11 ? ' (YAML 1.1, as kubectl reads it)' : ''}, but this field is a string: quote it`;
+      f.message = surpriseMessage(doc, r.found, surprise);
     }
   }
   const rule = e.provenance?.rule;
@@ -479,6 +494,69 @@ function yaml12Reading(source: string): string {
   } catch {
     return '';
   }
+}
+
+function surpriseMessage(doc: YamlDoc, segs: PathSegment[], surprise: { source: string; readAs: string }): string {
+  // Name YAML 1.1 where it is the reason (plain YAML 1.2 would have read a string, or another number).
+  const yaml11 = yaml12Reading(surprise.source) !== scalarReading(node(doc, segs));
+  return `${surprise.source} is read as ${surprise.readAs}${yaml11 ? ' (YAML 1.1, as kubectl reads it)' : ''}, but this field is a string: quote it`;
+}
+
+/** ObjectMeta's string fields a person writes (decoded before the schema is consulted). */
+const META_STRINGS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion'];
+
+interface Surprise {
+  segments: PathSegment[];
+  source: string;
+  readAs: string;
+}
+
+/** The plain scalars of the object's metadata read as booleans or numbers where ObjectMeta has strings. */
+function metadataSurprises(doc: YamlDoc): Surprise[] {
+  const meta = isJSONObject(doc.value) ? doc.value.metadata : undefined;
+  if (!isJSONObject(meta)) return [];
+  const out: Surprise[] = [];
+  const at = (segments: PathSegment[]) => {
+    const s = plainScalarSurprise(doc, segments);
+    if (s) out.push({ segments, ...s });
+  };
+  const m: PathSegment = { kind: 'field', name: 'metadata' };
+  for (const k of META_STRINGS) if (meta[k] !== undefined && typeof meta[k] !== 'string') at([m, { kind: 'field', name: k }]);
+  for (const k of ['labels', 'annotations']) {
+    const map = meta[k];
+    if (isJSONObject(map)) for (const [key, v] of Object.entries(map)) if (typeof v !== 'string' && v !== null) at([m, { kind: 'field', name: k }, { kind: 'key', key }]);
+  }
+  if (Array.isArray(meta.finalizers)) meta.finalizers.forEach((v, index) => typeof v !== 'string' && v !== null && at([m, { kind: 'field', name: 'finalizers' }, { kind: 'index', index }]));
+  return out;
+}
+
+/** A copy of the object with each surprise set to its text as written (what quoting it gives). */
+function withScalarsAsWritten(value: unknown, surprises: Surprise[]): unknown {
+  const copy = structuredClone(value) as Record<string, unknown>;
+  for (const s of surprises) {
+    let cur: unknown = copy;
+    for (const seg of s.segments.slice(0, -1)) cur = (cur as Record<string, unknown>)[seg.kind === 'field' ? seg.name : seg.kind === 'key' ? seg.key : seg.index];
+    const last = s.segments[s.segments.length - 1];
+    (cur as Record<string | number, unknown>)[last.kind === 'field' ? last.name : last.kind === 'key' ? last.key : last.index] = s.source;
+  }
+  return copy;
+}
+
+/**
+ * The findings of metadata surprises: each at its value with "Quote it" (params.plainScalar), the API
+ * server's text (ObjectMeta's decoding error, the only one it reports for the object) one click away.
+ */
+function metadataSurpriseFindings(td: TextDocument, doc: YamlDoc, surprises: Surprise[], asWritten: CrCheck): Finding[] {
+  const decode = asWritten.ok ? asWritten.value.errors.find((e) => e.field === 'metadata') : undefined;
+  return surprises.map((s) => {
+    const f = finding(rangeOfPath(td, doc, s.segments, 'value'), 'error', 'FieldValueTypeInvalid', surpriseMessage(doc, s.segments, s), 'cr');
+    if (decode) f.apiMessage = errorMessage(decode);
+    f.field = formatFieldPath(s.segments);
+    f.path = f.field;
+    f.segments = s.segments;
+    f.params = { origin: 'objectMeta', expectedType: 'string', plainScalar: { source: s.source, readAs: s.readAs } };
+    return f;
+  });
 }
 
 /** A plain scalar read as a boolean or number where a string was meant (`off`, `y`, `0755`, `1.10`). */

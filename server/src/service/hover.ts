@@ -17,6 +17,8 @@ import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlD
 import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
 import { isJSONObject } from '../engine/json/values';
+import { validateAgainstSchema } from '../engine/validation/schema-validator';
+import { guard } from './engineCalls';
 
 /** The hover at a position, or null. */
 export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): Hover | null {
@@ -51,7 +53,7 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
     }
     md = describeSchema(s.name ?? '', s.schema, s.required);
     const base = inTest ? undefined : baselineFor(ctx, td.uri, doc.value);
-    if (base) md += `\n\n${baselineValue(valueAt(base.object, at.segments), valueAt(doc.value, at.segments), base.label)}`;
+    if (base) md += `\n\n${baselineValue(valueAt(base.object, at.segments), valueAt(doc.value, at.segments), base.label, s.schema)}`;
     if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_`;
   } else if (role.role === 'crd') {
     // Inside a CEL expression: the sub-expression under the cursor, typed by the engine's checker.
@@ -66,15 +68,23 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
   return { contents: { kind: MarkupKind.Markdown, value: md }, range };
 }
 
-/** The field's value at the baseline, for people: what an update changes (and what ratcheting keeps). */
-function baselineValue(old: unknown, now: unknown, label: string): string {
+/**
+ * The field's value at the baseline, for people: what an update changes, and for an unchanged value the
+ * schema rejects, that the API server lets it through on update (ratcheting); said of invalid values only.
+ */
+function baselineValue(old: unknown, now: unknown, label: string, schema: JSONSchemaProps): string {
   if (old === undefined) return `**At ${label}:** not set (the update adds it)`;
   const show = (v: unknown) => {
     const s = JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? Number(x) : x)) ?? String(v);
     return s.length > 200 ? s.slice(0, 200) + '…' : s;
   };
   const same = show(old) === show(now);
-  return `**At ${label}:** \`${show(old)}\`${same ? ' (unchanged: the API server lets its existing errors through on update)' : ''}`;
+  let note = '';
+  if (same) {
+    const invalid = guard(() => validateAgainstSchema(schema, now).errors.length > 0);
+    note = invalid.ok && invalid.value ? ' (unchanged and invalid: the API server lets it through on update)' : ' (unchanged)';
+  }
+  return `**At ${label}:** \`${show(old)}\`${note}`;
 }
 
 /** A CRD's versions in kubectl's order of preference, the storage, deprecated and unserved ones marked. */
@@ -105,7 +115,7 @@ function crdHover(ctx: ServiceContext, crd: unknown, segs: PathSegment[], onKey:
       // On the `rule:` key: what self and oldSelf are, and the rule's estimated cost with its breakdown.
       const r = ruleSiteOf(ctx, crd, segs);
       const src = valueAt(crd, segs);
-      if (r) return `${ruleSummary(r.site, typeof src === 'string' ? src : undefined)}\n\n---\n${VALIDATION_RULE_FIELDS.rule.doc}`;
+      if (r) return `${ruleSummary(r.site, typeof src === 'string' ? src : undefined, r.runs)}\n\n---\n${VALIDATION_RULE_FIELDS.rule.doc}`;
     }
     if (!onKey) return undefined;
     if (place === 'schema' && SCHEMA_KEYWORDS[key]) return `**${key}** (schema keyword)\n\n${SCHEMA_KEYWORDS[key].doc}`;

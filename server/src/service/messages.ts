@@ -112,7 +112,8 @@ export function formatCost(n: number): string {
 
 function costMessage(e: FieldError): string {
   const c = e.params!.cost!;
-  const numbers = `estimated cost ${formatCost(c.estimated)}, limit ${formatCost(c.limit)}`;
+  // The limit named as the hover names it (service/celEditor.ts costLines): the estimate at CRD create.
+  const numbers = `estimated cost ${formatCost(c.estimated)}, limit ${formatCost(c.limit)} ${c.scope === 'total' ? 'for all rules together' : 'per rule'} when the CRD is created`;
   const bound = c.dominant ? (c.dominant.kind === 'list' ? 'maxItems' : c.dominant.kind === 'map' ? 'maxProperties' : 'maxLength') : '';
   const advice = c.dominant
     ? `: the ${c.dominant.kind} ${valuePathOfSchemaPath(c.dominant.path)} is unbounded (set ${c.maxBound ? `${c.maxBound.keyword}: ${c.maxBound.value} or less` : bound})`

@@ -93,6 +93,35 @@ export function compatFindings(ctx: ServiceContext, doc: YamlDoc, oldCrd: unknow
   return out;
 }
 
+/** One object of the workspace: its document, file, name and a way to place offsets of its file. */
+export interface WorkspaceObject {
+  uri: string;
+  doc: YamlDoc;
+  name: string;
+  position: (offset: number) => { line: number; character: number };
+}
+
+/**
+ * The workspace's objects of a kind (ctx.workspaceObjects: open files and files on disk), parsed, at most
+ * MAX_WORKSPACE_OBJECTS (`cut` when there were more); documents with syntax errors are left out.
+ */
+export function objectsOfKind(ctx: ServiceContext, group: string, kind: string): { objects: WorkspaceObject[]; cut: boolean } {
+  const objects: WorkspaceObject[] = [];
+  for (const { uri, text } of ctx.workspaceObjects?.(group, kind) ?? []) {
+    const file = parseYamlFile(text, undefined, { yamlVersion: ctx.settings.yamlVersion });
+    const lines = new LineIndex(text);
+    const position = (offset: number) => lines.positionAt(offset);
+    for (const d of file.docs) {
+      const r = roleOf(d.value);
+      if (r.role !== 'cr' || r.group !== group || r.kind !== kind || d.syntax.some((s) => s.severity === 'error')) continue;
+      if (objects.length >= MAX_WORKSPACE_OBJECTS) return { objects, cut: true };
+      const name = (d.value as { metadata?: { name?: unknown } }).metadata?.name;
+      objects.push({ uri, doc: d, name: typeof name === 'string' ? name : '(no name)', position });
+    }
+  }
+  return { objects, cut: false };
+}
+
 /**
  * The workspace's objects of the CRD's kind that the change makes invalid: valid (as a create) against the
  * baseline CRD, invalid against the new one. One finding listing them, each a related location.
@@ -106,42 +135,28 @@ export function brokenObjectsFinding(ctx: ServiceContext, doc: YamlDoc, oldCrd: 
   const kind = typeof spec?.names?.kind === 'string' ? spec.names.kind : '';
   if (!group || !kind) return undefined;
   const broken: RelatedFinding[] = [];
-  let checked = 0;
-  let cut = false;
-  for (const { uri, text } of provider(group, kind)) {
-    if (cut) break;
-    const file = parseYamlFile(text, undefined, { yamlVersion: ctx.settings.yamlVersion });
-    const lines = new LineIndex(text);
-    const position = (offset: number) => lines.positionAt(offset);
-    for (const d of file.docs) {
-      const r = roleOf(d.value);
-      if (r.role !== 'cr' || r.group !== group || r.kind !== kind || d.syntax.some((s) => s.severity === 'error')) continue;
-      if (checked >= MAX_WORKSPACE_OBJECTS) {
-        cut = true;
-        break;
-      }
-      checked++;
-      const errs = (crd: unknown) => {
-        const r = checkObjectAgainst(ctx, crd, structuredClone(d.value));
-        // An engine failure is no verdict: the object counts as valid against both (nothing claimed).
-        return r.ok ? r.value.errors.filter((e) => (e.severity ?? 'error') === 'error') : [];
-      };
-      // The baseline CRD does not change while the CRD is edited: its verdict on each object is kept.
-      let seen = validAgainstBaseline.get(oldCrd as object);
-      if (!seen) validAgainstBaseline.set(oldCrd as object, (seen = new Map()));
-      let valid = seen.get(d.text);
-      if (valid === undefined) seen.set(d.text, (valid = errs(oldCrd).length === 0));
-      if (!valid) continue;
-      const after = errs(doc.value);
-      if (after.length === 0) continue;
-      const first = after[0];
-      const at = d.layer.rangeOfFieldError(first);
-      const name = (d.value as { metadata?: { name?: unknown } }).metadata?.name;
-      broken.push({
-        location: { uri, range: { start: position(at.start), end: position(at.end) } },
-        message: `${kind} ${typeof name === 'string' ? name : '(no name)'}: ${errorMessage(first)}${after.length > 1 ? ` (and ${after.length - 1} more)` : ''}`,
-      });
-    }
+  const { objects, cut } = objectsOfKind(ctx, group, kind);
+  for (const o of objects) {
+    const { doc: d } = o;
+    const errs = (crd: unknown) => {
+      const r = checkObjectAgainst(ctx, crd, structuredClone(d.value));
+      // An engine failure is no verdict: the object counts as valid against both (nothing claimed).
+      return r.ok ? r.value.errors.filter((e) => (e.severity ?? 'error') === 'error') : [];
+    };
+    // The baseline CRD does not change while the CRD is edited: its verdict on each object is kept.
+    let seen = validAgainstBaseline.get(oldCrd as object);
+    if (!seen) validAgainstBaseline.set(oldCrd as object, (seen = new Map()));
+    let valid = seen.get(d.text);
+    if (valid === undefined) seen.set(d.text, (valid = errs(oldCrd).length === 0));
+    if (!valid) continue;
+    const after = errs(doc.value);
+    if (after.length === 0) continue;
+    const first = after[0];
+    const at = d.layer.rangeOfFieldError(first);
+    broken.push({
+      location: { uri: o.uri, range: { start: o.position(at.start), end: o.position(at.end) } },
+      message: `${kind} ${o.name}: ${errorMessage(first)}${after.length > 1 ? ` (and ${after.length - 1} more)` : ''}`,
+    });
   }
   if (broken.length === 0) return undefined;
   const n = broken.length;

@@ -239,6 +239,26 @@ test('a quick fix applied with workspace.applyEdit removes a NonStructural diagn
   );
 });
 
+test('"Add required field" is applied as a snippet in its editor: the value inserted and selected as a tab stop', async () => {
+  const doc = await vscode.workspace.openTextDocument({
+    language: 'yaml',
+    content: 'apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: needs-controller\nspec:\n  description: no controller yet\n',
+  });
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  const ds = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'FieldValueRequired'), 'the missing required field');
+  const target = ds.find((d) => codeOf(d) === 'FieldValueRequired')!;
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, target.range, vscode.CodeActionKind.QuickFix.value);
+  const fix = actions.find((a) => a.title.startsWith('Add required field'));
+  assert.ok(fix?.edit, `the quick fix is offered: ${JSON.stringify(actions.map((a) => a.title))}`);
+  assert.equal(await vscode.workspace.applyEdit(fix.edit), true);
+  const text = editor.document.getText();
+  // The value is inserted as text (no snippet syntax left in the file) and the cursor is on it (the tab stop).
+  assert.doesNotMatch(text, /\$\{/, text);
+  const selected = editor.document.getText(editor.selection);
+  assert.ok(selected.length > 0 && text.includes(`: ${selected}`), `selection ${JSON.stringify(selected)} in:\n${text}`);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+});
+
 test('the preview command opens the pruned and defaulted object', async () => {
   const editor = await open('examples/crontab-unknown-field.yaml');
   const line = editor.document
@@ -272,6 +292,15 @@ test('the diff command compares the file with the whole file as stored, document
   const configMap = source.slice(source.lastIndexOf('---'));
   assert.ok(text.endsWith(configMap), text);
   assert.match(text, /^# defaulted: spec\.replicas = 1$/m);
+  // The stored side is YAML, as the source side is (it opened as Plain Text).
+  assert.equal(stored()?.languageId, 'yaml');
+});
+
+test('crdYaml.addCrdSource refuses a URL that is not http(s) and writes nothing', async () => {
+  const before = vscode.workspace.getConfiguration('crdYaml').inspect<string[]>('crdSources')?.workspaceValue;
+  const r = await vscode.commands.executeCommand<string | undefined>('crdYaml.addCrdSource', { url: 'ftp://example.com/crds.yaml' });
+  assert.equal(r, undefined);
+  assert.deepEqual(vscode.workspace.getConfiguration('crdYaml').inspect<string[]>('crdSources')?.workspaceValue, before);
 });
 
 test('a setting takes effect: crdYaml.unknownKinds "hint" reports an object no CRD defines', async () => {

@@ -6,7 +6,8 @@
  *   (its estimate's comprehensions and size-dependent calls) and the unbounded lists and maps above its
  *   node (which multiply its cost by their cardinality), most dominant first (the one whose bound lowers
  *   the cost most);
- * - for the dominant one, the largest maxItems / maxProperties / maxLength N that brings that rule under
+ * - for the dominant one, the largest maxItems / maxProperties / maxLength N that brings every rule the
+ *   bound changes (not only the one reported: a sibling iterating the same list would stay over) under
  *   the per-rule limit and the whole schema under the per-CRD limit: a binary search over N, each step
  *   re-estimating only the rules the bound can change (those on the path to the node and below it).
  *
@@ -159,19 +160,19 @@ function siteCost(root: JSONSchemaProps, site: CostSite, opts: CompileOptions): 
   return { cost: card !== undefined ? multiplyWithOverflowGuard(r.maxCost, card) : multiplyWithOverflowGuard(r.maxCost, r.maxCardinality), messageCost: r.messageExpression ? r.messageExpressionMaxCost : 0 };
 }
 
-/** The rule's cost and the total with the candidate bounded at n. */
-function costsWith(ctx: AdviceContext, site: CostSite, c: Candidate, n: number): { rule: number; total: number } {
+/** Each rule's cost the candidate changes, and the total, with the candidate bounded at n. */
+function costsWith(ctx: AdviceContext, c: Candidate, n: number): { rules: Map<CostSite, number>; total: number } {
   const root = withBound(ctx.root, c.steps, KEYWORD[c.kind], n);
   let total = ctx.total;
-  let rule = site.cost;
+  const rules = new Map<CostSite, number>();
   for (const s of ctx.sites) {
     // Rules above or at the node see its type; rules below it are multiplied by its cardinality.
     if (!isPrefix(s.steps, c.steps) && !isPrefix(c.steps, s.steps)) continue;
     const now = siteCost(root, s, ctx.compile);
     total += now.cost - s.cost + now.messageCost - s.messageCost;
-    if (s === site) rule = now.cost;
+    rules.set(s, now.cost);
   }
-  return { rule, total };
+  return { rules, total };
 }
 
 /** The unbounded values a site's cost depends on, most dominant first. */
@@ -194,27 +195,39 @@ function candidates(ctx: AdviceContext, site: CostSite): Candidate[] {
   const compiled = compileSite(ctx.root, site, ctx.compile);
   for (const f of compiled?.estimate?.factors ?? []) if (f.path) add(candidateAt(ctx.root, site, compiled!, f.path));
   if (out.length <= 1) return out;
-  const withOne = new Map(out.map((c) => [c, costsWith(ctx, site, c, 1)]));
-  return out.sort((a, b) => withOne.get(a)!.rule - withOne.get(b)!.rule || withOne.get(a)!.total - withOne.get(b)!.total);
+  const withOne = new Map(out.map((c) => [c, costsWith(ctx, c, 1)]));
+  const ruleCost = (c: Candidate) => withOne.get(c)!.rules.get(site) ?? site.cost;
+  return out.sort((a, b) => ruleCost(a) - ruleCost(b) || withOne.get(a)!.total - withOne.get(b)!.total);
 }
 
-/** The largest bound on the candidate that brings the site's rule and the total under their limits. */
-function largestBound(ctx: AdviceContext, site: CostSite, c: Candidate, checkRule: boolean): number | undefined {
+/**
+ * The largest bound on the candidate with which every rule it changes and the total are under their
+ * limits (one bound that fixes a rule but leaves a sibling iterating the same list over its limit is no
+ * fix). Rules still over the limit at 0 are left out of the per-rule check (this bound cannot fix them),
+ * and `fixes` lists the rules it brings under; undefined when even 0 leaves the total over.
+ */
+function largestBound(ctx: AdviceContext, c: Candidate): { value: number; fixes: Set<CostSite> } | undefined {
+  const atZero = costsWith(ctx, c, 0);
+  if (atZero.total > ctx.limits.total) return undefined;
+  const fixes = new Set<CostSite>();
+  for (const [s, cost] of atZero.rules) if (ctx.limits.noRuleLimit === true || cost <= ctx.limits.rule) fixes.add(s);
   const ok = (n: number) => {
-    const r = costsWith(ctx, site, c, n);
-    return r.total <= ctx.limits.total && (!checkRule || ctx.limits.noRuleLimit === true || r.rule <= ctx.limits.rule);
+    const r = costsWith(ctx, c, n);
+    if (r.total > ctx.limits.total) return false;
+    if (ctx.limits.noRuleLimit === true) return true;
+    for (const s of fixes) if ((r.rules.get(s) ?? s.cost) > ctx.limits.rule) return false;
+    return true;
   };
-  if (!ok(0)) return undefined;
   let lo = 0;
   let hi = Math.min(Math.max(1, Math.floor(c.current)), 2 ** 31 - 1);
-  if (ok(hi)) return hi;
+  if (ok(hi)) return { value: hi, fixes };
   // Invariant: ok(lo), !ok(hi).
   while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2);
     if (ok(mid)) lo = mid;
     else hi = mid;
   }
-  return lo;
+  return { value: lo, fixes };
 }
 
 function describe(c: Candidate): { path: string; kind: Kind } {
@@ -230,6 +243,8 @@ export function adviseCosts(ctx: AdviceContext, errs: readonly FieldError[]): Fi
   const bySite = new Map<string, CostSite>();
   for (const s of ctx.sites) bySite.set(s.rulePath, s);
   const advice = new Map<CostSite, Pick<CostParams, 'dominant' | 'unbounded' | 'maxBound'>>();
+  // One bound per value, whichever rule's error it is offered on: every rule iterating it counts.
+  const bounds = new Map<string, ReturnType<typeof largestBound>>();
   const adviceFor = (site: CostSite): Pick<CostParams, 'dominant' | 'unbounded' | 'maxBound'> => {
     let a = advice.get(site);
     if (a) return a;
@@ -238,8 +253,10 @@ export function adviseCosts(ctx: AdviceContext, errs: readonly FieldError[]): Fi
     if (cs.length) {
       a.dominant = describe(cs[0]);
       a.unbounded = cs.map(describe);
-      const n = largestBound(ctx, site, cs[0], true);
-      if (n !== undefined) a.maxBound = { keyword: KEYWORD[cs[0].kind], value: n };
+      const key = stepsPath(cs[0].steps);
+      if (!bounds.has(key)) bounds.set(key, largestBound(ctx, cs[0]));
+      const b = bounds.get(key);
+      if (b?.fixes.has(site)) a.maxBound = { keyword: KEYWORD[cs[0].kind], value: b.value };
     }
     advice.set(site, a);
     return a;

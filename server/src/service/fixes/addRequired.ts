@@ -1,12 +1,15 @@
 /**
  * A missing required field of a CR is added with a value that validates (minimalValue.ts); when none is
  * simple, an empty string placeholder to fill in (the field is then present, its value flagged). Where
- * several are missing, "Add all missing required fields" adds them in one edit per mapping.
+ * several are missing, "Add all missing required fields" adds them in one edit per mapping. Each inserted
+ * value is also a tab stop of the fix's snippet form (choices where the schema names them), for editors
+ * that apply a fix as a snippet.
  */
 import { stringify } from 'yaml';
 import type { PathSegment } from '../../engine/field';
+import type { JSONSchemaProps } from '../../engine/schema/types';
 import { formatFieldPath } from '../../yaml';
-import { yamlScalar } from '../completion';
+import { markStops, renderStops, yamlScalar, type Stop } from '../newObject';
 import type { Finding, Fix } from '../finding';
 import { resolveCr, roleOf, schemaAtPath } from '../kube';
 import { findWrittenPath, isMap } from '../yamlDocument';
@@ -22,18 +25,19 @@ export const addRequired: FixProvider = {
   fixes(ctx, f) {
     const one = addFields(ctx, [f]);
     if (!one) return [];
-    const out: Fix[] = [fix(`Add required field "${one.names[0]}"`, f, one.edits)];
+    const out: Fix[] = [{ ...fix(`Add required field "${one.names[0]}"`, f, one.edits), snippets: one.snippets }];
     const all = ctx.findings.filter(isMissingRequired);
     if (all.length > 1) {
       const every = addFields(ctx, all);
-      if (every && every.names.length > 1) out.push(fix('Add all missing required fields', all, every.edits, false));
+      if (every && every.names.length > 1) out.push({ ...fix('Add all missing required fields', all, every.edits, false), snippets: every.snippets });
     }
     return out;
   },
 };
 
 /** One edit per parent mapping adding the given missing fields (skipping those that cannot be added). */
-function addFields(ctx: FixContext, findings: Finding[]): { edits: TextEdit[]; names: string[] } | undefined {
+function addFields(ctx: FixContext, findings: Finding[]): { edits: TextEdit[]; snippets: TextEdit[]; names: string[] } | undefined {
+  const stops: Stop[] = [];
   const byParent = new Map<string, { parent: PathSegment[]; lines: string[]; names: string[] }>();
   for (const f of findings) {
     const segs = f.segments ?? [];
@@ -46,29 +50,33 @@ function addFields(ctx: FixContext, findings: Finding[]): { edits: TextEdit[]; n
     if (!g) byParent.set(id, (g = { parent, lines: [], names: [] }));
     if (g.names.includes(key)) continue;
     g.names.push(key);
-    g.lines.push(...fieldLines(key, valueFor(ctx, segs)));
+    const v = valueFor(ctx, segs);
+    g.lines.push(...fieldLines(key, markStops(v.value, v.schema, stops)));
   }
   const edits: TextEdit[] = [];
+  const snippets: TextEdit[] = [];
   const names: string[] = [];
   for (const g of byParent.values()) {
     const m = findWrittenPath(ctx.doc, g.parent);
     if (!isMap(m.node) || m.matched !== g.parent.length) continue;
     const e = appendToMapping(ctx.td, ctx.doc, m.node, g.lines);
     if (!e) continue;
-    edits.push(e);
+    const r = renderStops(e.newText, stops);
+    edits.push({ ...e, newText: r.plain });
+    snippets.push({ ...e, newText: r.snippet });
     names.push(...g.names);
   }
-  return edits.length ? { edits, names } : undefined;
+  return edits.length ? { edits, snippets, names } : undefined;
 }
 
-/** The value to insert for a missing field: one that validates, else an empty string to fill in. */
-function valueFor(ctx: FixContext, segs: PathSegment[]): unknown {
+/** The value to insert for a missing field (one that validates, else an empty string to fill in) and its schema. */
+function valueFor(ctx: FixContext, segs: PathSegment[]): { value: unknown; schema?: JSONSchemaProps } {
   const role = roleOf(ctx.doc.value);
-  if (role.role !== 'cr') return '';
+  if (role.role !== 'cr') return { value: '' };
   const schema = resolveCr(ctx.service.index, role)?.version?.schema;
   const at = schema ? schemaAtPath(schema, segs) : undefined;
-  if (!at) return '';
-  return minimalValidValue(at.schema)?.value ?? '';
+  if (!at) return { value: '' };
+  return { value: minimalValidValue(at.schema)?.value ?? '', schema: at.schema };
 }
 
 /** `key: value` as YAML lines (block style for non-empty objects and lists), relative to the mapping. */

@@ -1,5 +1,5 @@
 /** A value not among the supported ones is replaced with the closest supported value (and the others offered). */
-import { yamlScalar } from '../completion';
+import { yamlScalar } from '../newObject';
 import { closestValue } from '../../engine/field/similar';
 import { findWrittenPath, isScalar, nodeRange } from '../yamlDocument';
 import { edit, fix } from './edits';
