@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { openCluster, storedCrdManifest } from '../cluster';
 import type { FileContext } from '../service/context';
-import { helmChartOfTemplate, kustomizationsAround } from '../workspace/repository';
+import { repositoryAround, repositoryRoleOf } from '../workspace/repository';
 import { globToRegExp } from '../workspace/scan';
 import { defaultSourceCache, isUrl, urlSource } from '../workspace/sources';
 import type { CliArgs } from './args';
@@ -56,23 +56,20 @@ export function excludedBy(globs: string[], cwd: string): (file: string) => bool
   };
 }
 
-/** Chart templates, kustomize patches, and the crds/ folders of the charts of the inputs. */
+/**
+ * What each input is from its place in the repository (workspace/repository.ts, as the editor finds it:
+ * chart templates, kustomize patches and trees, test tools' files), and the crds/ folders of the charts
+ * of the inputs.
+ */
 export function repositoryContexts(files: InputFile[], cwd: string): { contexts: Map<string, FileContext>; chartCrds: InputFile[]; errors: string[] } {
   const contexts = new Map<string, FileContext>();
   const charts = new Set<string>();
   const real = files.filter((f) => f.path !== STDIN);
-  const patches = kustomizationsAround(real.map((f) => path.resolve(cwd, f.path)));
+  const around = repositoryAround(real.map((f) => path.resolve(cwd, f.path)));
   for (const f of real) {
-    const abs = path.resolve(cwd, f.path);
-    const fc: FileContext = {};
-    const chart = helmChartOfTemplate(abs);
-    if (chart) {
-      fc.helmTemplate = true;
-      charts.add(chart);
-    }
-    const role = patches.roleOf(abs);
-    if (role) fc.patch = role;
-    if (fc.helmTemplate || fc.patch) contexts.set(f.path, fc);
+    const { role, chart } = repositoryRoleOf(path.resolve(cwd, f.path), around);
+    if (chart) charts.add(chart);
+    if (Object.keys(role).length) contexts.set(f.path, role);
   }
   const given = new Set(real.map((f) => path.resolve(cwd, f.path)));
   const chartCrds: InputFile[] = [];
