@@ -15,6 +15,23 @@ import { CHAINSAW_TEST_FILE_NAMES, KUTTL_SUITE_FILE_NAME, TestToolFiles } from '
 export interface RepositoryFs {
   isFile(p: string): boolean;
   read(p: string): string | undefined;
+  /** The folders in a folder (names; none when it cannot be read). */
+  folders(p: string): string[];
+}
+
+/** How many folders of one folder are looked into (for the test definitions beside a file's folders). */
+const MAX_FOLDERS = 1000;
+
+function foldersIn(p: string): string[] {
+  try {
+    return fs
+      .readdirSync(p, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .slice(0, MAX_FOLDERS)
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
 
 export const NODE_FS: RepositoryFs = {
@@ -32,6 +49,7 @@ export const NODE_FS: RepositoryFs = {
       return undefined;
     }
   },
+  folders: foldersIn,
 };
 
 /**
@@ -68,6 +86,10 @@ export function workspaceFs(folder: string): RepositoryFs {
       } catch {
         return undefined;
       }
+    },
+    folders: (p) => {
+      const real = inside(p);
+      return real === undefined ? [] : foldersIn(real);
     },
   };
 }
@@ -127,19 +149,28 @@ export function kustomizationsAround(files: string[], rfs: RepositoryFs = NODE_F
 }
 
 /**
- * The test definitions (Chainsaw tests, kuttl suites) of the folders holding the given files and the
- * folders above them (up to `stopAt`): a test names its files relative to its folder, and a kuttl
- * suite's test folders are below it.
+ * The test definitions (Chainsaw tests, kuttl suites) of the folders holding the given files, the folders
+ * above them (up to `stopAt`) and the folders beside those: a test names its files relative to its folder
+ * (`../shared/x.yaml` from a test folder beside `shared/`), and a kuttl suite's test folders are below
+ * it. A file's role comes only from the definitions so found from its own folder (TestToolFiles.roleOf),
+ * so the editor, which looks around one file, and the CLI, which looks around all, agree.
  */
 export function testToolsAround(files: string[], rfs: RepositoryFs = NODE_FS, stopAt?: string): TestToolFiles {
   const tests = new TestToolFiles();
   const readInside = (p: string) => (!stopAt || isInside(p, stopAt) ? rfs.read(p) : undefined);
-  foldersUp(files, stopAt, (dir) => {
+  const seen = new Set<string>();
+  const look = (dir: string) => {
+    if (seen.has(dir)) return;
+    seen.add(dir);
     for (const name of CHAINSAW_TEST_FILE_NAMES) {
       const t = path.join(dir, name);
       const text = rfs.isFile(t) ? rfs.read(t) : undefined;
       if (text !== undefined) tests.addChainsawTest(t, text, readInside);
     }
+  };
+  foldersUp(files, stopAt, (dir) => {
+    look(dir);
+    for (const sub of rfs.folders(dir)) look(path.join(dir, sub));
     const k = path.join(dir, KUTTL_SUITE_FILE_NAME);
     const text = rfs.isFile(k) ? rfs.read(k) : undefined;
     if (text !== undefined) tests.addKuttlSuite(k, text);

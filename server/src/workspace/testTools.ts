@@ -156,23 +156,34 @@ export class TestToolFiles {
 
   /**
    * What the recorded tests do with a file; undefined when none names it. A file a test both sends and
-   * compares is a resource: the API server sees it whole.
+   * compares is a resource: the API server sees it whole. Only tests in the file's folder, a folder above
+   * it, or a folder beside one of those count (what repository.ts testToolsAround finds from the file).
    */
   roleOf(file: string): TestToolRole | undefined {
     const abs = path.resolve(file);
     const slashed = abs.split(path.sep).join('/');
+    const dir = path.dirname(abs);
+    const above = (d: string) => {
+      const rel = path.relative(d, dir);
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    };
     let found: TestToolRole | undefined;
     const take = (r: TestToolRole) => {
       if (!found || (found.role === 'assertion' && r.role === 'resource') || (found.patch && r.role === 'resource' && !r.patch)) found = r;
     };
-    for (const names of this.named.values()) for (const n of names) if (n.exact === slashed || (n.exact === undefined && n.glob.test(slashed))) take(n.role);
+    for (const [testFile, names] of this.named) {
+      const testDir = path.dirname(testFile);
+      if (!above(testDir) && !above(path.dirname(testDir))) continue;
+      for (const n of names) if (n.exact === slashed || (n.exact === undefined && n.glob.test(slashed))) take(n.role);
+    }
     // A file of a Chainsaw test's folder that its steps do not name, named as a kuttl step (tests
     // migrated from kuttl keep `NN-assert-*.yaml`): what its name says, with chainsaw's expressions.
     if (!found && this.chainsawDirs.has(path.dirname(abs))) {
       const r = kuttlStepRole(path.basename(abs));
       if (r) found = { ...r, tool: 'chainsaw' };
     }
-    for (const dirs of this.kuttlDirs.values())
+    for (const [suite, dirs] of this.kuttlDirs) {
+      if (!above(path.dirname(suite))) continue;
       for (const d of dirs) {
         const rel = path.relative(d, abs);
         if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
@@ -182,6 +193,7 @@ export class TestToolFiles {
         const r = kuttlStepRole(parts.slice(1).join('/'));
         if (r) take(r);
       }
+    }
     return found;
   }
 
