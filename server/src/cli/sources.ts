@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { openCluster, storedCrdManifest } from '../cluster';
 import type { FileContext } from '../service/context';
-import { repositoryAround, repositoryRoleOf } from '../workspace/repository';
+import { NODE_FS, repositoryAround, repositoryRoleOf, type RepositoryFs } from '../workspace/repository';
 import { globToRegExp } from '../workspace/scan';
 import { defaultSourceCache, isUrl, urlSource } from '../workspace/sources';
 import type { CliArgs } from './args';
@@ -65,9 +65,20 @@ export function repositoryContexts(files: InputFile[], cwd: string): { contexts:
   const contexts = new Map<string, FileContext>();
   const charts = new Set<string>();
   const real = files.filter((f) => f.path !== STDIN);
-  const around = repositoryAround(real.map((f) => path.resolve(cwd, f.path)));
+  const abs = real.map((f) => path.resolve(cwd, f.path));
+  // The folders in a folder (for the test definitions beside a file's folders) are those the inputs are
+  // in: a test's folder holds its chainsaw-test.yaml. Nothing is listed again.
+  const children = new Map<string, Set<string>>();
+  for (const f of abs)
+    for (let d = path.dirname(f), up = path.dirname(d); up !== d; d = up, up = path.dirname(d)) {
+      const set = children.get(up) ?? new Set<string>();
+      if (set.has(path.basename(d))) break;
+      children.set(up, set.add(path.basename(d)));
+    }
+  const rfs: RepositoryFs = { ...NODE_FS, folders: (p) => [...(children.get(p) ?? [])] };
+  const around = repositoryAround(abs, rfs);
   for (const f of real) {
-    const { role, chart } = repositoryRoleOf(path.resolve(cwd, f.path), around);
+    const { role, chart } = repositoryRoleOf(path.resolve(cwd, f.path), around, rfs);
     if (chart) charts.add(chart);
     if (Object.keys(role).length) contexts.set(f.path, role);
   }
