@@ -104,13 +104,17 @@ test("Chainsaw: resources are sent with their expressions evaluated, assertions 
 
 test('kuttl: step files are applied whole, assert and errors files are compared', async () => {
   // kubectl kuttl test (kuttl-test.yaml: testDirs ./tests/kuttl) sends 00-install.yaml as written: the
-  // API server creates it. 00-assert.yaml, 01-errors.yaml and 02-cleanup/assert.yaml are compared with
-  // what the cluster holds; TestStep and TestAssert are kuttl's own.
+  // API server creates it. 01-resize.yaml names the Widget step 0 created: kuttl sends it as a merge
+  // patch (its CreateOrUpdate), which the API server applies. 00-assert.yaml, 01-errors.yaml and
+  // 02-cleanup/assert.yaml are compared with what the cluster holds; TestStep and TestAssert are kuttl's own.
   const clean = await check(path.join(TOOLING, 'kuttl'), '--unknown-kinds', 'hint');
   assert.deepEqual(clean.lines, []);
   assert.match(clean.summary, /: 0 errors, 0 warnings, 0 info$/);
 
   const dir = plant('kuttl', {
+    // A merge patch with a literal of the wrong type: the API server answers `spec.size: Invalid value:
+    // "string": spec.size in body must be of type integer: "string"` for the patched object.
+    'tests/kuttl/widgets/01-resize.yaml': read('kuttl', 'tests/kuttl/widgets/01-resize.yaml').replace('size: 5', 'size: five'),
     // Applied as written: the API server answers `Widget.example.com "broken" is invalid: spec.size:
     // Invalid value: "string": spec.size in body must be of type integer: "string"`.
     'tests/kuttl/widgets/01-broken.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: broken\nspec:\n  size: large\n  mode: fast\n',
@@ -120,6 +124,7 @@ test('kuttl: step files are applied whole, assert and errors files are compared'
   const r = await check(dir);
   assert.deepEqual(r.lines, [
     'tests/kuttl/widgets/01-broken.yaml:6:9: error: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string" [FieldValueTypeInvalid spec.size]',
+    'tests/kuttl/widgets/01-resize.yaml:7:9: error: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string" [FieldValueTypeInvalid spec.size]',
     'tests/kuttl/widgets/notes.yaml:2:1: error: spec: Required value [FieldValueRequired spec]',
   ]);
 });

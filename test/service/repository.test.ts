@@ -257,6 +257,7 @@ test('issue 22: the editor classifies each file of a tool-built repository as th
     ],
     '{"kustomize":"scaffoldPatch"}': ['kubebuilder/config/crd/patches/cainjection_in_widgets.yaml', 'kubebuilder/config/crd/patches/webhook_in_widgets.yaml'],
     '{"testTool":{"tool":"kuttl","role":"resource"}}': ['kuttl/tests/kuttl/widgets/00-install.yaml', 'kuttl/tests/kuttl/widgets/01-step.yaml'],
+    '{"testTool":{"tool":"kuttl","role":"resource"},"patch":"partial"}': ['kuttl/tests/kuttl/widgets/01-resize.yaml'],
     '{"testTool":{"tool":"kuttl","role":"assertion"}}': ['kuttl/tests/kuttl/widgets/00-assert.yaml', 'kuttl/tests/kuttl/widgets/01-errors.yaml', 'kuttl/tests/kuttl/widgets/02-cleanup/assert.yaml'],
   });
 });

@@ -67,15 +67,20 @@ export function repositoryContexts(files: InputFile[], cwd: string): { contexts:
   const real = files.filter((f) => f.path !== STDIN);
   const abs = real.map((f) => path.resolve(cwd, f.path));
   // The folders in a folder (for the test definitions beside a file's folders) are those the inputs are
-  // in: a test's folder holds its chainsaw-test.yaml. Nothing is listed again.
+  // in: a test's folder holds its chainsaw-test.yaml; the files of a folder (a kuttl test case's steps)
+  // are the inputs there. Nothing is listed again.
   const children = new Map<string, Set<string>>();
-  for (const f of abs)
+  const filesIn = new Map<string, string[]>();
+  for (const f of abs) {
+    filesIn.set(path.dirname(f), [...(filesIn.get(path.dirname(f)) ?? []), path.basename(f)]);
     for (let d = path.dirname(f), up = path.dirname(d); up !== d; d = up, up = path.dirname(d)) {
       const set = children.get(up) ?? new Set<string>();
       if (set.has(path.basename(d))) break;
       children.set(up, set.add(path.basename(d)));
     }
-  const rfs: RepositoryFs = { ...NODE_FS, folders: (p) => [...(children.get(p) ?? [])] };
+  }
+  const texts = new Map(real.map((f, i) => [abs[i], f.text]));
+  const rfs: RepositoryFs = { ...NODE_FS, read: (p) => texts.get(p) ?? NODE_FS.read(p), folders: (p) => [...(children.get(p) ?? [])], files: (p) => filesIn.get(p) ?? [] };
   const around = repositoryAround(abs, rfs);
   for (const f of real) {
     const { role, chart } = repositoryRoleOf(path.resolve(cwd, f.path), around, rfs);

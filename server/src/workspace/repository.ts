@@ -17,16 +17,18 @@ export interface RepositoryFs {
   read(p: string): string | undefined;
   /** The folders in a folder (names; none when it cannot be read). */
   folders(p: string): string[];
+  /** The files in a folder (names; none when it cannot be read). */
+  files(p: string): string[];
 }
 
-/** How many folders of one folder are looked into (for the test definitions beside a file's folders). */
+/** How many entries of one folder are looked at (test definitions beside a file's folders, a test case's steps). */
 const MAX_FOLDERS = 1000;
 
-function foldersIn(p: string): string[] {
+function entriesIn(p: string, folders: boolean): string[] {
   try {
     return fs
       .readdirSync(p, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
+      .filter((e) => (folders ? e.isDirectory() : e.isFile()))
       .slice(0, MAX_FOLDERS)
       .map((e) => e.name);
   } catch {
@@ -49,7 +51,8 @@ export const NODE_FS: RepositoryFs = {
       return undefined;
     }
   },
-  folders: foldersIn,
+  folders: (p) => entriesIn(p, true),
+  files: (p) => entriesIn(p, false),
 };
 
 /**
@@ -89,7 +92,11 @@ export function workspaceFs(folder: string): RepositoryFs {
     },
     folders: (p) => {
       const real = inside(p);
-      return real === undefined ? [] : foldersIn(real);
+      return real === undefined ? [] : entriesIn(real, true);
+    },
+    files: (p) => {
+      const real = inside(p);
+      return real === undefined ? [] : entriesIn(real, false);
     },
   };
 }
@@ -156,8 +163,8 @@ export function kustomizationsAround(files: string[], rfs: RepositoryFs = NODE_F
  * so the editor, which looks around one file, and the CLI, which looks around all, agree.
  */
 export function testToolsAround(files: string[], rfs: RepositoryFs = NODE_FS, stopAt?: string): TestToolFiles {
-  const tests = new TestToolFiles();
-  const readInside = (p: string) => (!stopAt || isInside(p, stopAt) ? rfs.read(p) : undefined);
+  const inside = (p: string) => !stopAt || isInside(p, stopAt);
+  const tests = new TestToolFiles({ read: (p) => (inside(p) && rfs.isFile(p) ? rfs.read(p) : undefined), files: (p) => (inside(p) ? rfs.files(p) : []) });
   const seen = new Set<string>();
   const look = (dir: string) => {
     if (seen.has(dir)) return;
@@ -165,7 +172,7 @@ export function testToolsAround(files: string[], rfs: RepositoryFs = NODE_FS, st
     for (const name of CHAINSAW_TEST_FILE_NAMES) {
       const t = path.join(dir, name);
       const text = rfs.isFile(t) ? rfs.read(t) : undefined;
-      if (text !== undefined) tests.addChainsawTest(t, text, readInside);
+      if (text !== undefined) tests.addChainsawTest(t, text);
     }
   };
   foldersUp(files, stopAt, (dir) => {

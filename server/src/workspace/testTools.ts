@@ -91,21 +91,57 @@ export function kuttlStepRole(caseRelative: string): TestToolRole | undefined {
   return { tool: 'kuttl', role: kind === 'assert' || kind === 'errors' ? 'assertion' : 'resource' };
 }
 
-/** The roles test definitions give files: recorded per definition file, asked per file. */
+/** The reads a test's files need (the caller's read rules apply); none by default. */
+export interface TestToolReads {
+  /** A file's text (undefined: not readable). */
+  read(file: string): string | undefined;
+  /** The files in a folder (names). */
+  files(dir: string): string[];
+}
+
+const NO_READS: TestToolReads = { read: () => undefined, files: () => [] };
+
+/**
+ * The objects a file holds, as `apiVersion kind namespace/name` (those without a literal name, or named by
+ * an expression, are none).
+ */
+function identities(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const out: string[] = [];
+  for (const doc of documents(text)) {
+    const d = rec(doc);
+    const m = rec(d.metadata);
+    if (typeof m.name !== 'string' || m.name === '' || m.name.startsWith('(')) continue;
+    out.push(`${String(d.apiVersion)} ${String(d.kind)} ${typeof m.namespace === 'string' ? m.namespace : ''}/${m.name}`);
+  }
+  return out;
+}
+
+/**
+ * The roles test definitions give files: recorded per definition file, asked per file. Both tools create
+ * an object that does not exist and merge-patch one that does (kuttl's CreateOrUpdate, chainsaw's apply):
+ * a file that sends an object an earlier step sent is a patch.
+ */
 export class TestToolFiles {
   private readonly named = new Map<string, Named[]>();
   /** The folders of the Chainsaw tests recorded. */
   private readonly chainsawDirs = new Set<string>();
   private readonly kuttlDirs = new Map<string, string[]>();
+  /** The step files of a kuttl test case that update objects of its earlier steps, by case folder. */
+  private readonly kuttlUpdates = new Map<string, Set<string>>();
+
+  constructor(private readonly reads: TestToolReads = NO_READS) {}
 
   /**
-   * Records a Chainsaw test (`chainsaw-test.yaml`). `readTemplate` reads a StepTemplate a step uses
-   * (undefined: not readable). Unparsable text names nothing.
+   * Records a Chainsaw test (`chainsaw-test.yaml`): the files its steps name, and those of the step
+   * templates it uses. Unparsable text names nothing.
    */
-  addChainsawTest(testFile: string, text: string, readTemplate: (file: string) => string | undefined = () => undefined): void {
+  addChainsawTest(testFile: string, text: string): void {
     const out: Named[] = [];
     const dir = path.dirname(path.resolve(testFile));
     const budget = { left: MAX_OPERATIONS };
+    // The objects sent so far, in step order: an `apply` of one of them patches it.
+    const sent = new Set<string>();
     const operations = (blocks: Record<string, unknown>, base: string) => {
       for (const b of STEP_BLOCKS)
         for (const op of list(blocks[b])) {
@@ -115,7 +151,14 @@ export class TestToolFiles {
             if (typeof file !== 'string' || file === '' || /^[a-z]+:\/\//i.test(file) || file.includes('\n')) continue;
             // Paths and globs are relative to the folder of the file that names them.
             const abs = path.resolve(base, file).split(path.sep).join('/');
-            out.push({ glob: globToRegExp(abs), exact: /[*?{[]/.test(file) ? undefined : abs, role: { tool: 'chainsaw', ...what } });
+            const exact = /[*?{[]/.test(file) ? undefined : abs;
+            let role: TestToolRole = { tool: 'chainsaw', ...what };
+            if (exact && role.role === 'resource' && !role.patch) {
+              const ids = identities(this.reads.read(path.resolve(base, file)));
+              if (name === 'apply' && ids.some((id) => sent.has(id))) role = { ...role, patch: true };
+              for (const id of ids) sent.add(id);
+            }
+            out.push({ glob: globToRegExp(abs), exact, role });
           }
         }
     };
@@ -130,7 +173,7 @@ export class TestToolFiles {
         const template = rec(s.use).template;
         if (typeof template !== 'string' || template === '') continue;
         const tfile = path.resolve(dir, template);
-        const ttext = readTemplate(tfile);
+        const ttext = this.reads.read(tfile);
         if (ttext === undefined) continue;
         for (const tdoc of documents(ttext)) {
           const t = rec(tdoc);
@@ -191,10 +234,36 @@ export class TestToolFiles {
         const parts = rel.split(path.sep);
         if (parts.length < 2) continue;
         const r = kuttlStepRole(parts.slice(1).join('/'));
-        if (r) take(r);
+        if (r?.role === 'resource' && this.kuttlUpdatesOf(path.join(d, parts[0])).has(abs)) take({ ...r, patch: true });
+        else if (r) take(r);
       }
     }
     return found;
+  }
+
+  /**
+   * The step files of a kuttl test case that send an object an earlier step file sent (kuttl applies a
+   * step's files in name order, steps by index): merge patches. Read once per case.
+   */
+  private kuttlUpdatesOf(caseDir: string): Set<string> {
+    let out = this.kuttlUpdates.get(caseDir);
+    if (out) return out;
+    out = new Set();
+    this.kuttlUpdates.set(caseDir, out);
+    const steps = this.reads
+      .files(caseDir)
+      .filter((n) => kuttlStepRole(n)?.role === 'resource')
+      .map((n) => ({ n, index: Number(/^\d+/.exec(n)?.[0]) }))
+      .sort((a, b) => a.index - b.index || (a.n < b.n ? -1 : a.n > b.n ? 1 : 0))
+      .slice(0, MAX_OPERATIONS);
+    const sent = new Set<string>();
+    for (const { n } of steps) {
+      const file = path.join(caseDir, n);
+      const ids = identities(this.reads.read(file));
+      if (ids.some((id) => sent.has(id))) out.add(file);
+      for (const id of ids) sent.add(id);
+    }
+    return out;
   }
 
   /** The definitions recorded. */
