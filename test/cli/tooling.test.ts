@@ -4,6 +4,11 @@
  * kuttl tests, a kind of another project's CRD in a known group, kustomize vars. Each fixture repository
  * (test/fixtures/tooling/<name>) checks clean; a real mistake planted in the same kind of file (in a copy)
  * is still reported where the tool would send it.
+ *
+ * The answers quoted in the comments are kube-apiserver 1.37.2's (and kubectl's, kustomize's), for the
+ * fixtures with their group renamed: `kubectl kustomize` for what kustomize builds, `kubectl apply
+ * --dry-run=server` for what it sends, `kubectl patch --type merge --dry-run=server` for a merge patch,
+ * and the resources of the Chainsaw test with its expressions evaluated by hand as chainsaw would.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,16 +55,20 @@ test('kubebuilder scaffold: the CRD patches its kustomization leaves commented o
 
   const dir = plant('kubebuilder', {
     // A resource of the tree, sent by kustomize build config/samples as written; the API server answers
-    // `Widget.example.com "widget-sample" is invalid: spec.size: Invalid value: 12: spec.size in body
-    // should be less than or equal to 10`.
+    // `The Widget "widget-sample" is invalid: spec.size: Invalid value: 12: spec.size in body should be
+    // less than or equal to 10`.
     'config/samples/example_v1_widget.yaml': read('kubebuilder', 'config/samples/example_v1_widget.yaml').replace('size: 3', 'size: 12'),
     // Named as a scaffold patch but a whole CRD (spec.group and spec.versions): kubectl apply -f sends
-    // it as one, and the API server answers `spec.scope: Unsupported value: "Global": supported values:
-    // "Cluster", "Namespaced"`.
-    'config/crd/patches/webhook_in_gadgets.yaml': read('kubebuilder', 'config/crd/bases/example.com_widgets.yaml').replaceAll('idget', 'adget').replace('scope: Namespaced', 'scope: Global'),
+    // it as one, and the API server answers `The CustomResourceDefinition "gadgets.example.com" is
+    // invalid: spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"`.
+    'config/crd/patches/webhook_in_gadgets.yaml': read('kubebuilder', 'config/crd/bases/example.com_widgets.yaml')
+      .replaceAll('widget', 'gadget')
+      .replaceAll('Widget', 'Gadget')
+      .replace('scope: Namespaced', 'scope: Global'),
     // The scaffold's patch outside any kustomize tree, where only kubectl apply -f would send it: the
-    // API server answers `CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is
-    // invalid: [spec.group: Required value, ...]`.
+    // API server answers `The CustomResourceDefinition "widgets.example.com" is invalid:` with 9 causes,
+    // `metadata.name: Invalid value: "widgets.example.com": must be spec.names.plural+"."+spec.group`,
+    // `spec.group: Required value`, `spec.scope: Required value`, ... `status.storedVersions`.
     'hack/webhook_in_widgets.yaml': read('kubebuilder', 'config/crd/patches/webhook_in_widgets.yaml'),
   });
   const r = await check(dir);
@@ -80,16 +89,17 @@ test('kubebuilder scaffold: the CRD patches its kustomization leaves commented o
 
 test("Chainsaw: resources are sent with their expressions evaluated, assertions are compared, the test is chainsaw's own", async () => {
   // chainsaw test tests/e2e sends 00-widget.yaml with `($namespace)` replaced by the test's namespace
-  // and `(to_number(env('WIDGET_SIZE')))` by a number: the API server creates it. The assertion and
-  // error files are never sent (chainsaw reads the Widget and compares); 01-resize.yaml is a merge
-  // patch; chainsaw-test.yaml and .chainsaw.yaml are chainsaw's own.
+  // and `(to_number(env('WIDGET_SIZE')))` by a number: the API server creates it (`widget created`).
+  // The assertion and error files are never sent (chainsaw reads the Widget and compares);
+  // 01-resize.yaml is a merge patch (`widget patched`); chainsaw-test.yaml and .chainsaw.yaml are
+  // chainsaw's own.
   const clean = await check(path.join(TOOLING, 'chainsaw'), '--unknown-kinds', 'hint');
   assert.deepEqual(clean.lines, []);
   assert.match(clean.summary, /: 0 errors, 0 warnings, 0 info$/);
 
   const dir = plant('chainsaw', {
-    // Applied as written: the API server answers `Widget.example.com "widget" is invalid: spec.mode:
-    // Unsupported value: "medium": supported values: "fast", "slow"`.
+    // Applied with its expressions evaluated: the API server answers `The Widget "widget" is invalid:
+    // spec.mode: Unsupported value: "medium": supported values: "fast", "slow"`.
     'tests/e2e/widgets/00-widget.yaml': read('chainsaw', 'tests/e2e/widgets/00-widget.yaml').replace('mode: fast', 'mode: medium'),
     // Required fields missing from an assertion are not mistakes; a literal of the wrong type is one
     // no object the API server stores can match.
@@ -112,13 +122,14 @@ test('kuttl: step files are applied whole, assert and errors files are compared'
   assert.match(clean.summary, /: 0 errors, 0 warnings, 0 info$/);
 
   const dir = plant('kuttl', {
-    // A merge patch with a literal of the wrong type: the API server answers `spec.size: Invalid value:
-    // "string": spec.size in body must be of type integer: "string"` for the patched object.
+    // A merge patch with a literal of the wrong type: the API server answers `The Widget "widget" is
+    // invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`.
     'tests/kuttl/widgets/01-resize.yaml': read('kuttl', 'tests/kuttl/widgets/01-resize.yaml').replace('size: 5', 'size: five'),
-    // Applied as written: the API server answers `Widget.example.com "broken" is invalid: spec.size:
-    // Invalid value: "string": spec.size in body must be of type integer: "string"`.
+    // Applied as written: the API server answers `The Widget "broken" is invalid: spec.size: Invalid
+    // value: "string": spec.size in body must be of type integer: "string"`.
     'tests/kuttl/widgets/01-broken.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: broken\nspec:\n  size: large\n  mode: fast\n',
-    // Not a step file (no index): kuttl ignores it; as any file, it is checked whole.
+    // Not a step file (no index): kuttl ignores it; as any file it is checked whole, as kubectl apply -f
+    // would send it (`The Widget "notes" is invalid: spec: Required value`).
     'tests/kuttl/widgets/notes.yaml': 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: notes\n',
   });
   const r = await check(dir);
@@ -131,8 +142,9 @@ test('kuttl: step files are applied whole, assert and errors files are compared'
 
 test('a kind no known CRD defines is not checked, even in the group of a known CRD; unknown versions and removed APIs stay errors', async () => {
   // kubectl apply -f deploy/gadget.yaml: the API server creates it when the cluster has another
-  // project's gadgets.example.com CRD, and kubectl answers `no matches for kind "Gadget" in version
-  // "example.com/v1"` when it has not: which is not known here.
+  // project's gadgets.example.com CRD, and kubectl answers `resource mapping not found for name:
+  // "gadget" ...: no matches for kind "Gadget" in version "example.com/v1"` when it has not: which is
+  // not known here.
   const clean = await check(path.join(TOOLING, 'shared-group'), '--unknown-kinds', 'hint');
   assert.deepEqual(clean.lines, [
     'deploy/gadget.yaml:4:7: info: no CustomResourceDefinition known for kind "Gadget" in version "example.com/v1" [UnknownKind]',
@@ -159,16 +171,19 @@ test('a kind no known CRD defines is not checked, even in the group of a known C
 
 test('kustomize vars: $(VAR) in a file of a kustomize tree is for kustomize to replace', async () => {
   // kustomize build overlays/prod replaces $(WIDGET_NAME) and $(WIDGET_OWNER) (base/params.yaml says
-  // where) with the ConfigMap's values: the API server gets `name: production-widget` and creates it.
+  // where) with the ConfigMap's values: the API server gets `name: production-widget` (and
+  // `production-widget-large`, `owner: platform`) and creates them.
   const clean = await check(path.join(TOOLING, 'kustomize-vars'));
   assert.deepEqual(clean.lines, []);
   assert.match(clean.summary, /: 0 errors, 0 warnings/);
 
   const dir = plant('kustomize-vars', {
-    // A literal mistake beside a var: the API server answers `spec.mode: Unsupported value: "medium"`.
+    // A literal mistake beside a var: the API server answers `The Widget "production-widget-large" is
+    // invalid: spec.mode: Unsupported value: "medium": supported values: "fast", "slow"`.
     'overlays/prod/widget-sized.yaml': read('kustomize-vars', 'overlays/prod/widget-sized.yaml').replace('mode: slow', 'mode: medium'),
-    // Outside any kustomize tree, kubectl apply -f sends $(NAME) as written: the API server answers
-    // `metadata.name: Invalid value: "$(NAME)": a lowercase RFC 1123 subdomain must consist of ...`.
+    // Outside any kustomize tree, kubectl apply -f sends $(VAR) as written: the API server answers
+    // `metadata.name: Invalid value: "$(WIDGET_NAME)": a lowercase RFC 1123 subdomain must consist of
+    // ...` and `spec.owner: Invalid value: "$(WIDGET_OWNER)": spec.owner in body should match ...`.
     'plain/widget.yaml': read('kustomize-vars', 'base/widget.yaml'),
   });
   const r = await check(dir);
