@@ -22,14 +22,14 @@ export interface RepositoryFs {
 }
 
 /** How many entries of one folder are looked at (test definitions beside a file's folders, a test case's steps). */
-const MAX_FOLDERS = 1000;
+const MAX_ENTRIES = 1000;
 
 function entriesIn(p: string, folders: boolean): string[] {
   try {
     return fs
       .readdirSync(p, { withFileTypes: true })
       .filter((e) => (folders ? e.isDirectory() : e.isFile()))
-      .slice(0, MAX_FOLDERS)
+      .slice(0, MAX_ENTRIES)
       .map((e) => e.name);
   } catch {
     return [];
