@@ -4,12 +4,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../../server/src/service/languageService';
-import type { ServiceSettings } from '../../server/src/service/context';
+import type { FileContext, ServiceSettings } from '../../server/src/service/context';
+import { RepositoryFeatures } from '../../server/src/lsp/repository';
+import { repositoryContexts } from '../../server/src/cli/sources';
+import { ReadableRoots } from '../../server/src/workspace/scan';
 import type { Finding } from '../../server/src/service/finding';
 
 const REPO = join(__dirname, '..', 'fixtures', 'repo');
@@ -214,4 +217,145 @@ test('an empty file: completion offers "New <Kind>" skeletons that validate', ()
   assert.deepEqual(r.findings, [], `${text}\n${r.show}`);
   assert.match(text, /\n {2}size: 1\n/);
   assert.match(text, /\n {2}mode: fast\n/);
+});
+
+/**
+ * Issue 22: repositories built around other tools (test/fixtures/tooling: a kubebuilder scaffold,
+ * Chainsaw and kuttl tests, kustomize vars, another project's kind of a known group). The editor finds
+ * what each file is from the one file it opens (lsp/repository.ts, inside its workspace folder), the CLI
+ * from all its inputs (cli/sources.ts): both must say the same, and the service then finds the same.
+ */
+const TOOLING = join(__dirname, '..', 'fixtures', 'tooling');
+
+function yamlFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...yamlFilesUnder(p));
+    else if (/\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+/** The contexts the editor gives the files of a workspace folder, one open document at a time. */
+function editorContexts(root: string, files: string[]): Map<string, FileContext> {
+  const service = new LanguageService();
+  const repo = new RepositoryFeatures({
+    handlers: { onRequest: () => undefined, onNotification: () => undefined },
+    service,
+    documents: { all: () => [], get: () => undefined },
+    folders: () => [root],
+    readable: new ReadableRoots([root]),
+    schedule: () => undefined,
+    sendStatus: () => undefined,
+    log: () => undefined,
+  });
+  const out = new Map<string, FileContext>();
+  for (const f of files) {
+    const u = pathToFileURL(f).href;
+    repo.updateContext(u);
+    const fc = repo.contextOf(u) ?? {};
+    if (Object.keys(fc).length) out.set(relative(root, f), fc);
+  }
+  return out;
+}
+
+test('issue 22: the editor classifies each file of a tool-built repository as the CLI does, and finds no error', () => {
+  const roles: Record<string, string[]> = {};
+  for (const name of readdirSync(TOOLING).filter((n) => !n.includes('.'))) {
+    const root = join(TOOLING, name);
+    const files = yamlFilesUnder(root);
+    const cli = repositoryContexts(
+      files.map((f) => ({ path: relative(root, f), text: readFileSync(f, 'utf8') })),
+      root,
+    ).contexts;
+    const editor = editorContexts(root, files);
+    assert.deepEqual(Object.fromEntries(editor), Object.fromEntries(cli), name);
+    for (const [rel, fc] of cli) (roles[JSON.stringify(fc)] ??= []).push(`${name}/${rel}`);
+    // The service, given the editor's contexts, reports nothing wrong: every CRD indexed first.
+    const s = new LanguageService({ unknownKinds: 'hint' });
+    for (const f of files) s.indexDiskFile(pathToFileURL(f).href, readFileSync(f, 'utf8'));
+    for (const f of files) {
+      const fc = editor.get(relative(root, f));
+      if (fc) s.setFileContext(pathToFileURL(f).href, fc);
+      const td = TextDocument.create(pathToFileURL(f).href, 'yaml', 1, readFileSync(f, 'utf8'));
+      s.update(td);
+      const bad = s.findings(td).filter((x) => x.severity === 'error' || x.severity === 'warning');
+      assert.deepEqual(
+        bad.map((x) => `${x.code} ${x.message}`),
+        [],
+        `${name}/${relative(root, f)}`,
+      );
+    }
+  }
+  // What the repositories' files are (a role no file has would be a classification that never happens).
+  assert.deepEqual(Object.fromEntries(Object.entries(roles).map(([k, v]) => [k, v.sort()])), {
+    '{"testTool":{"tool":"chainsaw","role":"resource"}}': ['chainsaw/tests/e2e/widgets/00-widget.yaml'],
+    '{"testTool":{"tool":"chainsaw","role":"assertion"}}': [
+      'chainsaw/tests/e2e/shared/ready-widget.yaml',
+      'chainsaw/tests/e2e/widgets/00-assert.yaml',
+      'chainsaw/tests/e2e/widgets/00-errors.yaml',
+      'chainsaw/tests/e2e/widgets/03-assert-stale.yaml',
+    ],
+    '{"testTool":{"tool":"chainsaw","role":"resource"},"patch":"partial"}': ['chainsaw/tests/e2e/widgets/01-resize.yaml'],
+    '{"kustomize":"tree"}': [
+      'kubebuilder/config/crd/bases/example.com_widgets.yaml',
+      'kubebuilder/config/crd/kustomization.yaml',
+      'kubebuilder/config/default/kustomization.yaml',
+      'kubebuilder/config/samples/example_v1_widget.yaml',
+      'kubebuilder/config/samples/kustomization.yaml',
+      'kustomize-vars/base/crd.yaml',
+      'kustomize-vars/base/kustomization.yaml',
+      'kustomize-vars/base/params.yaml',
+      'kustomize-vars/base/widget.yaml',
+      'kustomize-vars/overlays/prod/kustomization.yaml',
+      'kustomize-vars/overlays/prod/params.yaml',
+      'kustomize-vars/overlays/prod/widget-sized.yaml',
+    ],
+    '{"kustomize":"scaffoldPatch"}': ['kubebuilder/config/crd/patches/cainjection_in_widgets.yaml', 'kubebuilder/config/crd/patches/webhook_in_widgets.yaml'],
+    '{"testTool":{"tool":"kuttl","role":"resource"}}': ['kuttl/tests/kuttl/widgets/00-install.yaml', 'kuttl/tests/kuttl/widgets/01-step.yaml'],
+    '{"testTool":{"tool":"kuttl","role":"resource"},"patch":"partial"}': ['kuttl/tests/kuttl/widgets/01-resize.yaml'],
+    '{"testTool":{"tool":"kuttl","role":"assertion"}}': ['kuttl/tests/kuttl/widgets/00-assert.yaml', 'kuttl/tests/kuttl/widgets/01-errors.yaml', 'kuttl/tests/kuttl/widgets/02-cleanup/assert.yaml'],
+  });
+});
+
+test('issue 22: a scaffold CRD patch, a test assertion and a $(VAR) are judged by what the file is', () => {
+  const s = new LanguageService();
+  const crd = readFileSync(join(TOOLING, 'kubebuilder', 'config', 'crd', 'bases', 'example.com_widgets.yaml'), 'utf8');
+  s.indexDiskFile('file:///ws/crd.yaml', crd);
+  const codes = (u: string, text: string, fc: FileContext) => {
+    s.setFileContext(u, fc);
+    const td = TextDocument.create(u, 'yaml', 1, text);
+    s.update(td);
+    const out = s.findings(td).map((f) => `${f.code} ${td.getText(f.range)}`);
+    s.close(u);
+    return out;
+  };
+  // A CRD patch of the scaffold: a patch in a kustomize tree, a CRD anywhere else.
+  const patch = readFileSync(join(TOOLING, 'kubebuilder', 'config', 'crd', 'patches', 'webhook_in_widgets.yaml'), 'utf8');
+  assert.deepEqual(codes('file:///ws/config/crd/patches/webhook_in_widgets.yaml', patch, { kustomize: 'scaffoldPatch' }), []);
+  const whole = codes('file:///ws/hack/webhook_in_widgets.yaml', patch, {});
+  assert.ok(whole.includes('FieldValueRequired spec'), whole.join('\n'));
+  // A whole CRD under a scaffold patch's name is checked as one.
+  assert.deepEqual(codes('file:///ws/config/crd/patches/webhook_in_gadgets.yaml', crd.replaceAll('idget', 'adget').replace('enum: [fast, slow]', 'enum: fast'), { kustomize: 'scaffoldPatch' }), [
+    'FieldValueTypeInvalid fast',
+  ]);
+  // A Chainsaw assertion: a partial object with expressions; the same text applied is a whole object
+  // (spec.mode missing), its expressions still unknown.
+  const chainsaw = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: ($name)\n  namespace: ($namespace)\nspec:\n  size: ($size)\nstatus:\n  (conditions != null): true\n';
+  assert.deepEqual(codes('file:///ws/t/00-assert.yaml', chainsaw, { testTool: { tool: 'chainsaw', role: 'assertion' } }), []);
+  assert.deepEqual(codes('file:///ws/t/00-apply.yaml', chainsaw, { testTool: { tool: 'chainsaw', role: 'resource' } }), ['FieldValueRequired spec']);
+  // Without the test around it, the expressions are values as written.
+  assert.deepEqual(
+    codes('file:///ws/t/other.yaml', chainsaw, {}).sort(),
+    ['FieldValueInvalid ($name)', 'FieldValueInvalid ($namespace)', 'FieldValueRequired spec', 'FieldValueTypeInvalid ($size)', 'UnknownField (conditions != null)'].sort(),
+  );
+  // kuttl has no expressions: an assertion is a partial object as written.
+  assert.deepEqual(codes('file:///ws/k/00-assert.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  mode: medium\n', { testTool: { tool: 'kuttl', role: 'assertion' } }), [
+    'FieldValueNotSupported medium',
+  ]);
+  // $(VAR): kustomize's in a kustomize tree, a value as written elsewhere.
+  const vars = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: $(NAME)\nspec:\n  size: 3\n  mode: fast\n';
+  assert.deepEqual(codes('file:///ws/base/widget.yaml', vars, { kustomize: 'tree' }), []);
+  assert.deepEqual(codes('file:///ws/plain/widget.yaml', vars, {}), ['FieldValueInvalid $(NAME)']);
 });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { openCluster, storedCrdManifest } from '../cluster';
 import type { FileContext } from '../service/context';
-import { helmChartOfTemplate, kustomizationsAround, vendoredReason } from '../workspace/repository';
+import { NODE_FS, repositoryAround, repositoryRoleOf, type RepositoryFs } from '../workspace/repository';
 import { globToRegExp } from '../workspace/scan';
 import { defaultSourceCache, isUrl, urlSource } from '../workspace/sources';
 import type { CliArgs } from './args';
@@ -56,26 +56,37 @@ export function excludedBy(globs: string[], cwd: string): (file: string) => bool
   };
 }
 
-/** Chart templates, kustomize patches, vendored files, and the crds/ folders of the charts of the inputs. */
+/**
+ * What each input is from its place in the repository (workspace/repository.ts, as the editor finds it:
+ * chart templates, kustomize patches and trees, test tools' files, vendored copies), and the crds/ folders
+ * of the charts of the inputs.
+ */
 export function repositoryContexts(files: InputFile[], cwd: string): { contexts: Map<string, FileContext>; chartCrds: InputFile[]; errors: string[] } {
   const contexts = new Map<string, FileContext>();
   const charts = new Set<string>();
   const real = files.filter((f) => f.path !== STDIN);
-  const patches = kustomizationsAround(real.map((f) => path.resolve(cwd, f.path)));
-  for (const f of real) {
-    const abs = path.resolve(cwd, f.path);
-    const fc: FileContext = {};
-    const chart = helmChartOfTemplate(abs);
-    if (chart) {
-      fc.helmTemplate = true;
-      charts.add(chart);
+  const abs = real.map((f) => path.resolve(cwd, f.path));
+  // The folders in a folder (for the test definitions beside a file's folders) are those the inputs are
+  // in: a test's folder holds its chainsaw-test.yaml; the files of a folder (a kuttl test case's steps)
+  // are the inputs there. Nothing is listed again.
+  const children = new Map<string, Set<string>>();
+  const filesIn = new Map<string, string[]>();
+  for (const f of abs) {
+    filesIn.set(path.dirname(f), [...(filesIn.get(path.dirname(f)) ?? []), path.basename(f)]);
+    for (let d = path.dirname(f), up = path.dirname(d); up !== d; d = up, up = path.dirname(d)) {
+      const set = children.get(up) ?? new Set<string>();
+      if (set.has(path.basename(d))) break;
+      children.set(up, set.add(path.basename(d)));
     }
-    const role = patches.roleOf(abs);
-    if (role) fc.patch = role;
-    // The working directory is the CLI's workspace folder (a file outside it: nothing said by its place).
-    const vendored = vendoredReason(abs, cwd);
-    if (vendored) fc.vendored = vendored;
-    if (fc.helmTemplate || fc.patch || fc.vendored) contexts.set(f.path, fc);
+  }
+  const texts = new Map(real.map((f, i) => [abs[i], f.text]));
+  const rfs: RepositoryFs = { ...NODE_FS, read: (p) => texts.get(p) ?? NODE_FS.read(p), folders: (p) => [...(children.get(p) ?? [])], files: (p) => filesIn.get(p) ?? [] };
+  const around = repositoryAround(abs, rfs);
+  for (const f of real) {
+    // The working directory is the CLI's workspace folder (vendored copies are judged below it).
+    const { role, chart } = repositoryRoleOf(path.resolve(cwd, f.path), around, rfs, undefined, cwd);
+    if (chart) charts.add(chart);
+    if (Object.keys(role).length) contexts.set(f.path, role);
   }
   const given = new Set(real.map((f) => path.resolve(cwd, f.path)));
   const chartCrds: InputFile[] = [];

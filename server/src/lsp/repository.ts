@@ -17,7 +17,8 @@ import type { FileContext } from '../service/context';
 import { crdVersions } from '../service/kube';
 import type { LanguageService } from '../service/languageService';
 import { isKustomizationFile } from '../workspace/kustomize';
-import { helmChartOfTemplate, isInside, kustomizationsAround, vendoredReason, workspaceFs } from '../workspace/repository';
+import { isInside, repositoryAround, repositoryRoleOf, workspaceFs } from '../workspace/repository';
+import { isTestToolFile } from '../workspace/testTools';
 import { globToRegExp, readCandidate, type ReadableRoots } from '../workspace/scan';
 import { defaultSourceCache, goModuleCrds, isUrl, urlSource, yamlFilesUnder } from '../workspace/sources';
 import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult } from './protocol';
@@ -136,19 +137,16 @@ export class RepositoryFeatures {
     });
   }
 
-  /** Tells the service what an open document is (a chart template, a kustomize patch, a vendored copy), once per document. */
+  /** Tells the service what an open document is (a chart template, a kustomize patch, a test file, a vendored copy...), once per document. */
   updateContext(uri: string): void {
     if (this.contexts.has(uri)) return;
     const file = uriToPath(uri);
     const fc: FileContext = {};
     const folder = file && this.deps.folders().find((f) => isInside(file, f));
     if (file && folder) {
+      // The same classification as the CLI's (cli/sources.ts), from what is around this one file.
       const rfs = workspaceFs(folder);
-      if (helmChartOfTemplate(file, rfs, folder)) fc.helmTemplate = true;
-      const role = kustomizationsAround([file], rfs, folder).roleOf(file);
-      if (role) fc.patch = role;
-      const vendored = vendoredReason(file, folder, rfs);
-      if (vendored) fc.vendored = vendored;
+      Object.assign(fc, repositoryRoleOf(file, repositoryAround([file], rfs, folder), rfs, folder, folder).role);
     } else if (file && this.deps.folders().length) {
       // A CRD source, a Go module's file, another project's file opened beside the workspace.
       fc.vendored = 'it is outside the workspace folders';
@@ -167,10 +165,13 @@ export class RepositoryFeatures {
     this.contexts.delete(uri);
   }
 
-  /** A watched file changed: a kustomization or a chart's Chart.yaml changes what open documents are. */
+  /**
+   * A watched file changed: a kustomization, a chart's Chart.yaml or a test definition changes what open
+   * documents are.
+   */
   onWatchedFile(uri: string): void {
     const file = uriToPath(uri);
-    if (!file || !(isKustomizationFile(file) || path.basename(file) === 'Chart.yaml')) return;
+    if (!file || !(isKustomizationFile(file) || isTestToolFile(file) || path.basename(file) === 'Chart.yaml')) return;
     for (const d of this.deps.documents.all()) {
       this.contexts.delete(d.uri);
       this.updateContext(d.uri);

@@ -60,6 +60,14 @@ export interface FileContext {
   /** A kustomize patch: `partial` (strategic merge: a partial object), `json6902` (operations, not an object). */
   patch?: 'partial' | 'json6902';
   /**
+   * A file of a kustomize tree (a kustomization in its folder or a folder above): its `$(VAR)` references
+   * are kustomize vars, unknown until kustomize build replaces them. `scaffoldPatch`: also named as
+   * kubebuilder names its CRD patches (`webhook_in_<plural>.yaml`, `cainjection_in_<plural>.yaml`, left
+   * unreferenced by its scaffold): a CustomResourceDefinition there without spec.group and spec.versions
+   * is a patch, not a CRD.
+   */
+  kustomize?: 'tree' | 'scaffoldPatch';
+  /**
    * A file of a test tool's folder (Kyverno Chainsaw, kuttl): an `assertion` (assert/error files) is a
    * partial object whose values may be expressions; a `resource` is applied by the tool, with its
    * expressions and bindings (`($namespace)`) unknown until the test runs.

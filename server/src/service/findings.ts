@@ -26,6 +26,7 @@ import { celLintFindings } from './celLints';
 import { upgradeVerdicts } from './migrate';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isJSONObject } from '../engine/json/values';
+import { partialRole } from './fileRole';
 
 /** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */
 const MAX_SYNTAX_ERRORS_OF_NON_YAML = 20;
@@ -94,7 +95,7 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
 function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const role = roleOf(doc.value);
   const fc = ctx.files.get(uri);
-  const patch = fc?.patch ?? '';
+  const patch = partialRole(fc, doc.value) ?? '';
   // Baselines (and, for a CRD, the workspace's objects of its kind) decide update findings.
   const update = `${ctx.baselineGeneration}:${ctx.workspaceGeneration}:${JSON.stringify(ctx.settings.compatibility)}`;
   if (role.role === 'crd')
@@ -128,7 +129,8 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   // Findings on half-parsed documents would be noise on top of the syntax error.
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
   if (doc.template && identityFromTemplate(doc)) return out;
-  const patch = ctx.files.get(td.uri)?.patch;
+  // A patch, a scaffold's CRD patch or a test assertion is a partial object (fileRole.ts).
+  const patch = partialRole(ctx.files.get(td.uri), doc.value);
   // A JSON 6902 patch holds operations, not objects.
   if (patch === 'json6902') return out;
   const role = roleOf(doc.value);
@@ -232,28 +234,36 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   const out: Finding[] = [];
   const res = resolveCr(ctx.index, role);
   if (!res) {
-    const sameGroup = ctx.index.all().filter((c) => c.group === role.group);
-    const range = rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value');
-    if (role.group !== '' && sameGroup.length > 0) {
-      // The group is a known CRD's: a wrong kind is a real mistake, not an unrelated resource.
-      const msg = noMatches(role.kind, role.apiVersion);
-      const kinds = sameGroup.map((c) => c.kind);
-      const near = closestNames(role.kind, kinds);
-      const f = finding(range, 'error', 'NoKindMatch', `${msg}${near.length ? ` (did you mean ${near.map((k) => `"${k}"`).join(', ')}?)` : ` (${role.group} defines ${kinds.join(', ')})`}`, 'cr');
-      f.apiMessage = msg;
-      f.params = { suggestions: near };
-      f.related = sameGroup.map((c) => ({
-        location: crdLocation(ctx, c, [
-          { kind: 'field', name: 'spec' },
-          { kind: 'field', name: 'names' },
-          { kind: 'field', name: 'kind' },
-        ]),
-        message: `${c.group} defines kind ${c.kind} (${c.name})`,
-      }));
-      out.push(f);
-    } else if (ctx.settings.unknownKinds === 'hint') {
+    // No known CRD defines the kind. Its group may be a known CRD's all the same: an API group is shared
+    // by several projects' CRDs (argoproj.io: Argo CD's, Argo Workflows', extensions'), and the cluster
+    // may have the CRD: not checked, not an error. A close kind of the group's is likely a typo: said.
+    if (ctx.settings.unknownKinds === 'hint') {
       const hint = unknownKindHint(role.group, role.version, role.kind, role.apiVersion);
-      if (hint) out.push(finding(range, 'information', 'UnknownKind', hint, 'cr'));
+      if (hint) {
+        const sameGroup = role.group === '' ? [] : ctx.index.all().filter((c) => c.group === role.group);
+        // Kinds are short and often alike (Gadget, Widget): a typo is a fifth of the name at most.
+        const near = closestNames(
+          role.kind,
+          sameGroup.map((c) => c.kind),
+          3,
+          5,
+        );
+        const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'), 'information', 'UnknownKind', near.length ? `${hint} (did you mean ${near.map((k) => `"${k}"`).join(', ')}?)` : hint, 'cr');
+        if (near.length) {
+          f.params = { suggestions: near };
+          f.related = sameGroup
+            .filter((c) => near.includes(c.kind))
+            .map((c) => ({
+              location: crdLocation(ctx, c, [
+                { kind: 'field', name: 'spec' },
+                { kind: 'field', name: 'names' },
+                { kind: 'field', name: 'kind' },
+              ]),
+              message: `${c.group} defines kind ${c.kind} (${c.name})`,
+            }));
+        }
+        out.push(f);
+      }
     }
     return out;
   }

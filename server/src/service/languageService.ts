@@ -72,16 +72,16 @@ export class LanguageService {
   }
 
   /**
-   * Says what a file is from its place in the repository (a Helm chart template, a kustomize patch).
-   * Returns true when that changed (the caller re-checks the file).
+   * Says what a file is from its place in the repository (a Helm chart template, a kustomize patch, a
+   * test tool's file...). Returns true when that changed (the caller re-checks the file).
    */
   setFileContext(uri: string, fc: FileContext): boolean {
     const before = this.ctx.files.get(uri) ?? {};
-    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch && before.vendored === fc.vendored) return false;
-    if (fc.helmTemplate || fc.patch || fc.vendored) this.ctx.files.set(uri, { ...fc });
+    if (JSON.stringify(contextKey(before)) === JSON.stringify(contextKey(fc))) return false;
+    if (Object.keys(contextKey(fc)).length) this.ctx.files.set(uri, { ...fc });
     else this.ctx.files.delete(uri);
-    // A chart template is parsed differently.
-    if (!!before.helmTemplate !== !!fc.helmTemplate) this.ctx.caches.openFiles.delete(uri);
+    // A chart template, a file of a kustomize tree or a Chainsaw test's file is parsed differently.
+    if (JSON.stringify(parseOptionsOf(before)) !== JSON.stringify(parseOptionsOf(fc))) this.ctx.caches.openFiles.delete(uri);
     return true;
   }
 
@@ -138,8 +138,7 @@ export class LanguageService {
     const open = this.ctx.caches.openFiles.get(td.uri);
     let f = open?.file;
     if (!open || !f || (f.source ?? f.text) !== text) {
-      const helmTemplate = this.ctx.files.get(td.uri)?.helmTemplate;
-      f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate, lazy: this.options.batch });
+      f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, ...parseOptionsOf(this.ctx.files.get(td.uri)), lazy: this.options.batch });
       this.ctx.caches.openFiles.set(td.uri, { td, file: f });
     } else if (open.td !== td) open.td = td;
     return f;
@@ -195,14 +194,15 @@ export class LanguageService {
     }
     // Names only, schemas parsed on first use (lightIndex.ts); the full parse when that does not apply.
     // `reread` (a one-shot check): the CRDs do not keep the text either, within the budget of caches.ts.
-    const helmTemplate = this.ctx.files.get(uri)?.helmTemplate;
+    const parsing = parseOptionsOf(this.ctx.files.get(uri));
+    const helmTemplate = parsing.helmTemplate;
     const rereadable = reread && heldBy(this.ctx.caches, reread);
     // A file of custom resources is indexed without a parse.
     const light = !mayHoldCrd(text) ? [] : helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
     let crds: IndexedCrd[];
     if (light) crds = light;
     else {
-      const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, helmTemplate });
+      const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, ...parsing });
       crds = this.crdsOf(uri, f, (o) => lineOf(text, o));
     }
     if (source === 'open') this.indexedOpen.set(uri, crds);
@@ -346,4 +346,20 @@ export class LanguageService {
   foldingRanges(td: TextDocument): FoldingRange[] {
     return foldingRanges(td, this.file(td));
   }
+}
+
+/** The members of a file context that say something (absent and false ones dropped), in one order. */
+function contextKey(fc: FileContext): FileContext {
+  const out: FileContext = {};
+  if (fc.helmTemplate) out.helmTemplate = true;
+  if (fc.patch) out.patch = fc.patch;
+  if (fc.kustomize) out.kustomize = fc.kustomize;
+  if (fc.testTool) out.testTool = { tool: fc.testTool.tool, role: fc.testTool.role };
+  if (fc.vendored) out.vendored = fc.vendored;
+  return out;
+}
+
+/** How a file of this context is parsed (templates.ts). */
+function parseOptionsOf(fc: FileContext | undefined): { helmTemplate?: boolean; kustomizeVars?: boolean; testExpressions?: boolean } {
+  return { helmTemplate: !!fc?.helmTemplate, kustomizeVars: !!fc?.kustomize, testExpressions: fc?.testTool?.tool === 'chainsaw' };
 }

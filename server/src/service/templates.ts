@@ -11,17 +11,31 @@ import type { Finding } from './finding';
 import { parseYamlFile, type YamlDoc, type YamlFile } from './yamlDocument';
 import { decidedByTemplate, hasGoTemplateActions, maskTemplate, pathKey, templateRegions } from '../yaml/template';
 import { maskSubstitutions } from '../yaml/substitution';
+import { maskExpressions } from '../yaml/expressions';
 import { parseFieldPath } from '../yaml';
 import type { PathSegment } from '../engine/field';
+
+/** How a file is parsed, from what it is (FileContext). */
+export interface ParseOptions {
+  yamlVersion?: '1.1' | '1.2';
+  helmTemplate?: boolean;
+  /** A file of a kustomize tree: `$(NAME)` references are kustomize vars (yaml/substitution.ts). */
+  kustomizeVars?: boolean;
+  /** A Chainsaw test's file: `(...)` keys and values are expressions (yaml/expressions.ts). */
+  testExpressions?: boolean;
+  lazy?: boolean;
+}
 
 /**
  * Parses a document's text; a Helm chart template, or a text with Go template actions or `${VAR}`
  * substitution references, is parsed masked. `previous`: the last parse of the same document (reused
- * when it was parsed the same way).
+ * when it was parsed the same way). In a Chainsaw test's file, its expressions are masked as
+ * substitution references are (yaml/expressions.ts: the document is YAML as written).
  */
-export function parseFile(text: string, previous: YamlFile | undefined, opts: { yamlVersion?: '1.1' | '1.2'; helmTemplate?: boolean; lazy?: boolean }): YamlFile {
+export function parseFile(text: string, previous: YamlFile | undefined, opts: ParseOptions): YamlFile {
   const go = opts.helmTemplate ? (maskTemplate(text) ?? { text, actions: [], spans: [] }) : hasGoTemplateActions(text) ? maskTemplate(text) : undefined;
-  const mask = maskSubstitutions(text, go);
+  const substituted = maskSubstitutions(text, go, { kustomizeVars: opts.kustomizeVars });
+  const mask = opts.testExpressions ? maskExpressions(text, substituted) : substituted;
   if (!mask) return parseYamlFile(text, previous && !previous.template ? previous : undefined, { yamlVersion: opts.yamlVersion, lazy: opts.lazy });
   const f = parseYamlFile(mask.text, previous?.template ? previous : undefined, { yamlVersion: opts.yamlVersion });
   const within = (d: YamlDoc) => (r: { start: number }) => r.start >= d.start && r.start < d.end;

@@ -7,9 +7,10 @@ import { builtinKind, builtinKindsNamed, builtinVersions, isBuiltinGroup } from 
 
 /**
  * Files of client tools that look like objects but are never sent to a server: kustomizations and
- * components, kpt and KRM function configs, kubeconfig files (`v1 Config`).
+ * components, kpt and KRM function configs, kubeconfig files (`v1 Config`), Kyverno Chainsaw's tests and
+ * configuration, kuttl's test suites, steps and asserts.
  */
-const CLIENT_SIDE_GROUPS = new Set(['kustomize.config.k8s.io', 'config.kubernetes.io', 'kpt.dev', 'fn.kpt.dev']);
+const CLIENT_SIDE_GROUPS = new Set(['kustomize.config.k8s.io', 'config.kubernetes.io', 'kpt.dev', 'fn.kpt.dev', 'chainsaw.kyverno.io', 'kuttl.dev']);
 
 /** The hint for an object with this apiVersion/kind and no CRD, or undefined for a built-in kind. */
 export function unknownKindHint(group: string, version: string, kind: string, apiVersion: string): string | undefined {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PatchFiles, isKustomizationFile, kustomizationPatches } from './kustomize';
+import { PatchFiles, isKustomizationFile, isScaffoldCrdPatchName, kustomizationPatches } from './kustomize';
 
 const K = [
   'apiVersion: kustomize.config.k8s.io/v1beta1',
@@ -57,4 +57,17 @@ test('a kustomization with a collection as a key names no patch and prints no wa
     process.emitWarning = emit;
   }
   assert.deepEqual(seen, []);
+});
+
+test('kubebuilder scaffold patch names, and the files of a kustomize tree', () => {
+  assert.equal(isScaffoldCrdPatchName('/op/config/crd/patches/webhook_in_widgets.yaml'), true);
+  assert.equal(isScaffoldCrdPatchName('/op/config/crd/patches/cainjection_in_widgets.yml'), true);
+  assert.equal(isScaffoldCrdPatchName('/op/config/crd/patches/webhook_widgets.yaml'), false);
+  assert.equal(isScaffoldCrdPatchName('/op/config/crd/patches/webhook_in_widgets.json'), false);
+  const p = new PatchFiles();
+  p.set('/repo/config/crd/kustomization.yaml', 'resources: [bases/w.yaml]\n');
+  assert.equal(p.inTree('/repo/config/crd/patches/webhook_in_widgets.yaml'), true);
+  assert.equal(p.inTree('/repo/config/crd/bases/w.yaml'), true);
+  assert.equal(p.inTree('/repo/config/samples/w.yaml'), false);
+  assert.equal(p.inTree('/repo/config/crd-extra/w.yaml'), false);
 });

@@ -17,6 +17,15 @@ export interface KustomizationPatches {
   json6902: string[];
 }
 
+/**
+ * Whether a file is named as kubebuilder's scaffold names its CRD patches (`config/crd/patches/
+ * webhook_in_<plural>.yaml`, `cainjection_in_<plural>.yaml`): the scaffold writes them with their
+ * kustomization entries commented out, so no kustomization names them, and they are patches all the same.
+ */
+export function isScaffoldCrdPatchName(file: string): boolean {
+  return /^(?:webhook|cainjection)_in_.+\.ya?ml$/.test(path.basename(file));
+}
+
 /** Whether a file name is a kustomization. */
 export function isKustomizationFile(file: string): boolean {
   return KUSTOMIZATION_FILE_NAMES.includes(path.basename(file));
@@ -75,6 +84,19 @@ export class PatchFiles {
       if (k.partial.includes(f)) role = 'partial';
     }
     return role;
+  }
+
+  /**
+   * Whether a file is in a kustomize tree: a recorded kustomization is in its folder or a folder above
+   * (kustomize build reads it, and replaces its `$(VAR)` references where `vars:` say).
+   */
+  inTree(file: string): boolean {
+    const f = path.resolve(file);
+    for (const k of this.byKustomization.keys()) {
+      const rel = path.relative(path.dirname(k), f);
+      if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return true;
+    }
+    return false;
   }
 
   /** The kustomizations recorded. */

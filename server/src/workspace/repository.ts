@@ -1,17 +1,39 @@
 /**
  * What a file is from its place in a repository: a Helm chart template (under a chart's `templates/`
  * folder, i.e. with a `Chart.yaml` beside that folder), a file of a chart's `crds/` folder (a CRD source),
- * a kustomize patch (named by a kustomization of its folder or a folder above). IO: existence checks and
- * reads of kustomization files, through the given file system (so that the caller's read rules apply).
+ * a kustomize patch (named by a kustomization of its folder or a folder above), a file of a kustomize
+ * tree, a test tool's assertion or resource (testTools.ts). IO: existence checks and reads of
+ * kustomizations and test definitions, through the given file system (so that the caller's read rules
+ * apply).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KUSTOMIZATION_FILE_NAMES, PatchFiles } from './kustomize';
+import { isScaffoldCrdPatchName, KUSTOMIZATION_FILE_NAMES, PatchFiles } from './kustomize';
+import { CHAINSAW_TEST_FILE_NAMES, KUTTL_SUITE_FILE_NAME, TestToolFiles } from './testTools';
 
 /** The reads this module needs (the server passes checks of its readable roots). */
 export interface RepositoryFs {
   isFile(p: string): boolean;
   read(p: string): string | undefined;
+  /** The folders in a folder (names; none when it cannot be read). */
+  folders(p: string): string[];
+  /** The files in a folder (names; none when it cannot be read). */
+  files(p: string): string[];
+}
+
+/** How many entries of one folder are looked at (test definitions beside a file's folders, a test case's steps). */
+const MAX_ENTRIES = 1000;
+
+function entriesIn(p: string, folders: boolean): string[] {
+  try {
+    return fs
+      .readdirSync(p, { withFileTypes: true })
+      .filter((e) => (folders ? e.isDirectory() : e.isFile()))
+      .slice(0, MAX_ENTRIES)
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
 
 export const NODE_FS: RepositoryFs = {
@@ -29,6 +51,8 @@ export const NODE_FS: RepositoryFs = {
       return undefined;
     }
   },
+  folders: (p) => entriesIn(p, true),
+  files: (p) => entriesIn(p, false),
 };
 
 /**
@@ -65,6 +89,14 @@ export function workspaceFs(folder: string): RepositoryFs {
       } catch {
         return undefined;
       }
+    },
+    folders: (p) => {
+      const real = inside(p);
+      return real === undefined ? [] : entriesIn(real, true);
+    },
+    files: (p) => {
+      const real = inside(p);
+      return real === undefined ? [] : entriesIn(real, false);
     },
   };
 }
@@ -112,28 +144,113 @@ export function isInside(p: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Calls `visit` once for each folder holding one of the files, and each folder above (up to `stopAt`). */
+function foldersUp(files: string[], stopAt: string | undefined, visit: (dir: string) => void): void {
+  const seen = new Set<string>();
+  for (const f of files) {
+    let dir = path.dirname(path.resolve(f));
+    for (let i = 0; i < MAX_UP && !seen.has(dir); i++) {
+      seen.add(dir);
+      visit(dir);
+      const up = path.dirname(dir);
+      if (up === dir || (stopAt && !isInside(up, stopAt))) break;
+      dir = up;
+    }
+  }
+}
+
 /**
  * The kustomizations of the folders holding the given files and the folders above them (up to `stopAt`,
  * when given): kustomize names patches relative to the kustomization, usually beside it or below.
  */
 export function kustomizationsAround(files: string[], rfs: RepositoryFs = NODE_FS, stopAt?: string): PatchFiles {
   const patches = new PatchFiles();
-  const seen = new Set<string>();
-  for (const f of files) {
-    let dir = path.dirname(path.resolve(f));
-    for (let i = 0; i < MAX_UP && !seen.has(dir); i++) {
-      seen.add(dir);
-      for (const name of KUSTOMIZATION_FILE_NAMES) {
-        const k = path.join(dir, name);
-        if (!rfs.isFile(k)) continue;
-        const text = rfs.read(k);
-        if (text !== undefined) patches.set(k, text);
-        break; // kustomize reads the first of its names that exists
-      }
-      const up = path.dirname(dir);
-      if (up === dir || (stopAt && !isInside(up, stopAt))) break;
-      dir = up;
+  foldersUp(files, stopAt, (dir) => {
+    for (const name of KUSTOMIZATION_FILE_NAMES) {
+      const k = path.join(dir, name);
+      if (!rfs.isFile(k)) continue;
+      const text = rfs.read(k);
+      if (text !== undefined) patches.set(k, text);
+      break; // kustomize reads the first of its names that exists
     }
-  }
+  });
   return patches;
+}
+
+/**
+ * The test definitions (Chainsaw tests, kuttl suites) of the folders holding the given files, the folders
+ * above them (up to `stopAt`) and the folders beside those: a test names its files relative to its folder
+ * (`../shared/x.yaml` from a test folder beside `shared/`), and a kuttl suite's test folders are below
+ * it. A file's role comes only from the definitions so found from its own folder (TestToolFiles.roleOf),
+ * so the editor, which looks around one file, and the CLI, which looks around all, agree.
+ */
+export function testToolsAround(files: string[], rfs: RepositoryFs = NODE_FS, stopAt?: string): TestToolFiles {
+  const inside = (p: string) => !stopAt || isInside(p, stopAt);
+  const tests = new TestToolFiles({ read: (p) => (inside(p) && rfs.isFile(p) ? rfs.read(p) : undefined), files: (p) => (inside(p) ? rfs.files(p) : []) });
+  const seen = new Set<string>();
+  const look = (dir: string) => {
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    for (const name of CHAINSAW_TEST_FILE_NAMES) {
+      const t = path.join(dir, name);
+      const text = rfs.isFile(t) ? rfs.read(t) : undefined;
+      if (text !== undefined) tests.addChainsawTest(t, text);
+    }
+  };
+  foldersUp(files, stopAt, (dir) => {
+    look(dir);
+    for (const sub of rfs.folders(dir)) look(path.join(dir, sub));
+    const k = path.join(dir, KUTTL_SUITE_FILE_NAME);
+    const text = rfs.isFile(k) ? rfs.read(k) : undefined;
+    if (text !== undefined) tests.addKuttlSuite(k, text);
+  });
+  return tests;
+}
+
+/** What the repository around some files says about them (repositoryAround). */
+export interface RepositoryAround {
+  patches: PatchFiles;
+  tests: TestToolFiles;
+}
+
+/** The kustomizations and test definitions around the given files (see kustomizationsAround, testToolsAround). */
+export function repositoryAround(files: string[], rfs: RepositoryFs = NODE_FS, stopAt?: string): RepositoryAround {
+  return { patches: kustomizationsAround(files, rfs, stopAt), tests: testToolsAround(files, rfs, stopAt) };
+}
+
+/**
+ * What a file is from its place in the repository, the same for the editor and the CLI (the service's
+ * FileContext): a chart template, a kustomize patch (named by a kustomization, or a kubebuilder scaffold
+ * patch in a kustomize tree), a file of a kustomize tree, a test tool's assertion or resource.
+ */
+export interface RepositoryRole {
+  helmTemplate?: boolean;
+  patch?: 'partial' | 'json6902';
+  kustomize?: 'tree' | 'scaffoldPatch';
+  testTool?: { tool: 'chainsaw' | 'kuttl'; role: 'assertion' | 'resource' };
+  /** Why the file is a vendored copy (its CRDs get no authoring lints): vendoredReason. */
+  vendored?: string;
+}
+
+/**
+ * The role of one file, given what is around it (repositoryAround over it, or over all files of a run),
+ * and the chart it is a template of.
+ */
+export function repositoryRoleOf(file: string, around: RepositoryAround, rfs: RepositoryFs = NODE_FS, stopAt?: string, root?: string): { role: RepositoryRole; chart?: string } {
+  const role: RepositoryRole = {};
+  const chart = helmChartOfTemplate(file, rfs, stopAt);
+  if (chart) role.helmTemplate = true;
+  const patch = around.patches.roleOf(file);
+  if (patch) role.patch = patch;
+  if (around.patches.inTree(file)) role.kustomize = isScaffoldCrdPatchName(file) ? 'scaffoldPatch' : 'tree';
+  const test = around.tests.roleOf(file);
+  if (test) {
+    role.testTool = { tool: test.tool, role: test.role };
+    // Chainsaw's `patch` operation sends a partial object.
+    if (test.patch && !role.patch) role.patch = 'partial';
+  }
+  // `root`: the workspace folder (the CLI's working directory) the path is judged below.
+  const vendored = root === undefined ? undefined : vendoredReason(file, root, rfs);
+  if (vendored) role.vendored = vendored;
+  return { role, chart };
 }

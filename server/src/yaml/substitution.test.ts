@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the texts hold `${VAR}` references, not template literals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lexSubstitutions, maskSubstitutions } from './substitution';
+import { lexKustomizeVars, lexSubstitutions, maskSubstitutions } from './substitution';
 import { maskTemplate } from './template';
 
 const refs = (text: string) => lexSubstitutions(text).map((r) => text.slice(r.start, r.end));
@@ -40,4 +40,19 @@ test('references are masked as a Go action inside a line: same length, a span ea
     ['${B}'],
   );
   assert.equal(both.actions.length, 1);
+});
+
+test('kustomize vars: $(NAME) references, masked only when asked (a file of a kustomize tree)', () => {
+  const kvars = (text: string) => lexKustomizeVars(text).map((r) => text.slice(r.start, r.end));
+  assert.deepEqual(kvars('name: $(kfp-app-name)\nowner: a-$(team.name)-b\n'), ['$(kfp-app-name)', '$(team.name)']);
+  // `$$(X)` is an escaped `$`; no name, spaces or another line: not references.
+  assert.deepEqual(kvars('a: $$(X)\nb: $$$(Y)\nc: $()\nd: $(A B)\ne: $(A\n)'), ['$(Y)']);
+  const text = 'metadata:\n  name: $(NAME)\n  namespace: ${NS:-$(NS)}\n';
+  assert.equal(maskSubstitutions('a: $(NAME)\n'), undefined);
+  const m = maskSubstitutions(text, undefined, { kustomizeVars: true })!;
+  assert.equal(m.text, 'metadata:\n  name: xxxxxxx\n  namespace: xxxxxxxxxxxx\n');
+  assert.deepEqual(
+    m.substitutions!.map((s) => text.slice(s.start, s.end)),
+    ['$(NAME)', '${NS:-$(NS)}'],
+  );
 });

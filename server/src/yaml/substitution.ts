@@ -9,6 +9,12 @@
  * or `!`), then `}` or an operator and its text up to the matching `}` on the same line; nested references
  * (`${A:-${B}}`) belong to the outer one. `$VAR` without braces is not taken: shell scripts in YAML
  * strings are full of it, and a string field cannot be wrong because of it.
+ *
+ * kustomize's `vars` write `$(NAME)` (Kubernetes' own expansion syntax, `$$` escapes it): kustomize build
+ * replaces them in the fields its varReference configuration names (container commands, args and env by
+ * default, any field a `configurations:` file adds). Which fields that is, and which vars a kustomization
+ * that reaches the file defines, cannot be known from the file, so in a file of a kustomize tree every
+ * `$(NAME)` is masked the same way (a string field cannot be wrong because of it either).
  */
 import type { MaskedTemplate } from './template';
 
@@ -55,16 +61,42 @@ function referenceEnd(text: string, start: number): number {
   return -1;
 }
 
+/** A kustomize var reference: `$(` a name up to `)` on the same line (names may hold `-` and `.`). */
+const KUSTOMIZE_VAR = /\$\([^()\s$]{1,253}\)/g;
+
+/** The `$(NAME)` references of a text (kustomize vars), as offsets; `$$(NAME)` is an escaped `$`. */
+export function lexKustomizeVars(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(KUSTOMIZE_VAR)) {
+    let dollars = 0;
+    for (let i = m.index - 1; i >= 0 && text[i] === '$'; i--) dollars++;
+    if (dollars % 2 === 0) out.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
 /**
  * Adds the substitution references of a text to its masking (`mask`: the text's Go template masking,
  * whose masked text is searched so that nothing inside an action counts), or makes a masking of them
- * alone. Each reference becomes `x`s of the same length and a span, as an action inside a line does.
+ * alone (`kustomizeVars`: `$(NAME)` references too). Each reference becomes `x`s of the same length and
+ * a span, as an action inside a line does.
  * Undefined when there is neither.
  */
-export function maskSubstitutions(text: string, mask?: MaskedTemplate): MaskedTemplate | undefined {
+export function maskSubstitutions(text: string, mask?: MaskedTemplate, opts: { kustomizeVars?: boolean } = {}): MaskedTemplate | undefined {
   const source = mask?.text ?? text;
   const refs = source.includes('${') ? lexSubstitutions(source) : [];
+  // `kustomizeVars`: a file of a kustomize tree, whose `$(NAME)` references kustomize may replace.
+  if (opts.kustomizeVars && source.includes('$(')) {
+    // Both lists are sorted: one pass drops the `$(NAME)` inside a `${...}` (`${A:-$(B)}`).
+    let i = 0;
+    const inside = (v: { start: number }) => {
+      while (i < refs.length && refs[i].end <= v.start) i++;
+      return i < refs.length && refs[i].start <= v.start;
+    };
+    refs.push(...lexKustomizeVars(source).filter((v) => !inside(v)));
+  }
   if (refs.length === 0) return mask;
+  refs.sort((a, b) => a.start - b.start);
   const chars = source.split('');
   for (const r of refs) chars.fill('x', r.start, r.end);
   const spans = [...(mask?.spans ?? []), ...refs].sort((a, b) => a.start - b.start);

@@ -27,17 +27,17 @@ export function editDistance(a: string, b: string): number {
 const MAX_NAME = 128;
 
 /**
- * The few candidates closest to `name`, best first: at most `max`, each within a third of the longer
- * name's length (at least one edit), never `name` itself.
+ * The few candidates closest to `name`, best first: at most `max`, each within a `1/share` of the
+ * longer name's length (a third unless said; at least one edit), never `name` itself.
  */
-export function closestNames(name: string, candidates: Iterable<string>, max = 3): string[] {
+export function closestNames(name: string, candidates: Iterable<string>, max = 3, share = 3): string[] {
   if (name.length === 0 || name.length > MAX_NAME) return [];
   const lower = name.toLowerCase();
   const scored: Array<{ c: string; d: number }> = [];
   for (const c of candidates) {
     if (c === name || c.length > MAX_NAME) continue;
     const d = editDistance(lower, c.toLowerCase());
-    if (d <= Math.max(1, Math.floor(Math.max(name.length, c.length) / 3))) scored.push({ c, d });
+    if (d <= Math.max(1, Math.floor(Math.max(name.length, c.length) / share))) scored.push({ c, d });
   }
   scored.sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : x.c > y.c ? 1 : 0));
   return scored.slice(0, max).map((s) => s.c);
