@@ -9,7 +9,7 @@
  * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
  * available as a JSON value and as an AST.
  */
-import { Composer, Parser, YAMLWarning, isMap, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
+import { Composer, Parser, YAMLWarning, isMap, isPair, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type Scalar, type ScalarTag, type Tags } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
@@ -21,6 +21,7 @@ import { diffTexts, type TextEdit } from './diff';
 import { spliceDocument } from './splice';
 import { decodeDocument, type DecodeWork } from './decode';
 import { streamProblems } from './stream';
+import { decodeDoubleQuoted, decodeSingleQuoted, quotedScalarEnd } from './quoted';
 import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, RETAINED_SHARE, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound } from './budget';
 
 /** Which YAML flavour decides scalar types. */
@@ -587,8 +588,81 @@ function composeIsolated(text: string, version: YamlVersion): { doc: Document.Pa
   const tokens = Array.from(new Parser().parse(text));
   const depth = maxCollectionDepth(tokens);
   if (depth > MAX_YAML_DEPTH) return undefined;
-  const docs = Array.from(new Composer(composeOptions(version)).compose(tokens));
+  const docs = composeAsGoYaml(text, tokens, composeOptions(version));
   return docs.length === 1 ? { doc: docs[0], depth } : undefined;
+}
+
+/**
+ * The documents of a text's tokens, with go-yaml's reading of quoted scalars: go-yaml (libyaml's
+ * scanner) reads a quoted scalar's continuation lines at any indentation, the `yaml` package ends the
+ * scalar at a line indented no deeper than its block and reports a missing quote (quoted.ts). Only
+ * after such a report, each of those scalars is given to the `yaml` package as one line (its line breaks
+ * as spaces: same offsets) and its value decoded again from the text as libyaml decodes it. A scalar
+ * kubectl refuses too (a key over several lines, a document marker or the end inside) stays an error.
+ */
+function composeAsGoYaml(text: string, tokens: CST.Token[], options: ReturnType<typeof composeOptions>): Document.Parsed[] {
+  const docs = Array.from(new Composer(options).compose(tokens));
+  if (!docs.some((d) => d.errors.some((e) => e.code === 'MISSING_CHAR'))) return docs;
+  let relaxed = text;
+  let toks = tokens;
+  const scalars = new Map<number, number>();
+  for (let n = 0; n < MAX_RELAXED_SCALARS; n++) {
+    const start = firstUnclosedQuote(relaxed, toks);
+    if (start === undefined) break;
+    const end = quotedScalarEnd(text, start);
+    // A quoted key must be on one line (go-yaml: "could not find expected ':'").
+    if (end < 0 || /^[ \t]*:(?:[ \t\r\n]|$)/.test(text.slice(end, end + 200))) break;
+    relaxed = relaxed.slice(0, start) + text.slice(start, end).replace(/[\r\n]/g, ' ') + relaxed.slice(end);
+    scalars.set(start, end);
+    toks = Array.from(new Parser().parse(relaxed));
+  }
+  if (scalars.size === 0) return docs;
+  const out = Array.from(new Composer(options).compose(toks));
+  for (const d of out) {
+    visitScalars(d.contents, (node) => {
+      const end = node.range ? scalars.get(node.range[0]) : undefined;
+      if (end === undefined) return;
+      const raw = text.slice(node.range![0], end);
+      const value = raw[0] === "'" ? decodeSingleQuoted(raw) : decodeDoubleQuoted(raw);
+      const v = value === undefined ? undefined : typeof value === 'string' ? value : 'value' in value ? value.value : undefined;
+      if (v === undefined) return;
+      node.source = v;
+      if (typeof node.value === 'string') node.value = v;
+    });
+  }
+  return out;
+}
+
+/** More relaxed scalars than this in one chunk: the rest stay errors (each costs a parse of the chunk). */
+const MAX_RELAXED_SCALARS = 200;
+
+/** The offset of the first quoted scalar token the `yaml` package ended before its closing quote. */
+function firstUnclosedQuote(text: string, tokens: CST.Token[]): number | undefined {
+  const stack: unknown[] = [...tokens].reverse();
+  while (stack.length) {
+    const t = stack.pop() as Record<string, unknown> | undefined;
+    if (!t || typeof t !== 'object') continue;
+    if (t.type === 'single-quoted-scalar' || t.type === 'double-quoted-scalar') {
+      const offset = t.offset as number;
+      if (quotedScalarEnd(text, offset) !== offset + (t.source as string).length) return offset;
+      continue;
+    }
+    const kids: unknown[] = [];
+    if (Array.isArray(t.items)) for (const it of t.items as Record<string, unknown>[]) kids.push(it.key, it.value);
+    if (t.type === 'document') kids.push(t.value);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return undefined;
+}
+
+/** Every scalar of a document's contents (iterative: the input may be deep). */
+function visitScalars(root: unknown, f: (s: Scalar) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (isScalar(n)) f(n);
+    else if (isMap(n) || isSeq(n)) for (const it of n.items as unknown[]) stack.push(isPair(it) ? it.value : it, isPair(it) ? it.key : undefined);
+  }
 }
 
 /** The `yaml` package options that read scalars as Kubernetes does (see ParseYamlOptions.yamlVersion). */
@@ -620,7 +694,7 @@ function parseChunk(text: string, version: YamlVersion, cost: number): ParsedDoc
     doc.warnings.push(new YAMLWarning([0, nl < 0 ? text.length : nl], 'RESOURCE_EXHAUSTION', `not checked: the document is nested more than ${MAX_YAML_DEPTH} levels deep`));
     return [{ chunkText: text, doc, start: 0, end: text.length, version, cost }];
   }
-  const docs = Array.from(new Composer(options).compose(tokens));
+  const docs = composeAsGoYaml(text, tokens, options);
   if (docs.length === 0) return [];
   return docs.map((doc, i) => {
     const start = i === 0 ? 0 : docs[i - 1].range[2];

@@ -128,6 +128,29 @@ test('duplicate keys: a warning on the later key (spelled as written), the last 
   assert.equal(d.hasSyntaxErrors, false);
 });
 
+test("quoted scalars over several lines are read at any indentation, as go-yaml's scanner reads them", () => {
+  // sigs.k8s.io/yaml (go-yaml v2) gives {"schema":{"description":"Mode of the pod: one of fast, slow","type":"string"}}:
+  // libyaml checks no indentation inside a quoted scalar; the `yaml` package alone reports a missing quote.
+  const atKey = "schema:\n  description: 'Mode of the pod:\n  one of fast, slow'\n  type: string\n";
+  const d = parseYamlDocuments(atKey).documents[0];
+  assert.deepEqual(d.errors, []);
+  assert.deepEqual(d.value, { schema: { description: 'Mode of the pod: one of fast, slow', type: 'string' } });
+  // Left of the key, in double quotes with an escape, blank lines folding to a line break, in a list, `''`.
+  const v = parseYamlDocuments("a:\n  b: \"one\\ttwo\nthree\n\n  four\"\n  c:\n    - 'it''s\n    x'\n    - z\n").documents[0];
+  assert.deepEqual(v.errors, []);
+  assert.deepEqual(v.value, { a: { b: 'one\ttwo three\nfour', c: ["it's x", 'z'] } });
+  // Positions are those of the text: the next key's value is found where it is written.
+  const path = d.rangeOfPath('schema.type');
+  assert.equal(atKey.slice(path!.start, path!.end), 'string');
+  // What go-yaml refuses too stays an error: a key over two lines, a document marker or the end inside.
+  for (const text of ["a:\n  'b\n  c': 1\n", "a:\n  b: 'x\n...\n  y'\n", 'a:\n  b: "x\n  y\n']) {
+    assert.ok(
+      parseYamlDocuments(text).documents.some((x) => x.errors.some((e) => e.severity === 'error')),
+      JSON.stringify(text),
+    );
+  }
+});
+
 test('a document after `...` without `---` is flagged: kubectl ignores it', () => {
   const d = parseYamlDocuments('a: 1\n...\nb: 2\n').documents;
   assert.equal(d.length, 2);
