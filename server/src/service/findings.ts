@@ -10,7 +10,7 @@ import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } f
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/customresource/value';
 import { formatFieldPath, mappingKeys } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
-import { identityFromTemplate, literalFindings } from './templates';
+import { identityBranches, identityToCheck, literalFindings, notCheckedByTemplate } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
 import { checkCr, checkCrd, checkCrdUpdate, checkCrUpdate, textKey } from './engineCalls';
@@ -100,6 +100,15 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
       .map((c) => `${c.id}@${c.uri}`)
       .join(',')}:${update}`;
   if (role.role !== 'cr') return `${role.role}:${patch}`;
+  const branches = identityBranches(doc);
+  if (branches) {
+    // The branch checked is the first one a known CRD serves: every branch's CRD decides.
+    const crds = branches.map((b) => {
+      const r = roleOf(b);
+      return r.role === 'cr' ? (ctx.index.lookup(r.group, r.kind)?.id ?? '-') : '-';
+    });
+    return `cr-branches:${crds.join(',')}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
+  }
   const crd = ctx.index.lookup(role.group, role.kind);
   if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
@@ -125,11 +134,21 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   const out = doc.template && !doc.template.substitutionOnly ? [] : syntaxFindings(td, doc);
   // Findings on half-parsed documents would be noise on top of the syntax error.
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
-  if (doc.template && identityFromTemplate(doc)) return out;
+  if (doc.template && notCheckedByTemplate(doc)) return out;
   const patch = ctx.files.get(td.uri)?.patch;
   // A JSON 6902 patch holds operations, not objects.
   if (patch === 'json6902') return out;
-  const role = roleOf(doc.value);
+  let role = roleOf(doc.value);
+  let value = doc.value;
+  if (doc.template && role.role === 'cr') {
+    // if/else branches may set the identity: checked as one a known CRD serves, or not at all.
+    const id = identityToCheck(doc, (apiVersion, kind) => servedByKnownCrd(ctx, apiVersion, kind));
+    if (!id) return out;
+    if (id.apiVersion !== role.apiVersion || id.kind !== role.kind) {
+      value = { ...(doc.value as Record<string, unknown>), apiVersion: id.apiVersion, kind: id.kind };
+      role = roleOf(value);
+    }
+  }
   if (role.role === 'crd' && patch === 'partial') return out; // a patch of a CRD is not a CRD
   if (role.role === 'crd') out.push(...duplicateFindings(ctx, td, doc, role.crd));
   if (role.role === 'crd') {
@@ -173,9 +192,16 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       if (broken) out.push(broken);
     }
   } else if (role.role === 'cr') {
-    out.push(...crFindings(ctx, td, doc, role, patch === 'partial'));
+    out.push(...crFindings(ctx, td, doc, role, patch === 'partial', value));
   }
   return out;
+}
+
+/** Whether a known, readable CRD serves this apiVersion and kind. */
+function servedByKnownCrd(ctx: ServiceContext, apiVersion: string, kind: string): boolean {
+  const role = roleOf({ apiVersion, kind });
+  const res = role.role === 'cr' ? resolveCr(ctx.index, role) : undefined;
+  return !!res?.version?.served && !res.crd.broken;
 }
 
 /**
@@ -214,7 +240,8 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
 
 type CrRole = Extract<ReturnType<typeof roleOf>, { role: 'cr' }>;
 
-function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean): Finding[] {
+/** `value`: the object checked (a template's value with the identity of the branch checked). */
+function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean, value: unknown = doc.value): Finding[] {
   const out: Finding[] = [];
   const res = resolveCr(ctx.index, role);
   if (!res) {
@@ -281,10 +308,10 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     return out;
   }
   // A patch (a partial object) updates nothing by itself.
-  const base = partial ? undefined : baselineFor(ctx, td.uri, doc.value);
+  const base = partial ? undefined : baselineFor(ctx, td.uri, value);
   const r: CrCheck | CrUpdateCheck = base
-    ? checkCrUpdate(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, base.object)
-    : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial });
+    ? checkCrUpdate(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, base.object)
+    : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, { partial });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
@@ -327,7 +354,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   out.push(...unknownFieldFindings(ctx, td, doc, role, crd, version, result.pruned));
   if (!doc.template) return out;
   // What of this template object needs the whole object: the findings the partial check does not have.
-  const p = partial ? r : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial: true });
+  const p = partial ? r : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
   return literalFindings(doc, out, partialMessages);
 }

@@ -1,0 +1,182 @@
+/**
+ * Go templates (issue 22): what an action prints is unknown until `helm template` renders it, so it is
+ * never checked nor shown; what the literal YAML around the actions decides still is. Each test has a
+ * template whose actions print something valid, and a planted error in its literal YAML that must still be
+ * reported. The comments say what `helm template` sends (helm v3.22, values as noted) and what the API
+ * server answers for it (the Widget CRD of test/fixtures/repo: spec.size 1..10, spec.mode fast|slow,
+ * spec.owner ^[a-z][a-z0-9-]*$, spec.ports a list-map of {name, port <= 65535}).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { DocumentSymbol } from 'vscode-languageserver-types';
+import { LanguageService } from '../../server/src/service/languageService';
+import { notCheckedByTemplate, parseFile } from '../../server/src/service/templates';
+
+const REPO = join(__dirname, '..', 'fixtures', 'repo');
+const CRD = readFileSync(join(REPO, 'chart', 'crds', 'widgets.example.com.yaml'), 'utf8');
+const uri = (rel: string) => pathToFileURL(join(REPO, rel)).href;
+
+function service(): LanguageService {
+  const s = new LanguageService();
+  s.indexDiskFile(uri('chart/crds/widgets.example.com.yaml'), CRD);
+  return s;
+}
+
+/** The findings of a chart template (`chart/templates/<name>`), as `code text-at-range` lines. */
+function check(s: LanguageService, text: string, rel = 'chart/templates/t.yaml', helm = true): { td: TextDocument; lines: string[]; messages: string[] } {
+  if (helm) s.setFileContext(uri(rel), { helmTemplate: true });
+  const td = TextDocument.create(uri(rel), 'yaml', 1, text);
+  s.update(td);
+  const findings = s.findings(td);
+  return {
+    td,
+    lines: findings.map((f) => `${f.code} ${td.getText(f.range)}`).sort(),
+    messages: findings.flatMap((f) => [f.message, f.apiMessage ?? '', ...(f.related ?? []).map((r) => r.message)]),
+  };
+}
+
+function symbolTexts(symbols: DocumentSymbol[]): string[] {
+  return symbols.flatMap((s) => [s.name, s.detail ?? '', ...symbolTexts(s.children ?? [])]);
+}
+
+test('a value an action prints is never checked nor shown: a label from `{{ ... | quote }}`', () => {
+  const s = service();
+  // helm template (team: platform, a long suffix value) sends
+  //   labels: {team: "platform", suffix: "<a 70-character value>"}, spec {size: 3, mode: medium}:
+  // the API server answers only `spec.mode: Unsupported value: "medium"` when the values are short, and a
+  // label error only for what the values hold, which the chart does not know: not ours to report. The
+  // literal label below is over 63 bytes in every rendering: the API server refuses it.
+  const text = [
+    'apiVersion: example.com/v1',
+    'kind: Widget',
+    'metadata:',
+    '  name: {{ include "chart.fullname" . }}-tls',
+    '  labels:',
+    '    team: {{ .Values.team | quote }}{{ .Values.teamSuffixWithAVeryLongNameIndeedLongerThanSixtyThree | quote }}',
+    '    {{ .Values.labelKeyFromValuesThatIsLongerThanSixtyThreeCharactersForSureYes }}: x',
+    '    owner: this-literal-label-value-is-longer-than-sixty-three-characters-for-sure',
+    'spec:',
+    '  size: 3',
+    '  mode: medium',
+    '',
+  ].join('\n');
+  const r = check(s, text);
+  assert.deepEqual(r.lines, ['FieldValueInvalid labels', 'FieldValueNotSupported medium']);
+  assert.ok(
+    r.messages.some((m) => m.includes('this-literal-label')),
+    r.messages.join('\n'),
+  );
+  assert.ok(!r.messages.some((m) => m.includes('xxx')), r.messages.join('\n'));
+  // Outline and breadcrumbs show the user's text, never the mask.
+  const symbols = symbolTexts(s.documentSymbols(r.td));
+  assert.ok(symbols.includes('Widget {{ include "chart.fullname" . }}-tls'), symbols.join('\n'));
+  assert.ok(!symbols.some((x) => x.includes('xxx')), symbols.join('\n'));
+  // No hover names a key an action prints.
+  const key = text.indexOf('{{ .Values.labelKey') + 3;
+  assert.equal(s.hover(r.td, r.td.positionAt(key)), null);
+});
+
+test('a list item that is only an action is unknown, not null', () => {
+  const s = service();
+  // helm template with ports [{name: http, port: 80}] sends spec.ports: [{name: http, port: 80}, {name: admin,
+  // port: 70000}]: the API server answers `spec.ports[1].port: Invalid value: 70000: must be less than or
+  // equal to 65535` (the literal item), nothing about the item the range prints.
+  const text = [
+    'apiVersion: example.com/v1',
+    'kind: Widget',
+    'metadata:',
+    '  name: w',
+    'spec:',
+    '  size: 3',
+    '  mode: fast',
+    '  ports:',
+    '    {{- range .Values.ports }}',
+    '    - {{- toYaml . | nindent 6 }}',
+    '    {{- end }}',
+    '    - name: admin',
+    '      port: 70000',
+    '',
+  ].join('\n');
+  assert.deepEqual(check(s, text).lines, ['FieldValueInvalid 70000']);
+  assert.deepEqual(check(s, text.replace('70000', '8080')).lines, []);
+});
+
+test('if/else branches setting apiVersion: checked as the branch a known CRD serves, never an error for one branch', () => {
+  const s = service();
+  // helm template sends the v1 branch where the cluster has it (.Capabilities), the v1beta1 one on older
+  // clusters (as `helm template` without --api-versions does: apiVersion example.com/v1beta1). The API server
+  // with the Widget CRD (v1 only) answers the v1 object with `spec.mode: Unsupported value: "medium"`; the
+  // v1beta1 object would be refused by kubectl's REST mapping on a cluster that has no v1beta1, which is the
+  // cluster this branch is not rendered for.
+  const text = [
+    '{{- if .Capabilities.APIVersions.Has "example.com/v1" }}',
+    'apiVersion: example.com/v1',
+    '{{- else }}',
+    'apiVersion: example.com/v1beta1',
+    '{{- end }}',
+    'kind: Widget',
+    'metadata:',
+    '  name: w',
+    'spec:',
+    '  size: 3',
+    '  mode: medium',
+    '',
+  ].join('\n');
+  assert.deepEqual(check(s, text).lines, ['FieldValueNotSupported medium']);
+  // Branches of which no known CRD serves any: not checked, and the summary can say why.
+  const unknown = text.replace('example.com/v1"', 'other.example.com/v2"').replace('apiVersion: example.com/v1\n', 'apiVersion: other.example.com/v2\n').replace('example.com/v1beta1', 'other.example.com/v1');
+  assert.deepEqual(check(s, unknown).lines, []);
+  const doc = parseFile(unknown, undefined, { helmTemplate: true }).docs[0];
+  assert.equal(
+    notCheckedByTemplate(doc, (apiVersion, kind) => apiVersion === 'example.com/v1' && kind === 'Widget'),
+    'branches',
+  );
+  assert.equal(
+    notCheckedByTemplate(parseFile(text, undefined, { helmTemplate: true }).docs[0], (apiVersion) => apiVersion === 'example.com/v1'),
+    undefined,
+  );
+});
+
+test('a document with a column-0 action that indents what it prints, or a `fail`, is checked', () => {
+  const s = service();
+  // helm template (selector: {matchLabels: {a: b}}, strict: false) sends the Widget with spec.labels {a: b}
+  // and spec.colour: red; the API server (kubectl apply, strict field validation) answers
+  // `strict decoding error: unknown field "spec.colour"`. With strict: true it renders nothing (fail).
+  const text = [
+    '{{- if .Values.strict }}',
+    '{{- fail "strict is not supported" }}',
+    '{{- end }}',
+    'apiVersion: example.com/v1',
+    'kind: Widget',
+    'metadata:',
+    '  name: w',
+    'spec:',
+    '  size: 3',
+    '  mode: fast',
+    '  colour: red',
+    '  labels:',
+    '{{ tpl (toYaml .Values.selector.matchLabels | indent 4) . }}',
+    '',
+  ].join('\n');
+  assert.deepEqual(check(s, text).lines, ['UnknownField colour']);
+  assert.equal(notCheckedByTemplate(parseFile(text, undefined, { helmTemplate: true }).docs[0]), undefined);
+  // An action printing at column 0 may print apiVersion and kind: the whole document is the template's.
+  const whole = ['{{ include "chart.widget" . }}', 'metadata:', '  name: w', 'spec:', '  colour: red', ''].join('\n');
+  assert.deepEqual(check(s, whole).lines, []);
+  assert.equal(notCheckedByTemplate(parseFile(whole, undefined, { helmTemplate: true }).docs[0]), 'whole');
+});
+
+test('outside a chart, an action laying out a block scalar is a template action, not text', () => {
+  const s = service();
+  // Rendered by helm (.Files.Get of a file holding `team-a`), spec.owner is "team-a" and the API server
+  // accepts it; kubectl apply of the file as written would send the action's text (refused by the pattern),
+  // but the file is a template: its `{{- ... | nindent 4 }}` lays out YAML, as only a template does.
+  const text = ['apiVersion: example.com/v1', 'kind: Widget', 'metadata:', '  name: w', 'spec:', '  size: 30', '  mode: fast', '  owner: |-', '    {{- (.Files.Get "owner.txt") | trim | nindent 4 }}', ''].join('\n');
+  const r = check(s, text, 'deploy/widget.yaml', false);
+  assert.deepEqual(r.lines, ['FieldValueInvalid 30']);
+  assert.ok(!r.messages.some((m) => m.includes('{{')), r.messages.join('\n'));
+});
