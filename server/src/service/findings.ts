@@ -17,7 +17,7 @@ import { checkCr, checkCrd, checkCrdUpdate, checkCrUpdate, textKey } from './eng
 import type { CrCheck, CrUpdateCheck, UpdateError } from './caches';
 import { baselineFor, brokenObjectsFinding, compatFindings, onUpdate } from './update';
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
-import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
+import { crdVersions, lookupIdentity, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from '../engine/field/similar';
 import { unknownKindHint } from './unknownKind';
@@ -142,7 +142,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   let value = doc.value;
   if (doc.template && role.role === 'cr') {
     // if/else branches may set the identity: checked as one a known CRD serves, or not at all.
-    const id = identityToCheck(doc, (apiVersion, kind) => servedByKnownCrd(ctx, apiVersion, kind));
+    const id = identityToCheck(doc, (apiVersion, kind) => lookupIdentity(ctx.index, apiVersion, kind));
     if (!id) return out;
     if (id.apiVersion !== role.apiVersion || id.kind !== role.kind) {
       value = { ...(doc.value as Record<string, unknown>), apiVersion: id.apiVersion, kind: id.kind };
@@ -195,13 +195,6 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
     out.push(...crFindings(ctx, td, doc, role, patch === 'partial', value));
   }
   return out;
-}
-
-/** Whether a known, readable CRD serves this apiVersion and kind. */
-function servedByKnownCrd(ctx: ServiceContext, apiVersion: string, kind: string): boolean {
-  const role = roleOf({ apiVersion, kind });
-  const res = role.role === 'cr' ? resolveCr(ctx.index, role) : undefined;
-  return !!res?.version?.served && !res.crd.broken;
 }
 
 /**

@@ -85,27 +85,33 @@ export type TemplateSkip =
   | 'identity'
   /** an action at its top level may print any field, apiVersion and kind included */
   | 'whole'
-  /** if/else branches set apiVersion or kind, and no branch is a version a known CRD serves */
+  /** if/else branches set apiVersion or kind: a known CRD's group is among them, and no branch is served */
   | 'branches';
 
 /** What each TemplateSkip says, for people. */
 export const TEMPLATE_SKIP_REASONS: Readonly<Record<TemplateSkip, string>> = {
   identity: 'its apiVersion or kind comes from a template action',
   whole: 'a template action at its top level may print any field',
-  branches: 'template branches set its apiVersion or kind, and no branch is served by a known CRD',
+  branches: 'template branches set its apiVersion or kind, and no branch is a version a known CRD serves',
 };
 
 /**
- * Why a Go template document is not checked at all, or undefined when its literal YAML is checked (the
- * summary's "not checked (template)"). `served`: whether a known CRD serves an apiVersion and kind; without
- * it, documents whose identity is set by if/else branches count as checked.
+ * What the CRD index knows of an apiVersion and kind: `served` by a known CRD, `known` (a CRD of its
+ * group is known, but none serves it), or `unknown`.
  */
-export function notCheckedByTemplate(doc: YamlDoc, served?: (apiVersion: string, kind: string) => boolean): TemplateSkip | undefined {
+export type IdentityLookup = (apiVersion: string, kind: string) => 'served' | 'known' | 'unknown';
+
+/**
+ * Why a Go template document is not checked at all, or undefined when its literal YAML is checked (the
+ * summary's "not checked (template)"). `lookup`: what the CRD index knows of an identity; without it,
+ * documents whose identity is set by if/else branches count as checked.
+ */
+export function notCheckedByTemplate(doc: YamlDoc, lookup?: IdentityLookup): TemplateSkip | undefined {
   const t = doc.template;
   if (!t || t.substitutionOnly) return undefined;
   if (t.templated.has(pathKey([{ kind: 'field', name: 'apiVersion' }])) || t.templated.has(pathKey([{ kind: 'field', name: 'kind' }]))) return 'identity';
   if (t.open.has(pathKey([]))) return 'whole';
-  if (served && identityBranches(doc) && !identityToCheck(doc, served)) return 'branches';
+  if (lookup && identityBranches(doc) && !identityToCheck(doc, lookup)) return 'branches';
   return undefined;
 }
 
@@ -148,17 +154,21 @@ export function identityBranches(doc: YamlDoc): ObjectIdentity[] | undefined {
 }
 
 /**
- * The identity a Go template document is checked as: its value's own (the last written) when a known CRD
- * serves it or it has no if/else branches, else the first branch a known CRD serves; undefined when
- * branches set it and none is served (helm picks the branch, e.g. by `.Capabilities`: no branch is an error).
+ * The identity a Go template document is checked as: its value's own (the last written) when it has no
+ * if/else branches or a known CRD serves it, else the first branch a known CRD serves. When none is
+ * served: undefined (not checked) if a branch is of a known CRD's group, as helm picks the branch (e.g. by
+ * `.Capabilities`) and no branch alone is an error; else its own (an object no known CRD defines).
  */
-export function identityToCheck(doc: YamlDoc, served: (apiVersion: string, kind: string) => boolean): ObjectIdentity | undefined {
+export function identityToCheck(doc: YamlDoc, lookup: IdentityLookup): ObjectIdentity | undefined {
   const v = doc.value;
   const own = isJSONObject(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string' ? { apiVersion: v.apiVersion, kind: v.kind } : undefined;
   const branches = identityBranches(doc);
   if (!branches) return own;
-  if (own && served(own.apiVersion, own.kind)) return own;
-  return branches.find((b) => served(b.apiVersion, b.kind));
+  if (own && lookup(own.apiVersion, own.kind) === 'served') return own;
+  const known = branches.map((x) => lookup(x.apiVersion, x.kind));
+  const served = branches.find((_, i) => known[i] === 'served');
+  if (served) return served;
+  return known.includes('known') ? undefined : own;
 }
 
 /** Whether an action prints the key or value at a path (or one of its parents): unknown until rendered. */
