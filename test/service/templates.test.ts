@@ -2,9 +2,10 @@
  * Go templates (issue 22): what an action prints is unknown until `helm template` renders it, so it is
  * never checked nor shown; what the literal YAML around the actions decides still is. Each test has a
  * template whose actions print something valid, and a planted error in its literal YAML that must still be
- * reported. The comments say what `helm template` sends (helm v3.22, values as noted) and what the API
- * server answers for it (the Widget CRD of test/fixtures/repo: spec.size 1..10, spec.mode fast|slow,
- * spec.owner ^[a-z][a-z0-9-]*$, spec.ports a list-map of {name, port <= 65535}).
+ * reported. The comments say what `helm template` sends (helm v3.22, values as noted) and what a real
+ * kube-apiserver 1.37 answers for it (`kubectl apply --dry-run=server`, with the Widget CRD of
+ * test/fixtures/repo under a group of its own: spec.size 1..10, spec.mode fast|slow, spec.owner
+ * ^[a-z][a-z0-9-]*$, spec.ports a list-map of {name, port <= 65535}).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,18 +46,18 @@ function symbolTexts(symbols: DocumentSymbol[]): string[] {
 
 test('a value an action prints is never checked nor shown: a label from `{{ ... | quote }}`', () => {
   const s = service();
-  // helm template (team: platform, a long suffix value) sends
-  //   labels: {team: "platform", suffix: "<a 70-character value>"}, spec {size: 3, mode: medium}:
-  // the API server answers only `spec.mode: Unsupported value: "medium"` when the values are short, and a
-  // label error only for what the values hold, which the chart does not know: not ours to report. The
-  // literal label below is over 63 bytes in every rendering: the API server refuses it.
+  // helm template (team name `platform`, label key `tier`) sends labels {team: "platform", tier: x, owner:
+  // <the literal 71-byte value>}; kube-apiserver 1.37 (kubectl apply --dry-run=server) answers
+  // `metadata.labels: Invalid value: "this-literal-label-...": must be no more than 63 bytes` and
+  // `spec.mode: Unsupported value: "medium"`, nothing about what the values print (the chart does not know
+  // them; their masks were 70 and more characters long).
   const text = [
     'apiVersion: example.com/v1',
     'kind: Widget',
     'metadata:',
     '  name: {{ include "chart.fullname" . }}-tls',
     '  labels:',
-    '    team: {{ .Values.team | quote }}{{ .Values.teamSuffixWithAVeryLongNameIndeedLongerThanSixtyThree | quote }}',
+    '    team: {{ .Values.teamNameFromTheValuesFileWhoseMaskIsLongerThanSixtyThree | quote }}',
     '    {{ .Values.labelKeyFromValuesThatIsLongerThanSixtyThreeCharactersForSureYes }}: x',
     '    owner: this-literal-label-value-is-longer-than-sixty-three-characters-for-sure',
     'spec:',
@@ -83,8 +84,8 @@ test('a value an action prints is never checked nor shown: a label from `{{ ... 
 test('a list item that is only an action is unknown, not null', () => {
   const s = service();
   // helm template with ports [{name: http, port: 80}] sends spec.ports: [{name: http, port: 80}, {name: admin,
-  // port: 70000}]: the API server answers `spec.ports[1].port: Invalid value: 70000: must be less than or
-  // equal to 65535` (the literal item), nothing about the item the range prints.
+  // port: 70000}]; the API server answers `spec.ports[1].port: Invalid value: 70000: spec.ports[1].port in
+  // body should be less than or equal to 65535` (the literal item), nothing about the item the range prints.
   const text = [
     'apiVersion: example.com/v1',
     'kind: Widget',
@@ -107,11 +108,10 @@ test('a list item that is only an action is unknown, not null', () => {
 
 test('if/else branches setting apiVersion: checked as the branch a known CRD serves, never an error for one branch', () => {
   const s = service();
-  // helm template sends the v1 branch where the cluster has it (.Capabilities), the v1beta1 one on older
-  // clusters (as `helm template` without --api-versions does: apiVersion example.com/v1beta1). The API server
-  // with the Widget CRD (v1 only) answers the v1 object with `spec.mode: Unsupported value: "medium"`; the
-  // v1beta1 object would be refused by kubectl's REST mapping on a cluster that has no v1beta1, which is the
-  // cluster this branch is not rendered for.
+  // helm install renders the v1 branch where the cluster serves it (.Capabilities; `helm template
+  // --api-versions example.com/v1`), and the API server answers `spec.mode: Unsupported value: "medium"`.
+  // Plain `helm template` knows no cluster and renders the v1beta1 branch, which kubectl maps to nothing
+  // ("no matches for kind"): the branch a cluster without v1 gets, not an error of the chart.
   const text = [
     '{{- if .Capabilities.APIVersions.Has "example.com/v1" }}',
     'apiVersion: example.com/v1',
@@ -141,8 +141,9 @@ test('if/else branches setting apiVersion: checked as the branch a known CRD ser
 test('a document with a column-0 action that indents what it prints, or a `fail`, is checked', () => {
   const s = service();
   // helm template (selector: {matchLabels: {a: b}}, strict: false) sends the Widget with spec.labels {a: b}
-  // and spec.colour: red; the API server (kubectl apply, strict field validation) answers
-  // `strict decoding error: unknown field "spec.colour"`. With strict: true it renders nothing (fail).
+  // and spec.colour: red; the API server (kubectl apply, strict field validation) answers `Widget in version
+  // "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.colour"`. With strict:
+  // true helm renders nothing (fail).
   const text = [
     '{{- if .Values.strict }}',
     '{{- fail "strict is not supported" }}',
@@ -170,8 +171,9 @@ test('a document with a column-0 action that indents what it prints, or a `fail`
 test('outside a chart, an action laying out a block scalar is a template action, not text', () => {
   const s = service();
   // Rendered by helm (.Files.Get of a file holding `team-a`), spec.owner is "team-a" and the API server
-  // accepts it; kubectl apply of the file as written would send the action's text (refused by the pattern),
-  // but the file is a template: its `{{- ... | nindent 4 }}` lays out YAML, as only a template does.
+  // answers only `spec.size: Invalid value: 30: spec.size in body should be less than or equal to 10`.
+  // kubectl apply of the file as written would send the action's text (refused by the pattern), but the
+  // file is a template: its `{{- ... | nindent 4 }}` lays out YAML, as only a template does.
   const text = ['apiVersion: example.com/v1', 'kind: Widget', 'metadata:', '  name: w', 'spec:', '  size: 30', '  mode: fast', '  owner: |-', '    {{- (.Files.Get "owner.txt") | trim | nindent 4 }}', ''].join('\n');
   const r = check(s, text, 'deploy/widget.yaml', false);
   assert.deepEqual(r.lines, ['FieldValueInvalid 30']);
