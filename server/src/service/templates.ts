@@ -115,12 +115,6 @@ export function notCheckedByTemplate(doc: YamlDoc, lookup?: IdentityLookup): Tem
   return undefined;
 }
 
-/** Whether the template decides a document's apiVersion or kind (then nothing in it can be checked). */
-export function identityFromTemplate(doc: YamlDoc): boolean {
-  const why = notCheckedByTemplate(doc);
-  return why === 'identity' || why === 'whole';
-}
-
 /** An apiVersion and kind. */
 export interface ObjectIdentity {
   apiVersion: string;
