@@ -606,15 +606,37 @@ function composeAsGoYaml(text: string, tokens: CST.Token[], options: ReturnType<
   let relaxed = text;
   let toks = tokens;
   const scalars = new Map<number, number>();
-  for (let n = 0; n < MAX_RELAXED_SCALARS; n++) {
-    const start = firstUnclosedQuote(relaxed, toks);
-    if (start === undefined) break;
-    const end = quotedScalarEnd(text, start);
-    // A quoted key must be on one line (go-yaml: "could not find expected ':'").
-    if (end < 0 || /^[ \t]*:(?:[ \t\r\n]|$)/.test(text.slice(end, end + 200))) break;
-    relaxed = relaxed.slice(0, start) + text.slice(start, end).replace(/[\r\n]/g, ' ') + relaxed.slice(end);
-    scalars.set(start, end);
-    toks = Array.from(new Parser().parse(relaxed));
+  for (let n = 0; n < MAX_RELAXING_PARSES; n++) {
+    // Every quoted scalar the `yaml` package ended early. The first is one (the text before it was read
+    // as go-yaml reads it); the others, read after it, are confirmed by the next parse.
+    const spans: [number, number][] = [];
+    for (const t of quotedScalarTokens(toks)) {
+      if (quotedScalarEnd(relaxed, t.offset) === t.offset + t.length || t.offset < (spans.at(-1)?.[1] ?? 0)) continue;
+      const end = quotedScalarEnd(text, t.offset);
+      // A quoted key must be on one line (go-yaml: "could not find expected ':'").
+      if (end < 0 || /^[ \t]*:(?:[ \t\r\n]|$)/.test(text.slice(end, end + 200))) break;
+      spans.push([t.offset, end]);
+    }
+    if (spans.length === 0) break;
+    const oneLine = (batch: [number, number][]) => {
+      let out = relaxed;
+      for (const [start, end] of batch) out = out.slice(0, start) + text.slice(start, end).replace(/[\r\n]/g, ' ') + out.slice(end);
+      return out;
+    };
+    let next = oneLine(spans);
+    let nextToks = Array.from(new Parser().parse(next));
+    if (spans.length > 1) {
+      const read = new Map(quotedScalarTokens(nextToks).map((t) => [t.offset, t.length]));
+      if (!spans.every(([start, end]) => read.get(start) === end - start)) {
+        // One was not a scalar after all (text the early end misread): the certain one alone.
+        spans.length = 1;
+        next = oneLine(spans);
+        nextToks = Array.from(new Parser().parse(next));
+      }
+    }
+    relaxed = next;
+    toks = nextToks;
+    for (const [start, end] of spans) scalars.set(start, end);
   }
   if (scalars.size === 0) return docs;
   const out = Array.from(new Composer(options).compose(toks));
@@ -633,18 +655,18 @@ function composeAsGoYaml(text: string, tokens: CST.Token[], options: ReturnType<
   return out;
 }
 
-/** More relaxed scalars than this in one chunk: the rest stay errors (each costs a parse of the chunk). */
-const MAX_RELAXED_SCALARS = 200;
+/** More parses than this to read a chunk's quoted scalars as go-yaml does: the rest stay errors. */
+const MAX_RELAXING_PARSES = 50;
 
-/** The offset of the first quoted scalar token the `yaml` package ended before its closing quote. */
-function firstUnclosedQuote(text: string, tokens: CST.Token[]): number | undefined {
+/** The quoted scalar tokens of a CST, in text order, with their lengths. */
+function quotedScalarTokens(tokens: CST.Token[]): { offset: number; length: number }[] {
+  const out: { offset: number; length: number }[] = [];
   const stack: unknown[] = [...tokens].reverse();
   while (stack.length) {
     const t = stack.pop() as Record<string, unknown> | undefined;
     if (!t || typeof t !== 'object') continue;
     if (t.type === 'single-quoted-scalar' || t.type === 'double-quoted-scalar') {
-      const offset = t.offset as number;
-      if (quotedScalarEnd(text, offset) !== offset + (t.source as string).length) return offset;
+      out.push({ offset: t.offset as number, length: (t.source as string).length });
       continue;
     }
     const kids: unknown[] = [];
@@ -652,7 +674,7 @@ function firstUnclosedQuote(text: string, tokens: CST.Token[]): number | undefin
     if (t.type === 'document') kids.push(t.value);
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
   }
-  return undefined;
+  return out;
 }
 
 /** Every scalar of a document's contents (iterative: the input may be deep). */
