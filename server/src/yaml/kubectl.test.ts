@@ -183,6 +183,25 @@ test('`.inf` in a custom resource is an error in the editor, on `.inf`, and noth
   );
 });
 
+test("a CRD whose description continues at its key's column is checked, as the API server checks it", () => {
+  // kubectl create --dry-run=server (kube-apiserver 1.37) accepts the CRD with the description as written,
+  // and refuses it with `minimum: ten` for spec.replicas (`CustomResourceDefinition in version "v1" cannot
+  // be handled as a CustomResourceDefinition: json: cannot unmarshal string into Go struct field
+  // JSONSchemaProps...`): kubectl reads the description, so the real error is what stops the CRD.
+  const description = "              description: 'The widget''s desired state:\n              its size and replicas.'\n";
+  const crd = WIDGET_CRD.replace("              description: The widget's desired state.\n", description);
+  assert.notEqual(crd, WIDGET_CRD);
+  const s = new LanguageService();
+  const codes = (text: string) => {
+    const td = TextDocument.create('file:///ws/crds/widget-crd.yaml', 'yaml', 1, text);
+    s.update(td);
+    return s.findings(td).map((f) => `${f.code} ${td.getText(f.range)}`);
+  };
+  assert.deepEqual(codes(crd), []);
+  assert.deepEqual(codes(crd.replace('minimum: 0', 'minimum: ten')), ['FieldValueTypeInvalid ten']);
+  assert.equal(s.index.lookup('example.com', 'Widget')?.crd && JSON.stringify(s.index.lookup('example.com', 'Widget')!.crd).includes("The widget's desired state: its size and replicas."), true);
+});
+
 test('no warning of the `yaml` package reaches stderr, whatever is done with the AST', () => {
   const texts = ['[a, b]: 1\n{c: 1}: 2\n? [x]\n: y\n', 'a: !!float 1\nb: !unknown x\n', 'a: &x [1]\nb: *x\nc: {<<: *x}\n', '%YAML 1.3\n---\na: 1\n', 'a: "\\/"\n'];
   const seen: string[] = [];
