@@ -9,12 +9,11 @@
  */
 import type { Finding } from './finding';
 import { isMap, isScalar, parseYamlFile, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
-import { decidedByTemplate, hasGoTemplateActions, keySegments, maskTemplate, pathKey, templateRegions } from '../yaml/template';
+import { decidedByTemplate, hasGoTemplateActions, keySegments, maskTemplate, pathKey, templateRegions, type TemplateRegions } from '../yaml/template';
 import { maskSubstitutions } from '../yaml/substitution';
 import { parseFieldPath } from '../yaml';
 import type { PathSegment } from '../engine/field';
 import { isJSONObject, setOwn } from '../engine/json/values';
-import type { TemplateRegions } from '../yaml/template';
 
 /**
  * Parses a document's text; a Helm chart template, or a text with Go template actions or `${VAR}`
@@ -115,8 +114,8 @@ export function notCheckedByTemplate(doc: YamlDoc, lookup?: IdentityLookup): Tem
   return undefined;
 }
 
-/** An apiVersion and kind. */
-export interface ObjectIdentity {
+/** An apiVersion and kind a template may render with. */
+export interface BranchIdentity {
   apiVersion: string;
   kind: string;
 }
@@ -128,7 +127,7 @@ export interface ObjectIdentity {
  * apiVersion, else the document's last kind (and the other way round when kind is the one repeated).
  * Undefined when each is written once.
  */
-export function identityBranches(doc: YamlDoc): ObjectIdentity[] | undefined {
+export function identityBranches(doc: YamlDoc): BranchIdentity[] | undefined {
   const root = doc.template && !doc.template.substitutionOnly ? (doc.ast.contents as Node | null) : null;
   if (!isMap(root)) return undefined;
   const written = (name: string) => (root.items as Pair[]).flatMap((p, i) => (isScalar(p.key) && p.key.value === name && isScalar(p.value) && typeof p.value.value === 'string' ? [{ at: i, value: p.value.value }] : []));
@@ -137,7 +136,7 @@ export function identityBranches(doc: YamlDoc): ObjectIdentity[] | undefined {
   if ((versions.length < 2 && kinds.length < 2) || versions.length === 0 || kinds.length === 0) return undefined;
   const lead = versions.length >= kinds.length ? versions : kinds;
   const other = lead === versions ? kinds : versions;
-  const out: ObjectIdentity[] = [];
+  const out: BranchIdentity[] = [];
   lead.forEach((p, i) => {
     const next = lead[i + 1]?.at ?? Infinity;
     const partner = other.find((o) => o.at > p.at && o.at < next) ?? other[other.length - 1];
@@ -153,7 +152,7 @@ export function identityBranches(doc: YamlDoc): ObjectIdentity[] | undefined {
  * served: undefined (not checked) if a branch is of a known CRD's group, as helm picks the branch (e.g. by
  * `.Capabilities`) and no branch alone is an error; else its own (an object no known CRD defines).
  */
-export function identityToCheck(doc: YamlDoc, lookup: IdentityLookup): ObjectIdentity | undefined {
+export function identityToCheck(doc: YamlDoc, lookup: IdentityLookup): BranchIdentity | undefined {
   const v = doc.value;
   const own = isJSONObject(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string' ? { apiVersion: v.apiVersion, kind: v.kind } : undefined;
   const branches = identityBranches(doc);
