@@ -231,6 +231,15 @@ export const STRUCTURES: YamlRow[] = [
   { yaml: 'a:\tb\n' },
   { yaml: 'a: "x\\/y"\nb: 2\nc: "\\/"\n' },
   { yaml: 'a: !!int x\nb: "\\/"\n' },
+  // Quoted scalars over several lines: libyaml checks no indentation inside them (continuation lines at
+  // the key's column, left of it, or tabbed), but a key must be on one line and a document marker ends it.
+  { yaml: "a:\n  b: 'one two\n  three'\n  c: 1\n" },
+  { yaml: 'a:\n  b: "one\\ttwo\nthree\n\n four"\n  c: 1\n' },
+  { yaml: "a:\n  - 'it''s\n  x'''\n  - b\n" },
+  { yaml: "a: 'x\n\ty'\n" },
+  { yaml: "a:\n  'b\n  c': 1\n" },
+  { yaml: "a:\n  b: 'x\n...\n  y'\n" },
+  { yaml: 'a:\n  b: "x\n  y\n' },
   // Streams as kubectl reads files.
   { yaml: '%YAML 1.1\n---\na: 1\n', stream: true },
   { yaml: '%YAML 1.2\n---\na: 1\n', stream: true },

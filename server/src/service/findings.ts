@@ -10,14 +10,14 @@ import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } f
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/customresource/value';
 import { formatFieldPath, mappingKeys } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
-import { identityFromTemplate, literalFindings } from './templates';
+import { identityBranches, identityToCheck, literalFindings, notCheckedByTemplate } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
 import { checkCr, checkCrd, checkCrdUpdate, checkCrUpdate, textKey } from './engineCalls';
 import type { CrCheck, CrUpdateCheck, UpdateError } from './caches';
 import { baselineFor, brokenObjectsFinding, compatFindings, onUpdate } from './update';
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
-import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
+import { crdVersions, lookupIdentity, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from '../engine/field/similar';
 import { unknownKindHint } from './unknownKind';
@@ -103,6 +103,15 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
       .map((c) => `${c.id}@${c.uri}`)
       .join(',')}:${update}`;
   if (role.role !== 'cr') return `${role.role}:${patch}`;
+  const branches = identityBranches(doc);
+  if (branches) {
+    // The branch checked is the first one a known CRD serves: every branch's CRD decides.
+    const crds = branches.map((b) => {
+      const r = roleOf(b);
+      return r.role === 'cr' ? (ctx.index.lookup(r.group, r.kind)?.id ?? '-') : '-';
+    });
+    return `cr-branches:${crds.join(',')}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
+  }
   const crd = ctx.index.lookup(role.group, role.kind);
   if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
@@ -128,12 +137,22 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   const out = doc.template && !doc.template.substitutionOnly ? [] : syntaxFindings(td, doc);
   // Findings on half-parsed documents would be noise on top of the syntax error.
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
-  if (doc.template && identityFromTemplate(doc)) return out;
+  if (doc.template && notCheckedByTemplate(doc)) return out;
   // A patch, a scaffold's CRD patch or a test assertion is a partial object (fileRole.ts).
   const patch = partialRole(ctx.files.get(td.uri), doc.value);
   // A JSON 6902 patch holds operations, not objects.
   if (patch === 'json6902') return out;
-  const role = roleOf(doc.value);
+  let role = roleOf(doc.value);
+  let value = doc.value;
+  if (doc.template && role.role === 'cr') {
+    // if/else branches may set the identity: checked as one a known CRD serves, or not at all.
+    const id = identityToCheck(doc, (apiVersion, kind) => lookupIdentity(ctx.index, apiVersion, kind));
+    if (!id) return out;
+    if (id.apiVersion !== role.apiVersion || id.kind !== role.kind) {
+      value = { ...(doc.value as Record<string, unknown>), apiVersion: id.apiVersion, kind: id.kind };
+      role = roleOf(value);
+    }
+  }
   if (role.role === 'crd' && patch === 'partial') return out; // a patch of a CRD is not a CRD
   if (role.role === 'crd') out.push(...duplicateFindings(ctx, td, doc, role.crd));
   if (role.role === 'crd') {
@@ -189,7 +208,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       if (broken) out.push(broken);
     }
   } else if (role.role === 'cr') {
-    out.push(...crFindings(ctx, td, doc, role, patch === 'partial'));
+    out.push(...crFindings(ctx, td, doc, role, patch === 'partial', value));
   }
   return out;
 }
@@ -230,7 +249,8 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
 
 type CrRole = Extract<ReturnType<typeof roleOf>, { role: 'cr' }>;
 
-function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean): Finding[] {
+/** `value`: the object checked (a template's value with the identity of the branch checked). */
+function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean, value: unknown = doc.value): Finding[] {
   const out: Finding[] = [];
   const res = resolveCr(ctx.index, role);
   if (!res) {
@@ -305,14 +325,14 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     return out;
   }
   // A patch (a partial object) updates nothing by itself.
-  const base = partial ? undefined : baselineFor(ctx, td.uri, doc.value);
+  const base = partial ? undefined : baselineFor(ctx, td.uri, value);
   // `name: no` in metadata: ObjectMeta does not decode and the API server reports only that. It gets the
   // YAML 1.1 finding and "Quote it" as a spec value does, and the rest of the object is checked as quoted.
   const surprises = metadataSurprises(doc);
-  const value = surprises.length ? withScalarsAsWritten(doc.value, surprises) : doc.value;
+  const checked = surprises.length ? withScalarsAsWritten(value, surprises) : value;
   const key = textKey(doc.text, ctx.settings.yamlVersion) + (surprises.length ? '\u0000metadata as written' : '');
-  if (surprises.length) out.push(...metadataSurpriseFindings(td, doc, surprises, checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial })));
-  const r: CrCheck | CrUpdateCheck = base ? checkCrUpdate(ctx, crd, version.name, key, value, base.object) : checkCr(ctx, crd, version.name, key, value, { partial });
+  if (surprises.length) out.push(...metadataSurpriseFindings(td, doc, surprises, checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, { partial })));
+  const r: CrCheck | CrUpdateCheck = base ? checkCrUpdate(ctx, crd, version.name, key, checked, base.object) : checkCr(ctx, crd, version.name, key, checked, { partial });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
@@ -355,7 +375,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   out.push(...unknownFieldFindings(ctx, td, doc, role, crd, version, result.pruned));
   if (!doc.template) return out;
   // What of this template object needs the whole object: the findings the partial check does not have.
-  const p = partial ? r : checkCr(ctx, crd, version.name, key, value, { partial: true });
+  const p = partial ? r : checkCr(ctx, crd, version.name, key, checked, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
   return literalFindings(doc, out, partialMessages);
 }

@@ -16,6 +16,7 @@ import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schem
 import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
 import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
+import { printedByTemplate } from './templates';
 import { isJSONObject } from '../engine/json/values';
 import { validateAgainstSchema } from '../engine/validation/schema-validator';
 import { guard } from './engineCalls';
@@ -43,7 +44,13 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
     }
     if (!res?.version?.schema) return null;
     const s = schemaAtPath(res.version.schema, at.segments);
+    // A key or value a template action prints is unknown until rendered: nothing is said about it, nor
+    // about the field of a key an action prints (its name is not known).
+    const printed = printedByTemplate(doc, at.segments);
+    const key = printed ? keyRange(doc, found.pair) : undefined;
+    if (key && td.getText().slice(key[0], key[1]) !== file.text.slice(key[0], key[1])) return null;
     if (!s) {
+      if (printed) return null;
       // A field the schema does not know: say what the API server will do with it.
       const parent = schemaAtPath(res.version.schema, at.segments.slice(0, -1));
       const last = at.segments[at.segments.length - 1];
@@ -52,8 +59,11 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
       return { contents: { kind: MarkupKind.Markdown, value: md }, range };
     }
     md = describeSchema(s.name ?? '', s.schema, s.required);
-    const base = inTest ? undefined : baselineFor(ctx, td.uri, doc.value);
-    if (base) md += `\n\n${baselineValue(valueAt(base.object, at.segments), valueAt(doc.value, at.segments), base.label, s.schema)}`;
+    const base = inTest || printed ? undefined : baselineFor(ctx, td.uri, doc.value);
+    if (base)
+      md += `
+
+${baselineValue(valueAt(base.object, at.segments), valueAt(doc.value, at.segments), base.label, s.schema)}`;
     if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_`;
   } else if (role.role === 'crd') {
     // Inside a CEL expression: the sub-expression under the cursor, typed by the engine's checker.

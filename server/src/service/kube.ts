@@ -45,6 +45,18 @@ export function resolveCr(index: CrdIndex, role: Extract<DocumentRole, { role: '
   return { crd, version: crdVersions(crd.crd).find((v) => v.name === role.version) };
 }
 
+/**
+ * What the index knows of an apiVersion and kind: `served` by a readable known CRD, `known` (a CRD of its
+ * group, or of its kind with other versions, is known), or `unknown` (templates.ts IdentityLookup).
+ */
+export function lookupIdentity(index: CrdIndex, apiVersion: string, kind: string): 'served' | 'known' | 'unknown' {
+  const role = roleOf({ apiVersion, kind });
+  if (role.role !== 'cr') return 'unknown';
+  const res = resolveCr(index, role);
+  if (res?.version?.served && !res.crd.broken) return 'served';
+  return res || (role.group !== '' && index.all().some((c) => c.group === role.group)) ? 'known' : 'unknown';
+}
+
 /** A step into a schema: which keyword led there, so the node can be found in the CRD text. */
 export type SchemaStep = { keyword: 'properties'; name: string } | { keyword: 'additionalProperties' } | { keyword: 'items' };
 

@@ -6,7 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Location, type Position } from 'vscode-languageserver-types';
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
-import { docAt, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, findPath, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isJSONObject } from '../engine/json/values';
 
 const MAX_SYMBOLS = 5000;
@@ -21,7 +21,12 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
     if (!contents?.range) continue;
     const v = doc.value;
     const kind = isJSONObject(v) && typeof v.kind === 'string' ? v.kind : undefined;
-    const name = isJSONObject(v) && isJSONObject(v.metadata) && typeof v.metadata.name === 'string' ? v.metadata.name : undefined;
+    // The name as written: a template's `{{ include "x" . }}-tls` rather than its mask (or nothing).
+    const nameNode = findPath(doc, [
+      { kind: 'field', name: 'metadata' },
+      { kind: 'field', name: 'name' },
+    ]).node;
+    const name = isScalar(nameNode) ? asWritten(td, file, doc, nameNode) : undefined;
     const range = { start: td.positionAt(doc.start), end: td.positionAt(Math.max(doc.start, trimEnd(file.text, doc.end))) };
     const sel = { start: td.positionAt(doc.base + contents.range[0]), end: td.positionAt(doc.base + contents.range[0]) };
     out.push({
@@ -30,7 +35,7 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
       kind: kind === 'CustomResourceDefinition' ? SymbolKind.Class : SymbolKind.Module,
       range,
       selectionRange: sel,
-      children: kind === 'CustomResourceDefinition' && isMap(contents) ? crdChildren(td, doc, contents, budget) : children(td, doc, contents, budget),
+      children: kind === 'CustomResourceDefinition' && isMap(contents) ? crdChildren(td, file, doc, contents, budget) : children(td, file, doc, contents, budget),
     });
   }
   return out;
@@ -40,9 +45,9 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
  * A CRD's outline: its top-level fields, then one symbol per version whose children are the schema's
  * fields (property names with their types), not the raw `properties:` nesting.
  */
-function crdChildren(td: TextDocument, doc: YamlDoc, root: Node, budget: { left: number }): DocumentSymbol[] {
+function crdChildren(td: TextDocument, file: YamlFile, doc: YamlDoc, root: Node, budget: { left: number }): DocumentSymbol[] {
   // Top-level fields only (no budget spent on their subtrees).
-  const out: DocumentSymbol[] = isMap(root) ? root.items.map((p) => pairSymbol(td, doc, p as Pair<unknown, unknown>)).filter((x): x is DocumentSymbol => !!x) : [];
+  const out: DocumentSymbol[] = isMap(root) ? root.items.map((p) => pairSymbol(td, file, doc, p as Pair<unknown, unknown>)).filter((x): x is DocumentSymbol => !!x) : [];
   if (!isMap(root)) return out;
   const spec = root.items.find((p) => isScalar(p.key) && p.key.value === 'spec')?.value as Node | undefined;
   const versions = isMap(spec) ? (spec.items.find((p) => isScalar(p.key) && p.key.value === 'versions')?.value as Node | undefined) : undefined;
@@ -56,7 +61,7 @@ function crdChildren(td: TextDocument, doc: YamlDoc, root: Node, budget: { left:
     const openAPI = isMap(schemaNode) ? (schemaNode.items.find((p) => isScalar(p.key) && p.key.value === 'openAPIV3Schema')?.value as Node | undefined) : undefined;
     const r = { start: td.positionAt(doc.base + v.range[0]), end: td.positionAt(doc.base + v.range[1]) };
     versionSyms.push({
-      name: isScalar(nameNode) ? String(nameNode.value) : 'version',
+      name: isScalar(nameNode) ? asWritten(td, file, doc, nameNode) : 'version',
       kind: SymbolKind.Namespace,
       range: r,
       selectionRange: nameNode?.range ? { start: td.positionAt(doc.base + nameNode.range[0]), end: td.positionAt(doc.base + nameNode.range[1]) } : r,
@@ -102,31 +107,44 @@ function trimEnd(text: string, end: number): number {
   return end;
 }
 
+/**
+ * A scalar as the user wrote it where a template action masks part of it (`{{ .Values.team }}`, never the
+ * mask `xxxx` the parse saw), else its value.
+ */
+function asWritten(td: TextDocument, file: YamlFile, doc: YamlDoc, n: Node): string {
+  const r = file.template ? n.range : undefined;
+  if (r) {
+    const written = td.getText().slice(doc.base + r[0], doc.base + r[1]);
+    if (written !== file.text.slice(doc.base + r[0], doc.base + r[1])) return written.replace(/\s+/g, ' ').trim();
+  }
+  return String((n as { value?: unknown }).value);
+}
+
 /** The symbol of one `key: value` entry, without children. */
-function pairSymbol(td: TextDocument, doc: YamlDoc, p: Pair<unknown, unknown>): DocumentSymbol | undefined {
+function pairSymbol(td: TextDocument, file: YamlFile, doc: YamlDoc, p: Pair<unknown, unknown>): DocumentSymbol | undefined {
   const k = p.key as Node | null;
   if (!isScalar(k) || !k.range) return undefined;
   const v = p.value as Node | null;
   const end = v?.range ? v.range[1] : k.range[1];
   return {
-    name: String(k.value) || '""',
+    name: asWritten(td, file, doc, k) || '""',
     kind: isMap(v) ? SymbolKind.Object : isSeq(v) ? SymbolKind.Array : SymbolKind.Field,
-    detail: isScalar(v) ? truncate(String(v.value)) : undefined,
+    detail: isScalar(v) ? truncate(asWritten(td, file, doc, v)) : undefined,
     range: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + Math.max(end, k.range[1])) },
     selectionRange: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + k.range[1]) },
   };
 }
 
-function children(td: TextDocument, doc: YamlDoc, node: Node, budget: { left: number }): DocumentSymbol[] {
+function children(td: TextDocument, file: YamlFile, doc: YamlDoc, node: Node, budget: { left: number }): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   if (isMap(node)) {
     for (const p of node.items) {
       if (budget.left <= 0) break;
-      const sym = pairSymbol(td, doc, p as Pair<unknown, unknown>);
+      const sym = pairSymbol(td, file, doc, p as Pair<unknown, unknown>);
       if (!sym) continue;
       budget.left--;
       const v = p.value as Node | null;
-      if (v && (isMap(v) || isSeq(v))) sym.children = children(td, doc, v, budget);
+      if (v && (isMap(v) || isSeq(v))) sym.children = children(td, file, doc, v, budget);
       out.push(sym);
     }
   } else if (isSeq(node)) {
@@ -135,13 +153,13 @@ function children(td: TextDocument, doc: YamlDoc, node: Node, budget: { left: nu
       if (budget.left <= 0 || !n || !n.range || !(isMap(n) || isSeq(n))) return;
       budget.left--;
       const nameNode = isMap(n) ? n.items.find((p) => isScalar(p.key) && p.key.value === 'name') : undefined;
-      const label = nameNode && isScalar(nameNode.value) ? `${i}: ${String(nameNode.value.value)}` : String(i);
+      const label = nameNode && isScalar(nameNode.value) ? `${i}: ${asWritten(td, file, doc, nameNode.value)}` : String(i);
       out.push({
         name: label,
         kind: SymbolKind.Object,
         range: { start: td.positionAt(doc.base + n.range[0]), end: td.positionAt(doc.base + n.range[1]) },
         selectionRange: { start: td.positionAt(doc.base + n.range[0]), end: td.positionAt(doc.base + n.range[0]) },
-        children: children(td, doc, n, budget),
+        children: children(td, file, doc, n, budget),
       });
     });
   }

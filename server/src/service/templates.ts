@@ -8,12 +8,13 @@
  * over objects, ...) where an action may add to that object.
  */
 import type { Finding } from './finding';
-import { parseYamlFile, type YamlDoc, type YamlFile } from './yamlDocument';
-import { decidedByTemplate, hasGoTemplateActions, maskTemplate, pathKey, templateRegions } from '../yaml/template';
+import { isMap, isScalar, parseYamlFile, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+import { decidedByTemplate, hasGoTemplateActions, keySegments, maskTemplate, pathKey, templateRegions, type TemplateRegions } from '../yaml/template';
 import { maskSubstitutions } from '../yaml/substitution';
 import { maskExpressions } from '../yaml/expressions';
 import { parseFieldPath } from '../yaml';
 import type { PathSegment } from '../engine/field';
+import { isJSONObject, setOwn } from '../engine/json/values';
 
 /** How a file is parsed, from what it is (FileContext). */
 export interface ParseOptions {
@@ -45,14 +46,142 @@ export function parseFile(text: string, previous: YamlFile | undefined, opts: Pa
     // `${VAR}` only in comments: nothing of the document is decided by the substitution.
     const substitutionOnly = !!t && !actions;
     d.template = t && (!substitutionOnly || t.templated.size + t.open.size + t.conditional.size > 0) ? { ...t, substitutionOnly } : undefined;
+    if (d.template && !substitutionOnly) d.value = knownValue(d.value, d.template);
   }
   return { ...f, source: text, template: mask };
 }
 
-/** Whether the template decides a document's apiVersion or kind (then nothing in it can be checked). */
-export function identityFromTemplate(doc: YamlDoc): boolean {
+/**
+ * A Go template document's value without what its actions print: such a value (or key) is unknown until
+ * rendered, so it is neither checked nor shown (its mask `xxxx` is not the user's text; a label value
+ * `{{ .Values.team | quote }}` is not "more than 63 bytes"). Map entries are left out, copying only the
+ * objects on their paths; list items stay (leaving one out would renumber the rest): findings on them are
+ * dropped by literalFindings, as they are on the object's name. Leaving a value out makes no finding of its
+ * own: a required field missing at a templated path is decided by the template too.
+ */
+function knownValue(value: unknown, t: TemplateRegions): unknown {
+  if (t.templated.size === 0 || !isJSONObject(value)) return value;
+  const root = { ...value };
+  const copies = new WeakSet<object>([root]);
+  for (const key of t.templated) {
+    const segs = keySegments(key);
+    // The object's name stays (masked): without one the API server stops before the CEL rules, and
+    // findings on it are dropped as decided by the template.
+    if (segs.length === 0 || (segs.length === 2 && segs[0] === 'metadata' && (segs[1] === 'name' || segs[1] === 'generateName'))) continue;
+    let node: unknown = root;
+    for (let i = 0; i < segs.length - 1 && node; i++) {
+      const g = segs[i];
+      let child: unknown;
+      if (typeof g === 'number') child = Array.isArray(node) ? node[g] : undefined;
+      else child = isJSONObject(node) && Object.hasOwn(node, g) ? node[g] : undefined;
+      if (!isJSONObject(child) && !Array.isArray(child)) {
+        node = undefined;
+        break;
+      }
+      if (!copies.has(child)) {
+        child = Array.isArray(child) ? [...child] : { ...child };
+        copies.add(child as object);
+        if (typeof g === 'number') (node as unknown[])[g] = child;
+        else setOwn(node as Record<string, unknown>, g, child);
+      }
+      node = child;
+    }
+    const last = segs[segs.length - 1];
+    if (typeof last === 'string' && isJSONObject(node) && Object.hasOwn(node, last)) delete node[last];
+  }
+  return root;
+}
+
+/** Why a Go template document is not checked at all (see notCheckedByTemplate). */
+export type TemplateSkip =
+  /** its apiVersion or kind is printed by an action */
+  | 'identity'
+  /** an action at its top level may print any field, apiVersion and kind included */
+  | 'whole'
+  /** if/else branches set apiVersion or kind: a known CRD's group is among them, and no branch is served */
+  | 'branches';
+
+/** What each TemplateSkip says, for people. */
+export const TEMPLATE_SKIP_REASONS: Readonly<Record<TemplateSkip, string>> = {
+  identity: 'its apiVersion or kind comes from a template action',
+  whole: 'a template action at its top level may print any field',
+  branches: 'template branches set its apiVersion or kind, and no branch is a version a known CRD serves',
+};
+
+/**
+ * What the CRD index knows of an apiVersion and kind: `served` by a known CRD, `known` (a CRD of its
+ * group is known, but none serves it), or `unknown`.
+ */
+export type IdentityLookup = (apiVersion: string, kind: string) => 'served' | 'known' | 'unknown';
+
+/**
+ * Why a Go template document is not checked at all, or undefined when its literal YAML is checked (the
+ * summary's "not checked (template)"). `lookup`: what the CRD index knows of an identity; without it,
+ * documents whose identity is set by if/else branches count as checked.
+ */
+export function notCheckedByTemplate(doc: YamlDoc, lookup?: IdentityLookup): TemplateSkip | undefined {
   const t = doc.template;
-  return !!t && (t.templated.has(pathKey([{ kind: 'field', name: 'apiVersion' }])) || t.templated.has(pathKey([{ kind: 'field', name: 'kind' }])) || t.open.has(pathKey([])));
+  if (!t || t.substitutionOnly) return undefined;
+  if (t.templated.has(pathKey([{ kind: 'field', name: 'apiVersion' }])) || t.templated.has(pathKey([{ kind: 'field', name: 'kind' }]))) return 'identity';
+  if (t.open.has(pathKey([]))) return 'whole';
+  if (lookup && identityBranches(doc) && !identityToCheck(doc, lookup)) return 'branches';
+  return undefined;
+}
+
+/** An apiVersion and kind a template may render with. */
+export interface BranchIdentity {
+  apiVersion: string;
+  kind: string;
+}
+
+/**
+ * The identities a Go template document may render with, when if/else branches write its apiVersion or
+ * kind more than once (`{{- if ... }}apiVersion: a/v1{{- else }}apiVersion: a/v1beta1{{- end }}`; the
+ * masked parse keeps the last of each): each apiVersion with the kind written after it up to the next
+ * apiVersion, else the document's last kind (and the other way round when kind is the one repeated).
+ * Undefined when each is written once.
+ */
+export function identityBranches(doc: YamlDoc): BranchIdentity[] | undefined {
+  const root = doc.template && !doc.template.substitutionOnly ? (doc.ast.contents as Node | null) : null;
+  if (!isMap(root)) return undefined;
+  const written = (name: string) => (root.items as Pair[]).flatMap((p, i) => (isScalar(p.key) && p.key.value === name && isScalar(p.value) && typeof p.value.value === 'string' ? [{ at: i, value: p.value.value }] : []));
+  const versions = written('apiVersion');
+  const kinds = written('kind');
+  if ((versions.length < 2 && kinds.length < 2) || versions.length === 0 || kinds.length === 0) return undefined;
+  const lead = versions.length >= kinds.length ? versions : kinds;
+  const other = lead === versions ? kinds : versions;
+  const out: BranchIdentity[] = [];
+  lead.forEach((p, i) => {
+    const next = lead[i + 1]?.at ?? Infinity;
+    const partner = other.find((o) => o.at > p.at && o.at < next) ?? other[other.length - 1];
+    const id = lead === versions ? { apiVersion: p.value, kind: partner.value } : { apiVersion: partner.value, kind: p.value };
+    if (!out.some((x) => x.apiVersion === id.apiVersion && x.kind === id.kind)) out.push(id);
+  });
+  return out.length > 1 ? out : undefined;
+}
+
+/**
+ * The identity a Go template document is checked as: its value's own (the last written) when it has no
+ * if/else branches or a known CRD serves it, else the first branch a known CRD serves. When none is
+ * served: undefined (not checked) if a branch is of a known CRD's group, as helm picks the branch (e.g. by
+ * `.Capabilities`) and no branch alone is an error; else its own (an object no known CRD defines).
+ */
+export function identityToCheck(doc: YamlDoc, lookup: IdentityLookup): BranchIdentity | undefined {
+  const v = doc.value;
+  const own = isJSONObject(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string' ? { apiVersion: v.apiVersion, kind: v.kind } : undefined;
+  const branches = identityBranches(doc);
+  if (!branches) return own;
+  if (own && lookup(own.apiVersion, own.kind) === 'served') return own;
+  const known = branches.map((x) => lookup(x.apiVersion, x.kind));
+  const served = branches.find((_, i) => known[i] === 'served');
+  if (served) return served;
+  return known.includes('known') ? undefined : own;
+}
+
+/** Whether an action prints the key or value at a path (or one of its parents): unknown until rendered. */
+export function printedByTemplate(doc: YamlDoc, segs: readonly PathSegment[]): boolean {
+  const t = doc.template;
+  return !!t && !t.substitutionOnly && decidedByTemplate(t, segs, '', false);
 }
 
 /** Whether a template decides anything under a document's `spec` (a CRD such as that is not indexed). */

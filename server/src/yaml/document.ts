@@ -9,7 +9,7 @@
  * Parsing never fails: syntax errors come back as data with ranges, and whatever parsed is still
  * available as a JSON value and as an AST.
  */
-import { Composer, Parser, YAMLWarning, isMap, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
+import { Composer, Parser, YAMLWarning, isMap, isPair, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type Scalar, type ScalarTag, type Tags } from 'yaml';
 import type { FieldError, PathSegment } from '../engine/field';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
@@ -21,6 +21,7 @@ import { diffTexts, type TextEdit } from './diff';
 import { spliceDocument } from './splice';
 import { decodeDocument, type DecodeWork } from './decode';
 import { streamProblems } from './stream';
+import { decodeDoubleQuoted, decodeSingleQuoted, quotedScalarEnd } from './quoted';
 import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, RETAINED_SHARE, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound } from './budget';
 
 /** Which YAML flavour decides scalar types. */
@@ -587,8 +588,103 @@ function composeIsolated(text: string, version: YamlVersion): { doc: Document.Pa
   const tokens = Array.from(new Parser().parse(text));
   const depth = maxCollectionDepth(tokens);
   if (depth > MAX_YAML_DEPTH) return undefined;
-  const docs = Array.from(new Composer(composeOptions(version)).compose(tokens));
+  const docs = composeAsGoYaml(text, tokens, composeOptions(version));
   return docs.length === 1 ? { doc: docs[0], depth } : undefined;
+}
+
+/**
+ * The documents of a text's tokens, with go-yaml's reading of quoted scalars: go-yaml (libyaml's
+ * scanner) reads a quoted scalar's continuation lines at any indentation, the `yaml` package ends the
+ * scalar at a line indented no deeper than its block and reports a missing quote (quoted.ts). Only
+ * after such a report, each of those scalars is given to the `yaml` package as one line (its line breaks
+ * as spaces: same offsets) and its value decoded again from the text as libyaml decodes it. A scalar
+ * kubectl refuses too (a key over several lines, a document marker or the end inside) stays an error.
+ */
+function composeAsGoYaml(text: string, tokens: CST.Token[], options: ReturnType<typeof composeOptions>): Document.Parsed[] {
+  const docs = Array.from(new Composer(options).compose(tokens));
+  if (!docs.some((d) => d.errors.some((e) => e.code === 'MISSING_CHAR'))) return docs;
+  let relaxed = text;
+  let toks = tokens;
+  const scalars = new Map<number, number>();
+  for (let n = 0; n < MAX_RELAXING_PARSES; n++) {
+    // Every quoted scalar the `yaml` package ended early. The first is one (the text before it was read
+    // as go-yaml reads it); the others, read after it, are confirmed by the next parse.
+    const spans: [number, number][] = [];
+    for (const t of quotedScalarTokens(toks)) {
+      if (quotedScalarEnd(relaxed, t.offset) === t.offset + t.length || t.offset < (spans.at(-1)?.[1] ?? 0)) continue;
+      const end = quotedScalarEnd(text, t.offset);
+      // A quoted key must be on one line (go-yaml: "could not find expected ':'").
+      if (end < 0 || /^[ \t]*:(?:[ \t\r\n]|$)/.test(text.slice(end, end + 200))) break;
+      spans.push([t.offset, end]);
+    }
+    if (spans.length === 0) break;
+    const oneLine = (batch: [number, number][]) => {
+      let out = relaxed;
+      for (const [start, end] of batch) out = out.slice(0, start) + text.slice(start, end).replace(/[\r\n]/g, ' ') + out.slice(end);
+      return out;
+    };
+    let next = oneLine(spans);
+    let nextToks = Array.from(new Parser().parse(next));
+    if (spans.length > 1) {
+      const read = new Map(quotedScalarTokens(nextToks).map((t) => [t.offset, t.length]));
+      if (!spans.every(([start, end]) => read.get(start) === end - start)) {
+        // One was not a scalar after all (text the early end misread): the certain one alone.
+        spans.length = 1;
+        next = oneLine(spans);
+        nextToks = Array.from(new Parser().parse(next));
+      }
+    }
+    relaxed = next;
+    toks = nextToks;
+    for (const [start, end] of spans) scalars.set(start, end);
+  }
+  if (scalars.size === 0) return docs;
+  const out = Array.from(new Composer(options).compose(toks));
+  for (const d of out) {
+    visitScalars(d.contents, (node) => {
+      const end = node.range ? scalars.get(node.range[0]) : undefined;
+      if (end === undefined) return;
+      const raw = text.slice(node.range![0], end);
+      const value = raw[0] === "'" ? decodeSingleQuoted(raw) : decodeDoubleQuoted(raw);
+      const v = value === undefined ? undefined : typeof value === 'string' ? value : 'value' in value ? value.value : undefined;
+      if (v === undefined) return;
+      node.source = v;
+      if (typeof node.value === 'string') node.value = v;
+    });
+  }
+  return out;
+}
+
+/** More parses than this to read a chunk's quoted scalars as go-yaml does: the rest stay errors. */
+const MAX_RELAXING_PARSES = 50;
+
+/** The quoted scalar tokens of a CST, in text order, with their lengths. */
+function quotedScalarTokens(tokens: CST.Token[]): { offset: number; length: number }[] {
+  const out: { offset: number; length: number }[] = [];
+  const stack: unknown[] = [...tokens].reverse();
+  while (stack.length) {
+    const t = stack.pop() as Record<string, unknown> | undefined;
+    if (!t || typeof t !== 'object') continue;
+    if (t.type === 'single-quoted-scalar' || t.type === 'double-quoted-scalar') {
+      out.push({ offset: t.offset as number, length: (t.source as string).length });
+      continue;
+    }
+    const kids: unknown[] = [];
+    if (Array.isArray(t.items)) for (const it of t.items as Record<string, unknown>[]) kids.push(it.key, it.value);
+    if (t.type === 'document') kids.push(t.value);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return out;
+}
+
+/** Every scalar of a document's contents (iterative: the input may be deep). */
+function visitScalars(root: unknown, f: (s: Scalar) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (isScalar(n)) f(n);
+    else if (isMap(n) || isSeq(n)) for (const it of n.items as unknown[]) stack.push(isPair(it) ? it.value : it, isPair(it) ? it.key : undefined);
+  }
 }
 
 /** The `yaml` package options that read scalars as Kubernetes does (see ParseYamlOptions.yamlVersion). */
@@ -620,7 +716,7 @@ function parseChunk(text: string, version: YamlVersion, cost: number): ParsedDoc
     doc.warnings.push(new YAMLWarning([0, nl < 0 ? text.length : nl], 'RESOURCE_EXHAUSTION', `not checked: the document is nested more than ${MAX_YAML_DEPTH} levels deep`));
     return [{ chunkText: text, doc, start: 0, end: text.length, version, cost }];
   }
-  const docs = Array.from(new Composer(options).compose(tokens));
+  const docs = composeAsGoYaml(text, tokens, options);
   if (docs.length === 0) return [];
   return docs.map((doc, i) => {
     const start = i === 0 ? 0 : docs[i - 1].range[2];

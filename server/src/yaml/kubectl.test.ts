@@ -128,6 +128,29 @@ test('duplicate keys: a warning on the later key (spelled as written), the last 
   assert.equal(d.hasSyntaxErrors, false);
 });
 
+test("quoted scalars over several lines are read at any indentation, as go-yaml's scanner reads them", () => {
+  // sigs.k8s.io/yaml (go-yaml v2) gives {"schema":{"description":"Mode of the pod: one of fast, slow","type":"string"}}:
+  // libyaml checks no indentation inside a quoted scalar; the `yaml` package alone reports a missing quote.
+  const atKey = "schema:\n  description: 'Mode of the pod:\n  one of fast, slow'\n  type: string\n";
+  const d = parseYamlDocuments(atKey).documents[0];
+  assert.deepEqual(d.errors, []);
+  assert.deepEqual(d.value, { schema: { description: 'Mode of the pod: one of fast, slow', type: 'string' } });
+  // Left of the key, in double quotes with an escape, blank lines folding to a line break, in a list, `''`.
+  const v = parseYamlDocuments("a:\n  b: \"one\\ttwo\nthree\n\n  four\"\n  c:\n    - 'it''s\n    x'\n    - z\n").documents[0];
+  assert.deepEqual(v.errors, []);
+  assert.deepEqual(v.value, { a: { b: 'one\ttwo three\nfour', c: ["it's x", 'z'] } });
+  // Positions are those of the text: the next key's value is found where it is written.
+  const path = d.rangeOfPath('schema.type');
+  assert.equal(atKey.slice(path!.start, path!.end), 'string');
+  // What go-yaml refuses too stays an error: a key over two lines, a document marker or the end inside.
+  for (const text of ["a:\n  'b\n  c': 1\n", "a:\n  b: 'x\n...\n  y'\n", 'a:\n  b: "x\n  y\n']) {
+    assert.ok(
+      parseYamlDocuments(text).documents.some((x) => x.errors.some((e) => e.severity === 'error')),
+      JSON.stringify(text),
+    );
+  }
+});
+
 test('a document after `...` without `---` is flagged: kubectl ignores it', () => {
   const d = parseYamlDocuments('a: 1\n...\nb: 2\n').documents;
   assert.equal(d.length, 2);
@@ -158,6 +181,25 @@ test('`.inf` in a custom resource is an error in the editor, on `.inf`, and noth
     s.findings(ok).filter((x) => x.severity === 'error'),
     [],
   );
+});
+
+test("a CRD whose description continues at its key's column is checked, as the API server checks it", () => {
+  // kubectl create --dry-run=server (kube-apiserver 1.37) accepts the CRD with the description as written,
+  // and refuses it with `minimum: ten` for spec.replicas (`CustomResourceDefinition in version "v1" cannot
+  // be handled as a CustomResourceDefinition: json: cannot unmarshal string into Go struct field
+  // JSONSchemaProps...`): kubectl reads the description, so the real error is what stops the CRD.
+  const description = "              description: 'The widget''s desired state:\n              its size and replicas.'\n";
+  const crd = WIDGET_CRD.replace("              description: The widget's desired state.\n", description);
+  assert.notEqual(crd, WIDGET_CRD);
+  const s = new LanguageService();
+  const codes = (text: string) => {
+    const td = TextDocument.create('file:///ws/crds/widget-crd.yaml', 'yaml', 1, text);
+    s.update(td);
+    return s.findings(td).map((f) => `${f.code} ${td.getText(f.range)}`);
+  };
+  assert.deepEqual(codes(crd), []);
+  assert.deepEqual(codes(crd.replace('minimum: 0', 'minimum: ten')), ['FieldValueTypeInvalid ten']);
+  assert.equal(s.index.lookup('example.com', 'Widget')?.crd && JSON.stringify(s.index.lookup('example.com', 'Widget')!.crd).includes("The widget's desired state: its size and replicas."), true);
 });
 
 test('no warning of the `yaml` package reaches stderr, whatever is done with the AST', () => {

@@ -1,10 +1,11 @@
 /**
- * Double-quoted scalars as go-yaml v2 (libyaml's scanner) reads them. YAML 1.2, which the `yaml`
- * package follows, added the `\/` escape, which kubectl refuses, and dropped `\'`, which kubectl
- * accepts; libyaml also refuses escapes of surrogates or code points beyond U+10FFFF, and folds NEL
- * like a line feed. The value is decoded again here so that what kubectl sees decides.
+ * Quoted scalars as go-yaml v2 (libyaml's scanner) reads them. YAML 1.2, which the `yaml` package
+ * follows, added the `\/` escape, which kubectl refuses, and dropped `\'`, which kubectl accepts;
+ * libyaml also refuses escapes of surrogates or code points beyond U+10FFFF, and folds NEL like a line
+ * feed. And libyaml checks no indentation inside a quoted scalar: its continuation lines may sit at its
+ * key's column or left of it (generated CRDs have such descriptions), where the `yaml` package ends the
+ * scalar and reports a missing quote. The value is decoded again here so that what kubectl sees decides.
  */
-
 /** The decoded value, or go-yaml's scanner error and the offset (in `raw`) of the escape it refuses. */
 export type DoubleQuoted = { value: string } | { error: string; at: number };
 
@@ -54,10 +55,27 @@ function lineBreak(raw: string, i: number): string {
  * scalar (the `yaml` package reports that itself).
  */
 export function decodeDoubleQuoted(raw: string): DoubleQuoted | undefined {
-  if (raw.length < 2 || raw[0] !== '"' || raw[raw.length - 1] !== '"') return undefined;
+  return raw[0] === '"' ? decodeQuoted(raw) : undefined;
+}
+
+/**
+ * Decodes a single-quoted scalar's source (`raw` starts and ends with `'`) as libyaml does: `''` is a
+ * quote, line breaks fold. Undefined when `raw` is not a complete single-quoted scalar.
+ */
+export function decodeSingleQuoted(raw: string): string | undefined {
+  if (raw[0] !== "'") return undefined;
+  const r = decodeQuoted(raw);
+  return r && 'value' in r ? r.value : undefined;
+}
+
+/** yaml_parser_scan_flow_scalar's decoding of a single- or double-quoted scalar's source. */
+function decodeQuoted(raw: string): DoubleQuoted | undefined {
+  const q = raw[0];
+  if (raw.length < 2 || raw[raw.length - 1] !== q) return undefined;
+  const single = q === "'";
   // The common case, one line without escapes, is the text between the quotes (no loop over characters).
   const inner = raw.slice(1, -1);
-  if (!/["\\\r\n\u0085\u2028\u2029]/.test(inner)) return { value: inner };
+  if (!(single ? /['\r\n\u0085\u2028\u2029]/ : /["\\\r\n\u0085\u2028\u2029]/).test(inner)) return { value: inner };
   const end = raw.length - 1;
   let s = '';
   let i = 1;
@@ -67,6 +85,16 @@ export function decodeDoubleQuoted(raw: string): DoubleQuoted | undefined {
     // Non-blank characters.
     while (i < end && !isBlank(raw[i]) && !breakLength(raw, i)) {
       const c = raw[i];
+      if (single) {
+        // `''` is a quote; a quote alone would have ended the scalar.
+        if (c !== "'") s += c;
+        else if (raw[i + 1] === "'" && i + 1 < end) {
+          s += "'";
+          i++;
+        } else return undefined;
+        i++;
+        continue;
+      }
       if (c === '"') return undefined;
       if (c !== '\\') {
         s += c;
@@ -122,4 +150,39 @@ export function decodeDoubleQuoted(raw: string): DoubleQuoted | undefined {
     } else s += whitespaces;
     if (i >= end) return { value: s };
   }
+}
+
+/**
+ * The offset just after the quote closing the quoted scalar that opens at `start`, as libyaml's scanner
+ * finds it: across lines at any indentation, `''` and backslash escapes skipped. -1 when a line starting
+ * with a document marker (`---`, `...`) or the end of the text comes first (go-yaml: "found unexpected
+ * document indicator", "found unexpected end of stream").
+ */
+export function quotedScalarEnd(text: string, start: number): number {
+  const q = text[start];
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === q) {
+      if (q === "'" && text[i + 1] === "'") {
+        i++;
+        continue;
+      }
+      return i + 1;
+    }
+    if (c === '\\' && q === '"') {
+      i++;
+      if (text[i] === '\r' && text[i + 1] === '\n') i++;
+      continue;
+    }
+    if ((c === '\n' || c === '\r') && documentMarkerAt(text, i + 1 + (c === '\r' && text[i + 1] === '\n' ? 1 : 0))) return -1;
+  }
+  return -1;
+}
+
+/** A `---` or `...` at `i` followed by a blank, a line break or the end. */
+function documentMarkerAt(text: string, i: number): boolean {
+  const m = text.slice(i, i + 3);
+  if (m !== '---' && m !== '...') return false;
+  const after = text[i + 3];
+  return after === undefined || after === ' ' || after === '\t' || after === '\n' || after === '\r';
 }

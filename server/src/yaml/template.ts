@@ -132,6 +132,8 @@ function classify(body: string): { kind: TemplateActionKind; keyword?: string } 
   if (body.startsWith('/*')) return { kind: 'silent' };
   if (/^\$[\w]*\s*:?=(?!=)/.test(body)) return { kind: 'silent' };
   const m = /^[A-Za-z_]\w*/.exec(body);
+  // `fail "..."` stops the rendering: where it renders nothing is output.
+  if (m && m[0] === 'fail') return { kind: 'silent' };
   if (m && KEYWORDS.has(m[0]) && m[0] !== 'template') return { kind: 'control', keyword: m[0] };
   return { kind: 'output', keyword: m && m[0] === 'template' ? 'template' : undefined };
 }
@@ -147,9 +149,12 @@ export function hasGoTemplateActions(text: string): boolean {
   const actions = lexTemplateActions(text).filter((a) => isGoAction(a.body));
   if (actions.length === 0) return false;
   // Actions only in the prose of block scalars (a CRD's description quoting `{{ .cluster.name }}`) are
-  // text to the API server, as they are to YAML: such a file is not a template.
+  // text to the API server, as they are to YAML: such a file is not a template. An action alone on its
+  // line that trims blanks or indents what it prints is not prose: it lays out the block's content
+  // (`data: |-` then `{{- .Files.Get "x" | nindent 4 }}`), as only a template that writes YAML does.
   const prose = blockScalarContents(text);
   return actions.some((a) => {
+    if (laysOutYaml(text, a)) return true;
     // The last range starting at or before the action (the ranges are sorted and disjoint).
     let lo = 0;
     let hi = prose.length - 1;
@@ -161,6 +166,14 @@ export function hasGoTemplateActions(text: string): boolean {
     const r = prose[lo];
     return !(r && r.start <= a.start && a.end <= r.end);
   });
+}
+
+/** An action alone on its line with a trim marker (`{{-`, `-}}`) or an `indent N` / `nindent N`. */
+function laysOutYaml(text: string, a: Lexed): boolean {
+  const blank = (c: string) => c === ' ' || c === '\t' || c === '\r';
+  for (let i = a.start - 1; i >= 0 && text[i] !== '\n'; i--) if (!blank(text[i])) return false;
+  for (let i = a.end; i < text.length && text[i] !== '\n'; i++) if (!blank(text[i])) return false;
+  return text.startsWith('{{- ', a.start) || text.endsWith(' -}}', a.end) || /\bn?indent\s+\d/.test(a.body);
 }
 
 /** `key: |`, `- key: >-`, `- |` ... (no indentation indicator): the header line of a block scalar. */
@@ -268,7 +281,8 @@ export function maskTemplate(text: string): MaskedTemplate | undefined {
     const actionColumn = a.start - lineStart(a.start);
     let column = actionColumn;
     if (c.kind === 'output') {
-      const ind = /\|\s*n?indent\s+(\d+)\s*$/.exec(a.body);
+      // The last `indent N` / `nindent N` of the pipeline, also inside parentheses (`tpl (toYaml .x | indent 4) .`).
+      const ind = /\bn?indent\s+(\d+)\b(?![\s\S]*\bn?indent\s+\d)/.exec(a.body);
       if (ind) column = Number(ind[1]);
     } else if (c.kind === 'control' && c.keyword && (OPENERS.has(c.keyword) || c.keyword === 'else')) {
       const next = nextContentColumn(text, inAction, lineEnd(a.end));
@@ -399,6 +413,14 @@ export function pathKey(segs: readonly PathSegment[]): string {
   return s;
 }
 
+/** The segments of a `pathKey`: names, and numbers for list indexes. */
+export function keySegments(key: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the path keys join their segments with NUL/SOH.
+  for (const m of key.matchAll(/([\u0000\u0001])([^\u0000\u0001]*)/g)) out.push(m[1] === '\u0001' ? Number(m[2]) : m[2]);
+  return out;
+}
+
 /** A parsed document as this module needs it (the YAML layer's YamlDocument satisfies it). */
 export interface ParsedDocumentView {
   /** The root node; its ranges are relative to `chunkOffset`. */
@@ -485,9 +507,13 @@ function ownerOf(root: Node | null, offset: number, col: number, text: string, b
   for (let depth = 0; depth < 200; depth++) {
     if (isMap(node) || isSeq(node)) {
       const items = node.items as unknown[];
+      const seq = isSeq(node);
       const startOf = (it: unknown): number | undefined => {
         const n = isPair(it) ? (it.key as Node | null) : (it as Node | null);
-        return n?.range?.[0];
+        const s = n?.range?.[0];
+        // A list item starts at its dash: `- {{ toYaml . | nindent 6 }}` is an item whose value the action prints
+        // (its empty value is placed after the blanked action).
+        return s === undefined || !seq ? s : dashOffset(text, s + base) - base;
       };
       const first = items.map(startOf).find((s) => s !== undefined);
       if (first === undefined) return { path };
@@ -528,10 +554,15 @@ function ownerOf(root: Node | null, offset: number, col: number, text: string, b
 
 /** The column of the `-` of a sequence entry whose content starts at `absOffset` (the dash is left of it). */
 function dashColumn(text: string, absOffset: number): number {
+  const at = dashOffset(text, absOffset);
+  return at - lineStartOf(text, at);
+}
+
+/** The offset of the `-` of a sequence entry whose content starts at `absOffset`, or `absOffset`. */
+function dashOffset(text: string, absOffset: number): number {
   let i = absOffset - 1;
   while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
-  const at = text[i] === '-' ? i : absOffset;
-  return at - lineStartOf(text, at);
+  return text[i] === '-' ? i : absOffset;
 }
 
 function lineStartOf(text: string, offset: number): number {
