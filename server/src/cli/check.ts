@@ -18,6 +18,7 @@ import type { ServiceSettings } from '../service/context';
 import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '../baseline';
 import { openCluster } from '../cluster';
 import { parseYamlDocuments } from '../yaml';
+import { addCoverage, emptyCoverage, type CoverageCounts } from '../service/coverage';
 
 /** A finding of one input file. */
 export interface FileFinding extends Finding {
@@ -32,7 +33,7 @@ export interface CheckOptions {
   crdFiles?: InputFile[];
   yamlVersion?: YamlVersion;
   fieldValidation?: FieldValidation;
-  /** `hint`: list the objects no known CRD defines (they are always counted). */
+  /** `hint`: list the objects no known CRD defines and the documents a template decides (they are always counted). */
   unknownKinds?: 'ignore' | 'hint';
   /** The Kubernetes minor checked as (--kubernetes-version); undefined: the newest. */
   kubernetesMinor?: number;
@@ -84,8 +85,8 @@ export interface CheckReport {
   findings: FileFinding[];
   files: number;
   documents: number;
-  /** Objects not checked because no known CRD defines their kind. */
-  unchecked: number;
+  /** The documents checked, and those not checked by reason (service/coverage.ts). */
+  coverage: CoverageCounts;
   /** Display paths of files by URI (for related locations in other files). */
   paths: Map<string, string>;
 }
@@ -102,9 +103,15 @@ export function uriOfInput(file: string, cwd: string): string {
  */
 export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' | 'indexed' = 'open'): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
   const cwd = opts.cwd ?? process.cwd();
-  // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
+  // Objects not checked are counted in the summary (coverage); --unknown-kinds hint also lists them.
   const service = new LanguageService(
-    { yamlVersion: opts.yamlVersion ?? '1.1', fieldValidation: opts.fieldValidation ?? 'Strict', unknownKinds: 'hint', compatibility: opts.compatibility ?? {}, kubernetesMinor: opts.kubernetesMinor },
+    {
+      yamlVersion: opts.yamlVersion ?? '1.1',
+      fieldValidation: opts.fieldValidation ?? 'Strict',
+      unknownKinds: opts.unknownKinds ?? 'ignore',
+      compatibility: opts.compatibility ?? {},
+      kubernetesMinor: opts.kubernetesMinor,
+    },
     { batch: true },
   );
   const paths = new Map<string, string>();
@@ -153,22 +160,17 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
   const { service, docs, paths } = openInputs(files, opts, 'indexed');
   const findings: FileFinding[] = [];
   let documents = 0;
-  let unchecked = 0;
+  const coverage = emptyCoverage();
   for (const [i, d] of docs.entries()) {
     if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
     const { file, td } = d;
     service.update(td);
     documents += service.file(td).docs.length;
+    addCoverage(coverage, service.coverage(td));
     const all = service.findings(td);
-    const out: FileFinding[] = [];
-    for (const f of all) {
-      if (f.code === 'UnknownKind') {
-        unchecked++;
-        if (opts.unknownKinds !== 'hint') continue;
-      }
-      out.push({ ...f, file: file.path, fixes: [] });
-    }
-    for (const f of out) f.fixes = service.fixesOf(td, f, all);
+    const out: FileFinding[] = all.map((f) => ({ ...f, file: file.path, fixes: [] }));
+    // Fixes that edit the file (an editor's commands, such as importing CRDs, are not for the CLI).
+    for (const f of out) f.fixes = service.fixesOf(td, f, all).filter((x) => x.edits.length > 0);
     // The objects a CRD change breaks, where the user can open them.
     for (const f of out) {
       if (f.code !== 'BreaksObjects') continue;
@@ -178,5 +180,5 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     findings.push(...out);
     service.release(td.uri);
   }
-  return { findings, files: files.length, documents, unchecked, paths };
+  return { findings, files: files.length, documents, coverage, paths };
 }

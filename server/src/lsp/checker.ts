@@ -70,7 +70,8 @@ export class WorkMeter {
 }
 
 export class Checker {
-  private readonly service = new LanguageService();
+  // The editor's defaults until the client's settings arrive (a client may send none).
+  private readonly service = new LanguageService({ unknownKinds: DEFAULT_WORKER_SETTINGS.unknownKinds });
   private readonly docs = new Map<string, TextDocument>();
   private readonly slots = new Map<string, number>();
   private readonly readable = new ReadableRoots();

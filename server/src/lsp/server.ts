@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   CodeActionKind,
+  type CodeAction,
+  type CodeActionParams,
   DidChangeConfigurationNotification,
   MessageType,
   PublishDiagnosticsNotification,
@@ -31,6 +33,7 @@ import {
   KubeconfigContextsRequest,
   PreviewRequest,
   RUN_TESTS_COMMAND,
+  SERVER_COMMANDS,
   SHOW_NOTES_COMMAND,
   StatsRequest,
   StatusNotification,
@@ -322,7 +325,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
         // A fix's notes; the Run lenses of CRD rule test files.
-        executeCommandProvider: { commands: [SHOW_NOTES_COMMAND, RUN_TESTS_COMMAND] },
+        executeCommandProvider: { commands: [...SERVER_COMMANDS] },
       },
       serverInfo: { name: 'crd-yaml', version: '0.1.0' },
     };
@@ -395,7 +398,16 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
     }),
   );
   connection.onSignatureHelp(guarded('query', 'textDocument/signatureHelp'));
-  connection.onCodeAction(guarded('query', 'textDocument/codeAction'));
+  const codeActions = guarded<CodeActionParams>('query', 'textDocument/codeAction');
+  connection.onCodeAction(async (p) => {
+    const actions = (await codeActions(p)) as CodeAction[] | null;
+    // The VS Code extension's commands (supplying CRDs, its settings) exist only there: another client
+    // gets the actions whose command is the server's own, or that have none. The extension is the client
+    // that says whether its workspace is trusted (initializationOptions.trusted, always sent).
+    if (init.trusted !== undefined || !Array.isArray(actions)) return actions;
+    const own = new Set<string>(SERVER_COMMANDS);
+    return actions.filter((a) => !a.command || own.has(a.command.command));
+  });
   connection.onDocumentSymbol(guarded('query', 'textDocument/documentSymbol'));
   connection.onDefinition(guarded('query', 'textDocument/definition'));
   connection.onFoldingRanges(guarded('query', 'textDocument/foldingRange'));

@@ -10,7 +10,7 @@ import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } f
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/customresource/value';
 import { formatFieldPath, mappingKeys } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
-import { identityFromTemplate, literalFindings } from './templates';
+import { literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
 import { checkCr, checkCrd, checkCrdUpdate, checkCrUpdate, textKey } from './engineCalls';
@@ -20,7 +20,7 @@ import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, ty
 import { crdVersions, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from '../engine/field/similar';
-import { unknownKindHint } from './unknownKind';
+import { documentCoverage, type DocumentCoverage } from './coverage';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
@@ -62,6 +62,10 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
       out.push(finding(headRange(td, doc), 'warning', 'InternalError', `crd-yaml internal error: ${(e as Error).message}`, 'other'));
     }
   }
+  if (ctx.settings.unknownKinds === 'file') {
+    const f = firstUnknownKindFinding(ctx, td, file);
+    if (f) out.push(f);
+  }
   const problem = ctx.baselines.get(td.uri)?.problem;
   const first = file.docs.find((d) => roleOf(d.value).role !== 'other');
   if (problem && first) {
@@ -99,9 +103,10 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
     return `crd:${JSON.stringify(ctx.settings.celLints ?? {})}:${patch}:${definitionsOf(ctx, role.crd)
       .map((c) => `${c.id}@${c.uri}`)
       .join(',')}:${update}`;
-  if (role.role !== 'cr') return `${role.role}:${patch}`;
+  // A template document's listing depends on the unknownKinds setting.
+  if (role.role !== 'cr') return `${role.role}:${patch}:${ctx.settings.unknownKinds}`;
   const crd = ctx.index.lookup(role.group, role.kind);
-  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}`;
+  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
   return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index
     .all()
@@ -125,12 +130,16 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   const out = doc.template && !doc.template.substitutionOnly ? [] : syntaxFindings(td, doc);
   // Findings on half-parsed documents would be noise on top of the syntax error.
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
-  if (doc.template && identityFromTemplate(doc)) return out;
+  // What the template decides, a JSON 6902 patch (operations, not objects), a patch of a CRD (not a CRD):
+  // nothing to check (coverage.ts says why; `crdYaml.unknownKinds: hint` lists the template documents).
+  const coverage = documentCoverage(ctx, td.uri, doc);
+  if ('notChecked' in coverage && coverage.notChecked === 'template') {
+    if (ctx.settings.unknownKinds === 'hint') out.push(finding(headRange(td, doc), 'information', 'TemplateKind', 'not checked: the template decides what this document is (its apiVersion or kind)', 'other'));
+    return out;
+  }
+  if ('notChecked' in coverage && coverage.notChecked === 'patch') return out;
   const patch = ctx.files.get(td.uri)?.patch;
-  // A JSON 6902 patch holds operations, not objects.
-  if (patch === 'json6902') return out;
   const role = roleOf(doc.value);
-  if (role.role === 'crd' && patch === 'partial') return out; // a patch of a CRD is not a CRD
   if (role.role === 'crd') out.push(...duplicateFindings(ctx, td, doc, role.crd));
   if (role.role === 'crd') {
     const apiVersion = role.crd.apiVersion;
@@ -173,7 +182,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       if (broken) out.push(broken);
     }
   } else if (role.role === 'cr') {
-    out.push(...crFindings(ctx, td, doc, role, patch === 'partial'));
+    out.push(...crFindings(ctx, td, doc, role, patch === 'partial', coverage));
   }
   return out;
 }
@@ -214,7 +223,7 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
 
 type CrRole = Extract<ReturnType<typeof roleOf>, { role: 'cr' }>;
 
-function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean): Finding[] {
+function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean, coverage: DocumentCoverage): Finding[] {
   const out: Finding[] = [];
   const res = resolveCr(ctx.index, role);
   if (!res) {
@@ -237,9 +246,15 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
         message: `${c.group} defines kind ${c.kind} (${c.name})`,
       }));
       out.push(f);
-    } else if (ctx.settings.unknownKinds === 'hint') {
-      const hint = unknownKindHint(role.group, role.version, role.kind, role.apiVersion);
-      if (hint) out.push(finding(range, 'information', 'UnknownKind', hint, 'cr'));
+    } else if ('checked' in coverage && coverage.checked === 'unservedKind') {
+      // A kind or version a built-in group does not have: kubectl's REST mapping fails.
+      const f = finding(range, 'error', 'NoKindMatch', coverage.refusal.message, 'cr');
+      f.apiMessage = coverage.refusal.apiMessage;
+      if (coverage.refusal.suggestions.length) f.params = { suggestions: coverage.refusal.suggestions };
+      out.push(f);
+    } else if (ctx.settings.unknownKinds === 'hint' && 'notChecked' in coverage) {
+      const f = unknownKindFinding(range, coverage);
+      if (f) out.push(f);
     }
     return out;
   }
@@ -330,6 +345,33 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   const p = partial ? r : checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
   return literalFindings(doc, out, partialMessages);
+}
+
+/**
+ * The information that an object is not checked for want of its CRD (`params.origin: noCrd`: the editor
+ * offers ways to supply CRDs), or what the built-in table says of a built-in kind it cannot vouch for.
+ * `others`: more objects of the file not checked for the same reason (said once per file).
+ */
+function unknownKindFinding(range: Range, coverage: Extract<DocumentCoverage, { notChecked: unknown }>, others = 0): Finding | undefined {
+  if (coverage.notChecked === 'builtinKind' && coverage.hint) return finding(range, 'information', 'UnknownKind', coverage.hint, 'cr');
+  if (coverage.notChecked !== 'noCrd') return undefined;
+  const more = others > 0 ? ` (nor for ${others} more object${others === 1 ? '' : 's'} of this file)` : '';
+  const f = finding(range, 'information', 'UnknownKind', `${coverage.group}/${coverage.kind} not checked: no CRD known for it${more}`, 'cr');
+  f.params = { origin: 'noCrd' };
+  return f;
+}
+
+/** `crdYaml.unknownKinds: file`: one information on the first object of the file no known CRD defines. */
+function firstUnknownKindFinding(ctx: ServiceContext, td: TextDocument, file: YamlFile): Finding | undefined {
+  let first: { doc: YamlDoc; coverage: Extract<DocumentCoverage, { notChecked: unknown }> } | undefined;
+  let others = 0;
+  for (const doc of file.docs) {
+    const c = documentCoverage(ctx, td.uri, doc);
+    if (!('notChecked' in c) || c.notChecked !== 'noCrd') continue;
+    if (first) others++;
+    else first = { doc, coverage: c };
+  }
+  return first && unknownKindFinding(rangeOfPath(td, first.doc, [{ kind: 'field', name: 'kind' }], 'value'), first.coverage, others);
 }
 
 /**

@@ -15,6 +15,7 @@ import type { FileBaseline, WorkspaceObjects } from './update';
 import { isTestFile, runTests, testFindings, testLenses, type TestRun } from './crdTests';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
+import { fileCoverage, type DocumentCoverage } from './coverage';
 import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
 import { roleOf } from './kube';
@@ -77,8 +78,8 @@ export class LanguageService {
    */
   setFileContext(uri: string, fc: FileContext): boolean {
     const before = this.ctx.files.get(uri) ?? {};
-    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch) return false;
-    if (fc.helmTemplate || fc.patch) this.ctx.files.set(uri, { ...fc });
+    if (!!before.helmTemplate === !!fc.helmTemplate && before.patch === fc.patch && JSON.stringify(before.testTool) === JSON.stringify(fc.testTool)) return false;
+    if (fc.helmTemplate || fc.patch || fc.testTool) this.ctx.files.set(uri, { ...fc });
     else this.ctx.files.delete(uri);
     // A chart template is parsed differently.
     if (!!before.helmTemplate !== !!fc.helmTemplate) this.ctx.caches.openFiles.delete(uri);
@@ -227,6 +228,11 @@ export class LanguageService {
   findings(td: TextDocument): Finding[] {
     const f = fileFindings(this.ctx, td, this.file(td));
     return isTestFile(td.uri) ? [...f, ...testFindings(this.ctx, td)] : f;
+  }
+
+  /** What of a document was checked, document by document, and why the rest was not (coverage.ts). */
+  coverage(td: TextDocument): DocumentCoverage[] {
+    return fileCoverage(this.ctx, td.uri, this.file(td));
   }
 
   /** Runs the cases of a CRD rule test file (all, or the one at `index`); their failures become findings. */
