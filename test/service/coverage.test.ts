@@ -62,6 +62,23 @@ test('coverage: an object whose CRD has YAML errors, and a built-in kind of a Ku
   assert.deepEqual(coverageOf(old, 'file:///ws/d.yaml', 'apiVersion: apps/v1\nkind: Deploymnet\n'), ['builtinKind']);
 });
 
+test('a built-in version the API server does not serve is refused only as it would be sent: not a chart adapting to the cluster, not a patch', () => {
+  const s = serviceWithCrd();
+  // helm renders policy/v1 on a current cluster (Capabilities), or the else branch is the old one: not sent as written.
+  const capabilities = '{{- if .Capabilities.APIVersions.Has "policy/v1" }}\napiVersion: policy/v1\n{{- else }}\napiVersion: policy/v1beta1\n{{- end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: p\n';
+  assert.deepEqual(coverageOf(s, 'file:///ws/chart/templates/pdb.yaml', capabilities, { helmTemplate: true }), ['template']);
+  const elseBranch = '{{- if .Values.modern }}\napiVersion: policy/v1\n{{- else }}\napiVersion: policy/v1beta1\n{{- end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: p\n';
+  assert.deepEqual(coverageOf(s, 'file:///ws/chart/templates/pdb2.yaml', elseBranch, { helmTemplate: true }), ['template']);
+  // Rendered as written when enabled: a Kubernetes 1.25+ API server answers `no matches for kind
+  // "PodDisruptionBudget" in version "policy/v1beta1"`.
+  const gated = '{{- if .Values.pdb.enabled }}\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: p\n{{- end }}\n';
+  assert.deepEqual(coverageOf(s, 'file:///ws/chart/templates/pdb3.yaml', gated, { helmTemplate: true }), ['checked:unservedKind']);
+  // kubebuilder's config/default/webhookcainjection_patch.yaml, usually commented out of its kustomization.
+  const patch = 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: m\n';
+  assert.deepEqual(coverageOf(s, 'file:///ws/config/default/webhookcainjection_patch.yaml', patch), ['patch']);
+  assert.deepEqual(coverageOf(s, 'file:///ws/config/default/webhooks.yaml', patch), ['checked:unservedKind']);
+});
+
 /** The information findings of a file under an unknownKinds setting. */
 function notChecked(settings: Partial<ServiceSettings>, uri: string, text: string, fc?: FileContext): Array<{ line: number; text: string; message: string }> {
   const s = serviceWithCrd(settings);

@@ -55,8 +55,26 @@ function skippedForTemplate(ctx: ServiceContext, doc: YamlDoc): boolean {
   return ctx.settings.templates === 'ignore' || identityFromTemplate(doc);
 }
 
-/** The coverage of one document of the file `uri`. */
-export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc): DocumentCoverage {
+/**
+ * Whether a Go template document chooses its apiVersion by the cluster it is rendered for (`.Capabilities`,
+ * `.KubeVersion`, `semverCompare`) or by an if/else before its kind: the version written is not the one
+ * sent to a current API server.
+ */
+function adaptsToCluster(doc: YamlDoc, source: string): boolean {
+  if (!doc.template || doc.template.substitutionOnly) return false;
+  const text = source.slice(doc.start, doc.end);
+  if (/\.Capabilities\b|\.KubeVersion\b|\bsemverCompare\b/.test(text)) return true;
+  const kindAt = text.search(/^kind\s*:/m);
+  return /\{\{-?\s*else\b/.test(kindAt < 0 ? text : text.slice(0, kindAt));
+}
+
+/** A patch by its file name (`manager_webhook_patch.yaml`, `patches/...`): kustomize's, not sent as written. */
+function isPatchByName(uri: string): boolean {
+  return /(^|\/)patch(es)?\/|[_.-]patch(es)?\.ya?ml$/i.test(uri.split(/[?#]/)[0]);
+}
+
+/** The coverage of one document of the file `uri` (`source`: the file's text, as written). */
+export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc, source: string): DocumentCoverage {
   if (skippedForTemplate(ctx, doc)) return { notChecked: 'template' };
   if (doc.syntax.some((s) => s.severity === 'error')) return { notChecked: doc.template && !doc.template.substitutionOnly ? 'template' : 'yamlError' };
   const fc = ctx.files.get(uri);
@@ -70,14 +88,21 @@ export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc)
   if (crd) return crd.broken ? { notChecked: 'crdUnreadable', group, kind, apiVersion } : { checked: 'customResource' };
   if (isClientSideKind(group, apiVersion, kind) || clientSideFile(uri)) return { notChecked: 'clientSide', group, kind, apiVersion };
   const builtin = builtinKindAnswer(group, role.version, kind, apiVersion, ctx.settings.kubernetesMinor);
-  if (builtin?.served === false) return { checked: 'unservedKind', refusal: builtin };
+  if (builtin?.served === false) {
+    // Refused as written; but a chart that picks the version from the cluster renders another, and a
+    // patch (kubebuilder's `*_patch.yaml`, often left out of its kustomization) is never sent as written.
+    if (adaptsToCluster(doc, source)) return { notChecked: 'template', group, kind, apiVersion };
+    if (isPatchByName(uri)) return { notChecked: 'patch', group, kind, apiVersion };
+    return { checked: 'unservedKind', refusal: builtin };
+  }
   if (builtin) return { notChecked: 'builtinKind', group, kind, apiVersion, ...(builtin.served === undefined ? { hint: builtin.hint } : {}) };
   return { notChecked: 'noCrd', group, kind, apiVersion };
 }
 
 /** The coverage of every document of a file, in order. */
 export function fileCoverage(ctx: ServiceContext, uri: string, file: YamlFile): DocumentCoverage[] {
-  return file.docs.map((d) => documentCoverage(ctx, uri, d));
+  const source = file.source ?? file.text;
+  return file.docs.map((d) => documentCoverage(ctx, uri, d, source));
 }
 
 /** Counts of documents by what they were checked as and why they were not. */

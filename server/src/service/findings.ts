@@ -132,7 +132,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
   // What the template decides, a JSON 6902 patch (operations, not objects), a patch of a CRD (not a CRD):
   // nothing to check (coverage.ts says why; `crdYaml.unknownKinds: hint` lists the template documents).
-  const coverage = documentCoverage(ctx, td.uri, doc);
+  const coverage = documentCoverage(ctx, td.uri, doc, td.getText());
   if ('notChecked' in coverage && coverage.notChecked === 'template') {
     if (ctx.settings.unknownKinds === 'hint') out.push(finding(headRange(td, doc), 'information', 'TemplateKind', 'not checked: the template decides what this document is (its apiVersion or kind)', 'other'));
     return out;
@@ -366,7 +366,7 @@ function firstUnknownKindFinding(ctx: ServiceContext, td: TextDocument, file: Ya
   let first: { doc: YamlDoc; coverage: Extract<DocumentCoverage, { notChecked: unknown }> } | undefined;
   let others = 0;
   for (const doc of file.docs) {
-    const c = documentCoverage(ctx, td.uri, doc);
+    const c = documentCoverage(ctx, td.uri, doc, td.getText());
     if (!('notChecked' in c) || c.notChecked !== 'noCrd') continue;
     if (first) others++;
     else first = { doc, coverage: c };
