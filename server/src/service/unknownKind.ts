@@ -10,7 +10,8 @@ import { closestNames } from '../engine/field/similar';
  * API groups of client tools whose files look like objects but are never sent to a server: kustomizations
  * and components, kpt and KRM function configs, test tools' suites (Chainsaw, kuttl, the Kyverno CLI),
  * local cluster and node configuration (kind, k3d, ctlptl, kubeadm, the kubelet's and other components'
- * configuration files, audit policies).
+ * configuration files, audit policies), a controller's own configuration file (controller-runtime), the
+ * Operator SDK's scorecard, Backstage's catalog-info.yaml.
  */
 const CLIENT_SIDE_GROUPS = new Set([
   'kustomize.config.k8s.io',
@@ -30,6 +31,9 @@ const CLIENT_SIDE_GROUPS = new Set([
   'apiserver.config.k8s.io',
   'audit.k8s.io',
   'clusterctl.cluster.x-k8s.io',
+  'controller-runtime.sigs.k8s.io',
+  'scorecard.operatorframework.io',
+  'backstage.io',
 ]);
 
 /**
