@@ -135,6 +135,20 @@ test('kinds no CRD defines: silent by default, a hint when configured; a kind a 
     checkFindings(s, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'NoKindMatch', severity: 'error', message: '(Ingress is served as networking.k8s.io/v1)' }]);
     checkFindings(s, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'NoKindMatch', severity: 'error', message: '(apps/v1beta1 is not served: use apps/v1)' }]);
     checkFindings(s, 'apiVersion: v1\nkind: Servce\n', [{ text: 'Servce', code: 'NoKindMatch', severity: 'error', message: '(did you mean "Service"?)' }]);
+    // kubectl maps the kind in lower case, and the API server refuses it when decoding (kube-apiserver 1.37:
+    // `pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" ...`);
+    // another casing is not mapped at all (`no matches for kind "DEPLOYMENT" in version "apps/v1"`).
+    checkFindings(s, 'apiVersion: v1\nkind: pod\n', [
+      {
+        text: 'pod',
+        code: 'NoKindMatch',
+        message: 'no kind "pod" is registered for version "v1" (did you mean "Pod"?)',
+        apiMessage: 'pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:111"',
+      },
+    ]);
+    checkFindings(s, 'apiVersion: apps/v1\nkind: DEPLOYMENT\n', [
+      { text: 'DEPLOYMENT', code: 'NoKindMatch', apiMessage: 'no matches for kind "DEPLOYMENT" in version "apps/v1"', message: '(did you mean "Deployment"?)' },
+    ]);
   }
 });
 

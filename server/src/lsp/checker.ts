@@ -70,8 +70,8 @@ export class WorkMeter {
 }
 
 export class Checker {
-  // The editor's defaults until the client's settings arrive (a client may send none).
-  private readonly service = new LanguageService({ unknownKinds: DEFAULT_WORKER_SETTINGS.unknownKinds });
+  // Nothing is said of objects without a CRD before the first workspace scan has found the CRDs there.
+  private readonly service = new LanguageService({ unknownKinds: 'ignore' });
   private readonly docs = new Map<string, TextDocument>();
   private readonly slots = new Map<string, number>();
   private readonly readable = new ReadableRoots();
@@ -83,6 +83,8 @@ export class Checker {
   private folders: string[] = [];
   private indexing = false;
   private scanGeneration = 0;
+  /** The first workspace scan is over: "no CRD known" can be said (before, the CRD may not be indexed yet). */
+  private scannedOnce = false;
   private fileEvents: Promise<void> = Promise.resolve();
   /** Custom requests and notifications of the repository features, by method. */
   private readonly customRequests = new Map<string, (p: never) => unknown>();
@@ -168,7 +170,13 @@ export class Checker {
         const before = this.settings;
         const s = readWorkerSettings(m.raw);
         this.settings = s;
-        this.service.configure({ unknownKinds: s.unknownKinds, fieldValidation: s.fieldValidation, compatibility: s.compatibility, kubernetesMinor: s.kubernetesMinor, celLints: s.celLints });
+        this.service.configure({
+          unknownKinds: this.scannedOnce ? s.unknownKinds : 'ignore',
+          fieldValidation: s.fieldValidation,
+          compatibility: s.compatibility,
+          kubernetesMinor: s.kubernetesMinor,
+          celLints: s.celLints,
+        });
         const repoChanged = this.repo.configure(s.raw);
         this.scheduler.delayMs = s.diagnosticsDelayMs;
         if (repoChanged) void this.indexSources(false);
@@ -489,6 +497,7 @@ export class Checker {
     // Without a folder there is nothing to scan, but configured sources still count.
     if (!this.folders.length) {
       await this.indexSources(true);
+      this.scanDone();
       return;
     }
     const generation = ++this.scanGeneration;
@@ -518,6 +527,15 @@ export class Checker {
     this.indexing = false;
     this.log(`indexed ${this.service.crdCount} CRDs in ${(performance.now() - t0).toFixed(0)} ms`);
     this.sendStatus();
+    this.scanDone();
+    for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
+  }
+
+  /** After the first scan, objects without a CRD are reported as crdYaml.unknownKinds says. */
+  private scanDone(): void {
+    if (this.scannedOnce) return;
+    this.scannedOnce = true;
+    this.service.configure({ unknownKinds: this.settings.unknownKinds });
     for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
   }
 }

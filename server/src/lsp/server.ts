@@ -10,7 +10,6 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   CodeActionKind,
-  type CodeAction,
   type CodeActionParams,
   DidChangeConfigurationNotification,
   MessageType,
@@ -26,6 +25,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
 import { applyChanges } from './documents';
+import { actionsForClient, isExtensionClient } from './clientCommands';
 import {
   ConversionWebhookRequest,
   CrdsRequest,
@@ -399,15 +399,7 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   );
   connection.onSignatureHelp(guarded('query', 'textDocument/signatureHelp'));
   const codeActions = guarded<CodeActionParams>('query', 'textDocument/codeAction');
-  connection.onCodeAction(async (p) => {
-    const actions = (await codeActions(p)) as CodeAction[] | null;
-    // The VS Code extension's commands (supplying CRDs, its settings) exist only there: another client
-    // gets the actions whose command is the server's own, or that have none. The extension is the client
-    // that says whether its workspace is trusted (initializationOptions.trusted, always sent).
-    if (init.trusted !== undefined || !Array.isArray(actions)) return actions;
-    const own = new Set<string>(SERVER_COMMANDS);
-    return actions.filter((a) => !a.command || own.has(a.command.command));
-  });
+  connection.onCodeAction(async (p) => actionsForClient(await codeActions(p), isExtensionClient(init)));
   connection.onDocumentSymbol(guarded('query', 'textDocument/documentSymbol'));
   connection.onDefinition(guarded('query', 'textDocument/definition'));
   connection.onFoldingRanges(guarded('query', 'textDocument/foldingRange'));

@@ -65,12 +65,24 @@ export function builtinKindAnswer(group: string, version: string, kind: string, 
   if (!isBuiltinGroup(group)) return undefined;
   if (builtinKind(group, version, kind)) return { served: true };
   const gv = (k: { group: string; version: string }) => (k.group ? `${k.group}/${k.version}` : k.version);
+  const kinds = builtinKindsOfGroup(group);
+  // kubectl's discovery mapper also maps each kind spelled in lower case (restmapper's AddSpecific); the
+  // API server then refuses that spelling when decoding.
+  const cased = kinds.find((k) => k.toLowerCase() === kind && builtinKind(group, version, k));
+  if (cased) {
+    const decoding = `${kind} in version "${version}" cannot be handled as a ${cased}: no kind "${kind}" is registered for version "${apiVersion}" in scheme "pkg/runtime/scheme.go:111"`;
+    return sure(kubernetesMinor, `no kind "${kind}" is registered for version "${apiVersion}"`, {
+      served: false,
+      message: `no kind "${kind}" is registered for version "${apiVersion}" (did you mean "${cased}"?)`,
+      apiMessage: decoding,
+      suggestions: [cased],
+    });
+  }
   const apiMessage = `no matches for kind "${kind}" in version "${apiVersion}"`;
   let why: string;
   let suggestions: string[] = [];
   const served = builtinVersions(group, kind);
   const moved = served.length ? [] : builtinKindsNamed(kind);
-  const kinds = builtinKindsOfGroup(group);
   if (served.length) why = `${apiVersion} is not served: use ${served.map(gv).join(' or ')}`;
   else if (moved.length) why = `${kind} is served as ${[...new Set(moved.map(gv))].join(' or ')}`;
   else if (kinds.length === 0) why = `Kubernetes no longer serves the ${group} group`;
@@ -78,7 +90,11 @@ export function builtinKindAnswer(group: string, version: string, kind: string, 
     suggestions = closestNames(kind, kinds);
     why = suggestions.length ? `did you mean ${suggestions.map((k) => `"${k}"`).join(', ')}?` : `Kubernetes' ${group || 'core'} group has no such kind`;
   }
+  return sure(kubernetesMinor, `${apiMessage} in Kubernetes ${BUILTIN_MINORS[0]} and later (${why})`, { served: false, message: `${apiMessage} (${why})`, apiMessage, suggestions });
+}
+
+/** The refusal, or for a Kubernetes older than the built-in table only `hint` (the table cannot vouch for it). */
+function sure(kubernetesMinor: number | undefined, hint: string, refusal: Extract<BuiltinKindAnswer, { served: false }>): BuiltinKindAnswer {
   const oldest = Number(BUILTIN_MINORS[0].split('.')[1]);
-  if (kubernetesMinor !== undefined && kubernetesMinor < oldest) return { served: undefined, hint: `${apiMessage} in Kubernetes ${BUILTIN_MINORS[0]} and later (${why})` };
-  return { served: false, message: `${apiMessage} (${why})`, apiMessage, suggestions };
+  return kubernetesMinor !== undefined && kubernetesMinor < oldest ? { served: undefined, hint } : refusal;
 }
