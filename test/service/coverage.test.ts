@@ -103,6 +103,9 @@ test('unknownKinds file (the editor default): one information per file, at the k
     ['file:///ws/kustomization.yaml', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n', undefined],
     ['file:///ws/chart/templates/t.yaml', 'apiVersion: {{ .Values.api }}\nkind: {{ .Values.kind }}\n', { helmTemplate: true }],
     ['file:///ws/ops.yaml', '- op: add\n  path: /a\n  value: 1\n', { patch: 'json6902' as const }],
+    // A patch of an object with no CRD, and a chart's object: said by hint, not once per file.
+    ['file:///ws/overlay/cert-patch.yaml', CERT, { patch: 'partial' as const }],
+    ['file:///ws/chart/templates/cert.yaml', CERT.replace('name: c', 'name: {{ .Release.Name }}'), { helmTemplate: true }],
   ] as const)
     assert.deepEqual(notChecked({ unknownKinds: 'file' }, uri, t, fc), [], uri);
   assert.deepEqual(notChecked({ unknownKinds: 'ignore' }, 'file:///ws/app.yaml', text), []);

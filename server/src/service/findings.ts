@@ -361,11 +361,16 @@ function unknownKindFinding(range: Range, coverage: Extract<DocumentCoverage, { 
   return f;
 }
 
-/** `crdYaml.unknownKinds: file`: one information on the first object of the file no known CRD defines. */
+/**
+ * `crdYaml.unknownKinds: file`: one information on the first object of the file no known CRD defines. Not
+ * in patches nor in Go templates (a chart's objects are checked as rendered: `hint` lists them).
+ */
 function firstUnknownKindFinding(ctx: ServiceContext, td: TextDocument, file: YamlFile): Finding | undefined {
+  if (ctx.files.get(td.uri)?.patch) return undefined;
   let first: { doc: YamlDoc; coverage: Extract<DocumentCoverage, { notChecked: unknown }> } | undefined;
   let others = 0;
   for (const doc of file.docs) {
+    if (doc.template && !doc.template.substitutionOnly) continue;
     const c = documentCoverage(ctx, td.uri, doc, td.getText());
     if (!('notChecked' in c) || c.notChecked !== 'noCrd') continue;
     if (first) others++;
