@@ -154,7 +154,8 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
     inWorkers.clear();
     unsent.clear();
     for (const d of documents.all()) if (!desynced.has(d.uri)) toWorkers(d);
-    if (folders.length) workers.post('check', { t: 'folders', folders });
+    // Even none: the check worker waits for its first scan before saying that a kind has no CRD.
+    workers.post('check', { t: 'folders', folders });
   }
 
   function onMessage(role: Role, m: FromWorker): void {
@@ -332,9 +333,8 @@ export function startServer(connection: Connection, opts: StartOptions = {}): vo
   });
 
   connection.onInitialized(() => {
-    const scan = () => {
-      if (folders.length) workers.post('check', { t: 'folders', folders });
-    };
+    // Even none: the check worker waits for its first scan before saying that a kind has no CRD.
+    const scan = () => workers.post('check', { t: 'folders', folders });
     if (pullConfiguration) {
       void connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
       void refreshSettings().then(scan);
