@@ -88,7 +88,7 @@ test('YAML syntax errors: file:line:col, exit 1; other documents of the file sti
   assert.match(syntax[0], /^bad\.yaml:6:13: error: .+ \[YAMLSyntax [A-Z_]+\]$/);
   // The second document (line 9 onwards) still parsed: its CRD-not-found info is there.
   assert.ok(
-    lines.some((l) => /^bad\.yaml:9:7: info: no CustomResourceDefinition known for kind "Gadget"/.test(l)),
+    lines.some((l) => /^bad\.yaml:9:7: info: nowhere\.example\.com\/Gadget not checked: no CRD known for it \[UnknownKind\]$/.test(l)),
     r.out,
   );
   assert.match(r.err, /1 file, 2 documents: \d+ errors?/);
@@ -108,20 +108,107 @@ test('files without Kubernetes objects and built-in objects give nothing (as in 
   assert.equal(r.out, '');
   assert.match(r.err, /2 files, 2 documents/);
   const q = cli(['check', '-q', '--unknown-kinds', 'hint', 'b'], dir);
-  assert.equal(q.code, 0);
   assert.equal(q.out, '');
 });
 
-test('a custom resource without its CRD is not checked: counted, listed with --unknown-kinds hint, never an error', () => {
-  const dir = tmp({ 'cr.yaml': CR_NO_CRD });
-  const r = cli(['check', 'cr.yaml'], dir);
-  assert.equal(r.code, 0);
+test('a custom resource without its CRD is not checked: counted, listed with --unknown-kinds hint, never an error; exit 1 when nothing at all was checked', () => {
+  const dir = tmp({ 'cr.yaml': CR_NO_CRD, 'pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n' });
+  const r = cli(['check', 'cr.yaml', 'pod.yaml'], dir);
+  // kubeconform and kubectl-validate fail without a schema: a run that checked nothing must not pass.
+  assert.equal(r.code, 1);
   assert.equal(r.out, '');
-  assert.match(r.err, /; 1 object of kinds no known CRD defines not checked \(--unknown-kinds hint lists them\)\n$/);
+  assert.equal(
+    r.err,
+    'crd-yaml: 2 files, 2 documents: 0 errors, 0 warnings, 0 info; nothing checked (exit code 1): no CRD known for the kinds of its objects; ' +
+      'not checked: 1 object with no CRD for its kind (give CRDs with --crd <file|url> or --cluster; --unknown-kinds hint lists them), 1 object of built-in kinds (not validated yet)\n',
+  );
   const h = cli(['check', '--unknown-kinds', 'hint', 'cr.yaml'], dir);
-  assert.equal(h.code, 0);
-  assert.equal(h.out, 'cr.yaml:2:7: info: no CustomResourceDefinition known for kind "Gadget" in version "nowhere.example.com/v1" [UnknownKind]\n');
+  assert.equal(h.code, 1);
+  assert.equal(h.out, 'cr.yaml:2:7: info: nowhere.example.com/Gadget not checked: no CRD known for it [UnknownKind]\n');
+  assert.doesNotMatch(h.err, /--unknown-kinds hint lists them/);
   assert.throws(() => parseArgs(['check', '--unknown-kinds', 'loud', 'a']), /unknown --unknown-kinds "loud"/);
+  // Built-in objects only: nothing to supply, nothing failed.
+  assert.equal(cli(['check', 'pod.yaml'], dir).code, 0);
+});
+
+test('--fail-on-unchecked: exit 1 when any object had no CRD, even beside checked ones; the summary counts both', () => {
+  const crd = fs.readFileSync(path.join(ROOT, 'examples/crontab-crd.yaml'), 'utf8');
+  const valid = fs.readFileSync(path.join(ROOT, 'examples/crontab-valid.yaml'), 'utf8');
+  const dir = tmp({ 'crd.yaml': crd, 'ok.yaml': valid, 'cr.yaml': CR_NO_CRD });
+  const r = cli(['check', '.'], dir);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /; checked 1 CRD, 1 custom resource; not checked: 1 object with no CRD for its kind \(give CRDs with --crd <file\|url> or --cluster; --unknown-kinds hint lists them\)\n$/);
+  const f = cli(['check', '--fail-on-unchecked', '.'], dir);
+  assert.equal(f.code, 1);
+  assert.equal(f.out, '');
+  // Nothing without a CRD: the flag changes nothing.
+  assert.equal(cli(['check', '--fail-on-unchecked', 'crd.yaml', 'ok.yaml'], dir).code, 0);
+  assert.throws(() => parseArgs(['preview', '--fail-on-unchecked', 'a']), /--fail-on-unchecked is for check/);
+  // JSON and SARIF carry the same counts.
+  const j = JSON.parse(cli(['check', '-f', 'json', '.'], dir).out);
+  assert.deepEqual(j.summary.checked, { crd: 1, customResource: 1, partialObject: 0, unservedKind: 0 });
+  assert.equal(j.summary.notChecked.noCrd, 1);
+  assert.equal(j.summary.unchecked, 1);
+  const sarif = JSON.parse(cli(['check', '-f', 'sarif', '.'], dir).out);
+  assert.deepEqual(sarif.runs[0].properties.checked, j.summary.checked);
+  assert.deepEqual(sarif.runs[0].properties.notChecked, j.summary.notChecked);
+});
+
+test('the summary line: documents not checked by reason, each with its next step', () => {
+  const dir = tmp({
+    'mixed.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n${CR_NO_CRD}---\n- just a list\n`,
+    'kustomization.yaml': 'resources:\n- mixed.yaml\n',
+    'kind.yaml': 'apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\nnodes: []\n',
+    'skaffold.yaml': 'apiVersion: skaffold/v4beta11\nkind: Config\n',
+    'chart/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
+    'chart/templates/x.yaml': '{{- if .Values.on }}\napiVersion: {{ .Values.api }}\nkind: {{ .Values.kind }}\nmetadata:\n  name: x\n{{- end }}\n',
+  });
+  const r = cli(['check', '.'], dir);
+  assert.equal(
+    r.err,
+    'crd-yaml: 6 files, 8 documents: 0 errors, 0 warnings, 0 info; nothing checked (exit code 1): no CRD known for the kinds of its objects; not checked: ' +
+      '1 object with no CRD for its kind (give CRDs with --crd <file|url> or --cluster; --unknown-kinds hint lists them), 1 document a template decides (--unknown-kinds hint lists them), ' +
+      '1 object of built-in kinds (not validated yet), 4 documents of client-side tools (kustomize, Helm, ...), 1 document that is not a Kubernetes object\n',
+  );
+  // hint lists the objects with no CRD and the documents a template decides.
+  const h = cli(['check', '--unknown-kinds', 'hint', '.'], dir);
+  assert.match(h.out, /^chart\/templates\/x\.yaml:2:1: info: not checked: the template decides what this document is \(its apiVersion or kind\) \[TemplateKind\]$/m);
+  assert.match(h.out, /^mixed\.yaml:7:7: info: nowhere\.example\.com\/Gadget not checked: no CRD known for it \[UnknownKind\]$/m);
+  assert.equal(h.out.trim().split('\n').length, 2, h.out);
+});
+
+test('a kind or version a built-in group does not have is an error (kubectl: no matches for kind); a built-in kind is not checked', () => {
+  // The API server (kubectl apply) answers `no matches for kind "Deploymnet" in version "apps/v1"`, and the
+  // same for extensions/v1beta1 (removed in Kubernetes 1.16 for Deployment, the group in 1.22).
+  const dir = tmp({
+    'typo.yaml': 'apiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: a\n',
+    'removed.yaml': 'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: a\n',
+    'ok.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n',
+  });
+  const r = cli(['check', '-f', 'json', 'typo.yaml', 'removed.yaml', 'ok.yaml'], dir);
+  assert.equal(r.code, 1);
+  const j = JSON.parse(r.out);
+  assert.deepEqual(
+    j.findings.map((f: { file: string; line: number; column: number; severity: string; code: string; message: string; apiMessage: string }) => [f.file, f.line, f.column, f.severity, f.code, f.message, f.apiMessage]),
+    [
+      ['typo.yaml', 2, 7, 'error', 'NoKindMatch', 'no matches for kind "Deploymnet" in version "apps/v1" (did you mean "Deployment"?)', 'no matches for kind "Deploymnet" in version "apps/v1"'],
+      [
+        'removed.yaml',
+        2,
+        7,
+        'error',
+        'NoKindMatch',
+        'no matches for kind "Deployment" in version "extensions/v1beta1" (Deployment is served as apps/v1)',
+        'no matches for kind "Deployment" in version "extensions/v1beta1"',
+      ],
+    ],
+  );
+  assert.deepEqual(j.summary.checked, { crd: 0, customResource: 0, partialObject: 0, unservedKind: 2 });
+  assert.equal(j.summary.notChecked.builtinKind, 1);
+  // Kubernetes older than the built-in table (1.34): not an error, said with --unknown-kinds hint.
+  const old = cli(['check', '--kubernetes-version', '1.30', '--unknown-kinds', 'hint', 'typo.yaml'], dir);
+  assert.equal(old.code, 0);
+  assert.match(old.out, /^typo\.yaml:2:7: info: no matches for kind "Deploymnet" in version "apps\/v1" in Kubernetes 1\.34 and later \(did you mean "Deployment"\?\) \[UnknownKind\]$/m);
 });
 
 test('--format json: findings with 1-based ranges, counts, input errors', () => {
@@ -253,7 +340,7 @@ test("output cut short by a closed pipe (crd-yaml check | head): no stack trace,
   child.stdout.once('data', () => child.stdout.destroy());
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 1);
-  assert.equal(err, 'crd-yaml: 1 file, 2000 documents: 2000 errors, 0 warnings, 0 info\n');
+  assert.equal(err, 'crd-yaml: 1 file, 2000 documents: 2000 errors, 0 warnings, 0 info; checked 2000 custom resources\n');
 });
 
 test('scalars are read as Kubernetes reads them (0755 is octal); --yaml-1.2 reads YAML 1.2 core', () => {

@@ -179,7 +179,7 @@ test('bin/crd-yaml with NODE_EXTRA_CA_CERTS: a --crd URL signed by that CA is fe
   r = await run(BIN, args, env({}));
   assert.notEqual(r.code, 0);
   assert.doesNotMatch(r.out + r.err, FINDING);
-  assert.match(r.err, new RegExp(`${url.replace(/[.?]/g, '\\$&')}: UNABLE_TO_VERIFY_LEAF_SIGNATURE`));
+  assert.match(r.err, new RegExp(`could not download ${url.replace(/[.?]/g, '\\$&')}: the server's certificate is not trusted \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE`));
   // Another CA in the file: refused too.
   r = await run(BIN, args, env({ NODE_EXTRA_CA_CERTS: path.join(dir, 'other.pem') }));
   assert.match(r.err, /UNABLE_TO_VERIFY_LEAF_SIGNATURE/);

@@ -118,7 +118,8 @@ test('crd-yaml check on the hostile folder: finishes, reads each file once, says
     let out = '';
     let err = '';
     const { result: code, reads, listings } = counting(() => runCli(['check', '--unknown-kinds', 'hint', 'inside'], { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: root }));
-    assert.equal(code, 0, err);
+    // Exit 1: objects of a kind no CRD defines, and nothing else to check.
+    assert.equal(code, 1, err);
     // The whole command, not only the search: each file read once, each folder listed once, nothing else.
     assert.deepEqual([...reads.keys()].sort(), [path.join(inside, 'sub', 'y.yaml'), path.join(inside, 'x.yaml')].sort());
     assert.deepEqual([...reads.values()], [1, 1]);
@@ -130,12 +131,12 @@ test('crd-yaml check on the hostile folder: finishes, reads each file once, says
       const t0 = performance.now();
       const r = spawnSync(process.execPath, [cli, 'check', '--unknown-kinds', 'hint', 'inside'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
       t.diagnostic(`dist/cli.js check on the hostile folder: exit ${r.status} in ${(performance.now() - t0).toFixed(0)} ms (wall clock, process start included)`);
-      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.status, 1, r.stderr);
       assert.match(r.stderr, /2 files, 2 documents/);
     }
     assert.match(err, /crd-yaml: 5 symbolic links not followed \(inside\/a, inside\/b, inside\/leak\.yaml, \.\.\.\); --follow-symlinks follows them/);
     assert.match(err, /2 files, 2 documents/);
-    assert.equal(out.split('\n').filter((l) => l.includes('no CustomResourceDefinition')).length, 2);
+    assert.equal(out.split('\n').filter((l) => l.includes('not checked: no CRD known for it')).length, 2);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

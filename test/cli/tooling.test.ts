@@ -95,7 +95,7 @@ test("Chainsaw: resources are sent with their expressions evaluated, assertions 
   // chainsaw's own.
   const clean = await check(path.join(TOOLING, 'chainsaw'), '--unknown-kinds', 'hint');
   assert.deepEqual(clean.lines, []);
-  assert.match(clean.summary, /: 0 errors, 0 warnings, 0 info$/);
+  assert.match(clean.summary, /: 0 errors, 0 warnings, 0 info; checked .*5 partial objects \(patches, test assertions\)/);
 
   const dir = plant('chainsaw', {
     // Applied with its expressions evaluated: the API server answers `The Widget "widget" is invalid:
@@ -119,7 +119,7 @@ test('kuttl: step files are applied whole, assert and errors files are compared'
   // 02-cleanup/assert.yaml are compared with what the cluster holds; TestStep and TestAssert are kuttl's own.
   const clean = await check(path.join(TOOLING, 'kuttl'), '--unknown-kinds', 'hint');
   assert.deepEqual(clean.lines, []);
-  assert.match(clean.summary, /: 0 errors, 0 warnings, 0 info$/);
+  assert.match(clean.summary, /: 0 errors, 0 warnings, 0 info; checked .*4 partial objects \(patches, test assertions\)/);
 
   const dir = plant('kuttl', {
     // A merge patch with a literal of the wrong type: the API server answers `The Widget "widget" is
@@ -147,10 +147,10 @@ test('a kind no known CRD defines is not checked, even in the group of a known C
   // not known here.
   const clean = await check(path.join(TOOLING, 'shared-group'), '--unknown-kinds', 'hint');
   assert.deepEqual(clean.lines, [
-    'deploy/gadget.yaml:4:7: info: no CustomResourceDefinition known for kind "Gadget" in version "example.com/v1" [UnknownKind]',
-    'deploy/widgit.yaml:3:7: info: no CustomResourceDefinition known for kind "Widgit" in version "example.com/v1" (did you mean "Widget"?) [UnknownKind]',
+    'deploy/gadget.yaml:4:7: info: example.com/Gadget not checked: no CRD known for it [UnknownKind]',
+    'deploy/widgit.yaml:3:7: info: example.com/Widgit not checked: no CRD known for it (did you mean "Widget"?) [UnknownKind]',
   ]);
-  assert.match(clean.summary, /: 0 errors, 0 warnings, 2 info$/);
+  assert.match(clean.summary, /: 0 errors, 0 warnings, 2 info; checked 1 CRD; not checked: 2 objects with no CRD/);
   assert.equal(clean.code, 0);
 
   const dir = plant('shared-group', {

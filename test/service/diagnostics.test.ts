@@ -101,32 +101,63 @@ test('unserved and unknown versions, deprecated versions and wrong kinds', () =>
   // define it in the cluster, so it is not checked (issue 22); a close kind of the group's is hinted.
   checkFindings(s, 'apiVersion: example.com/v1\nkind: Widgett\n', []);
   checkFindings(serviceWithCrd({ unknownKinds: 'hint' }), 'apiVersion: example.com/v1\nkind: Widgett\n', [
-    { text: 'Widgett', code: 'UnknownKind', severity: 'information', message: 'no CustomResourceDefinition known for kind "Widgett" in version "example.com/v1" (did you mean "Widget"?)' },
+    { text: 'Widgett', code: 'UnknownKind', severity: 'information', message: 'example.com/Widgett not checked: no CRD known for it (did you mean "Widget"?)' },
   ]);
   checkFindings(serviceWithCrd({ unknownKinds: 'hint' }), 'apiVersion: example.com/v1\nkind: Gadget\n', [
-    { text: 'Gadget', code: 'UnknownKind', severity: 'information', message: 'no CustomResourceDefinition known for kind "Gadget" in version "example.com/v1"' },
+    { text: 'Gadget', code: 'UnknownKind', severity: 'information', message: 'example.com/Gadget not checked: no CRD known for it' },
   ]);
 });
 
-test('kinds no CRD defines: silent by default, a hint when configured', () => {
+test('kinds no CRD defines: silent by default, a hint when configured; a kind a built-in group does not have is an error', () => {
   const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  bogus: 1\n';
   checkFindings(serviceWithCrd(), deployment, []);
+  checkFindings(serviceWithCrd(), 'apiVersion: other.example.org/v1\nkind: Thing\n', []);
   const hint = serviceWithCrd({ unknownKinds: 'hint' });
-  checkFindings(hint, 'apiVersion: other.example.org/v1\nkind: Thing\n', [
-    { text: 'Thing', code: 'UnknownKind', severity: 'information', message: 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"' },
+  const [thing] = checkFindings(hint, 'apiVersion: other.example.org/v1\nkind: Thing\n', [
+    { text: 'Thing', code: 'UnknownKind', severity: 'information', message: 'other.example.org/Thing not checked: no CRD known for it' },
   ]);
-  // Kubernetes' own kinds (from the API server's discovery) are never hinted; mistakes in them are.
+  assert.equal(thing.message, 'other.example.org/Thing not checked: no CRD known for it');
+  // Kubernetes' own kinds (from the API server's discovery) are never hinted, nor client-side tools' files.
   for (const builtin of [
     deployment,
     'apiVersion: v1\nkind: Service\n',
     'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n',
     'apiVersion: v1\nkind: List\n',
     'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+    'apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\n',
+    'apiVersion: skaffold/v4beta11\nkind: Config\n',
   ])
     checkFindings(hint, builtin, []);
-  checkFindings(hint, 'apiVersion: apps/v1\nkind: Deploymnet\n', [{ text: 'Deploymnet', code: 'UnknownKind', message: 'apps/v1 has no kind "Deploymnet" (Kubernetes built-in group apps)' }]);
-  checkFindings(hint, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'UnknownKind', message: 'extensions/v1beta1 has no kind Ingress: it is served as networking.k8s.io/v1' }]);
-  checkFindings(hint, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'UnknownKind', message: 'Deployment is not served in apps/v1beta1 by Kubernetes 1.37: use apps/v1' }]);
+  // What the API server answers for a kind or version of a built-in group it does not serve (kubectl apply:
+  // `no matches for kind "Deploymnet" in version "apps/v1"`): an error whatever unknownKinds says.
+  for (const s of [serviceWithCrd(), hint]) {
+    checkFindings(s, 'apiVersion: apps/v1\nkind: Deploymnet\n', [
+      {
+        text: 'Deploymnet',
+        code: 'NoKindMatch',
+        severity: 'error',
+        message: 'no matches for kind "Deploymnet" in version "apps/v1" (did you mean "Deployment"?)',
+        apiMessage: 'no matches for kind "Deploymnet" in version "apps/v1"',
+      },
+    ]);
+    checkFindings(s, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'NoKindMatch', severity: 'error', message: '(Ingress is served as networking.k8s.io/v1)' }]);
+    checkFindings(s, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'NoKindMatch', severity: 'error', message: '(apps/v1beta1 is not served: use apps/v1)' }]);
+    checkFindings(s, 'apiVersion: v1\nkind: Servce\n', [{ text: 'Servce', code: 'NoKindMatch', severity: 'error', message: '(did you mean "Service"?)' }]);
+    // kubectl maps the kind in lower case, and the API server refuses it when decoding (kube-apiserver 1.37:
+    // `pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" ...`);
+    // another casing is not mapped at all (`no matches for kind "DEPLOYMENT" in version "apps/v1"`).
+    checkFindings(s, 'apiVersion: v1\nkind: pod\n', [
+      {
+        text: 'pod',
+        code: 'NoKindMatch',
+        message: 'no kind "pod" is registered for version "v1" (did you mean "Pod"?)',
+        apiMessage: 'pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:111"',
+      },
+    ]);
+    checkFindings(s, 'apiVersion: apps/v1\nkind: DEPLOYMENT\n', [
+      { text: 'DEPLOYMENT', code: 'NoKindMatch', apiMessage: 'no matches for kind "DEPLOYMENT" in version "apps/v1"', message: '(did you mean "Deployment"?)' },
+    ]);
+  }
 });
 
 test('multi-document files: each document checked on its own, syntax errors stay local', () => {

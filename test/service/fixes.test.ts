@@ -340,6 +340,45 @@ test('fix: "Add all missing required fields" comes as a snippet too: each insert
   assert.equal(expanded, all.edits[0].newText);
 });
 
+test('fix: a kind the group does not have is changed to the kind meant (a built-in group, a CRD group)', () => {
+  const [out] = checkFixesRemove(new LanguageService(), 'apiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: d\n', 'NoKindMatch');
+  assert.equal(out, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n');
+  // A CRD group's kind no known CRD defines is not checked (the group may be shared), not an error: the
+  // information on it says which kind was likely meant.
+  const s = serviceWithCrd({ unknownKinds: 'file' });
+  const { td } = docOf(`${HEAD.replace('Widget', 'Widgit')}spec:\n  size: small\n`);
+  s.update(td);
+  const hint = s.findings(td).find((f) => f.code === 'UnknownKind');
+  assert.equal(hint?.severity, 'information');
+  const change = s.fixes(td, hint!.range).find((x) => x.title === 'Change kind to Widget');
+  assert.ok(change, 'the kind meant is offered');
+  assert.equal(applyEdits(td, change.edits), `${HEAD}spec:\n  size: small\n`);
+});
+
+test('fix: an object with no CRD offers ways to supply CRDs: editor commands, no edits', () => {
+  const s = serviceWithCrd({ unknownKinds: 'file' });
+  const { td } = docOf('apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: c\n');
+  s.update(td);
+  const [f] = s.findings(td);
+  assert.equal(f.code, 'UnknownKind');
+  const fixes = s.fixes(td, f.range);
+  assert.deepEqual(
+    fixes.map((x) => [x.title, x.command, x.edits]),
+    [
+      ['Import CRDs from a cluster...', { command: 'crdYaml.importFromCluster' }, []],
+      ['Add a folder or URL of CRDs...', { command: 'crdYaml.addCrdSource' }, []],
+      ['Open the crdYaml.crdSources setting', { command: 'workbench.action.openSettings', arguments: ['crdYaml.crdSources'] }, []],
+    ],
+  );
+  // A built-in kind of a Kubernetes older than the built-in table is hinted, with nothing to supply.
+  const old = new LanguageService({ unknownKinds: 'hint', kubernetesMinor: 30 });
+  const d = docOf('apiVersion: apps/v1\nkind: Deploymnet\n').td;
+  old.update(d);
+  const [hint] = old.findings(d);
+  assert.equal(hint.code, 'UnknownKind');
+  assert.deepEqual(old.fixes(d, hint.range), []);
+});
+
 test('every fix in the index is exercised by a test of this file', () => {
   const src = readFileSync(__filename, 'utf8');
   const titles: Record<string, RegExp> = {
@@ -356,6 +395,8 @@ test('every fix in the index is exercised by a test of this file', () => {
     addRequired: /fix: a missing required field/,
     closestEnum: /fix: a value not supported/,
     quoteScalar: /fix: YAML 1.1 surprises/,
+    closestKind: /fix: a kind the group does not have/,
+    supplyCrds: /fix: an object with no CRD offers ways to supply CRDs/,
   };
   const missing = FIXES.map((f) => f.id).filter((id) => !titles[id] && !/^cel/i.test(id));
   assert.deepEqual(missing, [], 'a fix without a test here');

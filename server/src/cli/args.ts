@@ -31,8 +31,10 @@ export interface CliArgs {
   caBundle?: string;
   /** How unknown fields are reported: as the API server's fieldValidation (Strict: errors, as kubectl apply). */
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
-  /** `hint`: list the objects whose kind no known CRD defines (they are counted either way). */
+  /** `hint`: list the objects whose kind no known CRD defines and the documents a template decides (they are counted either way). */
   unknownKinds: 'ignore' | 'hint';
+  /** check: exit 1 when an object's kind had no CRD (it was not checked). */
+  failOnUnchecked: boolean;
   /** Globs of files not checked (their CRDs are still used). */
   exclude: string[];
   /** Load the CRDs of a cluster (the kubeconfig's current context, or `context`). */
@@ -110,8 +112,13 @@ Options:
                      check: the severity of a CRD compatibility category (error, warning,
                      information, off), e.g. --compat enum=warning (repeatable).
   --unknown-kinds ignore|hint
-                     hint: list the objects whose kind no known CRD defines (not checked).
-                     By default they are only counted in the summary.
+                     hint: list the objects whose kind no known CRD defines and the
+                     documents whose kind a template decides (not checked). By default
+                     they are only counted in the summary.
+  --fail-on-unchecked
+                     check: exit 1 when an object was not checked because no known CRD
+                     defines its kind (as kubeconform and kubectl-validate do without
+                     a schema).
   --cel-lint-scope authored|all|off
                      check: the CRDs the CEL lints (CELNoSuchKey, CELConstantRule,
                      CELEmptyMessage) run on. authored (default): not on copies of other
@@ -144,8 +151,15 @@ Options:
 Output (text): file:line:col: severity: message [Code field.path], with the API server's exact
 message; json and sarif also carry the short message, related locations and quick fixes.
 
-Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or input error
-(unknown option, missing file, binary file, no YAML files found).
+The summary line (standard error) counts what was checked (CRDs, custom resources, partial
+objects: patches and test assertions) and what was not, by reason: objects with no CRD for
+their kind (--crd, --cluster), documents a template decides, built-in kinds (not validated
+yet), patches that are not objects, client-side files.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors found, or objects of kinds no known CRD
+defines and nothing at all checked (or any such object, with --fail-on-unchecked), 2 usage or
+input error (unknown option, missing file, binary file, no YAML files found, a --crd URL that
+could not be downloaded).
 `;
 
 /** Parse argv (without `node` and the script). Throws UsageError. */
@@ -159,6 +173,7 @@ export function parseArgs(argv: string[]): CliArgs {
     yaml12: false,
     fieldValidation: 'Strict',
     unknownKinds: 'ignore',
+    failOnUnchecked: false,
     followSymlinks: false,
     write: false,
     readBack: false,
@@ -217,7 +232,8 @@ export function parseArgs(argv: string[]): CliArgs {
       const v = value();
       if (v !== 'ignore' && v !== 'hint') throw new UsageError(`unknown --unknown-kinds "${v}" (expected ignore or hint)`);
       args.unknownKinds = v;
-    } else if (a === '--base') args.base = value();
+    } else if (a === '--fail-on-unchecked') args.failOnUnchecked = true;
+    else if (a === '--base') args.base = value();
     else if (a === '--base-cluster') args.baseCluster = true;
     else if (a === '--compat') {
       const v = value();
@@ -251,6 +267,7 @@ export function parseArgs(argv: string[]): CliArgs {
   if (args.readBack && command !== 'preview') throw new UsageError(`${command}: --read-back is for preview`);
   if ((args.base !== undefined || args.baseCluster || Object.keys(args.compatibility).length) && command !== 'check') throw new UsageError(`${command}: --base, --base-cluster and --compat are for check`);
   if (celLintScopeGiven && command !== 'check') throw new UsageError(`${command}: --cel-lint-scope is for check`);
+  if (args.failOnUnchecked && command !== 'check') throw new UsageError(`${command}: --fail-on-unchecked is for check`);
   if (args.base !== undefined && args.baseCluster) throw new UsageError('check: --base and --base-cluster exclude each other');
   if (args.write && args.paths.includes('-')) throw new UsageError('migrate: --write cannot rewrite the standard input');
   for (const [flag, v] of [

@@ -19,6 +19,7 @@ import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '.
 import { openCluster } from '../cluster';
 import { parseYamlDocuments } from '../yaml';
 import { isInside } from '../workspace/repository';
+import { addCoverage, emptyCoverage, type CoverageCounts } from '../service/coverage';
 
 /** A finding of one input file. */
 export interface FileFinding extends Finding {
@@ -33,7 +34,7 @@ export interface CheckOptions {
   crdFiles?: InputFile[];
   yamlVersion?: YamlVersion;
   fieldValidation?: FieldValidation;
-  /** `hint`: list the objects no known CRD defines (they are always counted). */
+  /** `hint`: list the objects no known CRD defines and the documents a template decides (they are always counted). */
   unknownKinds?: 'ignore' | 'hint';
   /** The Kubernetes minor checked as (--kubernetes-version); undefined: the newest. */
   kubernetesMinor?: number;
@@ -87,8 +88,8 @@ export interface CheckReport {
   findings: FileFinding[];
   files: number;
   documents: number;
-  /** Objects not checked because no known CRD defines their kind. */
-  unchecked: number;
+  /** The documents checked, and those not checked by reason (service/coverage.ts). */
+  coverage: CoverageCounts;
   /** Display paths of files by URI (for related locations in other files). */
   paths: Map<string, string>;
 }
@@ -105,12 +106,12 @@ export function uriOfInput(file: string, cwd: string): string {
  */
 export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' | 'indexed' = 'open'): { service: LanguageService; docs: Array<{ file: InputFile; td: TextDocument }>; paths: Map<string, string> } {
   const cwd = opts.cwd ?? process.cwd();
-  // The CLI always asks for unknown-kind hints: they are counted, and printed only with --unknown-kinds hint.
+  // Objects not checked are counted in the summary (coverage); --unknown-kinds hint also lists them.
   const service = new LanguageService(
     {
       yamlVersion: opts.yamlVersion ?? '1.1',
       fieldValidation: opts.fieldValidation ?? 'Strict',
-      unknownKinds: 'hint',
+      unknownKinds: opts.unknownKinds ?? 'ignore',
       compatibility: opts.compatibility ?? {},
       kubernetesMinor: opts.kubernetesMinor,
       celLintScope: opts.celLintScope,
@@ -167,25 +168,23 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
   const { service, docs, paths } = openInputs(files, opts, 'indexed');
   const findings: FileFinding[] = [];
   let documents = 0;
-  let unchecked = 0;
+  const coverage = emptyCoverage();
   const inputs = new Set(docs.map((d) => uriOfInput(d.file.path, cwd)));
   for (const [i, d] of docs.entries()) {
     if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
     const { file, td } = d;
     service.update(td);
     documents += service.file(td).docs.length;
+    addCoverage(coverage, service.coverage(td));
     const all = service.findings(td);
     const out: FileFinding[] = [];
     for (const f of all) {
-      if (f.code === 'UnknownKind') {
-        unchecked++;
-        if (opts.unknownKinds !== 'hint') continue;
-      }
       // A copy of a duplicated CRD not in use: the line is the copy in use's, unless that one is not checked.
       if (f.code === 'DuplicateCRD' && f.severity === 'hint' && f.related?.some((r) => inputs.has(r.location.uri))) continue;
       out.push({ ...f, file: file.path, fixes: [] });
     }
-    for (const f of out) f.fixes = service.fixesOf(td, f, all);
+    // Fixes that edit the file (an editor's commands, such as importing CRDs, are not for the CLI).
+    for (const f of out) f.fixes = service.fixesOf(td, f, all).filter((x) => x.edits.length > 0);
     // The objects a CRD change breaks, where the user can open them.
     for (const f of out) {
       if (f.code !== 'BreaksObjects') continue;
@@ -195,5 +194,5 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     findings.push(...out);
     service.release(td.uri);
   }
-  return { findings, files: files.length, documents, unchecked, paths };
+  return { findings, files: files.length, documents, coverage, paths };
 }

@@ -8,6 +8,7 @@ import type { Fix as SarifFix, Location as SarifLocation, Log, Region, Result } 
 import { errorTypeString, type ErrorType } from '../engine/field';
 import { FINDING_CODES, type FindingSeverity } from '../service/finding';
 import type { CheckReport, FileFinding } from './check';
+import { checkedCount, type CoverageCounts, type NotCheckedReason } from '../service/coverage';
 import { STDIN } from './files';
 
 /** The CLI's severity words (`info` for the editor's information and hint). */
@@ -55,6 +56,49 @@ export function formatText(findings: FileFinding[]): string {
     .join('');
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The documents not checked, by reason, in the summary's words: each with the next step where there is one.
+ * Those the user can act on come first.
+ */
+const NOT_CHECKED_WORDS: Array<[NotCheckedReason, (n: number, hint: boolean) => string]> = [
+  ['noCrd', (n, hint) => `${plural(n, 'object')} with no CRD for ${n === 1 ? 'its' : 'their'} kind (give CRDs with --crd <file|url> or --cluster${hint ? '' : '; --unknown-kinds hint lists them'})`],
+  ['crdUnreadable', (n) => `${plural(n, 'object')} whose CRD has YAML syntax errors`],
+  ['template', (n, hint) => `${plural(n, 'document')} a template decides${hint ? '' : ' (--unknown-kinds hint lists them)'}`],
+  ['builtinKind', (n) => `${plural(n, 'object')} of built-in kinds (not validated yet)`],
+  ['patch', (n) => plural(n, 'patch', 'patches')],
+  ['clientSide', (n) => `${plural(n, 'document')} of client-side tools (kustomize, Helm, ...)`],
+  ['yamlError', (n) => `${plural(n, 'document')} with YAML syntax errors`],
+  ['notObject', (n) => `${plural(n, 'document')} that ${n === 1 ? 'is' : 'are'} not a Kubernetes object`],
+];
+
+/** Whether nothing at all was checked while objects of kinds no known CRD defines were there. */
+export function nothingChecked(c: CoverageCounts): boolean {
+  return checkedCount(c) === 0 && c.notChecked.noCrd > 0;
+}
+
+/**
+ * The text format's summary line: the files and documents, the findings by severity, what was checked and
+ * what was not, by reason. `hint`: --unknown-kinds hint listed the objects and documents not checked.
+ */
+export function formatSummary(report: CheckReport, counts: Record<Severity, number>, opts: { hint: boolean }): string {
+  const c = report.coverage;
+  const checked = [
+    c.checked.crd && plural(c.checked.crd, 'CRD'),
+    c.checked.customResource && plural(c.checked.customResource, 'custom resource'),
+    c.checked.partialObject && `${plural(c.checked.partialObject, 'partial object')} (patches, test assertions)`,
+    c.checked.unservedKind && `${plural(c.checked.unservedKind, 'object')} of a kind Kubernetes does not serve`,
+  ].filter(Boolean);
+  const notChecked = NOT_CHECKED_WORDS.filter(([r]) => c.notChecked[r] > 0).map(([r, words]) => words(c.notChecked[r], opts.hint));
+  const parts = [
+    `${plural(report.files, 'file')}, ${plural(report.documents, 'document')}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`,
+    nothingChecked(c) ? 'nothing checked (exit code 1): no CRD known for the kinds of its objects' : checked.length ? `checked ${checked.join(', ')}` : 'nothing checked',
+  ];
+  if (notChecked.length) parts.push(`not checked: ${notChecked.join(', ')}`);
+  return `crd-yaml: ${parts.join('; ')}\n`;
+}
+
 /** Counts by severity. */
 export function summarize(findings: FileFinding[]): Record<Severity, number> {
   const c: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
@@ -93,7 +137,9 @@ export function formatJson(report: CheckReport, inputErrors: string[], cwd: stri
     ...(f.related?.length ? { related: f.related.map((r) => ({ file: displayPath(r.location.uri, report, cwd), ...region(r.location.range), message: r.message })) } : {}),
     ...(f.fixes.length ? { fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits.map((e) => ({ ...region(e.range), newText: e.newText })) })) } : {}),
   }));
-  const summary = { files: report.files, documents: report.documents, ...summarize(report.findings), unchecked: report.unchecked };
+  const c = report.coverage;
+  // `unchecked` (objects of kinds no known CRD defines) is kept for scripts written against earlier versions.
+  const summary = { files: report.files, documents: report.documents, ...summarize(report.findings), unchecked: c.notChecked.noCrd, checked: c.checked, notChecked: c.notChecked };
   return JSON.stringify({ findings, summary, inputErrors }, jsonSafe, 2) + '\n';
 }
 
@@ -189,6 +235,8 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
         },
         originalUriBaseIds: { '%SRCROOT%': { uri: root } },
         columnKind: 'utf16CodeUnits',
+        // What was checked, and what was not by reason (service/coverage.ts), as the text summary says.
+        properties: { checked: report.coverage.checked, notChecked: report.coverage.notChecked },
         invocations: [
           {
             executionSuccessful: opts.inputErrors.length === 0,

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { parseArgs } from './args';
 import type { CheckReport } from './check';
+import type { CoverageCounts } from '../service/coverage';
 import type { CliIO, printCheckReport, runCli } from './main';
 
 /** What the main thread uses of the program, loaded on first need (dist/cli.js compiles it from its code cache). */
@@ -131,6 +132,17 @@ export function runCliProcess(argv: string[], io: CliIO, load: () => Program, en
   }, inline);
 }
 
+/** The shares' coverage counts added up (by key: this bundle holds no service code). */
+function sumCoverage(all: CoverageCounts[]): CoverageCounts {
+  const sum = structuredClone(all[0]);
+  for (const c of all.slice(1)) {
+    for (const [section, counts] of Object.entries(c) as [keyof CoverageCounts, Record<string, number>][]) {
+      for (const [k, n] of Object.entries(counts)) (sum[section] as Record<string, number>)[k] += n;
+    }
+  }
+  return sum;
+}
+
 /** The shares' reports as one: findings in input order (each share's in its own order). */
 function mergeReports(reports: CheckReport[]): CheckReport {
   const order = new Map<string, number>();
@@ -142,7 +154,7 @@ function mergeReports(reports: CheckReport[]): CheckReport {
     findings,
     files: reports[0].files,
     documents: reports.reduce((n, r) => n + r.documents, 0),
-    unchecked: reports.reduce((n, r) => n + r.unchecked, 0),
+    coverage: sumCoverage(reports.map((r) => r.coverage)),
     paths: reports[0].paths,
   };
 }

@@ -12,7 +12,7 @@ import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
-import { formatJson, formatSarif, formatText, summarize } from './format';
+import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
 
@@ -190,8 +190,11 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
   return printCheckReport(report, args, io, inputErrors);
 }
 
-/** Prints a check report as args ask; returns the exit code. */
-export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet' | 'format' | 'unknownKinds'>, io: CliIO, inputErrors: string[]): number {
+/**
+ * Prints a check report as args ask; returns the exit code: 1 for errors, and for objects no known CRD
+ * defines when nothing at all could be checked or with --fail-on-unchecked.
+ */
+export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet' | 'format' | 'unknownKinds' | 'failOnUnchecked'>, io: CliIO, inputErrors: string[]): number {
   const counts = summarize(report.findings);
   if (args.quiet) report.findings = report.findings.filter((f) => f.severity === 'error' || f.severity === 'warning');
   if (args.format === 'json') io.stdout(formatJson(report, inputErrors, io.cwd));
@@ -199,14 +202,9 @@ export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet
   else {
     io.stdout(formatText(report.findings));
     if (report.files === 0) return inputErrors.length ? EXIT_USAGE : EXIT_OK;
-    const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-    io.stderr(
-      `crd-yaml: ${plural(report.files, 'file')}, ${plural(report.documents, 'document')}: ` +
-        `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info` +
-        (report.unchecked && args.unknownKinds !== 'hint' ? `; ${plural(report.unchecked, 'object')} of kinds no known CRD defines not checked (--unknown-kinds hint lists them)` : '') +
-        '\n',
-    );
+    io.stderr(formatSummary(report, counts, { hint: args.unknownKinds === 'hint' }));
   }
   if (inputErrors.length) return EXIT_USAGE;
-  return counts.error > 0 ? EXIT_FINDINGS : EXIT_OK;
+  const unchecked = report.coverage.notChecked.noCrd > 0 && (args.failOnUnchecked || nothingChecked(report.coverage));
+  return counts.error > 0 || unchecked ? EXIT_FINDINGS : EXIT_OK;
 }

@@ -70,7 +70,8 @@ export class WorkMeter {
 }
 
 export class Checker {
-  private readonly service = new LanguageService();
+  // Nothing is said of objects without a CRD before the first workspace scan has found the CRDs there.
+  private readonly service = new LanguageService({ unknownKinds: 'ignore' });
   private readonly docs = new Map<string, TextDocument>();
   private readonly slots = new Map<string, number>();
   private readonly readable = new ReadableRoots();
@@ -82,6 +83,8 @@ export class Checker {
   private folders: string[] = [];
   private indexing = false;
   private scanGeneration = 0;
+  /** The first workspace scan is over: "no CRD known" can be said (before, the CRD may not be indexed yet). */
+  private scannedOnce = false;
   private fileEvents: Promise<void> = Promise.resolve();
   /** Custom requests and notifications of the repository features, by method. */
   private readonly customRequests = new Map<string, (p: never) => unknown>();
@@ -168,7 +171,7 @@ export class Checker {
         const s = readWorkerSettings(m.raw);
         this.settings = s;
         this.service.configure({
-          unknownKinds: s.unknownKinds,
+          unknownKinds: this.scannedOnce ? s.unknownKinds : 'ignore',
           fieldValidation: s.fieldValidation,
           compatibility: s.compatibility,
           kubernetesMinor: s.kubernetesMinor,
@@ -496,6 +499,7 @@ export class Checker {
     // Without a folder there is nothing to scan, but configured sources still count.
     if (!this.folders.length) {
       await this.indexSources(true);
+      this.scanDone();
       return;
     }
     const generation = ++this.scanGeneration;
@@ -525,6 +529,15 @@ export class Checker {
     this.indexing = false;
     this.log(`indexed ${this.service.crdCount} CRDs in ${(performance.now() - t0).toFixed(0)} ms`);
     this.sendStatus();
+    this.scanDone();
+    for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
+  }
+
+  /** After the first scan, objects without a CRD are reported as crdYaml.unknownKinds says. */
+  private scanDone(): void {
+    if (this.scannedOnce) return;
+    this.scannedOnce = true;
+    this.service.configure({ unknownKinds: this.settings.unknownKinds });
     for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
   }
 }

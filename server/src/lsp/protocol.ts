@@ -191,3 +191,6 @@ export const SHOW_NOTES_COMMAND = 'crdYaml.showFixNotes';
  * thread's bundle holds no service code (test/lsp/threads.test.ts holds the two equal).
  */
 export const RUN_TESTS_COMMAND = 'crdYaml.runTests';
+
+/** The commands the server itself runs (workspace/executeCommand): the only ones a client other than the VS Code extension is offered. */
+export const SERVER_COMMANDS = [SHOW_NOTES_COMMAND, RUN_TESTS_COMMAND] as const;

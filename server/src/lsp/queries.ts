@@ -14,7 +14,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../service/languageService';
 import { fromNames } from '../workspace/lightIndex';
 import { readRepositorySettings } from './repository';
-import { readWorkerSettings } from './settings';
+import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 import { answer } from './answer';
 import { emptyAnswer } from './workerProtocol';
 import { WorkMeter } from './checker';
@@ -28,7 +28,8 @@ export const LARGE_DOCUMENT_CHARS = 256 * 1024;
 const HANDED_OVER = new Set(['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/codeLens', 'textDocument/codeAction']);
 
 export class Queries {
-  private readonly service = new LanguageService();
+  // The editor's defaults until the client's settings arrive (a client may send none).
+  private readonly service = new LanguageService({ unknownKinds: DEFAULT_WORKER_SETTINGS.unknownKinds });
   private readonly docs = new Map<string, TextDocument>();
   /** The version of each open document this worker's service has parsed. */
   private readonly parsed = new Map<string, number>();

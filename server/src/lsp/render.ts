@@ -35,16 +35,20 @@ export function toDiagnostic(f: Finding, uri: string): Diagnostic {
 import { SHOW_NOTES_COMMAND } from './protocol';
 export { SHOW_NOTES_COMMAND };
 
-/** A fix as a quick-fix code action; its notes are shown by SHOW_NOTES_COMMAND once the edit is applied. */
+/**
+ * A fix as a quick-fix code action: its edits, or the editor command it runs (a way to supply CRDs); its
+ * notes are shown by SHOW_NOTES_COMMAND once the edit is applied.
+ */
 export function toCodeAction(fix: Fix, uri: string): CodeAction {
   const action: CodeAction = {
     title: fix.title,
     kind: CodeActionKind.QuickFix,
     diagnostics: fix.findings.map((f) => toDiagnostic(f, uri)),
     isPreferred: fix.preferred === true,
-    edit: { changes: { [uri]: fix.edits } },
   };
-  if (fix.notes?.length) action.command = { title: 'Show what changed', command: SHOW_NOTES_COMMAND, arguments: [fix.title, fix.notes] };
+  if (fix.edits.length || !fix.command) action.edit = { changes: { [uri]: fix.edits } };
+  if (fix.command) action.command = { title: fix.title, ...fix.command };
+  else if (fix.notes?.length) action.command = { title: 'Show what changed', command: SHOW_NOTES_COMMAND, arguments: [fix.title, fix.notes] };
   // The edits as snippets, for a client that applies them so (the VS Code client does; others use `edit`).
   if (fix.snippets?.length) action.data = { snippets: { [uri]: fix.snippets } };
   return action;

@@ -28,6 +28,7 @@ import {
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { OpenDocuments } from './openDocuments';
+import { actionsForClient, isExtensionClient } from './clientCommands';
 import {
   ConversionWebhookRequest,
   CrdsRequest,
@@ -35,6 +36,7 @@ import {
   KubeconfigContextsRequest,
   PreviewRequest,
   RUN_TESTS_COMMAND,
+  SERVER_COMMANDS,
   SHOW_NOTES_COMMAND,
   StatsRequest,
   StatusNotification,
@@ -210,7 +212,8 @@ class Session {
     this.workers.post('check', { t: 'settings', raw: this.settings });
     this.workers.post('query', { t: 'settings', raw: this.settings });
     this.docs.replay();
-    if (this.folders.length) this.workers.post('check', { t: 'folders', folders: this.folders });
+    // Even none: the check worker waits for its first scan before saying that a kind has no CRD.
+    this.workers.post('check', { t: 'folders', folders: this.folders });
   }
 
   private onWorkerMessage(role: Role, m: FromWorker): void {
@@ -284,7 +287,9 @@ class Session {
           this.routed++;
           return emptyAnswer(method);
         }
-        return await this.request(role, method, p, uri);
+        const answer = await this.request(role, method, p, uri);
+        // Code actions that run a command only the VS Code extension has are for it alone.
+        return method === 'textDocument/codeAction' ? actionsForClient(answer, isExtensionClient(this.init)) : answer;
       } catch (e) {
         this.log(`${method} failed: ${(e as Error).stack ?? e}`);
         return emptyAnswer(method);
@@ -326,16 +331,15 @@ class Session {
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
         // A fix's notes; the Run lenses of CRD rule test files.
-        executeCommandProvider: { commands: [SHOW_NOTES_COMMAND, RUN_TESTS_COMMAND] },
+        executeCommandProvider: { commands: [...SERVER_COMMANDS] },
       },
       serverInfo: { name: 'crd-yaml', version: '0.1.0' },
     };
   }
 
   private onInitialized(): void {
-    const scan = () => {
-      if (this.folders.length) this.workers.post('check', { t: 'folders', folders: this.folders });
-    };
+    // Even none: the check worker waits for its first scan before saying that a kind has no CRD.
+    const scan = () => this.workers.post('check', { t: 'folders', folders: this.folders });
     if (this.pullConfiguration) {
       void this.connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
       void this.refreshSettings().then(scan);

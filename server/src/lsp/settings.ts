@@ -5,13 +5,13 @@
 import type { CompatSeverity } from '../engine/compat/categories';
 import { parseKubernetesVersion } from '../engine/version';
 import type { CelLintCode, CelLintSeverity } from '../service/celLints';
-import type { FieldValidation } from '../service/context';
+import type { FieldValidation, UnknownKinds } from '../service/context';
 import { CEL_LINT_SCOPES, type CelLintScope } from '../service/lintScope';
 
 export interface WorkerSettings {
   crdPaths: string[];
   exclude: string[];
-  unknownKinds: 'ignore' | 'hint';
+  unknownKinds: UnknownKinds;
   fieldValidation: FieldValidation;
   diagnosticsDelayMs: number;
   /** `git:HEAD` (default), `git:<ref>`, `cluster` or `none`: what open files are checked as updates of. */
@@ -31,7 +31,7 @@ export interface WorkerSettings {
 export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   crdPaths: ['**/*.yaml', '**/*.yml'],
   exclude: ['**/node_modules/**', '**/.git/**'],
-  unknownKinds: 'ignore',
+  unknownKinds: 'file',
   fieldValidation: 'Strict',
   diagnosticsDelayMs: 0,
   baseline: 'git:HEAD',
@@ -51,7 +51,7 @@ export function readWorkerSettings(raw: unknown): WorkerSettings {
   return {
     crdPaths: strings(r.crdPaths, d.crdPaths),
     exclude: strings(r.exclude, d.exclude),
-    unknownKinds: r.unknownKinds === 'hint' ? 'hint' : 'ignore',
+    unknownKinds: r.unknownKinds === 'hint' || r.unknownKinds === 'ignore' ? r.unknownKinds : 'file',
     fieldValidation: r.fieldValidation === 'Warn' || r.fieldValidation === 'Ignore' ? r.fieldValidation : 'Strict',
     diagnosticsDelayMs: typeof r.diagnosticsDelayMs === 'number' && r.diagnosticsDelayMs >= 0 ? r.diagnosticsDelayMs : 0,
     baseline: typeof r.baseline === 'string' && r.baseline.trim() ? r.baseline.trim() : d.baseline,

@@ -103,7 +103,35 @@ export function collectBody(res: Http.IncomingMessage, maxBytes: number, onBody:
   });
 }
 
-/** A GET's answer: the response after redirects, or why there is none (Node's error code, or words). */
+/** Node's network errors in words, with the code where the words are ours (`host not found (offline?)`). */
+export function describeNetworkError(e: NodeJS.ErrnoException): string {
+  switch (e.code) {
+    case 'ENOTFOUND':
+      return 'host not found (offline?)';
+    case 'EAI_AGAIN':
+      return 'host name lookup failed (offline?)';
+    case 'ENETUNREACH':
+    case 'EHOSTUNREACH':
+      return 'network unreachable (offline?)';
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset by the server';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'CERT_HAS_EXPIRED':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `the server's certificate is not trusted (${e.code}; NODE_EXTRA_CA_CERTS adds a CA)`;
+    default:
+      return e.code ?? e.message;
+  }
+}
+
+/** A GET's answer: the response after redirects, or why there is none (in words: describeNetworkError). */
 export type GetAnswer = { status: number; statusText: string; body: Buffer } | { error: string } | { tooLarge: true };
 
 /**
@@ -154,9 +182,9 @@ export function getUrl(url: string, opts: { timeoutMs: number; maxBytes: number 
           (body) => done({ status, statusText: res.statusMessage ?? '', body }),
           () => done({ tooLarge: true }, true),
         );
-        res.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));
+        res.on('error', (e: NodeJS.ErrnoException) => done({ error: describeNetworkError(e) }));
       });
-      req.on('error', (e: NodeJS.ErrnoException) => done({ error: e.code ?? e.message }));
+      req.on('error', (e: NodeJS.ErrnoException) => done({ error: describeNetworkError(e) }));
     };
     get(url, 0);
   });

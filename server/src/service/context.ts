@@ -15,12 +15,18 @@ import { BlockLocator } from '../yaml/block';
 import type { CelLintCode, CelLintSeverity } from './celLints';
 import type { CelLintScope } from './lintScope';
 
+/** What is said of objects no known CRD defines (`crdYaml.unknownKinds`, `--unknown-kinds`). */
+export type UnknownKinds = 'ignore' | 'file' | 'hint';
+
 /** How unknown fields are treated, as the API server's `fieldValidation` parameter. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
 export interface ServiceSettings {
-  /** `ignore`: CRs of unknown kinds get no finding; `hint`: an information finding says they are not checked. */
-  unknownKinds: 'ignore' | 'hint';
+  /**
+   * Objects not checked for want of a CRD (coverage.ts): `ignore` says nothing; `file` one information per
+   * file, on the first such object; `hint` an information on each, and on each document a template decides.
+   */
+  unknownKinds: UnknownKinds;
   /**
    * `Strict` (kubectl apply's default since 1.27): an unknown field is an error; `Warn`: a warning (the API
    * server answers with a warning and prunes it); `Ignore`: not reported (pruned silently).

@@ -20,7 +20,8 @@ export const FINDING_CODES = {
   NotYaml: 'The file is not YAML (many syntax errors and no Kubernetes object)',
   UnknownField: 'A field the schema does not declare: rejected under strict field validation (kubectl apply, the default since 1.27), silently pruned by non-strict clients',
   NoKindMatch: 'No served version of a known CRD matches apiVersion/kind (kubectl: no matches for kind)',
-  UnknownKind: 'No known CRD defines this kind: the object is not checked (reported when crdYaml.unknownKinds is hint)',
+  UnknownKind: 'No known CRD defines this kind: the object is not checked (crdYaml.unknownKinds: once per file by default, on every object with hint; CLI: --unknown-kinds hint)',
+  TemplateKind: 'A template decides what this document is (its apiVersion or kind): it is not checked (listed when crdYaml.unknownKinds is hint)',
   CRDUnreadable: 'The CRD of this object has YAML syntax errors: the object is not checked',
   DeprecatedVersion: 'The CRD marks this version deprecated: the API server answers with a warning',
   VersionFieldLoss: 'Conversion strategy None with versions of different schemas: an object loses the fields the storage version lacks when stored, and those a served version lacks when read in it',
@@ -102,6 +103,11 @@ export interface Fix {
   notes?: string[];
   /** The same edits as snippets (`${1:value}`: each inserted value a tab stop), for editors that apply them so. */
   snippets?: Array<{ range: Range; newText: string }>;
+  /**
+   * An editor command the action runs instead of edits (`edits` empty): a way forward that is not a change
+   * of the file, such as supplying CRDs. The CLI does not print these.
+   */
+  command?: { command: string; arguments?: unknown[] };
 }
 
 /** The finding moved by `lines` lines (its document moved in the file). */

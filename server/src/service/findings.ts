@@ -10,7 +10,7 @@ import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } f
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/customresource/value';
 import { formatFieldPath, mappingKeys } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
-import { identityBranches, identityToCheck, literalFindings, notCheckedByTemplate } from './templates';
+import { identityBranches, identityToCheck, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
 import { checkCr, checkCrd, checkCrdUpdate, checkCrUpdate, textKey } from './engineCalls';
@@ -20,7 +20,7 @@ import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, ty
 import { crdVersions, lookupIdentity, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from '../engine/field/similar';
-import { unknownKindHint } from './unknownKind';
+import { documentCoverage, type DocumentCoverage } from './coverage';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
 import { upgradeVerdicts } from './migrate';
@@ -64,6 +64,10 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
       out.push(finding(headRange(td, doc), 'warning', 'InternalError', `crd-yaml internal error: ${(e as Error).message}`, 'other'));
     }
   }
+  if (ctx.settings.unknownKinds === 'file') {
+    const f = firstUnknownKindFinding(ctx, td, file);
+    if (f) out.push(f);
+  }
   const problem = ctx.baselines.get(td.uri)?.problem;
   const first = file.docs.find((d) => roleOf(d.value).role !== 'other');
   if (problem && first) {
@@ -102,7 +106,8 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
     return `crd:${JSON.stringify(ctx.settings.celLints ?? {})}:${ctx.settings.celLintScope ?? ''}:${fc?.vendored ?? ''}:${patch}:${definitionsOf(ctx, role.crd)
       .map((c) => `${c.id}@${c.uri}`)
       .join(',')}:${update}`;
-  if (role.role !== 'cr') return `${role.role}:${patch}`;
+  // A template document's listing depends on the unknownKinds setting.
+  if (role.role !== 'cr') return `${role.role}:${patch}:${ctx.settings.unknownKinds}`;
   const branches = identityBranches(doc);
   if (branches) {
     // The branch checked is the first one a known CRD serves: every branch's CRD decides.
@@ -113,7 +118,7 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
     return `cr-branches:${crds.join(',')}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
   }
   const crd = ctx.index.lookup(role.group, role.kind);
-  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}`;
+  if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
   return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index
     .all()
@@ -137,11 +142,16 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   const out = doc.template && !doc.template.substitutionOnly ? [] : syntaxFindings(td, doc);
   // Findings on half-parsed documents would be noise on top of the syntax error.
   if (doc.syntax.some((s) => s.severity === 'error')) return out;
-  if (doc.template && notCheckedByTemplate(doc)) return out;
+  // What the template decides, a JSON 6902 patch (operations, not objects), a patch of a CRD (not a CRD):
+  // nothing to check (coverage.ts says why; `crdYaml.unknownKinds: hint` lists the template documents).
+  const coverage = documentCoverage(ctx, td.uri, doc, td.getText());
+  if ('notChecked' in coverage && coverage.notChecked === 'template') {
+    if (ctx.settings.unknownKinds === 'hint') out.push(finding(headRange(td, doc), 'information', 'TemplateKind', 'not checked: the template decides what this document is (its apiVersion or kind)', 'other'));
+    return out;
+  }
+  if ('notChecked' in coverage && coverage.notChecked === 'patch') return out;
   // A patch, a scaffold's CRD patch or a test assertion is a partial object (fileRole.ts).
   const patch = partialRole(ctx.files.get(td.uri), doc.value);
-  // A JSON 6902 patch holds operations, not objects.
-  if (patch === 'json6902') return out;
   let role = roleOf(doc.value);
   let value = doc.value;
   if (doc.template && role.role === 'cr') {
@@ -153,7 +163,6 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       role = roleOf(value);
     }
   }
-  if (role.role === 'crd' && patch === 'partial') return out; // a patch of a CRD is not a CRD
   if (role.role === 'crd') out.push(...duplicateFindings(ctx, td, doc, role.crd));
   if (role.role === 'crd') {
     const apiVersion = role.crd.apiVersion;
@@ -208,7 +217,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
       if (broken) out.push(broken);
     }
   } else if (role.role === 'cr') {
-    out.push(...crFindings(ctx, td, doc, role, patch === 'partial', value));
+    out.push(...crFindings(ctx, td, doc, role, patch === 'partial', coverage, value));
   }
   return out;
 }
@@ -249,41 +258,27 @@ function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, 
 
 type CrRole = Extract<ReturnType<typeof roleOf>, { role: 'cr' }>;
 
-/** `value`: the object checked (a template's value with the identity of the branch checked). */
-function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean, value: unknown = doc.value): Finding[] {
+/**
+ * `coverage`: what coverage.ts says of the document (a built-in group's refusal, why it is not checked);
+ * `value`: the object checked (a template's value with the identity of the branch checked).
+ */
+function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean, coverage: DocumentCoverage, value: unknown = doc.value): Finding[] {
   const out: Finding[] = [];
   const res = resolveCr(ctx.index, role);
   if (!res) {
-    // No known CRD defines the kind. Its group may be a known CRD's all the same: an API group is shared
-    // by several projects' CRDs (argoproj.io: Argo CD's, Argo Workflows', extensions'), and the cluster
-    // may have the CRD: not checked, not an error. A close kind of the group's is likely a typo: said.
-    if (ctx.settings.unknownKinds === 'hint') {
-      const hint = unknownKindHint(role.group, role.version, role.kind, role.apiVersion);
-      if (hint) {
-        const sameGroup = role.group === '' ? [] : ctx.index.all().filter((c) => c.group === role.group);
-        // Kinds are short and often alike (Gadget, Widget): a typo is a fifth of the name at most.
-        const near = closestNames(
-          role.kind,
-          sameGroup.map((c) => c.kind),
-          3,
-          5,
-        );
-        const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value'), 'information', 'UnknownKind', near.length ? `${hint} (did you mean ${near.map((k) => `"${k}"`).join(', ')}?)` : hint, 'cr');
-        if (near.length) {
-          f.params = { suggestions: near };
-          f.related = sameGroup
-            .filter((c) => near.includes(c.kind))
-            .map((c) => ({
-              location: crdLocation(ctx, c, [
-                { kind: 'field', name: 'spec' },
-                { kind: 'field', name: 'names' },
-                { kind: 'field', name: 'kind' },
-              ]),
-              message: `${c.group} defines kind ${c.kind} (${c.name})`,
-            }));
-        }
-        out.push(f);
-      }
+    const range = rangeOfPath(td, doc, [{ kind: 'field', name: 'kind' }], 'value');
+    if ('checked' in coverage && coverage.checked === 'unservedKind') {
+      // A kind or version a built-in group does not have: kubectl's REST mapping fails.
+      const f = finding(range, 'error', 'NoKindMatch', coverage.refusal.message, 'cr');
+      f.apiMessage = coverage.refusal.apiMessage;
+      if (coverage.refusal.suggestions.length) f.params = { suggestions: coverage.refusal.suggestions };
+      out.push(f);
+    } else if (ctx.settings.unknownKinds === 'hint' && 'notChecked' in coverage) {
+      // No known CRD defines the kind. Its group may be a known CRD's all the same: an API group is shared
+      // by several projects' CRDs (argoproj.io: Argo CD's, Argo Workflows', extensions'), and the cluster
+      // may have the CRD: not checked, not an error. A close kind of the group's is likely a typo: said.
+      const f = unknownKindFinding(range, coverage);
+      if (f) out.push(withNearKinds(ctx, f, role.group, role.kind));
     }
     return out;
   }
@@ -378,6 +373,69 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   const p = partial ? r : checkCr(ctx, crd, version.name, key, checked, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
   return literalFindings(doc, out, partialMessages);
+}
+
+/**
+ * The information that an object is not checked for want of its CRD (`params.origin: noCrd`: the editor
+ * offers ways to supply CRDs), or what the built-in table says of a built-in kind it cannot vouch for.
+ * `others`: more objects of the file not checked for the same reason (said once per file).
+ */
+function unknownKindFinding(range: Range, coverage: Extract<DocumentCoverage, { notChecked: unknown }>, others = 0): Finding | undefined {
+  if (coverage.notChecked === 'builtinKind' && coverage.hint) return finding(range, 'information', 'UnknownKind', coverage.hint, 'cr');
+  if (coverage.notChecked !== 'noCrd') return undefined;
+  const more = others > 0 ? ` (nor for ${others} more object${others === 1 ? '' : 's'} of this file)` : '';
+  const f = finding(range, 'information', 'UnknownKind', `${coverage.group}/${coverage.kind} not checked: no CRD known for it${more}`, 'cr');
+  f.params = { origin: 'noCrd' };
+  return f;
+}
+
+/**
+ * `crdYaml.unknownKinds: file`: one information on the first object of the file no known CRD defines. Not
+ * in patches nor in Go templates (a chart's objects are checked as rendered: `hint` lists them).
+ */
+function firstUnknownKindFinding(ctx: ServiceContext, td: TextDocument, file: YamlFile): Finding | undefined {
+  if (ctx.files.get(td.uri)?.patch) return undefined;
+  let first: { doc: YamlDoc; coverage: Extract<DocumentCoverage, { notChecked: unknown }> } | undefined;
+  let others = 0;
+  for (const doc of file.docs) {
+    if (doc.template && !doc.template.substitutionOnly) continue;
+    const c = documentCoverage(ctx, td.uri, doc, td.getText());
+    if (!('notChecked' in c) || c.notChecked !== 'noCrd') continue;
+    if (first) others++;
+    else first = { doc, coverage: c };
+  }
+  const f = first && unknownKindFinding(rangeOfPath(td, first.doc, [{ kind: 'field', name: 'kind' }], 'value'), first.coverage, others);
+  return f && first ? withNearKinds(ctx, f, first.coverage.group ?? '', first.coverage.kind ?? '') : f;
+}
+
+/**
+ * An object no known CRD defines, of a group a known CRD has: the group may be shared by several projects'
+ * CRDs (argoproj.io: Argo CD's, Argo Workflows', extensions'), so it is not checked, not an error; but a
+ * close kind of the group's is likely a typo: said, with the kinds meant (closestKind fixes it).
+ */
+function withNearKinds(ctx: ServiceContext, f: Finding, group: string, kind: string): Finding {
+  const sameGroup = group === '' ? [] : ctx.index.all().filter((c) => c.group === group);
+  // Kinds are short and often alike (Gadget, Widget): a typo is a fifth of the name at most.
+  const near = closestNames(
+    kind,
+    sameGroup.map((c) => c.kind),
+    3,
+    5,
+  );
+  if (!near.length) return f;
+  f.message += ` (did you mean ${near.map((k) => `"${k}"`).join(', ')}?)`;
+  f.params = { ...f.params, suggestions: near };
+  f.related = sameGroup
+    .filter((c) => near.includes(c.kind))
+    .map((c) => ({
+      location: crdLocation(ctx, c, [
+        { kind: 'field', name: 'spec' },
+        { kind: 'field', name: 'names' },
+        { kind: 'field', name: 'kind' },
+      ]),
+      message: `${c.group} defines kind ${c.kind} (${c.name})`,
+    }));
+  return f;
 }
 
 /**

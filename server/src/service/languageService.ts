@@ -15,6 +15,7 @@ import type { FileBaseline, WorkspaceObjects } from './update';
 import { isTestFile, runTests, testFindings, testLenses, type TestRun } from './crdTests';
 import type { Finding, Fix } from './finding';
 import { fileFindings } from './findings';
+import { fileCoverage, type DocumentCoverage } from './coverage';
 import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
 import { roleOf } from './kube';
@@ -234,6 +235,11 @@ export class LanguageService {
   findings(td: TextDocument): Finding[] {
     const f = fileFindings(this.ctx, td, this.file(td));
     return isTestFile(td.uri) ? [...f, ...testFindings(this.ctx, td)] : f;
+  }
+
+  /** What of a document was checked, document by document, and why the rest was not (coverage.ts). */
+  coverage(td: TextDocument): DocumentCoverage[] {
+    return fileCoverage(this.ctx, td.uri, this.file(td));
   }
 
   /** Runs the cases of a CRD rule test file (all, or the one at `index`); their failures become findings. */

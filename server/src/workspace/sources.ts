@@ -75,8 +75,8 @@ export async function urlSource(url: string, opts: UrlSourceOptions): Promise<Ur
   const maxBytes = opts.maxBytes ?? MAX_URL_BYTES;
   const r = await getUrl(rawUrl(url), { timeoutMs: opts.timeoutMs ?? 60_000, maxBytes });
   if ('tooLarge' in r) return { url, error: `${url} is larger than ${maxBytes / 1024 / 1024} MiB` };
-  if ('error' in r) return { url, error: `${url}: ${r.error}` };
-  if (r.status < 200 || r.status > 299) return { url, error: `${url}: HTTP ${r.status} ${r.statusText}`.trim() };
+  if ('error' in r) return { url, error: `could not download ${url}: ${r.error}` };
+  if (r.status < 200 || r.status > 299) return { url, error: `could not download ${url}: HTTP ${r.status} ${r.statusText}`.trim() };
   const text = r.body.toString('utf8');
   if (/^\s*<(!doctype|html)/i.test(text)) return { url, error: `${url} is an HTML page, not YAML (use the raw file's URL)` };
   await fs.mkdir(opts.cacheDir, { recursive: true });

@@ -303,23 +303,31 @@ test('crdYaml.addCrdSource refuses a URL that is not http(s) and writes nothing'
   assert.deepEqual(vscode.workspace.getConfiguration('crdYaml').inspect<string[]>('crdSources')?.workspaceValue, before);
 });
 
-test('a setting takes effect: crdYaml.unknownKinds "hint" reports an object no CRD defines', async () => {
+test('an object no CRD defines is said not checked (crdYaml.unknownKinds "file", the default), with ways to supply CRDs; "ignore" says nothing', async () => {
   const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: other.example.org/v1\nkind: Thing\nmetadata:\n  name: x\n' });
   await vscode.window.showTextDocument(doc, { preview: false });
   const config = () => vscode.workspace.getConfiguration('crdYaml');
-  // Default "ignore": nothing is reported (give the server time to have answered).
-  await new Promise((r) => setTimeout(r, 1500));
-  assert.equal(show(ours(doc.uri)), show([]));
-  await config().update('unknownKinds', 'hint', vscode.ConfigurationTarget.Workspace);
+  const notChecked = (x: vscode.Diagnostic[]) => x.some((d) => codeOf(d) === 'UnknownKind');
+  const ds = await diagnostics(doc.uri, notChecked, 'the not-checked information');
+  const d = find(ds, 'UnknownKind', 'other.example.org/Thing not checked: no CRD known for it');
+  assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
+  assert.equal(d.range.start.line, 1);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, d.range, vscode.CodeActionKind.QuickFix.value);
+  assert.deepEqual(
+    actions.filter((a) => a.command).map((a) => [a.title, a.command?.command]),
+    [
+      ['Import CRDs from a cluster...', 'crdYaml.importFromCluster'],
+      ['Add a folder or URL of CRDs...', 'crdYaml.addCrdSource'],
+      ['Open the crdYaml.crdSources setting', 'workbench.action.openSettings'],
+    ],
+  );
+  await config().update('unknownKinds', 'ignore', vscode.ConfigurationTarget.Workspace);
   try {
-    const ds = await diagnostics(doc.uri, (x) => x.some((d) => codeOf(d) === 'UnknownKind'), 'the UnknownKind hint');
-    const d = find(ds, 'UnknownKind', 'no CustomResourceDefinition known for kind "Thing" in version "other.example.org/v1"');
-    assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
-    assert.equal(d.range.start.line, 1);
+    await diagnostics(doc.uri, (x) => x.length === 0, 'nothing with "ignore"');
   } finally {
     await config().update('unknownKinds', undefined, vscode.ConfigurationTarget.Workspace);
   }
-  await diagnostics(doc.uri, (x) => x.length === 0, 'no hint after the setting is reset');
+  await diagnostics(doc.uri, notChecked, 'the information again after the setting is reset');
 });
 
 test('beside redhat.vscode-yaml, crdYaml.syntaxDiagnostics "auto" leaves YAML syntax errors to it; "on" reports them', async () => {

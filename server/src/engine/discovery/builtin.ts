@@ -62,6 +62,13 @@ export function builtinKindsNamed(kind: string): BuiltinKind[] {
   return out;
 }
 
+/** The kinds a built-in group serves in any version (empty for a group Kubernetes no longer serves). */
+export function builtinKindsOfGroup(group: string): string[] {
+  const out = new Set<string>();
+  for (const list of byGroupKind.values()) for (const k of list) if (k.group === group) out.add(k.kind);
+  return [...out];
+}
+
 /** Kubernetes' own API groups (served, or removed from Kubernetes). */
 export function builtinGroups(): Set<string> {
   return new Set([...groups, ...REMOVED_GROUPS]);

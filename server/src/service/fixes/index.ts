@@ -9,6 +9,7 @@ import { celCostBound } from './celCostBound';
 import { celFieldName } from './celFieldName';
 import { celGuardField } from './celGuardField';
 import { closestEnum } from './closestEnum';
+import { closestKind } from './closestKind';
 import { declareOutside } from './declareOutside';
 import { moveOutOfJunctor } from './moveOutOfJunctor';
 import { quoteScalar } from './quoteScalar';
@@ -17,6 +18,7 @@ import { removeMetadataSchema } from './removeMetadataSchema';
 import { removeUnknownField } from './removeUnknownField';
 import { renameUnknownField } from './renameUnknownField';
 import { setType } from './setType';
+import { supplyCrds } from './supplyCrds';
 import { uniqueItemsToSet } from './uniqueItemsToSet';
 import { upgradeToV1 } from './upgradeToV1';
 import type { FixContext, FixProvider } from './types';
@@ -42,8 +44,11 @@ export const FIXES: readonly FixProvider[] = [
   removeUnknownField,
   addRequired,
   closestEnum,
+  closestKind,
   // any document
   quoteScalar,
+  // objects not checked: ways to supply their CRDs (editor commands)
+  supplyCrds,
 ];
 
 /** The fixes for one finding (a fix that fails on this text is simply not offered). */
