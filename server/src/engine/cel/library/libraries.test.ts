@@ -34,6 +34,22 @@ test('string(double) and format follow Go printing', () => {
   assert.equal(ev("'%s'.format([['a\\a\\u00ad', 'é']])"), '["a\\a\\u00ad", "é"]');
 });
 
+test('format of doubles: exact value rounded half to even, every digit, -0 as the printer and fmt print it', () => {
+  // The exact binary value decides: 2.5 and 0.125 are ties (to even), 0.15 is just below .15.
+  assert.equal(ev("'%.0f|%.0f|%.2f|%.1f'.format([2.5, 3.5, 0.125, 0.15])"), '2|4|0.12|0.1');
+  assert.equal(ev("'%.2f'.format([1234567.125])"), '1,234,567.12');
+  // No exponent form from 1e21 on, as JavaScript's toFixed would switch to.
+  assert.equal(ev("'%.0f'.format([1e21])"), '1,000,000,000,000,000,000,000');
+  assert.equal(ev("'%s'.format([[1.5e21]])"), '[1500000000000000000000.000000]');
+  // The en_US printer drops the sign of -0 (it tests x < 0); %s of a list uses fmt, which keeps it.
+  assert.equal(ev("'%.1f|%.0f'.format([-0.0, -0.0001])"), '0.0|-0');
+  assert.equal(ev("'%s'.format([[-0.0]])"), '[-0.000000]');
+  // %e: the precision is a width; NaN and infinities are padded to it (6 by default).
+  assert.equal(ev("'%e|%e|%.8e'.format([double('NaN'), double('-Infinity'), 1.5])"), '   NaN|    -∞|1.500000×10⁰⁰');
+  assert.equal(ev("'%e'.format([1234568.5])"), '1.234568×10⁰⁶');
+  assert.equal(ev("'%e'.format([9.9999999])"), '1.000000×10⁰¹');
+});
+
 test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
   assert.equal(ev("'x1y22'.find('[0-9]+')"), '1');
   assert.deepEqual(ev("'x1y22'.findAll('[0-9]+')"), ['1', '22']);
