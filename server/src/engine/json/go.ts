@@ -143,7 +143,9 @@ function roundHalfEven(digits: bigint, scale: number, keep: number): bigint {
  */
 export function formatGoFixedAbs(f: number, prec: number): string {
   const { digits, scale } = exactDecimal(f);
-  const s = roundHalfEven(digits, scale, prec).toString().padStart(prec + 1, '0');
+  const s = roundHalfEven(digits, scale, prec)
+    .toString()
+    .padStart(prec + 1, '0');
   return prec === 0 ? s : `${s.slice(0, s.length - prec)}.${s.slice(s.length - prec)}`;
 }
 
