@@ -11,7 +11,7 @@ import { k8sActualSize } from '../runtime/size';
 import { parseRFC3339 } from '../runtime/time';
 import { Optional, fail, type OpaqueValue, type Val } from '../runtime/values';
 import { isQualifiedName, isValidLabelValue, utilValidationChecks } from '../../objectmeta/names';
-import { goURLParseRequestURI, type GoURL } from '../../crd/gourl';
+import { goURLParse, goURLParseRequestURI } from '../../crd/gourl';
 import { fn, traversal, type Library } from './decls';
 import { regexCost } from './stdlib';
 
@@ -502,20 +502,39 @@ export class URLValue implements OpaqueValue {
     readonly path: string,
     readonly rawQuery: string,
     readonly opaque: string,
+    /** The path as written (Go's RawPath), and the fragment as written. */
+    readonly rawPath = '',
+    readonly fragment = '',
   ) {}
-  /** url.URL.String() for what ParseRequestURI keeps (no user info or fragment). */
+  /** url.URL.EscapedPath(): the path as written when it is a valid encoding, else the path escaped. */
+  escapedPath(): string {
+    if (this.rawPath && validEncodedPath(this.rawPath)) return this.rawPath;
+    return this.path === '*' ? '*' : escapedPath(this.path);
+  }
+  /** url.URL.String() (no user info: the library never prints it). */
   goString(): string {
     let s = this.scheme ? `${this.scheme}:` : '';
     if (this.opaque) s += this.opaque;
     else {
-      if (this.host || this.scheme) s += `//${this.host}`;
-      s += escapedPath(this.path);
+      if (this.host || this.scheme) s += `//${escapeHost(this.host)}`;
+      s += this.escapedPath();
     }
-    return this.rawQuery ? `${s}?${this.rawQuery}` : s;
+    if (this.rawQuery) s += `?${this.rawQuery}`;
+    return this.fragment ? `${s}#${this.fragment}` : s;
   }
   equals(o: OpaqueValue): boolean {
     return o instanceof URLValue && this.scheme === o.scheme && this.host === o.host && this.path === o.path && this.rawQuery === o.rawQuery && this.opaque === o.opaque;
   }
+}
+
+/** validEncoded(s, encodePath): only bytes a path may hold unescaped, and escapes. */
+function validEncodedPath(s: string): boolean {
+  return /^[A-Za-z0-9\-._~!$&'()*+,;=:@[\]%/]*$/.test(s);
+}
+
+/** escape(host, encodeHost): non-ASCII bytes and '%' escaped. */
+function escapeHost(h: string): string {
+  return h.replace(/[^A-Za-z0-9!"$&'()*+,\-.;<=>[\]_~:]/gu, (c) => encodeURIComponent(c));
 }
 
 function urlUnescape(s: string, query: boolean): string | undefined {
@@ -526,74 +545,16 @@ function urlUnescape(s: string, query: boolean): string | undefined {
   }
 }
 
-function validHost(host: string): boolean {
-  // host[:port]; IPv6 literals in brackets; the port must be digits.
-  let h = host;
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    if (end < 0) return false;
-    const rest = h.slice(end + 1);
-    return rest === '' || /^:\d*$/.test(rest);
-  }
-  const colon = h.lastIndexOf(':');
-  if (colon >= 0) {
-    const port = h.slice(colon + 1);
-    if (!/^\d*$/.test(port)) return false;
-    h = h.slice(0, colon);
-  }
-  return !/[\s<>"{}|\\^`]/.test(h) && !h.includes(':');
-}
-
-/** Go's url.ParseRequestURI followed by url.Parse; undefined when invalid. */
-/** url.ParseRequestURI as a URL value, or Go's error (`parse "x": missing protocol scheme`). */
+/**
+ * stringToUrl: url.ParseRequestURI checks the text, then url.Parse makes the value (ParseRequestURI
+ * would keep a fragment in the path or query); the error is ParseRequestURI's (`parse "x": missing protocol scheme`).
+ */
 export function parseRequestURI(raw: string): URLValue | string {
   const r = goURLParseRequestURI(raw);
   if (r.error !== undefined) return r.error;
-  return parseURL(raw) ?? fromGoURL(r.url);
-}
-
-function fromGoURL(u: GoURL): URLValue {
-  return new URLValue(u.scheme, u.host, urlUnescape(u.path, false) ?? u.path, u.rawQuery, u.opaque);
-}
-
-export function parseURL(raw: string): URLValue | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go's url.Parse rejects ASCII control characters.
-  if (raw === '' || /[\x00-\x1f\x7f]/.test(raw)) return undefined;
-  let rest = raw;
-  let scheme = '';
-  const sm = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
-  if (sm) {
-    scheme = sm[1].toLowerCase();
-    rest = rest.slice(sm[0].length);
-  } else if (/^[^/?#]*:/.test(rest)) return undefined;
-  if (!scheme && !rest.startsWith('/')) return undefined;
-  // url.Parse drops the fragment.
-  const hash = rest.indexOf('#');
-  if (hash >= 0) rest = rest.slice(0, hash);
-  let rawQuery = '';
-  const q = rest.indexOf('?');
-  if (q >= 0) {
-    rawQuery = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  if (scheme && !rest.startsWith('/')) {
-    // Opaque URL (e.g. "https::/x" or "mailto:a@b").
-    return new URLValue(scheme, '', '', rawQuery, rest);
-  }
-  let host = '';
-  if (rest.startsWith('//') && (scheme || true)) {
-    const after = rest.slice(2);
-    const slash = after.indexOf('/');
-    let authority = slash >= 0 ? after.slice(0, slash) : after;
-    rest = slash >= 0 ? after.slice(slash) : '';
-    const at = authority.lastIndexOf('@');
-    if (at >= 0) authority = authority.slice(at + 1);
-    if (!validHost(authority)) return undefined;
-    host = authority;
-  }
-  const path = urlUnescape(rest, false);
-  if (path === undefined) return undefined;
-  return new URLValue(scheme, host, path, rawQuery, '');
+  const p = goURLParse(raw);
+  if (p.error !== undefined) return p.error;
+  return new URLValue(p.url.scheme, p.url.host, urlUnescape(p.url.path, false) ?? p.url.path, p.url.rawQuery, p.url.opaque, p.url.path, p.url.fragment);
 }
 
 export function hostname(host: string): string {
@@ -974,7 +935,7 @@ export const URLS: Library = {
     fn('getHost', 'the host with its port', [['url_get_host', 'URL.getHost(): string', (u: URLValue) => u.host]], unitCost),
     fn('getHostname', 'the host without its port', [['url_get_hostname', 'URL.getHostname(): string', (u: URLValue) => hostname(u.host)]], unitCost),
     fn('getPort', 'the port ("" when absent)', [['url_get_port', 'URL.getPort(): string', (u: URLValue) => port(u.host)]], unitCost),
-    fn('getEscapedPath', 'the escaped path', [['url_get_escaped_path', 'URL.getEscapedPath(): string', (u: URLValue) => escapedPath(u.path)]], unitCost),
+    fn('getEscapedPath', 'the escaped path', [['url_get_escaped_path', 'URL.getEscapedPath(): string', (u: URLValue) => u.escapedPath()]], unitCost),
     fn('getQuery', 'the query parameters', [['url_get_query', 'URL.getQuery(): map<string, list<string>>', (u: URLValue) => new Map(query(u.rawQuery))]], unitCost),
   ],
 };

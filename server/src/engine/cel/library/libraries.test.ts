@@ -50,6 +50,21 @@ test('format of doubles: exact value rounded half to even, every digit, -0 as th
   assert.equal(ev("'%e'.format([9.9999999])"), '1.000000×10⁰¹');
 });
 
+test("url(): hosts as Go's url.Parse reads them, the value from url.Parse after ParseRequestURI (Go oracle answers)", () => {
+  assert.equal(ev("isURL('https://exa mple.com/')"), false);
+  assert.match(err("url('https://exa mple.com/').getHost()"), /parse "https:\/\/exa mple\.com\/": invalid character " " in host name/);
+  // http(s) take the first colon as the port's start (Go 1.26); other schemes the last one.
+  assert.equal(ev("isURL('https://a:1:2/')"), false);
+  assert.equal(ev("url('foo://a:1:2/').getHost()"), 'a:1:2');
+  assert.equal(ev("isURL('https://x[1]/')"), false);
+  // Only non-ASCII bytes (and %25) may be escaped in a host; getHost answers it unescaped.
+  assert.equal(ev("isURL('https://a%41.com/')"), false);
+  assert.equal(ev("url('https://%C3%A9.com/').getHost()"), 'é.com');
+  // EscapedPath keeps the path as written when it is a valid encoding.
+  assert.equal(ev("url('https://example.com/a%2Fb').getEscapedPath()"), '/a%2Fb');
+  assert.deepEqual(ev("url('https://example.com/#x')"), { $opaque: 'kubernetes.URL(https://example.com/#x)' });
+});
+
 test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
   assert.equal(ev("'x1y22'.find('[0-9]+')"), '1');
   assert.deepEqual(ev("'x1y22'.findAll('[0-9]+')"), ['1', '22']);
