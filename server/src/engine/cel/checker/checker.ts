@@ -61,7 +61,6 @@ export const TYPE_IDENTS: Record<string, CelType> = {
   list: T.list(T.dyn),
   map: T.map(T.dyn, T.dyn),
   type: T.type(null),
-  dyn: T.dyn,
   optional_type: T.optional(T.dyn),
   'google.protobuf.Duration': T.duration,
   'google.protobuf.Timestamp': T.timestamp,
