@@ -152,3 +152,18 @@ test('no input makes compile or evaluation throw', () => {
     assert.doesNotThrow(() => run(expr, { self }), expr);
   }
 });
+
+test("int and uint against double compare as cel-go's compareIntDouble: the integer converted to double (Go oracle answers)", () => {
+  const ev = (src: string) => {
+    const c = celEnvironment().compile(src, new Map());
+    const r = evaluate(c.program!, {});
+    return 'value' in r ? r.value : r.error;
+  };
+  // 2^63 - 1 is 2^63 as a double: equal, not less.
+  assert.equal(ev('dyn(9223372036854775807) < 9223372036854775808.0'), false);
+  assert.equal(ev('dyn(9223372036854775807) == 9223372036854775808.0'), true);
+  assert.equal(ev('dyn(9007199254740993) == 9007199254740992.0'), true);
+  assert.equal(ev('dyn(18446744073709551615u) == 18446744073709551616.0'), true);
+  // int against uint stays exact.
+  assert.equal(ev('dyn(9223372036854775807) < dyn(9223372036854775808u)'), true);
+});
