@@ -7,6 +7,7 @@
  */
 import { R, STRING_TRAVERSAL_COST_FACTOR, REGEX_STRING_LENGTH_COST_FACTOR, fixed, type EstimateNode, type EstimatorContext } from '../cost/model';
 import { cmpString } from '../runtime/equality';
+import { goQuote } from '../../json/go';
 import { k8sActualSize } from '../runtime/size';
 import { parseRFC3339 } from '../runtime/time';
 import { Optional, fail, type OpaqueValue, type Val } from '../runtime/values';
@@ -635,40 +636,56 @@ export class Semver implements OpaqueValue {
   }
 }
 
-function parseNumber(s: string, what: string): bigint {
-  if (!/^\d+$/.test(s)) fail(`Invalid character(s) found in ${what} number "${s}"`);
-  if (s.length > 1 && s[0] === '0') fail(`${what[0].toUpperCase() + what.slice(1)} number must not contain leading zeroes "${s}"`);
-  return BigInt(s);
+/** strconv.ParseUint(s, 10, 64), failing with Go's error. */
+function parseUint64(s: string): bigint {
+  if (!/^\d+$/.test(s)) fail(`strconv.ParseUint: parsing ${goQuote(s)}: invalid syntax`);
+  const v = BigInt(s);
+  if (v > 18446744073709551615n) fail(`strconv.ParseUint: parsing ${goQuote(s)}: value out of range`);
+  return v;
 }
 
-/** blang/semver Parse. */
+/** A version number of blang/semver: digits only (an empty one fails in ParseUint), no leading zero, uint64. */
+function parseNumber(s: string, what: string): bigint {
+  if (!/^\d*$/.test(s)) fail(`Invalid character(s) found in ${what} number ${goQuote(s)}`);
+  if (s.length > 1 && s[0] === '0') fail(`${what[0].toUpperCase() + what.slice(1)} number must not contain leading zeroes ${goQuote(s)}`);
+  return parseUint64(s);
+}
+
+const ALPHANUM = /^[0-9A-Za-z-]*$/;
+
+/** blang/semver Parse, its checks in its order. */
 export function parseSemver(s: string): Semver {
   if (s.length === 0) fail('Version string empty');
   const parts = s.split('.');
   if (parts.length < 3) fail('No Major.Minor.Patch elements found');
   const major = parseNumber(parts[0], 'major');
   const minor = parseNumber(parts[1], 'minor');
-  const rest = parts.slice(2).join('.');
-  let patchStr = rest;
+  let patchStr = parts.slice(2).join('.');
+  let build: string[] = [];
   let pre: string[] = [];
-  let build = '';
   const plus = patchStr.indexOf('+');
   if (plus >= 0) {
-    build = patchStr.slice(plus + 1);
+    build = patchStr.slice(plus + 1).split('.');
     patchStr = patchStr.slice(0, plus);
-    for (const b of build.split('.')) if (!/^[0-9A-Za-z-]+$/.test(b)) fail(`Invalid character(s) found in build meta data "${b}"`);
   }
   const dash = patchStr.indexOf('-');
   if (dash >= 0) {
     pre = patchStr.slice(dash + 1).split('.');
     patchStr = patchStr.slice(0, dash);
-    for (const p of pre) {
-      if (p === '') fail('Prerelease is empty');
-      if (!/^[0-9A-Za-z-]+$/.test(p)) fail(`Invalid character(s) found in prerelease "${p}"`);
-      if (/^\d+$/.test(p) && p.length > 1 && p[0] === '0') fail(`Numeric PreRelease version must not contain leading zeroes "${p}"`);
-    }
   }
   const patch = parseNumber(patchStr, 'patch');
+  for (const p of pre) {
+    // NewPRVersion
+    if (p === '') fail('Prerelease is empty');
+    if (/^\d+$/.test(p)) {
+      if (p.length > 1 && p[0] === '0') fail(`Numeric PreRelease version must not contain leading zeroes ${goQuote(p)}`);
+      parseUint64(p);
+    } else if (!ALPHANUM.test(p)) fail(`Invalid character(s) found in prerelease ${goQuote(p)}`);
+  }
+  for (const b of build) {
+    if (b === '') fail('Build meta data is empty');
+    if (!ALPHANUM.test(b)) fail(`Invalid character(s) found in build meta data ${goQuote(b)}`);
+  }
   return new Semver(major, minor, patch, pre);
 }
 
@@ -966,9 +983,10 @@ export const SEMVER: Library = {
     fn('isGreaterThan', 'whether this version is greater than the other', [['semver_is_greater_than', 'Semver.isGreaterThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) > 0]], unitCost),
     fn('isLessThan', 'whether this version is less than the other', [['semver_is_less_than', 'Semver.isLessThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) < 0]], unitCost),
     fn('compareTo', 'compares with the other version: -1, 0 or 1', [['semver_compare_to', 'Semver.compareTo(Semver): int', (a: Semver, b: Semver) => BigInt(a.compareTo(b))]], unitCost),
-    fn('major', 'the major version', [['semver_major', 'Semver.major(): int', (a: Semver) => a.major]], unitCost),
-    fn('minor', 'the minor version', [['semver_minor', 'Semver.minor(): int', (a: Semver) => a.minor]], unitCost),
-    fn('patch', 'the patch version', [['semver_patch', 'Semver.patch(): int', (a: Semver) => a.patch]], unitCost),
+    // types.Int(uint64): Go's conversion wraps above int64 (18446744073709551615 is -1).
+    fn('major', 'the major version', [['semver_major', 'Semver.major(): int', (a: Semver) => BigInt.asIntN(64, a.major)]], unitCost),
+    fn('minor', 'the minor version', [['semver_minor', 'Semver.minor(): int', (a: Semver) => BigInt.asIntN(64, a.minor)]], unitCost),
+    fn('patch', 'the patch version', [['semver_patch', 'Semver.patch(): int', (a: Semver) => BigInt.asIntN(64, a.patch)]], unitCost),
   ],
 };
 

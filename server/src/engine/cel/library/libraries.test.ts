@@ -65,6 +65,16 @@ test("url(): hosts as Go's url.Parse reads them, the value from url.Parse after 
   assert.deepEqual(ev("url('https://example.com/#x')"), { $opaque: 'kubernetes.URL(https://example.com/#x)' });
 });
 
+test('semver(): numbers are uint64 (strconv.ParseUint), checks in blang/semver order (Go oracle answers)', () => {
+  assert.equal(ev("isSemver('999999999999999999999.0.0')"), false);
+  assert.equal(err("semver('1.0.0-999999999999999999999').major()"), 'strconv.ParseUint: parsing "999999999999999999999": value out of range');
+  assert.equal(err("semver('1..0').major()"), 'strconv.ParseUint: parsing "": invalid syntax');
+  // The patch number is checked before the prerelease and build metadata.
+  assert.equal(err("semver('1.0.a-b_c').major()"), 'Invalid character(s) found in patch number "a"');
+  assert.equal(err("semver('1.0.0+').major()"), 'Build meta data is empty');
+  assert.equal(ev("semver('18446744073709551615.0.0').major()"), -1n);
+});
+
 test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
   assert.equal(ev("'x1y22'.find('[0-9]+')"), '1');
   assert.deepEqual(ev("'x1y22'.findAll('[0-9]+')"), ['1', '22']);
