@@ -167,3 +167,13 @@ test("int and uint against double compare as cel-go's compareIntDouble: the inte
   // int against uint stays exact.
   assert.equal(ev('dyn(9223372036854775807) < dyn(9223372036854775808u)'), true);
 });
+
+test('errors cel-go raises when it plans the program: constant index keys of other kinds, constant regex patterns (Go oracle answers)', () => {
+  const programErrors = (src: string) => celEnvironment({ kind: 'new' }).compile(src, new Map()).programErrors;
+  assert.deepEqual(programErrors("dyn({0: 1})[dyn(b'')] || true"), ['invalid qualifier type: types.Bytes']);
+  assert.deepEqual(programErrors('{null: false}[null]'), ['invalid qualifier type: types.Null']);
+  assert.deepEqual(programErrors('{0: 1}[dyn([1])]'), ['invalid qualifier type: *types.baseList']);
+  // dyn('(') is folded to a constant first, as OptOptimize does; then the regex optimization compiles it.
+  assert.deepEqual(programErrors("[1].exists(x, 'a'.matches(dyn('(')))"), ['error parsing regexp: missing closing ): `(`']);
+  assert.deepEqual(programErrors("'a'.matches(dyn(1)) || {1: 2}[dyn(1.0)] == 2"), []);
+});

@@ -533,14 +533,6 @@ function validate(a: CheckedAst): void {
       if (e.fn === 'timestamp' && !validTimestamp(lit.value)) report(lit, 'invalid timestamp argument');
       if (e.fn === 'matches' && typeof lit.value === 'string' && !compileRE2(lit.value).ok) report(lit, 'invalid matches argument');
     }
-    // Constant regexes are compiled when the program is created (matches with OptOptimize, and the
-    // Kubernetes regex library's find/findAll optimizations).
-    const all = e.target ? [e.target, ...e.args] : e.args;
-    const pat = all[1];
-    if ((e.fn === 'matches' || e.fn === 'find' || e.fn === 'findAll') && pat?.kind === 'literal' && typeof pat.value === 'string') {
-      const r = compileRE2(pat.value);
-      if (!r.ok) a.programErrors.push(r.error);
-    }
   });
   validateFormatCalls(a, report);
   walk(a.parsed.expr, (e) => {
