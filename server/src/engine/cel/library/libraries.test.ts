@@ -75,6 +75,12 @@ test('semver(): numbers are uint64 (strconv.ParseUint), checks in blang/semver o
   assert.equal(ev("semver('18446744073709551615.0.0').major()"), -1n);
 });
 
+test("flatten() of a value that is not a list: ext.Lists' own error naming its type (Go oracle answers)", () => {
+  assert.equal(err('dyn({}).flatten()'), 'no such overload: map(dyn, dyn).flatten()');
+  assert.equal(err('dyn({}).flatten(1)'), 'no such overload: map(dyn, dyn).flatten(int)');
+  assert.deepEqual(ev('dyn([[1], [2]]).flatten()'), [1n, 2n]);
+});
+
 test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
   assert.equal(ev("'x1y22'.find('[0-9]+')"), '1');
   assert.deepEqual(ev("'x1y22'.findAll('[0-9]+')"), ['1', '22']);
