@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PER_CALL_LIMIT, celEnvironment, evaluate, type Evaluation } from './environment';
-import { T, type CelType } from './types';
+import { T, formatCelType, type CelType } from './types';
 import { fromConformanceValue } from './values';
 
 function run(expr: string, vars: Record<string, unknown> = {}, opts: { costLimit?: number; kind?: 'new' | 'stored'; minor?: number } = {}): Evaluation | { compileError: string } {
@@ -176,4 +176,11 @@ test('errors cel-go raises when it plans the program: constant index keys of oth
   // dyn('(') is folded to a constant first, as OptOptimize does; then the regex optimization compiles it.
   assert.deepEqual(programErrors("[1].exists(x, 'a'.matches(dyn('(')))"), ['error parsing regexp: missing closing ): `(`']);
   assert.deepEqual(programErrors("'a'.matches(dyn(1)) || {1: 2}[dyn(1.0)] == 2"), []);
+});
+
+test("open operand types are bound by the first fitting overload in cel-go's declaration order (Go oracle answers)", () => {
+  const type = (src: string) => formatCelType(celEnvironment({ kind: 'new' }).compile(src, new Map()).checked!.type);
+  assert.equal(type('{}.transformMap(k, v, k + v)'), 'map(bytes, bytes)');
+  assert.equal(type('{}.transformMap(k, v, k - v)'), 'map(double, double)');
+  assert.equal(type('{}.transformMap(k, v, k < v)'), 'map(bool, bool)');
 });
