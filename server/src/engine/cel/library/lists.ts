@@ -60,7 +60,7 @@ function sum(l: CelList, zero: Val): Val {
     } else if (typeof acc === 'number' && typeof x === 'number') acc = acc + x;
     else if (acc instanceof Duration && x instanceof Duration) {
       const s = acc.nanos + x.nanos;
-      if (s > MAX_INT64 || s < MIN_INT64) fail('duration overflow');
+      if (s > MAX_INT64 || s < MIN_INT64) fail('integer overflow');
       acc = new Duration(s);
     } else fail(`no such overload: ${typeName(acc)}.add(${typeName(x)})`);
   }

@@ -54,8 +54,9 @@ function addTs(t: Timestamp, d: Duration): Timestamp {
   return new Timestamp(n);
 }
 
+/** addDurationChecked and friends: int64 arithmetic, so Go's error is the integer one. */
 function checkDuration(n: bigint): Duration {
-  if (n > MAX_INT64 || n < MIN_INT64) fail('duration overflow');
+  if (n > MAX_INT64 || n < MIN_INT64) fail('integer overflow');
   return new Duration(n);
 }
 
@@ -325,7 +326,7 @@ export const STANDARD: Library = {
       ['subtract_double', '_-_(double, double): double', (a: number, b: number) => a - b],
       ['subtract_duration_duration', '_-_(duration, duration): duration', (a: Duration, b: Duration) => checkDuration(a.nanos - b.nanos)],
       ['subtract_int64', '_-_(int, int): int', (a: bigint, b: bigint) => checkInt(a - b)],
-      ['subtract_timestamp_duration', '_-_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, new Duration(-d.nanos))],
+      ['subtract_timestamp_duration', '_-_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, checkDuration(-d.nanos))],
       ['subtract_timestamp_timestamp', '_-_(timestamp, timestamp): duration', (a: Timestamp, b: Timestamp) => checkDuration(a.nanos - b.nanos)],
       ['subtract_uint64', '_-_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value - b.value)],
     ]),

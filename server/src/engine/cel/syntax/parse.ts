@@ -209,6 +209,10 @@ function syntaxMessage(src: string, tokens: Token[], summary: string, range: { s
   }
   let m: RegExpExecArray | null;
   if ((m = /^Expected (\w+), got (\w+)/.exec(summary))) {
+    // A '.' not followed by a field name: ANTLR has no alternative for the text from the '.' on.
+    const before = tokens.filter((t) => t.end <= range.start).pop();
+    if (m[1] === 'IDENTIFIER' && before?.text === '.' && !(at && ['true', 'false', 'null'].includes(at.text)))
+      return `Syntax error: no viable alternative at input '${src.slice(before.start, m[2] === 'EOF' || !at ? before.end : at.end)}'`;
     const expected: Record<string, string> = { RPAREN: "')'", RBRACKET: "']'", RBRACE: "'}'", COLON: "':'", IDENTIFIER: 'IDENTIFIER', COMMA: "','" };
     const got = m[2] === 'EOF' ? '<EOF>' : tokenText(at);
     return `Syntax error: mismatched input '${got}' expecting ${expected[m[1]] ?? m[1]}`;
@@ -716,6 +720,18 @@ export function parse(src: string, macros: MacroOptions = ALL_MACROS): ParseResu
     }
     if (message === 'max recursion depth exceeded') offset = 0;
     if (message === 'unable to unescape string') offset = tokenStart(tokens, range.start);
+    // `x.?` without a field name: the optional select also takes a quoted name, and its action fails too.
+    const before = tokens.filter((t) => t.end <= range.start);
+    if (/^Syntax error: mismatched input .* expecting IDENTIFIER$/.test(message) && before.at(-1)?.text === '?' && before.at(-2)?.text === '.') {
+      message = message.replace(/IDENTIFIER$/, '{IDENTIFIER, ESC_IDENTIFIER}');
+      return {
+        ok: false,
+        issues: [
+          { message, offset, range },
+          { message: 'unsupported ident kind', offset, range },
+        ],
+      };
+    }
     return { ok: false, issues: [{ message, offset, range }] };
   }
   if (deeperThan(raw.ast, MAX_RECURSION_DEPTH)) {
@@ -732,7 +748,11 @@ export function parse(src: string, macros: MacroOptions = ALL_MACROS): ParseResu
   }
 }
 
-/** cel-go's issue printing: `ERROR: <input>:L:C: msg` plus the source line and a caret under the column. */
+/**
+ * cel-go's issue printing (common.Error.ToDisplayString): `ERROR: <input>:L:C: msg`, then the source line
+ * (tabs as spaces; left out past 16,384 bytes) and a caret under the column, with full-width dots and
+ * caret under non-ASCII characters.
+ */
 export function formatIssue(src: string, offset: number, message: string): string {
   // cel-go's NoLocation (the parser's own limits).
   if (offset < 0) return `ERROR: <input>:-1:0: ${message}`;
@@ -747,6 +767,12 @@ export function formatIssue(src: string, offset: number, message: string): strin
   let lineEnd = src.indexOf('\n', lineStart);
   if (lineEnd < 0) lineEnd = src.length;
   const col = [...src.slice(lineStart, offset)].length;
-  const text = src.slice(lineStart, lineEnd);
-  return `ERROR: <input>:${line}:${col + 1}: ${message}\n | ${text}\n | ${'.'.repeat(col)}^`;
+  const head = `ERROR: <input>:${line}:${col + 1}: ${message}`;
+  const snippet = src.slice(lineStart, lineEnd).replace(/\t/g, ' ');
+  if (Buffer.byteLength(snippet) > 16384) return head;
+  const chars = [...snippet];
+  let caret = '';
+  for (let i = 0; i < col && i < chars.length; i++) caret += chars[i].charCodeAt(0) > 0x7f ? '\uff0e' : '.';
+  caret += chars[col] !== undefined && chars[col].charCodeAt(0) > 0x7f ? '\uff3e' : '^';
+  return `${head}\n | ${snippet}\n | ${caret}`;
 }
