@@ -60,3 +60,18 @@ test('dyn is a function, not an identifier', () => {
   assert.match(String(run('dyn')), /undeclared reference to 'dyn'/);
   assert.equal(run('dyn(1)'), 1n);
 });
+
+test("syntax errors of common mistakes in cel-go's (ANTLR's) words (Go oracle answers)", () => {
+  const messages = (expr: string) => [...String(run(expr)).matchAll(/ERROR: <input>:(\d+:\d+): ([^\n]*)/g)].map((m) => `${m[1]} ${m[2]}`);
+  const OPERAND = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+  // The lexer's error, then the parser's on what is left.
+  assert.deepEqual(messages("self.a == 'abc"), ["1:11 Syntax error: token recognition error at: ''abc'", `1:15 Syntax error: mismatched input '<EOF>' expecting ${OPERAND}`]);
+  assert.deepEqual(messages('self.a = 1'), ["1:8 Syntax error: token recognition error at: '= '", "1:10 Syntax error: extraneous input '1' expecting <EOF>"]);
+  assert.deepEqual(messages("'''abc"), ["1:3 Syntax error: token recognition error at: ''abc'"]);
+  // A stray operator is deleted when an operand follows it.
+  assert.deepEqual(messages('self.a && && true'), [`1:11 Syntax error: extraneous input '&&' expecting ${OPERAND}`]);
+  // Unclosed: a list or map could take a ',', a call or parenthesis only its closing token.
+  assert.deepEqual(messages('[1, 2'), ["1:6 Syntax error: mismatched input '<EOF>' expecting {']', ','}"]);
+  assert.deepEqual(messages('self.a.exists(x, x > 1'), ["1:23 Syntax error: missing ')' at '<EOF>'"]);
+  assert.deepEqual(messages('self.'), ["1:6 Syntax error: no viable alternative at input '.'"]);
+});

@@ -215,14 +215,68 @@ function syntaxMessage(src: string, tokens: Token[], summary: string, range: { s
       return `Syntax error: no viable alternative at input '${src.slice(before.start, m[2] === 'EOF' || !at ? before.end : at.end)}'`;
     const expected: Record<string, string> = { RPAREN: "')'", RBRACKET: "']'", RBRACE: "'}'", COLON: "':'", IDENTIFIER: 'IDENTIFIER', COMMA: "','" };
     const got = m[2] === 'EOF' ? '<EOF>' : tokenText(at);
+    if (m[2] === 'EOF' && (m[1] === 'RPAREN' || m[1] === 'RBRACKET' || m[1] === 'RBRACE')) {
+      // At the end, an unclosed list or map literal could still take a ',': ANTLR names both; a call,
+      // a parenthesis or an index is missing its closing token.
+      const open = unclosedOpener(tokens, range.start);
+      const list = open && (open.text === '{' || (open.text === '[' && !endsOperand(open.prev)));
+      const close = expected[m[1]];
+      return list ? `Syntax error: mismatched input '<EOF>' expecting {${close}, ','}` : `Syntax error: missing ${close} at '<EOF>'`;
+    }
     return `Syntax error: mismatched input '${got}' expecting ${expected[m[1]] ?? m[1]}`;
   }
   if ((m = /^Unexpected token: (\w+)/.exec(summary))) {
     const got = m[1] === 'EOF' ? '<EOF>' : tokenText(at);
-    return `Syntax error: mismatched input '${got}' expecting ${EXPECTING_OPERAND}`;
+    // ANTLR deletes a stray token when the next one can start the operand it wanted (`a + * 2`).
+    const next = at ? tokens[tokens.indexOf(at) + 1] : undefined;
+    return `Syntax error: ${m[1] !== 'EOF' && startsOperand(next) ? 'extraneous' : 'mismatched'} input '${got}' expecting ${EXPECTING_OPERAND}`;
   }
   if (/^Invalid (hex )?integer/.test(summary)) return `Syntax error: token recognition error at: '${src.slice(range.start, range.end)}'`;
   return `Syntax error: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`;
+}
+
+/** Whether a token can begin an operand (ANTLR's expected set after a binary operator). */
+function startsOperand(t: Token | undefined): boolean {
+  if (!t) return false;
+  if (t.kind === 'number' || t.kind === 'string') return true;
+  if (t.kind === 'ident') return t.text !== 'in' && !t.text.startsWith('`');
+  return t.kind === 'punct' && ['[', '{', '(', '.', '-', '!'].includes(t.text);
+}
+
+/** The innermost bracket still open before offset, and the token before it. */
+function unclosedOpener(tokens: Token[], offset: number): (Token & { prev?: Token }) | undefined {
+  const stack: Array<Token & { prev?: Token }> = [];
+  let prev: Token | undefined;
+  for (const t of tokens) {
+    if (t.start >= offset) break;
+    if (t.kind === 'punct' && (t.text === '(' || t.text === '[' || t.text === '{')) stack.push({ ...t, prev });
+    else if (t.kind === 'punct' && (t.text === ')' || t.text === ']' || t.text === '}')) stack.pop();
+    prev = t;
+  }
+  return stack.at(-1);
+}
+
+/**
+ * The first error of cel-go's lexer (ANTLR): a character no token starts with, a lone `=`, `&` or `|`
+ * (the text includes the character after it, which the lexer also drops), or an unterminated string (to
+ * its line's end). Returns the issue and the source with the dropped text blanked, for the parser's turn.
+ */
+function lexerError(src: string, tokens: Token[]): { issue: SyntaxIssue; recovered: string } | undefined {
+  const t = tokens.find((x) => x.kind === 'error');
+  if (!t) return undefined;
+  let start = t.start;
+  let end: number;
+  if (t.text.length > 1 || /['"]/.test(t.text)) {
+    // An unterminated string: up to and including the newline where it stops, else to the end. An
+    // unterminated triple quote is the empty string of its first two quotes, then an unterminated one.
+    const triple = /^[rRbB]{0,2}(?:'''|""")/.exec(t.text);
+    if (triple) start += triple[0].length - 1;
+    const nl = src.indexOf('\n', start);
+    end = nl >= 0 ? nl + 1 : src.length;
+  } else end = Math.min(src.length, t.start + ('=&|'.includes(t.text) ? 2 : 1));
+  const text = src.slice(start, end);
+  const issue = { message: `Syntax error: token recognition error at: '${text}'`, offset: start, range: { start, end } };
+  return { issue, recovered: src.slice(0, start) + text.replace(/[^\n]/g, ' ') + src.slice(end) };
 }
 
 function tokenStart(tokens: Token[], offset: number): number {
@@ -695,7 +749,7 @@ function rawParse(text: string): { ast?: ASTNode; error?: { summary: string; ran
 }
 
 /** Parses a CEL expression into cel-go's AST, or cel-go's syntax errors. */
-export function parse(src: string, macros: MacroOptions = ALL_MACROS): ParseResult {
+export function parse(src: string, macros: MacroOptions = ALL_MACROS, lexerErrors = 0): ParseResult {
   if ([...src].length > MAX_EXPRESSION_CODE_POINTS) {
     return { ok: false, issues: [{ message: `expression code point size exceeds limit: size: ${[...src].length}, limit ${MAX_EXPRESSION_CODE_POINTS}`, offset: 0, range: { start: 0, end: src.length } }] };
   }
@@ -710,6 +764,13 @@ export function parse(src: string, macros: MacroOptions = ALL_MACROS): ParseResu
     const dotIn = dotInIssues(src, tokens, (t) => rawParse(rewriteSource(t, tokenize(t)).text).ast !== undefined);
     if (dotIn) return { ok: false, issues: dotIn };
     const { summary, range } = raw.error!;
+    // A lexer error, then what the parser makes of the tokens left (as ANTLR reports both, in order).
+    const lex = lexerErrors < 20 ? lexerError(src, tokens) : undefined;
+    if (lex && (range.start >= lex.issue.offset || /^Unterminated/i.test(summary))) {
+      const rest = parse(lex.recovered, macros, lexerErrors + 1);
+      const more = rest.ok ? [] : rest.issues;
+      return { ok: false, issues: [lex.issue, ...more].sort((a, b) => a.offset - b.offset) };
+    }
     // cel-js stops at or after the token ANTLR stops at: ANTLR's words for that token.
     const at = rewrite.afterOperand;
     if (at && range.start >= at.offset) return { ok: false, issues: [at] };
