@@ -316,98 +316,111 @@ export class CIDR implements OpaqueValue {
   }
 }
 
-function parseIPv4(s: string): Uint8Array | string {
+/** A netip parseAddrError: the message and the rest of the input it stopped at. */
+interface AddrError {
+  msg: string;
+  at?: string;
+}
+
+/** netip's parseIPv4Fields over s (the whole input, or the IPv4 tail of an IPv6 address). */
+function parseIPv4Fields(s: string): Uint8Array | AddrError {
   const out = new Uint8Array(4);
-  const fields = s.split('.');
-  if (fields.length > 4) return 'IPv4 address too long';
-  if (fields.length < 4) return 'IPv4 address too short';
-  for (let i = 0; i < 4; i++) {
-    const f = fields[i];
-    if (f === '') return 'IPv4 field must have at least one digit';
-    if (!/^\d+$/.test(f)) return 'unexpected character';
-    if (f.length > 1 && f[0] === '0') return 'IPv4 field has octet with leading zero';
-    const v = Number(f);
-    if (v > 255) return 'IPv4 field has value >255';
-    out[i] = v;
+  let val = 0;
+  let pos = 0;
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c >= '0' && c <= '9') {
+      if (digits === 1 && val === 0) return { msg: 'IPv4 field has octet with leading zero' };
+      val = val * 10 + (c.charCodeAt(0) - 48);
+      digits++;
+      if (val > 255) return { msg: 'IPv4 field has value >255' };
+    } else if (c === '.') {
+      if (i === 0 || i === s.length - 1 || s[i - 1] === '.') return { msg: 'IPv4 field must have at least one digit', at: s.slice(i) };
+      if (pos === 3) return { msg: 'IPv4 address too long' };
+      out[pos++] = val;
+      val = 0;
+      digits = 0;
+    } else return { msg: 'unexpected character', at: s.slice(i) };
   }
+  if (pos < 3) return { msg: 'IPv4 address too short' };
+  out[3] = val;
   return out;
 }
 
-function parseIPv6(s: string): Uint8Array | string {
-  const out = new Uint8Array(16);
+/** netip's parseIPv6 of the address without its zone. */
+function parseIPv6(addr: string): Uint8Array | AddrError {
+  const ip = new Uint8Array(16);
   let ellipsis = -1;
-  let i = 0;
-  let rest = s;
-  if (rest.startsWith('::')) {
+  let s = addr;
+  if (s.startsWith('::')) {
     ellipsis = 0;
-    rest = rest.slice(2);
-    if (rest === '') return out;
+    s = s.slice(2);
+    if (s === '') return ip;
   }
-  while (rest.length) {
-    const m = /^[0-9a-fA-F]{1,4}/.exec(rest);
-    if (!m) {
-      if (rest[0] === ':') return 'each colon-separated field must have at least one digit';
-      return 'unexpected character';
+  let i = 0;
+  while (i < 16) {
+    let off = 0;
+    let acc = 0;
+    for (; off < s.length; off++) {
+      const d = Number.parseInt(s[off], 16);
+      if (!/[0-9a-fA-F]/.test(s[off])) break;
+      acc = acc * 16 + d;
+      if (off > 3) return { msg: 'each group must have 4 or less digits', at: s };
+      if (acc > 0xffff) return { msg: 'IPv6 field has value >=2^16', at: s };
     }
-    if (m[0].length === 4 && /^[0-9a-fA-F]{5}/.test(rest)) return 'IPv6 field has value >=2^16';
-    // Embedded IPv4 tail.
-    if (rest[m[0].length] === '.') {
-      if (ellipsis < 0 && i !== 12) return 'embedded IPv4 address must replace the final 2 fields of the address';
-      if (i + 4 > 16) return 'too many hex fields to fit an embedded IPv4 at the end of the address';
-      const v4 = parseIPv4(rest);
-      if (typeof v4 === 'string') return v4;
-      out.set(v4, i);
+    if (off === 0) return { msg: 'each colon-separated field must have at least one digit', at: s };
+    if (off < s.length && s[off] === '.') {
+      if (ellipsis < 0 && i !== 12) return { msg: 'embedded IPv4 address must replace the final 2 fields of the address', at: s };
+      if (i + 4 > 16) return { msg: 'too many hex fields to fit an embedded IPv4 at the end of the address', at: s };
+      const v4 = parseIPv4Fields(s);
+      if (!(v4 instanceof Uint8Array)) return v4;
+      ip.set(v4, i);
+      s = '';
       i += 4;
-      rest = '';
       break;
     }
-    const v = parseInt(m[0], 16);
-    if (i >= 16) return 'too many fields';
-    out[i] = v >> 8;
-    out[i + 1] = v & 0xff;
+    ip[i] = acc >> 8;
+    ip[i + 1] = acc & 0xff;
     i += 2;
-    rest = rest.slice(m[0].length);
-    if (rest === '') break;
-    if (rest[0] !== ':') return 'unexpected character, want colon';
-    if (rest.length === 1) return 'colon must be followed by more characters';
-    rest = rest.slice(1);
-    if (rest[0] === ':') {
-      if (ellipsis >= 0) return 'multiple :: in address';
+    s = s.slice(off);
+    if (s === '') break;
+    if (s[0] !== ':') return { msg: 'unexpected character, want colon', at: s };
+    if (s.length === 1) return { msg: 'colon must be followed by more characters', at: s };
+    s = s.slice(1);
+    if (s[0] === ':') {
+      if (ellipsis >= 0) return { msg: 'multiple :: in address', at: s };
       ellipsis = i;
-      rest = rest.slice(1);
-      if (rest === '') break;
+      s = s.slice(1);
+      if (s === '') break;
     }
-    if (i === 16 && rest.length) return 'trailing garbage after address';
   }
-  if (ellipsis < 0) {
-    if (i !== 16) return 'address string too short';
-  } else {
+  if (s !== '') return { msg: 'trailing garbage after address', at: s };
+  if (i < 16) {
+    if (ellipsis < 0) return { msg: 'address string too short' };
     const n = 16 - i;
-    if (n < 2) return 'the :: must expand to at least one field of zeros';
-    for (let j = i - 1; j >= ellipsis; j--) out[j + n] = out[j];
-    for (let j = ellipsis; j < ellipsis + n; j++) out[j] = 0;
-  }
-  return out;
+    for (let j = i - 1; j >= ellipsis; j--) ip[j + n] = ip[j];
+    ip.fill(0, ellipsis, ellipsis + n);
+  } else if (ellipsis >= 0) return { msg: 'the :: must expand to at least one field of zeros' };
+  return ip;
 }
 
-/** Go's netip.ParseAddr: the bytes and zone, or Go's error text (`ParseAddr("x"): ...`). */
+/** Go's netip.ParseAddr: the bytes and zone, or Go's error text (`ParseAddr("x"): msg (at "rest")`). */
 function netipParseAddr(s: string): { bytes: Uint8Array; zone: string } | string {
-  if (s === '') return `ParseAddr(""): unable to parse IP`;
-  let r: Uint8Array | string;
-  let zone = '';
-  if (s.includes(':')) {
-    const pct = s.indexOf('%');
-    let addr = s;
-    if (pct >= 0) {
-      zone = s.slice(pct + 1);
-      addr = s.slice(0, pct);
-      if (zone === '') return `ParseAddr(${JSON.stringify(s)}): zone must be a non-empty string`;
-    }
-    r = parseIPv6(addr);
-  } else if (s.includes('.')) r = parseIPv4(s);
-  else r = 'unable to parse IP';
-  if (typeof r === 'string') return `ParseAddr(${JSON.stringify(s)}): ${r}`;
-  return { bytes: r, zone };
+  const fail = (e: AddrError) => `ParseAddr(${goQuote(s)}): ${e.msg}${e.at ? ` (at ${goQuote(e.at)})` : ''}`;
+  // The first '.', ':' or '%' decides what the text was meant to be.
+  const kind = /[.:%]/.exec(s)?.[0];
+  if (kind === '.') {
+    const r = parseIPv4Fields(s);
+    return r instanceof Uint8Array ? { bytes: r, zone: '' } : fail(r);
+  }
+  if (kind === '%') return fail({ msg: 'missing IPv6 address' });
+  if (kind !== ':') return fail({ msg: 'unable to parse IP' });
+  const pct = s.indexOf('%');
+  const zone = pct >= 0 ? s.slice(pct + 1) : '';
+  if (pct >= 0 && zone === '') return fail({ msg: 'zone must be a non-empty string' });
+  const r = parseIPv6(pct >= 0 ? s.slice(0, pct) : s);
+  return r instanceof Uint8Array ? { bytes: r, zone } : fail(r);
 }
 
 function is4In6(b: Uint8Array): boolean {

@@ -81,6 +81,14 @@ test("flatten() of a value that is not a list: ext.Lists' own error naming its t
   assert.deepEqual(ev('dyn([[1], [2]]).flatten()'), [1n, 2n]);
 });
 
+test("ip(): netip.ParseAddr's errors name the rest of the input they stopped at (Go oracle answers)", () => {
+  assert.match(err("ip('2001:db8:::68')"), /ParseAddr\("2001:db8:::68"\): each colon-separated field must have at least one digit \(at ":68"\)$/);
+  // The first '.', ':' or '%' decides: 1.2.3.4:5 is a bad IPv4 address.
+  assert.match(err("ip('1.2.3.4:5')"), /ParseAddr\("1\.2\.3\.4:5"\): unexpected character \(at ":5"\)$/);
+  assert.match(err("ip('%eth0')"), /missing IPv6 address$/);
+  assert.equal(ev("ip('fe80::1:2.3.4.5').family()"), 6n);
+});
+
 test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
   assert.equal(ev("'x1y22'.find('[0-9]+')"), '1');
   assert.deepEqual(ev("'x1y22'.findAll('[0-9]+')"), ['1', '22']);
