@@ -39,8 +39,6 @@ export interface CheckedAst {
   /** The result type. */
   type: CelType;
   issues: CheckIssue[];
-  /** Errors cel-go reports only when it creates the program (constant regexes of find/findAll/matches). */
-  programErrors: string[];
   /** Declared variables the expression reads (e.g. whether it uses oldSelf). */
   usedVariables: Set<string>;
   /** Scopes of comprehensions: the comprehension id -> its variables' types (for editor queries). */
@@ -476,14 +474,12 @@ export function check(parsed: ParsedAst, decls: EnvDecls, vars: Map<string, CelT
   c.check(parsed.expr);
   const types = c.finalTypes();
   const issues = sortIssues(c.issues);
-  const programErrors: string[] = [];
   const out: CheckedAst = {
     parsed,
     types,
     references: c.references,
     type: types.get(parsed.expr.id) ?? T.error,
     issues,
-    programErrors,
     usedVariables: c.used,
     scopes: c.finalScopes(),
     decls,
