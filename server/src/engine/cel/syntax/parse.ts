@@ -258,8 +258,8 @@ function unclosedOpener(tokens: Token[], offset: number): (Token & { prev?: Toke
 
 /**
  * The first error of cel-go's lexer (ANTLR): a character no token starts with, a lone `=`, `&` or `|`
- * (the text includes the character after it, which the lexer also drops), or an unterminated string (to
- * its line's end). Returns the issue and the source with the dropped text blanked, for the parser's turn.
+ * (the text includes the character after it, which the lexer also drops), a quoted name with a character
+ * it may not hold, or an unterminated string (to its line's end). Returns the issue and the source with the dropped text blanked, for the parser's turn.
  */
 function lexerError(src: string, tokens: Token[]): { issue: SyntaxIssue; recovered: string } | undefined {
   const t = tokens.find((x) => x.kind === 'error');
@@ -273,6 +273,11 @@ function lexerError(src: string, tokens: Token[]): { issue: SyntaxIssue; recover
     if (triple) start += triple[0].length - 1;
     const nl = src.indexOf('\n', start);
     end = nl >= 0 ? nl + 1 : src.length;
+  } else if (t.text === '`') {
+    // A quoted name with a character it may not hold: up to and including that character.
+    let j = t.start + 1;
+    while (j < src.length && /[A-Za-z0-9_.\-/ ]/.test(src[j])) j++;
+    end = Math.min(src.length, j + 1);
   } else end = Math.min(src.length, t.start + ('=&|'.includes(t.text) ? 2 : 1));
   const text = src.slice(start, end);
   const issue = { message: `Syntax error: token recognition error at: '${text}'`, offset: start, range: { start, end } };
