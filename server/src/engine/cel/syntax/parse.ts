@@ -77,8 +77,12 @@ interface Rewrite {
 function rewriteSource(src: string, tokens: Token[]): Rewrite {
   const out: Rewrite = { text: src, entries: [], floats: new Map(), fields: new Map(), bytes: new Map() };
   const stack: { open: string; start: number; literal: boolean; index: number; call: boolean }[] = [];
+  // Replacements are collected in source order and applied once (a long rule may hold thousands).
+  const parts: string[] = [];
+  let copied = 0;
   const replace = (t: Token, text: string) => {
-    out.text = out.text.slice(0, t.start) + text + out.text.slice(t.end);
+    parts.push(src.slice(copied, t.start), text);
+    copied = t.end;
   };
   let prev: Token | undefined;
   for (let i = 0; i < tokens.length; i++) {
@@ -132,6 +136,7 @@ function rewriteSource(src: string, tokens: Token[]): Rewrite {
     }
     prev = t;
   }
+  if (parts.length) out.text = parts.join('') + src.slice(copied);
   return out;
 }
 
