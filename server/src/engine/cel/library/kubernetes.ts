@@ -80,6 +80,8 @@ export class Quantity implements OpaqueValue {
     readonly format: QuantityFormat = 'DecimalSI',
     readonly fast?: Int64Amount,
     private readonly s?: string,
+    /** The scale of Go's inf.Dec form (value = unscaled × 10^-scale): nano after ParseQuantity, the larger one after Add. */
+    readonly decScale = 9,
   ) {
     const g = gcd(num, den) || 1n;
     this.num = num / g;
@@ -102,13 +104,31 @@ export class Quantity implements OpaqueValue {
   add(o: Quantity): Quantity {
     const fast = this.fast && o.fast ? addAmounts(this.fast, o.fast) : undefined;
     const format = (this.fast ? this.fast.value === 0n : this.num === 0n) ? o.format : this.format;
-    return new Quantity(this.num * o.den + o.num * this.den, this.den * o.den, format, fast);
+    return new Quantity(this.num * o.den + o.num * this.den, this.den * o.den, format, fast, undefined, Math.max(this.asDecScale(), o.asDecScale()));
   }
   /** Quantity.Sub (on a copy). */
   sub(o: Quantity): Quantity {
     const fast = this.fast && o.fast ? addAmounts(this.fast, { value: -o.fast.value, scale: o.fast.scale }) : undefined;
     const format = this.num === 0n ? o.format : this.format;
-    return new Quantity(this.num * o.den - o.num * this.den, this.den * o.den, format, fast);
+    return new Quantity(this.num * o.den - o.num * this.den, this.den * o.den, format, fast, undefined, Math.max(this.asDecScale(), o.asDecScale()));
+  }
+  /** The inf.Dec scale of ToDec()/AsDec(): an int64Amount's is its negated scale. */
+  private asDecScale(): number {
+    return this.fast ? -this.fast.scale : this.decScale;
+  }
+  /** Quantity.AsApproximateFloat64: the unscaled value as a double times math.Pow10 of the exponent. */
+  asApproximateFloat(): number {
+    let base: number;
+    let exponent: number;
+    if (this.fast) {
+      base = Number(this.fast.value);
+      exponent = this.fast.scale;
+    } else {
+      const d = this.decScale;
+      base = Number(d >= 0 ? (this.num * 10n ** BigInt(d)) / this.den : this.num / (this.den * 10n ** BigInt(-d)));
+      exponent = -d;
+    }
+    return exponent === 0 ? base : base * goPow10(exponent);
   }
   /** Quantity.AsInt64: only the fast path converts. */
   asInt64(): bigint | undefined {
@@ -120,6 +140,17 @@ export class Quantity implements OpaqueValue {
   goString(): string {
     return this.s ?? canonicalQuantity(this);
   }
+}
+
+const POW10_TAB = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31];
+const POW10_POS32 = [1, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288];
+const POW10_NEG32 = [1, 1e-32, 1e-64, 1e-96, 1e-128, 1e-160, 1e-192, 1e-224, 1e-256, 1e-288, 1e-320];
+
+/** Go's math.Pow10, by its tables (a product, or a quotient for negative n). */
+function goPow10(n: number): number {
+  if (n >= 0 && n <= 308) return POW10_POS32[n >> 5] * POW10_TAB[n & 31];
+  if (n < 0 && n >= -323) return POW10_NEG32[-n >> 5] / POW10_TAB[-n & 31];
+  return n > 0 ? Infinity : 0;
 }
 
 /** Strips factors of base: [rest, count]. */
@@ -206,13 +237,15 @@ export function parseQuantity(s: string): Quantity | string {
     num = scaled / den + (num < 0n ? -1n : 1n);
     den = 1_000_000_000n;
   }
+  // inf.Dec's scale: rounded to nano (a zero is not rounded); the binary cap is int64's maximum at scale 0.
+  let decScale = num === 0n ? 0 : 9;
   if (format === 'BinarySI') {
-    if (num > MAX_ALLOWED * den) [num, den] = [MAX_ALLOWED, 1n];
-    else if (num < -MAX_ALLOWED * den) [num, den] = [-MAX_ALLOWED, 1n];
+    if (num > MAX_ALLOWED * den) [num, den, decScale] = [MAX_ALLOWED, 1n, 0];
+    else if (num < -MAX_ALLOWED * den) [num, den, decScale] = [-MAX_ALLOWED, 1n, 0];
     // A binary value between 0 and 1 prints as decimal.
     if (num > 0n && num < den) format = 'DecimalSI';
   }
-  return new Quantity(num, den, format);
+  return new Quantity(num, den, format, undefined, undefined, decScale);
 }
 
 /** ParseQuantity's int64 fast path, when it applies (with the text Go keeps when it is canonical). */
@@ -792,7 +825,7 @@ export const QUANTITY: Library = {
     fn('isGreaterThan', 'whether this quantity (semver) is greater than the other', [['quantity_is_greater_than', 'Quantity.isGreaterThan(Quantity): bool', (a: Quantity, b: Quantity) => a.compareTo(b) > 0]], unitCost),
     fn('isLessThan', 'whether this quantity (semver) is less than the other', [['quantity_is_less_than', 'Quantity.isLessThan(Quantity): bool', (a: Quantity, b: Quantity) => a.compareTo(b) < 0]], unitCost),
     fn('compareTo', 'compares with the other quantity (semver): -1, 0 or 1', [['quantity_compare_to', 'Quantity.compareTo(Quantity): int', (a: Quantity, b: Quantity) => BigInt(a.compareTo(b))]], unitCost),
-    fn('asApproximateFloat', 'the quantity as a double (may lose precision)', [['quantity_get_float', 'Quantity.asApproximateFloat(): double', (q: Quantity) => Number(q.num) / Number(q.den)]], unitCost),
+    fn('asApproximateFloat', 'the quantity as a double (may lose precision)', [['quantity_get_float', 'Quantity.asApproximateFloat(): double', (q: Quantity) => q.asApproximateFloat()]], unitCost),
     fn('asInteger', 'the quantity as an int (an error when it is not an integer)', [['quantity_get_int', 'Quantity.asInteger(): int', (q: Quantity) => asInt64(q) ?? fail('cannot convert value to integer')]], unitCost),
     fn('isInteger', 'whether the quantity is an integer in int range', [['quantity_is_integer', 'Quantity.isInteger(): bool', (q: Quantity) => asInt64(q) !== undefined]], unitCost),
     fn(

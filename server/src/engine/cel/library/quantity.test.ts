@@ -48,3 +48,10 @@ test('Quantity.String(): the text kept when canonical, else CanonicalizeBytes (G
   assert.equal(q('1Ki').add(q('1.5')).goString(), '1025500m');
   assert.equal(q('0').add(q('1Mi')).goString(), '1Mi');
 });
+
+test('AsApproximateFloat64: the unscaled value of the int64 or inf.Dec form times math.Pow10 (Go oracle answers)', () => {
+  // inf.Dec at nano scale: 1024.60Pi is 1153597044550952345.6 exactly, 1153597044550952700 in Go (not the nearest double).
+  assert.equal(q('1024.60Pi').asApproximateFloat(), 1153597044550952700);
+  assert.equal(q('-9223372036854775807k').asApproximateFloat(), -9.223372036854777e21);
+  assert.ok(Number.isNaN(q('0e400').asApproximateFloat()));
+});
