@@ -42,14 +42,12 @@ function getScheme(raw: string): { scheme: string; rest: string } | { error: str
   return { scheme: '', rest: raw };
 }
 
-function validEscapes(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '%') {
-      if (!/^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) return false;
-      i += 2;
-    }
+/** url.unescape's EscapeError for the first malformed %-escape of s, as Go prints it; undefined when all are well-formed. */
+function escapeError(s: string): string | undefined {
+  for (let i = s.indexOf('%'); i >= 0; i = s.indexOf('%', i + 1)) {
+    if (!/^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) return `invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`;
   }
-  return true;
+  return undefined;
 }
 
 /** The ASCII bytes a host may hold unescaped (net/url's encoding table, encodeHost). */
@@ -133,19 +131,22 @@ function parse(raw: string, viaRequest: boolean): GoURLResult {
       rest = authority.slice(i);
       authority = authority.slice(0, i);
     }
+    // parseAuthority: the host first, then the user info and its escapes.
     const at = authority.lastIndexOf('@');
-    let hostPart = authority;
+    const h = parseHost(url.scheme.toLowerCase(), at >= 0 ? authority.slice(at + 1) : authority);
+    if ('error' in h) return { error: h.error };
+    url.host = h.host;
     if (at >= 0) {
       const userinfo = authority.slice(0, at);
       if (!userinfoRe.test(userinfo)) return { error: 'net/url: invalid userinfo' };
+      const colon = userinfo.indexOf(':');
+      const bad = colon < 0 ? escapeError(userinfo) : (escapeError(userinfo.slice(0, colon)) ?? escapeError(userinfo.slice(colon + 1)));
+      if (bad) return { error: bad };
       url.user = userinfo;
-      hostPart = authority.slice(at + 1);
     }
-    const h = parseHost(url.scheme.toLowerCase(), hostPart);
-    if ('error' in h) return { error: h.error };
-    url.host = h.host;
   }
-  if (!validEscapes(rest)) return { error: `invalid URL escape "${rest.slice(rest.indexOf('%'), rest.indexOf('%') + 3)}"` };
+  const bad = escapeError(rest);
+  if (bad) return { error: bad };
   url.path = rest;
   return { url };
 }
@@ -157,7 +158,8 @@ export function goURLParse(raw: string): GoURLResult {
   const frag = hash >= 0 ? raw.slice(hash + 1) : '';
   const r = parse(u, false);
   if (r.error !== undefined) return { error: `parse ${JSON.stringify(u)}: ${r.error}` };
-  if (!validEscapes(frag)) return { error: `parse ${JSON.stringify(raw)}: invalid URL escape` };
+  const bad = escapeError(frag);
+  if (bad) return { error: `parse ${JSON.stringify(raw)}: ${bad}` };
   r.url.fragment = frag;
   return r;
 }

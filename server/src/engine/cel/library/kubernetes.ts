@@ -619,9 +619,9 @@ export function port(host: string): string {
   return c >= 0 ? host.slice(c + 1) : '';
 }
 
-/** Go's url.PathEscape-style EscapedPath for an unescaped path. */
+/** escape(path, encodePath): bytes outside net/url's path set percent-encoded (`*` and `!` included). */
 export function escapedPath(p: string): string {
-  return p.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/g, (c) => encodeURIComponent(c));
+  return p.replace(/[^A-Za-z0-9\-._~$&+,/:;=@]/gu, (c) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }
 
 export function query(raw: string): Map<string, string[]> {
@@ -783,9 +783,10 @@ export const VALIDATORS: Record<string, (v: string) => string[]> = {
   dns1123SubdomainPrefix: asPrefix(dns1123Subdomain),
   dns1035LabelPrefix: asPrefix(dns1035Label),
   labelValue,
+  // url.ParseRequestURI alone, as the format library checks it.
   uri: (v) => {
-    const r = parseRequestURI(v);
-    return typeof r === 'string' ? [r] : [];
+    const r = goURLParseRequestURI(v);
+    return r.error !== undefined ? [r.error] : [];
   },
   uuid: (v) => (/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(v) ? [] : ['does not match the UUID format']),
   byte: (v) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(v) ? [] : ['invalid base64']),
@@ -993,7 +994,7 @@ export const URLS: Library = {
       },
       cost: (_id, args) => traversal(k8sActualSize(args[0])),
     }),
-    fn('isURL', 'whether the string is a valid URL', [['is_url_string', 'isURL(string): bool', (s: string) => typeof parseRequestURI(s) !== 'string']]),
+    fn('isURL', 'whether the string is a valid URL', [['is_url_string', 'isURL(string): bool', (s: string) => goURLParseRequestURI(s).error === undefined]]),
     fn('getScheme', 'the scheme ("https")', [['url_get_scheme', 'URL.getScheme(): string', (u: URLValue) => u.scheme]], unitCost),
     fn('getHost', 'the host with its port', [['url_get_host', 'URL.getHost(): string', (u: URLValue) => u.host]], unitCost),
     fn('getHostname', 'the host without its port', [['url_get_hostname', 'URL.getHostname(): string', (u: URLValue) => hostname(u.host)]], unitCost),

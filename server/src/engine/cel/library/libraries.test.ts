@@ -63,6 +63,12 @@ test("url(): hosts as Go's url.Parse reads them, the value from url.Parse after 
   // EscapedPath keeps the path as written when it is a valid encoding.
   assert.equal(ev("url('https://example.com/a%2Fb').getEscapedPath()"), '/a%2Fb');
   assert.deepEqual(ev("url('https://example.com/#x')"), { $opaque: 'kubernetes.URL(https://example.com/#x)' });
+  // isURL is ParseRequestURI alone (a path '//c ^' passes it), url() also needs url.Parse.
+  assert.equal(ev("isURL('//c ^')"), true);
+  assert.match(err("url('//c ^')"), /invalid character " " in host name/);
+  // EscapedPath escapes what net/url's path set lacks, '*' included.
+  assert.equal(ev("url('/`;*').getEscapedPath()"), '/%60;%2A');
+  assert.match(err("url('https://u%zz:p@a/')"), /invalid URL escape "%zz"$/);
 });
 
 test('semver(): numbers are uint64 (strconv.ParseUint), checks in blang/semver order (Go oracle answers)', () => {
