@@ -735,17 +735,28 @@ export function parseSemver(s: string): Semver {
   return new Semver(major, minor, patch, pre);
 }
 
-/** The Kubernetes normalizing parse: strip "v", pad missing minor/patch, drop leading zeros. */
+/**
+ * The Kubernetes normalizing parse (semverlib.go normalizeAndParse): strip "v", drop leading zeros of
+ * the first three dot-separated parts (a part left empty or not starting with a digit gets a "0"), pad
+ * missing minor/patch.
+ */
 export function parseSemverNormalized(s: string): Semver {
-  let v = s.startsWith('v') ? s.slice(1) : s;
-  const core = v.split(/[-+]/)[0];
-  const extra = v.slice(core.length);
-  const nums = core.split('.');
-  if (nums.length < 3 && extra) fail('short version cannot contain PreRelease/Build meta data');
-  while (nums.length < 3) nums.push('0');
-  const fixed = nums.map((n) => (/^\d+$/.test(n) ? n.replace(/^0+(?=\d)/, '') : n));
-  v = fixed.join('.') + extra;
-  return parseSemver(v);
+  const v = s.startsWith('v') ? s.slice(1) : s;
+  const dots = v.split('.');
+  const parts = dots.length > 3 ? [dots[0], dots[1], dots.slice(2).join('.')] : dots;
+  for (let i = 0; i < parts.length; i++) {
+    let p = parts[i];
+    if (p.length > 1) {
+      p = p.replace(/^0+/, '');
+      if (p === '' || !/[0-9]/.test(p[0])) p = `0${p}`;
+      parts[i] = p;
+    }
+  }
+  if (parts.length < 3) {
+    if (/[+-]/.test(parts[parts.length - 1])) fail('short version cannot contain PreRelease/Build meta data');
+    while (parts.length < 3) parts.push('0');
+  }
+  return parseSemver(parts.join('.'));
 }
 
 export function tryParseSemver(s: string, normalize: boolean): boolean {

@@ -79,6 +79,9 @@ test('semver(): numbers are uint64 (strconv.ParseUint), checks in blang/semver o
   assert.equal(err("semver('1.0.a-b_c').major()"), 'Invalid character(s) found in patch number "a"');
   assert.equal(err("semver('1.0.0+').major()"), 'Build meta data is empty');
   assert.equal(ev("semver('18446744073709551615.0.0').major()"), -1n);
+  // Normalizing: leading zeros go, and a part not starting with a digit gets a '0' (-1 is 0-1: patch 0, prerelease 1).
+  assert.equal(ev("semver('01.2.-1', true).patch()"), 0n);
+  assert.equal(ev("isSemver('v1.02', true)"), true);
 });
 
 test("flatten() of a value that is not a list: ext.Lists' own error naming its type (Go oracle answers)", () => {
