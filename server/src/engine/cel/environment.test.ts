@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PER_CALL_LIMIT, celEnvironment, evaluate, type Evaluation } from './environment';
-import { T, type CelType } from './types';
+import { T, formatCelType, type CelType } from './types';
 import { fromConformanceValue } from './values';
 
 function run(expr: string, vars: Record<string, unknown> = {}, opts: { costLimit?: number; kind?: 'new' | 'stored'; minor?: number } = {}): Evaluation | { compileError: string } {
@@ -151,4 +151,36 @@ test('no input makes compile or evaluation throw', () => {
     for (let j = 0; j < len; j++) expr += pieces[rnd(pieces.length)] + (rnd(3) ? '' : ' ');
     assert.doesNotThrow(() => run(expr, { self }), expr);
   }
+});
+
+test("int and uint against double compare as cel-go's compareIntDouble: the integer converted to double (Go oracle answers)", () => {
+  const ev = (src: string) => {
+    const c = celEnvironment().compile(src, new Map());
+    const r = evaluate(c.program!, {});
+    return 'value' in r ? r.value : r.error;
+  };
+  // 2^63 - 1 is 2^63 as a double: equal, not less.
+  assert.equal(ev('dyn(9223372036854775807) < 9223372036854775808.0'), false);
+  assert.equal(ev('dyn(9223372036854775807) == 9223372036854775808.0'), true);
+  assert.equal(ev('dyn(9007199254740993) == 9007199254740992.0'), true);
+  assert.equal(ev('dyn(18446744073709551615u) == 18446744073709551616.0'), true);
+  // int against uint stays exact.
+  assert.equal(ev('dyn(9223372036854775807) < dyn(9223372036854775808u)'), true);
+});
+
+test('errors cel-go raises when it plans the program: constant index keys of other kinds, constant regex patterns (Go oracle answers)', () => {
+  const programErrors = (src: string) => celEnvironment({ kind: 'new' }).compile(src, new Map()).programErrors;
+  assert.deepEqual(programErrors("dyn({0: 1})[dyn(b'')] || true"), ['invalid qualifier type: types.Bytes']);
+  assert.deepEqual(programErrors('{null: false}[null]'), ['invalid qualifier type: types.Null']);
+  assert.deepEqual(programErrors('{0: 1}[dyn([1])]'), ['invalid qualifier type: *types.baseList']);
+  // dyn('(') is folded to a constant first, as OptOptimize does; then the regex optimization compiles it.
+  assert.deepEqual(programErrors("[1].exists(x, 'a'.matches(dyn('(')))"), ['error parsing regexp: missing closing ): `(`']);
+  assert.deepEqual(programErrors("'a'.matches(dyn(1)) || {1: 2}[dyn(1.0)] == 2"), []);
+});
+
+test("open operand types are bound by the first fitting overload in cel-go's declaration order (Go oracle answers)", () => {
+  const type = (src: string) => formatCelType(celEnvironment({ kind: 'new' }).compile(src, new Map()).checked!.type);
+  assert.equal(type('{}.transformMap(k, v, k + v)'), 'map(bytes, bytes)');
+  assert.equal(type('{}.transformMap(k, v, k - v)'), 'map(double, double)');
+  assert.equal(type('{}.transformMap(k, v, k < v)'), 'map(bool, bool)');
 });

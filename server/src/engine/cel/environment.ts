@@ -124,7 +124,7 @@ export class CelEnvironment {
       return { source: src, checked, issues, issuesText: issues.map((i) => formatIssue(src, i.offset, i.message)).join('\n'), programErrors: [] };
     }
     const program = plan(checked);
-    return { source: src, checked, issues: [], programErrors: [...checked.programErrors, ...program.errors], program };
+    return { source: src, checked, issues: [], programErrors: program.errors, program };
   }
 
   /** The static cost of a compiled expression whose variables are typed by root. */

@@ -56,7 +56,7 @@ export function formatCelType(t: CelType): string {
     case 'param':
       return t.name;
     case 'error':
-      return '*error*';
+      return '!error!';
     case 'null_type':
       return 'null';
     default:

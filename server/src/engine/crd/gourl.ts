@@ -42,31 +42,54 @@ function getScheme(raw: string): { scheme: string; rest: string } | { error: str
   return { scheme: '', rest: raw };
 }
 
-function validEscapes(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '%') {
-      if (!/^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) return false;
-      i += 2;
-    }
+/** url.unescape's EscapeError for the first malformed %-escape of s, as Go prints it; undefined when all are well-formed. */
+function escapeError(s: string): string | undefined {
+  for (let i = s.indexOf('%'); i >= 0; i = s.indexOf('%', i + 1)) {
+    if (!/^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) return `invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`;
   }
-  return true;
+  return undefined;
 }
 
-function parseHost(host: string): { host: string } | { error: string } {
-  if (host.startsWith('[')) {
+/** The ASCII bytes a host may hold unescaped (net/url's encoding table, encodeHost). */
+const HOST_BYTE = /[A-Za-z0-9!"$&'()*+,\-.;<=>[\]_~:]/;
+
+/** url.unescape(s, encodeHost): %-escapes only for non-ASCII bytes (and %25), no other ASCII outside the table. */
+function unescapeHost(s: string): { host: string } | { error: string } {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '%') {
+      if (!/^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) return { error: `invalid URL escape "${s.slice(i, i + 3)}"` };
+      if (Number.parseInt(s[i + 1], 16) < 8 && s.slice(i, i + 3) !== '%25') return { error: `invalid URL escape "${s.slice(i, i + 3)}"` };
+      i += 2;
+    } else if (c.charCodeAt(0) < 0x80 && !HOST_BYTE.test(c)) return { error: `invalid character ${JSON.stringify(c)} in host name` };
+  }
+  if (!s.includes('%')) return { host: s };
+  const bytes = Buffer.from(
+    s.replace(/%([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+    'latin1',
+  );
+  return { host: bytes.toString('utf8') };
+}
+
+/** net/url's parseHost (Go 1.26): ports, IP literals, strict colons for http(s), and the host's bytes. */
+function parseHost(scheme: string, host: string): { host: string } | { error: string } {
+  const open = host.lastIndexOf('[');
+  if (open > 0) return { error: 'invalid IP-literal' };
+  if (open === 0) {
     const i = host.lastIndexOf(']');
     if (i < 0) return { error: "missing ']' in host" };
     const colonPort = host.slice(i + 1);
     if (colonPort !== '' && !/^:[0-9]*$/.test(colonPort)) return { error: `invalid port "${colonPort}" after host` };
     return { host };
   }
-  const i = host.lastIndexOf(':');
+  let i = host.indexOf(':');
   if (i >= 0) {
+    // More than one colon: only http and https insist on the first one starting the port.
+    if (scheme !== 'http' && scheme !== 'https') i = host.lastIndexOf(':');
     const colonPort = host.slice(i);
     if (!/^:[0-9]*$/.test(colonPort)) return { error: `invalid port "${colonPort}" after host` };
   }
-  if (!validEscapes(host)) return { error: `invalid URL escape "${host.slice(host.indexOf('%'), host.indexOf('%') + 3)}"` };
-  return { host };
+  return unescapeHost(host);
 }
 
 const userinfoRe = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
@@ -108,19 +131,22 @@ function parse(raw: string, viaRequest: boolean): GoURLResult {
       rest = authority.slice(i);
       authority = authority.slice(0, i);
     }
+    // parseAuthority: the host first, then the user info and its escapes.
     const at = authority.lastIndexOf('@');
-    let hostPart = authority;
+    const h = parseHost(url.scheme.toLowerCase(), at >= 0 ? authority.slice(at + 1) : authority);
+    if ('error' in h) return { error: h.error };
+    url.host = h.host;
     if (at >= 0) {
       const userinfo = authority.slice(0, at);
       if (!userinfoRe.test(userinfo)) return { error: 'net/url: invalid userinfo' };
+      const colon = userinfo.indexOf(':');
+      const bad = colon < 0 ? escapeError(userinfo) : (escapeError(userinfo.slice(0, colon)) ?? escapeError(userinfo.slice(colon + 1)));
+      if (bad) return { error: bad };
       url.user = userinfo;
-      hostPart = authority.slice(at + 1);
     }
-    const h = parseHost(hostPart);
-    if ('error' in h) return { error: h.error };
-    url.host = h.host;
   }
-  if (!validEscapes(rest)) return { error: `invalid URL escape "${rest.slice(rest.indexOf('%'), rest.indexOf('%') + 3)}"` };
+  const bad = escapeError(rest);
+  if (bad) return { error: bad };
   url.path = rest;
   return { url };
 }
@@ -132,7 +158,8 @@ export function goURLParse(raw: string): GoURLResult {
   const frag = hash >= 0 ? raw.slice(hash + 1) : '';
   const r = parse(u, false);
   if (r.error !== undefined) return { error: `parse ${JSON.stringify(u)}: ${r.error}` };
-  if (!validEscapes(frag)) return { error: `parse ${JSON.stringify(raw)}: invalid URL escape` };
+  const bad = escapeError(frag);
+  if (bad) return { error: `parse ${JSON.stringify(raw)}: ${bad}` };
   r.url.fragment = frag;
   return r;
 }

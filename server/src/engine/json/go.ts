@@ -112,6 +112,57 @@ export function formatFloatF(f: number): string {
   return (neg ? '-' : '') + s;
 }
 
+/** |f| of a finite float64 exactly as digits * 10^-scale. */
+function exactDecimal(f: number): { digits: bigint; scale: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, f);
+  const hi = view.getUint32(0);
+  const biased = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(view.getUint32(4));
+  let exp = -1074;
+  if (biased !== 0) {
+    m |= 1n << 52n;
+    exp = biased - 1075;
+  }
+  // m * 2^exp; for exp < 0, m * 2^exp = m * 5^-exp / 10^-exp.
+  return exp >= 0 ? { digits: m << BigInt(exp), scale: 0 } : { digits: m * 5n ** BigInt(-exp), scale: -exp };
+}
+
+/** digits * 10^-scale rounded half to even to `keep` decimals, times 10^keep. */
+function roundHalfEven(digits: bigint, scale: number, keep: number): bigint {
+  if (keep >= scale) return digits * 10n ** BigInt(keep - scale);
+  const div = 10n ** BigInt(scale - keep);
+  const q = digits / div;
+  const twice = (digits % div) * 2n;
+  return twice > div || (twice === div && q % 2n === 1n) ? q + 1n : q;
+}
+
+/**
+ * strconv.FormatFloat(|f|, 'f', prec, 64) of a finite f: the exact binary value rounded half to even
+ * (JavaScript's toFixed rounds ties away from zero and switches to exponent form from 1e21).
+ */
+export function formatGoFixedAbs(f: number, prec: number): string {
+  const { digits, scale } = exactDecimal(f);
+  const s = roundHalfEven(digits, scale, prec)
+    .toString()
+    .padStart(prec + 1, '0');
+  return prec === 0 ? s : `${s.slice(0, s.length - prec)}.${s.slice(s.length - prec)}`;
+}
+
+/** strconv.FormatFloat(|f|, 'e', prec, 64) of a finite f, as mantissa digits ("1.234500") and exponent. */
+export function formatGoExpAbs(f: number, prec: number): { mantissa: string; exp: number } {
+  const { digits, scale } = exactDecimal(f);
+  if (digits === 0n) return { mantissa: prec ? `0.${'0'.repeat(prec)}` : '0', exp: 0 };
+  let exp = digits.toString().length - 1 - scale;
+  let s = roundHalfEven(digits, scale, prec - exp).toString();
+  if (s.length > prec + 1) {
+    // Rounding carried into a new digit (9.9999995 -> 10.000000).
+    exp++;
+    s = s.slice(0, prec + 1);
+  }
+  return { mantissa: prec ? `${s[0]}.${s.slice(1)}` : s, exp };
+}
+
 /** Number of runes (code points) in s, as utf8.RuneCountInString. */
 export function runeCount(s: string): number {
   let n = 0;

@@ -39,8 +39,6 @@ export interface CheckedAst {
   /** The result type. */
   type: CelType;
   issues: CheckIssue[];
-  /** Errors cel-go reports only when it creates the program (constant regexes of find/findAll/matches). */
-  programErrors: string[];
   /** Declared variables the expression reads (e.g. whether it uses oldSelf). */
   usedVariables: Set<string>;
   /** Scopes of comprehensions: the comprehension id -> its variables' types (for editor queries). */
@@ -61,7 +59,6 @@ export const TYPE_IDENTS: Record<string, CelType> = {
   list: T.list(T.dyn),
   map: T.map(T.dyn, T.dyn),
   type: T.type(null),
-  dyn: T.dyn,
   optional_type: T.optional(T.dyn),
   'google.protobuf.Duration': T.duration,
   'google.protobuf.Timestamp': T.timestamp,
@@ -477,14 +474,12 @@ export function check(parsed: ParsedAst, decls: EnvDecls, vars: Map<string, CelT
   c.check(parsed.expr);
   const types = c.finalTypes();
   const issues = sortIssues(c.issues);
-  const programErrors: string[] = [];
   const out: CheckedAst = {
     parsed,
     types,
     references: c.references,
     type: types.get(parsed.expr.id) ?? T.error,
     issues,
-    programErrors,
     usedVariables: c.used,
     scopes: c.finalScopes(),
     decls,
@@ -533,14 +528,6 @@ function validate(a: CheckedAst): void {
       if (e.fn === 'duration' && typeof lit.value === 'string' && !validDuration(lit.value)) report(lit, 'invalid duration argument');
       if (e.fn === 'timestamp' && !validTimestamp(lit.value)) report(lit, 'invalid timestamp argument');
       if (e.fn === 'matches' && typeof lit.value === 'string' && !compileRE2(lit.value).ok) report(lit, 'invalid matches argument');
-    }
-    // Constant regexes are compiled when the program is created (matches with OptOptimize, and the
-    // Kubernetes regex library's find/findAll optimizations).
-    const all = e.target ? [e.target, ...e.args] : e.args;
-    const pat = all[1];
-    if ((e.fn === 'matches' || e.fn === 'find' || e.fn === 'findAll') && pat?.kind === 'literal' && typeof pat.value === 'string') {
-      const r = compileRE2(pat.value);
-      if (!r.ok) a.programErrors.push(r.error);
     }
   });
   validateFormatCalls(a, report);

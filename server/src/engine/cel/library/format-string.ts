@@ -3,7 +3,7 @@
  * %s %d %f %e %b %o %x %X %%, with optional precision; lists/maps print as CEL literals, doubles in
  * them as %f; %f/%e go through the en_US printer (digit grouping, "×10⁰⁰" exponents).
  */
-import { goQuote } from '../../json/go';
+import { formatGoExpAbs, formatGoFixedAbs, goQuote } from '../../json/go';
 import { toCelString } from '../runtime/convert';
 import { work } from '../runtime/guard';
 import { Uint, fail, listItems, typeName, type CelList, type TypeValue, type Val } from '../runtime/values';
@@ -63,31 +63,31 @@ function groupThousands(intPart: string): string {
   return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** %f through the en_US printer: digit grouping, and no sign on -0 (the printer tests x < 0). */
 function fixed(x: number, prec: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (!Number.isFinite(x)) return x > 0 ? '∞' : '-∞';
-  const s = Math.abs(x).toFixed(prec);
-  const [i, f] = s.split('.');
-  return (x < 0 || Object.is(x, -0) ? '-' : '') + groupThousands(i) + (f !== undefined ? '.' + f : '');
+  work(prec >> 4);
+  const [i, f] = formatGoFixedAbs(x, prec).split('.');
+  return (x < 0 ? '-' : '') + groupThousands(i) + (f !== undefined ? '.' + f : '');
 }
 
 /**
  * %e: cel-go builds the verb as `%<precision>e`, a width, so the precision is always Go's default 6
- * and a given precision pads the result to that many characters.
+ * and the width the given precision, or 6 (NaN and infinities are padded to it).
  */
-function scientific(x: number, width: number | undefined): string {
+function scientific(x: number, width: number): string {
   let out: string;
   if (Number.isNaN(x)) out = 'NaN';
   else if (!Number.isFinite(x)) out = x > 0 ? '∞' : '-∞';
   else {
-    const [m, e] = x.toExponential(6).split('e');
-    const exp = Number(e);
+    const { mantissa, exp } = formatGoExpAbs(x, 6);
     const digits = String(Math.abs(exp)).padStart(2, '0');
     const sup = (exp < 0 ? '⁻' : '') + [...digits].map((d) => SUPERSCRIPT[d]).join('');
-    out = `${m}×10${sup}`;
+    out = `${x < 0 ? '-' : ''}${mantissa}×10${sup}`;
   }
   const n = [...out].length;
-  return width !== undefined && width > n ? ' '.repeat(width - n) + out : out;
+  return width > n ? ' '.repeat(width - n) + out : out;
 }
 
 function formatError(msg: string): never {
@@ -136,8 +136,9 @@ function formatMember(v: unknown): string {
       return formatMap(v);
     case 'double': {
       const x = v as number;
-      const s = Number.isFinite(x) ? x.toFixed(6) : Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf';
-      return Number.isFinite(x) ? s : goQuote(s);
+      // fmt's %f: every digit, the sign of -0 kept.
+      if (Number.isFinite(x)) return (x < 0 || Object.is(x, -0) ? '-' : '') + formatGoFixedAbs(x, 6);
+      return goQuote(Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf');
     }
     default:
       return formatError(`no formatting function for ${typeNameOf(v)}`);
@@ -241,7 +242,7 @@ export function formatString(format: string, list: CelList): string {
         val = fixed(floatArg(arg, 'fixed-point'), precision ?? 6);
         break;
       case 'e':
-        val = scientific(floatArg(arg, 'scientific'), precision);
+        val = scientific(floatArg(arg, 'scientific'), precision ?? 6);
         break;
       case 'b': {
         const n = toBigInt(arg);

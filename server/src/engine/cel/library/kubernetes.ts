@@ -7,11 +7,12 @@
  */
 import { R, STRING_TRAVERSAL_COST_FACTOR, REGEX_STRING_LENGTH_COST_FACTOR, fixed, type EstimateNode, type EstimatorContext } from '../cost/model';
 import { cmpString } from '../runtime/equality';
+import { goQuote } from '../../json/go';
 import { k8sActualSize } from '../runtime/size';
 import { parseRFC3339 } from '../runtime/time';
 import { Optional, fail, type OpaqueValue, type Val } from '../runtime/values';
 import { isQualifiedName, isValidLabelValue, utilValidationChecks } from '../../objectmeta/names';
-import { goURLParseRequestURI, type GoURL } from '../../crd/gourl';
+import { goURLParse, goURLParseRequestURI } from '../../crd/gourl';
 import { fn, traversal, type Library } from './decls';
 import { regexCost } from './stdlib';
 
@@ -22,6 +23,7 @@ import { regexCost } from './stdlib';
 // (the documented regex says [0-9.]+, but 'Mi', '+' and '.' parse as 0; '1.2.3' is a format error).
 const QUANTITY_RE = /^([+-]?[0-9]*(?:\.[0-9]*)?)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+const BINARY_EXPONENT: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -30,15 +32,64 @@ function gcd(a: bigint, b: bigint): bigint {
   return a;
 }
 
-/** A Kubernetes resource.Quantity as an exact fraction num/den (den > 0). */
+type QuantityFormat = 'DecimalSI' | 'DecimalExponent' | 'BinarySI';
+
+/** resource.Quantity's int64 fast path (int64Amount): value × 10^scale. */
+interface Int64Amount {
+  value: bigint;
+  scale: number;
+}
+
+const MAX_INT = 9223372036854775807n;
+const MIN_INT = -9223372036854775808n;
+const inInt64 = (v: bigint): boolean => v >= MIN_INT && v <= MAX_INT;
+
+/** positiveScaleInt64: value × 10^scale, or undefined on int64 overflow. */
+function scaleUp(value: bigint, scale: number): bigint | undefined {
+  const v = value * 10n ** BigInt(scale);
+  return inInt64(v) ? v : undefined;
+}
+
+/** int64Amount.Add: the sum on the fast path, or undefined when it overflows (Go falls back to inf.Dec). */
+function addAmounts(a: Int64Amount, b: Int64Amount): Int64Amount | undefined {
+  if (b.value === 0n) return a;
+  if (a.value === 0n) return b;
+  if (a.scale === b.scale) {
+    const c = a.value + b.value;
+    return inInt64(c) ? { value: c, scale: a.scale } : undefined;
+  }
+  const [hi, lo] = a.scale > b.scale ? [a, b] : [b, a];
+  const up = scaleUp(hi.value, hi.scale - lo.scale);
+  if (up === undefined) return undefined;
+  const c = up + lo.value;
+  return inInt64(c) ? { value: c, scale: lo.scale } : undefined;
+}
+
+/**
+ * A Kubernetes resource.Quantity: its exact value as a fraction num/den (den > 0), the format it
+ * prints in, its int64 fast path when Go's has one (isInteger/asInteger answer from it alone:
+ * `1.5Gi`, `1Pi` and 19-digit values are inf.Dec there), and the text Go keeps when canonical.
+ */
 export class Quantity implements OpaqueValue {
   readonly celTypeName = 'kubernetes.Quantity';
   readonly num: bigint;
   readonly den: bigint;
-  constructor(num: bigint, den: bigint = 1n) {
+  constructor(
+    num: bigint,
+    den: bigint = 1n,
+    readonly format: QuantityFormat = 'DecimalSI',
+    readonly fast?: Int64Amount,
+    private readonly s?: string,
+    /** The scale of Go's inf.Dec form (value = unscaled × 10^-scale): nano after ParseQuantity, the larger one after Add. */
+    readonly decScale = 9,
+  ) {
     const g = gcd(num, den) || 1n;
     this.num = num / g;
     this.den = den / g;
+  }
+  /** resource.NewQuantity(v, DecimalExponent), what add(int) and sub(int) add. */
+  static ofInt(v: bigint): Quantity {
+    return new Quantity(v, 1n, 'DecimalExponent', { value: v, scale: 0 });
   }
   compareTo(o: Quantity): number {
     const l = this.num * o.den;
@@ -49,59 +100,186 @@ export class Quantity implements OpaqueValue {
     if (!(o instanceof Quantity)) return false;
     return this.compareTo(o) === 0;
   }
+  /** Quantity.Add (on a copy). */
   add(o: Quantity): Quantity {
-    return new Quantity(this.num * o.den + o.num * this.den, this.den * o.den);
+    const fast = this.fast && o.fast ? addAmounts(this.fast, o.fast) : undefined;
+    const format = (this.fast ? this.fast.value === 0n : this.num === 0n) ? o.format : this.format;
+    return new Quantity(this.num * o.den + o.num * this.den, this.den * o.den, format, fast, undefined, Math.max(this.asDecScale(), o.asDecScale()));
   }
+  /** Quantity.Sub (on a copy). */
   sub(o: Quantity): Quantity {
-    return new Quantity(this.num * o.den - o.num * this.den, this.den * o.den);
+    const fast = this.fast && o.fast ? addAmounts(this.fast, { value: -o.fast.value, scale: o.fast.scale }) : undefined;
+    const format = this.num === 0n ? o.format : this.format;
+    return new Quantity(this.num * o.den - o.num * this.den, this.den * o.den, format, fast, undefined, Math.max(this.asDecScale(), o.asDecScale()));
+  }
+  /** The inf.Dec scale of ToDec()/AsDec(): an int64Amount's is its negated scale. */
+  private asDecScale(): number {
+    return this.fast ? -this.fast.scale : this.decScale;
+  }
+  /** Quantity.AsApproximateFloat64: the unscaled value as a double times math.Pow10 of the exponent. */
+  asApproximateFloat(): number {
+    let base: number;
+    let exponent: number;
+    if (this.fast) {
+      base = Number(this.fast.value);
+      exponent = this.fast.scale;
+    } else {
+      const d = this.decScale;
+      base = Number(d >= 0 ? (this.num * 10n ** BigInt(d)) / this.den : this.num / (this.den * 10n ** BigInt(-d)));
+      exponent = -d;
+    }
+    return exponent === 0 ? base : base * goPow10(exponent);
+  }
+  /** Quantity.AsInt64: only the fast path converts. */
+  asInt64(): bigint | undefined {
+    const f = this.fast;
+    if (!f || f.scale < 0) return undefined;
+    return f.scale === 0 ? f.value : scaleUp(f.value, f.scale);
+  }
+  /** Quantity.String(): the kept text, else CanonicalizeBytes. */
+  goString(): string {
+    return this.s ?? canonicalQuantity(this);
   }
 }
 
+const POW10_TAB = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31];
+const POW10_POS32 = [1, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288];
+const POW10_NEG32 = [1, 1e-32, 1e-64, 1e-96, 1e-128, 1e-160, 1e-192, 1e-224, 1e-256, 1e-288, 1e-320];
+
+/** Go's math.Pow10, by its tables (a product, or a quotient for negative n). */
+function goPow10(n: number): number {
+  if (n >= 0 && n <= 308) return POW10_POS32[n >> 5] * POW10_TAB[n & 31];
+  if (n < 0 && n >= -323) return POW10_NEG32[-n >> 5] / POW10_TAB[-n & 31];
+  return n > 0 ? Infinity : 0;
+}
+
+/** Strips factors of base: [rest, count]. */
+function removeFactors(v: bigint, base: bigint): [bigint, number] {
+  let n = 0;
+  while (v !== 0n && v % base === 0n) {
+    v /= base;
+    n++;
+  }
+  return [v, n];
+}
+
+const DECIMAL_SUFFIX: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const BINARY_SUFFIX: Record<number, string> = { 0: '', 1: 'Ki', 2: 'Mi', 3: 'Gi', 4: 'Ti', 5: 'Pi', 6: 'Ei' };
+
+/** Quantity.CanonicalizeBytes: mantissa and suffix (Go prints no suffix for an exponent its tables lack). */
+function canonicalQuantity(q: Quantity): string {
+  if (q.num === 0n) return '0';
+  let format = q.format;
+  if (format === 'BinarySI' && (q.den !== 1n || (q.num > -1024n && q.num < 1024n))) format = 'DecimalSI';
+  if (format === 'BinarySI') {
+    const [m, e] = removeFactors(q.num, 1024n);
+    return `${m}${BINARY_SUFFIX[e] ?? ''}`;
+  }
+  // The value as an integer times 10^exponent (den divides a power of ten: quantities are rounded to nano).
+  let k = 0;
+  while ((q.num * 10n ** BigInt(k)) % q.den !== 0n && k < 1100) k++;
+  let [m, e] = removeFactors((q.num * 10n ** BigInt(k)) / q.den, 10n);
+  e -= k;
+  while (e % 3 !== 0) {
+    m *= 10n;
+    e--;
+  }
+  if (format === 'DecimalExponent') return e === 0 ? `${m}` : `${m}e${e}`;
+  return `${m}${DECIMAL_SUFFIX[e] ?? ''}`;
+}
+
+const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+/** resource.maxAllowed: binary quantities are capped at int64's maximum. */
+const MAX_ALLOWED = MAX_INT;
+
 /** resource.ParseQuantity: the quantity, or Go's error text. */
 export function parseQuantity(s: string): Quantity | string {
-  if (s.length === 0) return "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  if (s.length === 0) return QUANTITY_FORMAT_ERROR;
+  if (s === '0') return new Quantity(0n, 1n, 'DecimalSI', { value: 0n, scale: 0 }, s);
   const m = QUANTITY_RE.exec(s);
-  if (!m) return "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  if (!m) return QUANTITY_FORMAT_ERROR;
   const numStr = m[1];
   const suffix = m[2];
   const nm = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(numStr);
   if (!nm) return 'unable to parse numeric part of quantity';
+  const negative = nm[1] === '-';
   const digits = (nm[2] || '') + (nm[3] || '');
   let num = BigInt(digits || '0');
-  if (nm[1] === '-') num = -num;
+  if (negative) num = -num;
   let den = 10n ** BigInt((nm[3] || '').length);
-  if (suffix in BINARY) num *= BINARY[suffix];
-  else if (suffix in DECIMAL) {
-    const e = DECIMAL[suffix];
-    if (e >= 0) num *= 10n ** BigInt(e);
-    else den *= 10n ** BigInt(-e);
+  let format: QuantityFormat;
+  let exponent: number;
+  if (suffix in BINARY) {
+    format = 'BinarySI';
+    exponent = BINARY_EXPONENT[suffix];
+    num *= BINARY[suffix];
+  } else if (suffix in DECIMAL) {
+    format = 'DecimalSI';
+    exponent = DECIMAL[suffix];
+    if (exponent >= 0) num *= 10n ** BigInt(exponent);
+    else den *= 10n ** BigInt(-exponent);
   } else {
     const em = /^[eE]([-+]?\d+)$/.exec(suffix);
     if (!em) return "unable to parse quantity's suffix";
-    const e = Number(em[1]);
-    if (Math.abs(e) > 1000) return "unable to parse quantity's suffix";
-    if (e >= 0) num *= 10n ** BigInt(e);
-    else den *= 10n ** BigInt(-e);
+    format = 'DecimalExponent';
+    exponent = Number(em[1]);
+    if (Math.abs(exponent) > 1000) return "unable to parse quantity's suffix";
+    if (exponent >= 0) num *= 10n ** BigInt(exponent);
+    else den *= 10n ** BigInt(-exponent);
   }
+  const fast = fastPath(s, negative, nm[2] || '', nm[3] || '', format, exponent);
+  if (fast) return fast;
   // Without digits only ParseQuantity's int64 fast path (scale >= nano) succeeds: inf.Dec rejects the empty value.
   if (digits === '' && den > 1_000_000_000n) return 'unable to parse numeric part of quantity';
   // ParseQuantity rounds values finer than nano up to the next nano (away from zero).
   const scaled = num * 1_000_000_000n;
   if (scaled % den !== 0n) {
-    let q = scaled / den;
-    q += num < 0n ? -1n : 1n;
-    return new Quantity(q, 1_000_000_000n);
+    num = scaled / den + (num < 0n ? -1n : 1n);
+    den = 1_000_000_000n;
   }
-  return new Quantity(num, den);
+  // inf.Dec's scale: rounded to nano (a zero is not rounded); the binary cap is int64's maximum at scale 0.
+  let decScale = num === 0n ? 0 : 9;
+  if (format === 'BinarySI') {
+    if (num > MAX_ALLOWED * den) [num, den, decScale] = [MAX_ALLOWED, 1n, 0];
+    else if (num < -MAX_ALLOWED * den) [num, den, decScale] = [-MAX_ALLOWED, 1n, 0];
+    // A binary value between 0 and 1 prints as decimal.
+    if (num > 0n && num < den) format = 'DecimalSI';
+  }
+  return new Quantity(num, den, format, undefined, undefined, decScale);
 }
 
-const MAX_INT = 9223372036854775807n;
-const MIN_INT = -9223372036854775808n;
+/** ParseQuantity's int64 fast path, when it applies (with the text Go keeps when it is canonical). */
+function fastPath(s: string, negative: boolean, intDigits: string, fracDigits: string, format: QuantityFormat, exponent: number): Quantity | undefined {
+  const num = intDigits.replace(/^0+/, '') || '0';
+  const denom = fracDigits;
+  let scale = 0;
+  let mantissa = 1n;
+  let precision: number;
+  if (format === 'BinarySI') {
+    if (exponent >= 0 && denom.length === 0) {
+      mantissa = 1n << BigInt(exponent);
+      precision = 15 - num.length - Math.trunc(Math.fround((Math.fround(exponent) * 3) / 10)) - 1;
+    } else precision = -1;
+  } else {
+    scale = exponent;
+    precision = 18 - (num.length + denom.length);
+  }
+  if (precision < 0) return undefined;
+  scale -= denom.length;
+  if (scale < -9) return undefined;
+  const shifted = num + denom;
+  const value = BigInt(shifted);
+  let result = value * mantissa;
+  if (!inInt64(value) || !inInt64(result)) return undefined;
+  if (negative) result = -result;
+  const canonical = format === 'BinarySI' ? exponent % 10 === 0 && (value & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+  const den = scale < 0 ? 10n ** BigInt(-scale) : 1n;
+  const n = scale > 0 ? result * 10n ** BigInt(scale) : result;
+  return new Quantity(n, den, format, { value: result, scale }, canonical ? s : undefined);
+}
 
 export function asInt64(q: Quantity): bigint | undefined {
-  if (q.den !== 1n) return undefined;
-  if (q.num > MAX_INT || q.num < MIN_INT) return undefined;
-  return q.num;
+  return q.asInt64();
 }
 
 export function quantityOrFail(s: string): Quantity {
@@ -171,98 +349,111 @@ export class CIDR implements OpaqueValue {
   }
 }
 
-function parseIPv4(s: string): Uint8Array | string {
+/** A netip parseAddrError: the message and the rest of the input it stopped at. */
+interface AddrError {
+  msg: string;
+  at?: string;
+}
+
+/** netip's parseIPv4Fields over s (the whole input, or the IPv4 tail of an IPv6 address). */
+function parseIPv4Fields(s: string): Uint8Array | AddrError {
   const out = new Uint8Array(4);
-  const fields = s.split('.');
-  if (fields.length > 4) return 'IPv4 address too long';
-  if (fields.length < 4) return 'IPv4 address too short';
-  for (let i = 0; i < 4; i++) {
-    const f = fields[i];
-    if (f === '') return 'IPv4 field must have at least one digit';
-    if (!/^\d+$/.test(f)) return 'unexpected character';
-    if (f.length > 1 && f[0] === '0') return 'IPv4 field has octet with leading zero';
-    const v = Number(f);
-    if (v > 255) return 'IPv4 field has value >255';
-    out[i] = v;
+  let val = 0;
+  let pos = 0;
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c >= '0' && c <= '9') {
+      if (digits === 1 && val === 0) return { msg: 'IPv4 field has octet with leading zero' };
+      val = val * 10 + (c.charCodeAt(0) - 48);
+      digits++;
+      if (val > 255) return { msg: 'IPv4 field has value >255' };
+    } else if (c === '.') {
+      if (i === 0 || i === s.length - 1 || s[i - 1] === '.') return { msg: 'IPv4 field must have at least one digit', at: s.slice(i) };
+      if (pos === 3) return { msg: 'IPv4 address too long' };
+      out[pos++] = val;
+      val = 0;
+      digits = 0;
+    } else return { msg: 'unexpected character', at: s.slice(i) };
   }
+  if (pos < 3) return { msg: 'IPv4 address too short' };
+  out[3] = val;
   return out;
 }
 
-function parseIPv6(s: string): Uint8Array | string {
-  const out = new Uint8Array(16);
+/** netip's parseIPv6 of the address without its zone. */
+function parseIPv6(addr: string): Uint8Array | AddrError {
+  const ip = new Uint8Array(16);
   let ellipsis = -1;
-  let i = 0;
-  let rest = s;
-  if (rest.startsWith('::')) {
+  let s = addr;
+  if (s.startsWith('::')) {
     ellipsis = 0;
-    rest = rest.slice(2);
-    if (rest === '') return out;
+    s = s.slice(2);
+    if (s === '') return ip;
   }
-  while (rest.length) {
-    const m = /^[0-9a-fA-F]{1,4}/.exec(rest);
-    if (!m) {
-      if (rest[0] === ':') return 'each colon-separated field must have at least one digit';
-      return 'unexpected character';
+  let i = 0;
+  while (i < 16) {
+    let off = 0;
+    let acc = 0;
+    for (; off < s.length; off++) {
+      const d = Number.parseInt(s[off], 16);
+      if (!/[0-9a-fA-F]/.test(s[off])) break;
+      acc = acc * 16 + d;
+      if (off > 3) return { msg: 'each group must have 4 or less digits', at: s };
+      if (acc > 0xffff) return { msg: 'IPv6 field has value >=2^16', at: s };
     }
-    if (m[0].length === 4 && /^[0-9a-fA-F]{5}/.test(rest)) return 'IPv6 field has value >=2^16';
-    // Embedded IPv4 tail.
-    if (rest[m[0].length] === '.') {
-      if (ellipsis < 0 && i !== 12) return 'embedded IPv4 address must replace the final 2 fields of the address';
-      if (i + 4 > 16) return 'too many hex fields to fit an embedded IPv4 at the end of the address';
-      const v4 = parseIPv4(rest);
-      if (typeof v4 === 'string') return v4;
-      out.set(v4, i);
+    if (off === 0) return { msg: 'each colon-separated field must have at least one digit', at: s };
+    if (off < s.length && s[off] === '.') {
+      if (ellipsis < 0 && i !== 12) return { msg: 'embedded IPv4 address must replace the final 2 fields of the address', at: s };
+      if (i + 4 > 16) return { msg: 'too many hex fields to fit an embedded IPv4 at the end of the address', at: s };
+      const v4 = parseIPv4Fields(s);
+      if (!(v4 instanceof Uint8Array)) return v4;
+      ip.set(v4, i);
+      s = '';
       i += 4;
-      rest = '';
       break;
     }
-    const v = parseInt(m[0], 16);
-    if (i >= 16) return 'too many fields';
-    out[i] = v >> 8;
-    out[i + 1] = v & 0xff;
+    ip[i] = acc >> 8;
+    ip[i + 1] = acc & 0xff;
     i += 2;
-    rest = rest.slice(m[0].length);
-    if (rest === '') break;
-    if (rest[0] !== ':') return 'unexpected character, want colon';
-    if (rest.length === 1) return 'colon must be followed by more characters';
-    rest = rest.slice(1);
-    if (rest[0] === ':') {
-      if (ellipsis >= 0) return 'multiple :: in address';
+    s = s.slice(off);
+    if (s === '') break;
+    if (s[0] !== ':') return { msg: 'unexpected character, want colon', at: s };
+    if (s.length === 1) return { msg: 'colon must be followed by more characters', at: s };
+    s = s.slice(1);
+    if (s[0] === ':') {
+      if (ellipsis >= 0) return { msg: 'multiple :: in address', at: s };
       ellipsis = i;
-      rest = rest.slice(1);
-      if (rest === '') break;
+      s = s.slice(1);
+      if (s === '') break;
     }
-    if (i === 16 && rest.length) return 'trailing garbage after address';
   }
-  if (ellipsis < 0) {
-    if (i !== 16) return 'address string too short';
-  } else {
+  if (s !== '') return { msg: 'trailing garbage after address', at: s };
+  if (i < 16) {
+    if (ellipsis < 0) return { msg: 'address string too short' };
     const n = 16 - i;
-    if (n < 2) return 'the :: must expand to at least one field of zeros';
-    for (let j = i - 1; j >= ellipsis; j--) out[j + n] = out[j];
-    for (let j = ellipsis; j < ellipsis + n; j++) out[j] = 0;
-  }
-  return out;
+    for (let j = i - 1; j >= ellipsis; j--) ip[j + n] = ip[j];
+    ip.fill(0, ellipsis, ellipsis + n);
+  } else if (ellipsis >= 0) return { msg: 'the :: must expand to at least one field of zeros' };
+  return ip;
 }
 
-/** Go's netip.ParseAddr: the bytes and zone, or Go's error text (`ParseAddr("x"): ...`). */
+/** Go's netip.ParseAddr: the bytes and zone, or Go's error text (`ParseAddr("x"): msg (at "rest")`). */
 function netipParseAddr(s: string): { bytes: Uint8Array; zone: string } | string {
-  if (s === '') return `ParseAddr(""): unable to parse IP`;
-  let r: Uint8Array | string;
-  let zone = '';
-  if (s.includes(':')) {
-    const pct = s.indexOf('%');
-    let addr = s;
-    if (pct >= 0) {
-      zone = s.slice(pct + 1);
-      addr = s.slice(0, pct);
-      if (zone === '') return `ParseAddr(${JSON.stringify(s)}): zone must be a non-empty string`;
-    }
-    r = parseIPv6(addr);
-  } else if (s.includes('.')) r = parseIPv4(s);
-  else r = 'unable to parse IP';
-  if (typeof r === 'string') return `ParseAddr(${JSON.stringify(s)}): ${r}`;
-  return { bytes: r, zone };
+  const fail = (e: AddrError) => `ParseAddr(${goQuote(s)}): ${e.msg}${e.at ? ` (at ${goQuote(e.at)})` : ''}`;
+  // The first '.', ':' or '%' decides what the text was meant to be.
+  const kind = /[.:%]/.exec(s)?.[0];
+  if (kind === '.') {
+    const r = parseIPv4Fields(s);
+    return r instanceof Uint8Array ? { bytes: r, zone: '' } : fail(r);
+  }
+  if (kind === '%') return fail({ msg: 'missing IPv6 address' });
+  if (kind !== ':') return fail({ msg: 'unable to parse IP' });
+  const pct = s.indexOf('%');
+  const zone = pct >= 0 ? s.slice(pct + 1) : '';
+  if (pct >= 0 && zone === '') return fail({ msg: 'zone must be a non-empty string' });
+  const r = parseIPv6(pct >= 0 ? s.slice(0, pct) : s);
+  return r instanceof Uint8Array ? { bytes: r, zone } : fail(r);
 }
 
 function is4In6(b: Uint8Array): boolean {
@@ -358,20 +549,39 @@ export class URLValue implements OpaqueValue {
     readonly path: string,
     readonly rawQuery: string,
     readonly opaque: string,
+    /** The path as written (Go's RawPath), and the fragment as written. */
+    readonly rawPath = '',
+    readonly fragment = '',
   ) {}
-  /** url.URL.String() for what ParseRequestURI keeps (no user info or fragment). */
+  /** url.URL.EscapedPath(): the path as written when it is a valid encoding, else the path escaped. */
+  escapedPath(): string {
+    if (this.rawPath && validEncodedPath(this.rawPath)) return this.rawPath;
+    return this.path === '*' ? '*' : escapedPath(this.path);
+  }
+  /** url.URL.String() (no user info: the library never prints it). */
   goString(): string {
     let s = this.scheme ? `${this.scheme}:` : '';
     if (this.opaque) s += this.opaque;
     else {
-      if (this.host || this.scheme) s += `//${this.host}`;
-      s += escapedPath(this.path);
+      if (this.host || this.scheme) s += `//${escapeHost(this.host)}`;
+      s += this.escapedPath();
     }
-    return this.rawQuery ? `${s}?${this.rawQuery}` : s;
+    if (this.rawQuery) s += `?${this.rawQuery}`;
+    return this.fragment ? `${s}#${this.fragment}` : s;
   }
   equals(o: OpaqueValue): boolean {
     return o instanceof URLValue && this.scheme === o.scheme && this.host === o.host && this.path === o.path && this.rawQuery === o.rawQuery && this.opaque === o.opaque;
   }
+}
+
+/** validEncoded(s, encodePath): only bytes a path may hold unescaped, and escapes. */
+function validEncodedPath(s: string): boolean {
+  return /^[A-Za-z0-9\-._~!$&'()*+,;=:@[\]%/]*$/.test(s);
+}
+
+/** escape(host, encodeHost): non-ASCII bytes and '%' escaped. */
+function escapeHost(h: string): string {
+  return h.replace(/[^A-Za-z0-9!"$&'()*+,\-.;<=>[\]_~:]/gu, (c) => encodeURIComponent(c));
 }
 
 function urlUnescape(s: string, query: boolean): string | undefined {
@@ -382,74 +592,16 @@ function urlUnescape(s: string, query: boolean): string | undefined {
   }
 }
 
-function validHost(host: string): boolean {
-  // host[:port]; IPv6 literals in brackets; the port must be digits.
-  let h = host;
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    if (end < 0) return false;
-    const rest = h.slice(end + 1);
-    return rest === '' || /^:\d*$/.test(rest);
-  }
-  const colon = h.lastIndexOf(':');
-  if (colon >= 0) {
-    const port = h.slice(colon + 1);
-    if (!/^\d*$/.test(port)) return false;
-    h = h.slice(0, colon);
-  }
-  return !/[\s<>"{}|\\^`]/.test(h) && !h.includes(':');
-}
-
-/** Go's url.ParseRequestURI followed by url.Parse; undefined when invalid. */
-/** url.ParseRequestURI as a URL value, or Go's error (`parse "x": missing protocol scheme`). */
+/**
+ * stringToUrl: url.ParseRequestURI checks the text, then url.Parse makes the value (ParseRequestURI
+ * would keep a fragment in the path or query); the error is ParseRequestURI's (`parse "x": missing protocol scheme`).
+ */
 export function parseRequestURI(raw: string): URLValue | string {
   const r = goURLParseRequestURI(raw);
   if (r.error !== undefined) return r.error;
-  return parseURL(raw) ?? fromGoURL(r.url);
-}
-
-function fromGoURL(u: GoURL): URLValue {
-  return new URLValue(u.scheme, u.host, urlUnescape(u.path, false) ?? u.path, u.rawQuery, u.opaque);
-}
-
-export function parseURL(raw: string): URLValue | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go's url.Parse rejects ASCII control characters.
-  if (raw === '' || /[\x00-\x1f\x7f]/.test(raw)) return undefined;
-  let rest = raw;
-  let scheme = '';
-  const sm = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
-  if (sm) {
-    scheme = sm[1].toLowerCase();
-    rest = rest.slice(sm[0].length);
-  } else if (/^[^/?#]*:/.test(rest)) return undefined;
-  if (!scheme && !rest.startsWith('/')) return undefined;
-  // url.Parse drops the fragment.
-  const hash = rest.indexOf('#');
-  if (hash >= 0) rest = rest.slice(0, hash);
-  let rawQuery = '';
-  const q = rest.indexOf('?');
-  if (q >= 0) {
-    rawQuery = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  if (scheme && !rest.startsWith('/')) {
-    // Opaque URL (e.g. "https::/x" or "mailto:a@b").
-    return new URLValue(scheme, '', '', rawQuery, rest);
-  }
-  let host = '';
-  if (rest.startsWith('//') && (scheme || true)) {
-    const after = rest.slice(2);
-    const slash = after.indexOf('/');
-    let authority = slash >= 0 ? after.slice(0, slash) : after;
-    rest = slash >= 0 ? after.slice(slash) : '';
-    const at = authority.lastIndexOf('@');
-    if (at >= 0) authority = authority.slice(at + 1);
-    if (!validHost(authority)) return undefined;
-    host = authority;
-  }
-  const path = urlUnescape(rest, false);
-  if (path === undefined) return undefined;
-  return new URLValue(scheme, host, path, rawQuery, '');
+  const p = goURLParse(raw);
+  if (p.error !== undefined) return p.error;
+  return new URLValue(p.url.scheme, p.url.host, urlUnescape(p.url.path, false) ?? p.url.path, p.url.rawQuery, p.url.opaque, p.url.path, p.url.fragment);
 }
 
 export function hostname(host: string): string {
@@ -467,9 +619,9 @@ export function port(host: string): string {
   return c >= 0 ? host.slice(c + 1) : '';
 }
 
-/** Go's url.PathEscape-style EscapedPath for an unescaped path. */
+/** escape(path, encodePath): bytes outside net/url's path set percent-encoded (`*` and `!` included). */
 export function escapedPath(p: string): string {
-  return p.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/g, (c) => encodeURIComponent(c));
+  return p.replace(/[^A-Za-z0-9\-._~$&+,/:;=@]/gu, (c) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }
 
 export function query(raw: string): Map<string, string[]> {
@@ -530,54 +682,81 @@ export class Semver implements OpaqueValue {
   }
 }
 
-function parseNumber(s: string, what: string): bigint {
-  if (!/^\d+$/.test(s)) fail(`Invalid character(s) found in ${what} number "${s}"`);
-  if (s.length > 1 && s[0] === '0') fail(`${what[0].toUpperCase() + what.slice(1)} number must not contain leading zeroes "${s}"`);
-  return BigInt(s);
+/** strconv.ParseUint(s, 10, 64), failing with Go's error. */
+function parseUint64(s: string): bigint {
+  if (!/^\d+$/.test(s)) fail(`strconv.ParseUint: parsing ${goQuote(s)}: invalid syntax`);
+  const v = BigInt(s);
+  if (v > 18446744073709551615n) fail(`strconv.ParseUint: parsing ${goQuote(s)}: value out of range`);
+  return v;
 }
 
-/** blang/semver Parse. */
+/** A version number of blang/semver: digits only (an empty one fails in ParseUint), no leading zero, uint64. */
+function parseNumber(s: string, what: string): bigint {
+  if (!/^\d*$/.test(s)) fail(`Invalid character(s) found in ${what} number ${goQuote(s)}`);
+  if (s.length > 1 && s[0] === '0') fail(`${what[0].toUpperCase() + what.slice(1)} number must not contain leading zeroes ${goQuote(s)}`);
+  return parseUint64(s);
+}
+
+const ALPHANUM = /^[0-9A-Za-z-]*$/;
+
+/** blang/semver Parse, its checks in its order. */
 export function parseSemver(s: string): Semver {
   if (s.length === 0) fail('Version string empty');
   const parts = s.split('.');
   if (parts.length < 3) fail('No Major.Minor.Patch elements found');
   const major = parseNumber(parts[0], 'major');
   const minor = parseNumber(parts[1], 'minor');
-  const rest = parts.slice(2).join('.');
-  let patchStr = rest;
+  let patchStr = parts.slice(2).join('.');
+  let build: string[] = [];
   let pre: string[] = [];
-  let build = '';
   const plus = patchStr.indexOf('+');
   if (plus >= 0) {
-    build = patchStr.slice(plus + 1);
+    build = patchStr.slice(plus + 1).split('.');
     patchStr = patchStr.slice(0, plus);
-    for (const b of build.split('.')) if (!/^[0-9A-Za-z-]+$/.test(b)) fail(`Invalid character(s) found in build meta data "${b}"`);
   }
   const dash = patchStr.indexOf('-');
   if (dash >= 0) {
     pre = patchStr.slice(dash + 1).split('.');
     patchStr = patchStr.slice(0, dash);
-    for (const p of pre) {
-      if (p === '') fail('Prerelease is empty');
-      if (!/^[0-9A-Za-z-]+$/.test(p)) fail(`Invalid character(s) found in prerelease "${p}"`);
-      if (/^\d+$/.test(p) && p.length > 1 && p[0] === '0') fail(`Numeric PreRelease version must not contain leading zeroes "${p}"`);
-    }
   }
   const patch = parseNumber(patchStr, 'patch');
+  for (const p of pre) {
+    // NewPRVersion
+    if (p === '') fail('Prerelease is empty');
+    if (/^\d+$/.test(p)) {
+      if (p.length > 1 && p[0] === '0') fail(`Numeric PreRelease version must not contain leading zeroes ${goQuote(p)}`);
+      parseUint64(p);
+    } else if (!ALPHANUM.test(p)) fail(`Invalid character(s) found in prerelease ${goQuote(p)}`);
+  }
+  for (const b of build) {
+    if (b === '') fail('Build meta data is empty');
+    if (!ALPHANUM.test(b)) fail(`Invalid character(s) found in build meta data ${goQuote(b)}`);
+  }
   return new Semver(major, minor, patch, pre);
 }
 
-/** The Kubernetes normalizing parse: strip "v", pad missing minor/patch, drop leading zeros. */
+/**
+ * The Kubernetes normalizing parse (semverlib.go normalizeAndParse): strip "v", drop leading zeros of
+ * the first three dot-separated parts (a part left empty or not starting with a digit gets a "0"), pad
+ * missing minor/patch.
+ */
 export function parseSemverNormalized(s: string): Semver {
-  let v = s.startsWith('v') ? s.slice(1) : s;
-  const core = v.split(/[-+]/)[0];
-  const extra = v.slice(core.length);
-  const nums = core.split('.');
-  if (nums.length < 3 && extra) fail('short version cannot contain PreRelease/Build meta data');
-  while (nums.length < 3) nums.push('0');
-  const fixed = nums.map((n) => (/^\d+$/.test(n) ? n.replace(/^0+(?=\d)/, '') : n));
-  v = fixed.join('.') + extra;
-  return parseSemver(v);
+  const v = s.startsWith('v') ? s.slice(1) : s;
+  const dots = v.split('.');
+  const parts = dots.length > 3 ? [dots[0], dots[1], dots.slice(2).join('.')] : dots;
+  for (let i = 0; i < parts.length; i++) {
+    let p = parts[i];
+    if (p.length > 1) {
+      p = p.replace(/^0+/, '');
+      if (p === '' || !/[0-9]/.test(p[0])) p = `0${p}`;
+      parts[i] = p;
+    }
+  }
+  if (parts.length < 3) {
+    if (/[+-]/.test(parts[parts.length - 1])) fail('short version cannot contain PreRelease/Build meta data');
+    while (parts.length < 3) parts.push('0');
+  }
+  return parseSemver(parts.join('.'));
 }
 
 export function tryParseSemver(s: string, normalize: boolean): boolean {
@@ -615,9 +794,10 @@ export const VALIDATORS: Record<string, (v: string) => string[]> = {
   dns1123SubdomainPrefix: asPrefix(dns1123Subdomain),
   dns1035LabelPrefix: asPrefix(dns1035Label),
   labelValue,
+  // url.ParseRequestURI alone, as the format library checks it.
   uri: (v) => {
-    const r = parseRequestURI(v);
-    return typeof r === 'string' ? [r] : [];
+    const r = goURLParseRequestURI(v);
+    return r.error !== undefined ? [r.error] : [];
   },
   uuid: (v) => (/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(v) ? [] : ['does not match the UUID format']),
   byte: (v) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(v) ? [] : ['invalid base64']),
@@ -657,7 +837,7 @@ export const QUANTITY: Library = {
     fn('isGreaterThan', 'whether this quantity (semver) is greater than the other', [['quantity_is_greater_than', 'Quantity.isGreaterThan(Quantity): bool', (a: Quantity, b: Quantity) => a.compareTo(b) > 0]], unitCost),
     fn('isLessThan', 'whether this quantity (semver) is less than the other', [['quantity_is_less_than', 'Quantity.isLessThan(Quantity): bool', (a: Quantity, b: Quantity) => a.compareTo(b) < 0]], unitCost),
     fn('compareTo', 'compares with the other quantity (semver): -1, 0 or 1', [['quantity_compare_to', 'Quantity.compareTo(Quantity): int', (a: Quantity, b: Quantity) => BigInt(a.compareTo(b))]], unitCost),
-    fn('asApproximateFloat', 'the quantity as a double (may lose precision)', [['quantity_get_float', 'Quantity.asApproximateFloat(): double', (q: Quantity) => Number(q.num) / Number(q.den)]], unitCost),
+    fn('asApproximateFloat', 'the quantity as a double (may lose precision)', [['quantity_get_float', 'Quantity.asApproximateFloat(): double', (q: Quantity) => q.asApproximateFloat()]], unitCost),
     fn('asInteger', 'the quantity as an int (an error when it is not an integer)', [['quantity_get_int', 'Quantity.asInteger(): int', (q: Quantity) => asInt64(q) ?? fail('cannot convert value to integer')]], unitCost),
     fn('isInteger', 'whether the quantity is an integer in int range', [['quantity_is_integer', 'Quantity.isInteger(): bool', (q: Quantity) => asInt64(q) !== undefined]], unitCost),
     fn(
@@ -665,7 +845,7 @@ export const QUANTITY: Library = {
       'the sum of the quantities',
       [
         ['quantity_add', 'Quantity.add(Quantity): Quantity', (a: Quantity, b: Quantity) => a.add(b)],
-        ['quantity_add_int', 'Quantity.add(int): Quantity', (a: Quantity, b: bigint) => a.add(new Quantity(b))],
+        ['quantity_add_int', 'Quantity.add(int): Quantity', (a: Quantity, b: bigint) => a.add(Quantity.ofInt(b))],
       ],
       unitCost,
     ),
@@ -674,7 +854,7 @@ export const QUANTITY: Library = {
       'the difference of the quantities',
       [
         ['quantity_sub', 'Quantity.sub(Quantity): Quantity', (a: Quantity, b: Quantity) => a.sub(b)],
-        ['quantity_sub_int', 'Quantity.sub(int): Quantity', (a: Quantity, b: bigint) => a.sub(new Quantity(b))],
+        ['quantity_sub_int', 'Quantity.sub(int): Quantity', (a: Quantity, b: bigint) => a.sub(Quantity.ofInt(b))],
       ],
       unitCost,
     ),
@@ -825,12 +1005,12 @@ export const URLS: Library = {
       },
       cost: (_id, args) => traversal(k8sActualSize(args[0])),
     }),
-    fn('isURL', 'whether the string is a valid URL', [['is_url_string', 'isURL(string): bool', (s: string) => typeof parseRequestURI(s) !== 'string']]),
+    fn('isURL', 'whether the string is a valid URL', [['is_url_string', 'isURL(string): bool', (s: string) => goURLParseRequestURI(s).error === undefined]]),
     fn('getScheme', 'the scheme ("https")', [['url_get_scheme', 'URL.getScheme(): string', (u: URLValue) => u.scheme]], unitCost),
     fn('getHost', 'the host with its port', [['url_get_host', 'URL.getHost(): string', (u: URLValue) => u.host]], unitCost),
     fn('getHostname', 'the host without its port', [['url_get_hostname', 'URL.getHostname(): string', (u: URLValue) => hostname(u.host)]], unitCost),
     fn('getPort', 'the port ("" when absent)', [['url_get_port', 'URL.getPort(): string', (u: URLValue) => port(u.host)]], unitCost),
-    fn('getEscapedPath', 'the escaped path', [['url_get_escaped_path', 'URL.getEscapedPath(): string', (u: URLValue) => escapedPath(u.path)]], unitCost),
+    fn('getEscapedPath', 'the escaped path', [['url_get_escaped_path', 'URL.getEscapedPath(): string', (u: URLValue) => u.escapedPath()]], unitCost),
     fn('getQuery', 'the query parameters', [['url_get_query', 'URL.getQuery(): map<string, list<string>>', (u: URLValue) => new Map(query(u.rawQuery))]], unitCost),
   ],
 };
@@ -861,9 +1041,10 @@ export const SEMVER: Library = {
     fn('isGreaterThan', 'whether this version is greater than the other', [['semver_is_greater_than', 'Semver.isGreaterThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) > 0]], unitCost),
     fn('isLessThan', 'whether this version is less than the other', [['semver_is_less_than', 'Semver.isLessThan(Semver): bool', (a: Semver, b: Semver) => a.compareTo(b) < 0]], unitCost),
     fn('compareTo', 'compares with the other version: -1, 0 or 1', [['semver_compare_to', 'Semver.compareTo(Semver): int', (a: Semver, b: Semver) => BigInt(a.compareTo(b))]], unitCost),
-    fn('major', 'the major version', [['semver_major', 'Semver.major(): int', (a: Semver) => a.major]], unitCost),
-    fn('minor', 'the minor version', [['semver_minor', 'Semver.minor(): int', (a: Semver) => a.minor]], unitCost),
-    fn('patch', 'the patch version', [['semver_patch', 'Semver.patch(): int', (a: Semver) => a.patch]], unitCost),
+    // types.Int(uint64): Go's conversion wraps above int64 (18446744073709551615 is -1).
+    fn('major', 'the major version', [['semver_major', 'Semver.major(): int', (a: Semver) => BigInt.asIntN(64, a.major)]], unitCost),
+    fn('minor', 'the minor version', [['semver_minor', 'Semver.minor(): int', (a: Semver) => BigInt.asIntN(64, a.minor)]], unitCost),
+    fn('patch', 'the patch version', [['semver_patch', 'Semver.patch(): int', (a: Semver) => BigInt.asIntN(64, a.patch)]], unitCost),
   ],
 };
 

@@ -34,6 +34,70 @@ test('string(double) and format follow Go printing', () => {
   assert.equal(ev("'%s'.format([['a\\a\\u00ad', 'é']])"), '["a\\a\\u00ad", "é"]');
 });
 
+test('format of doubles: exact value rounded half to even, every digit, -0 as the printer and fmt print it', () => {
+  // The exact binary value decides: 2.5 and 0.125 are ties (to even), 0.15 is just below .15.
+  assert.equal(ev("'%.0f|%.0f|%.2f|%.1f'.format([2.5, 3.5, 0.125, 0.15])"), '2|4|0.12|0.1');
+  assert.equal(ev("'%.2f'.format([1234567.125])"), '1,234,567.12');
+  // No exponent form from 1e21 on, as JavaScript's toFixed would switch to.
+  assert.equal(ev("'%.0f'.format([1e21])"), '1,000,000,000,000,000,000,000');
+  assert.equal(ev("'%s'.format([[1.5e21]])"), '[1500000000000000000000.000000]');
+  // The en_US printer drops the sign of -0 (it tests x < 0); %s of a list uses fmt, which keeps it.
+  assert.equal(ev("'%.1f|%.0f'.format([-0.0, -0.0001])"), '0.0|-0');
+  assert.equal(ev("'%s'.format([[-0.0]])"), '[-0.000000]');
+  // %e: the precision is a width; NaN and infinities are padded to it (6 by default).
+  assert.equal(ev("'%e|%e|%.8e'.format([double('NaN'), double('-Infinity'), 1.5])"), '   NaN|    -∞|1.500000×10⁰⁰');
+  assert.equal(ev("'%e'.format([1234568.5])"), '1.234568×10⁰⁶');
+  assert.equal(ev("'%e'.format([9.9999999])"), '1.000000×10⁰¹');
+});
+
+test("url(): hosts as Go's url.Parse reads them, the value from url.Parse after ParseRequestURI (Go oracle answers)", () => {
+  assert.equal(ev("isURL('https://exa mple.com/')"), false);
+  assert.match(err("url('https://exa mple.com/').getHost()"), /parse "https:\/\/exa mple\.com\/": invalid character " " in host name/);
+  // http(s) take the first colon as the port's start (Go 1.26); other schemes the last one.
+  assert.equal(ev("isURL('https://a:1:2/')"), false);
+  assert.equal(ev("url('foo://a:1:2/').getHost()"), 'a:1:2');
+  assert.equal(ev("isURL('https://x[1]/')"), false);
+  // Only non-ASCII bytes (and %25) may be escaped in a host; getHost answers it unescaped.
+  assert.equal(ev("isURL('https://a%41.com/')"), false);
+  assert.equal(ev("url('https://%C3%A9.com/').getHost()"), 'é.com');
+  // EscapedPath keeps the path as written when it is a valid encoding.
+  assert.equal(ev("url('https://example.com/a%2Fb').getEscapedPath()"), '/a%2Fb');
+  assert.deepEqual(ev("url('https://example.com/#x')"), { $opaque: 'kubernetes.URL(https://example.com/#x)' });
+  // isURL is ParseRequestURI alone (a path '//c ^' passes it), url() also needs url.Parse.
+  assert.equal(ev("isURL('//c ^')"), true);
+  assert.match(err("url('//c ^')"), /invalid character " " in host name/);
+  // EscapedPath escapes what net/url's path set lacks, '*' included.
+  assert.equal(ev("url('/`;*').getEscapedPath()"), '/%60;%2A');
+  assert.match(err("url('https://u%zz:p@a/')"), /invalid URL escape "%zz"$/);
+});
+
+test('semver(): numbers are uint64 (strconv.ParseUint), checks in blang/semver order (Go oracle answers)', () => {
+  assert.equal(ev("isSemver('999999999999999999999.0.0')"), false);
+  assert.equal(err("semver('1.0.0-999999999999999999999').major()"), 'strconv.ParseUint: parsing "999999999999999999999": value out of range');
+  assert.equal(err("semver('1..0').major()"), 'strconv.ParseUint: parsing "": invalid syntax');
+  // The patch number is checked before the prerelease and build metadata.
+  assert.equal(err("semver('1.0.a-b_c').major()"), 'Invalid character(s) found in patch number "a"');
+  assert.equal(err("semver('1.0.0+').major()"), 'Build meta data is empty');
+  assert.equal(ev("semver('18446744073709551615.0.0').major()"), -1n);
+  // Normalizing: leading zeros go, and a part not starting with a digit gets a '0' (-1 is 0-1: patch 0, prerelease 1).
+  assert.equal(ev("semver('01.2.-1', true).patch()"), 0n);
+  assert.equal(ev("isSemver('v1.02', true)"), true);
+});
+
+test("flatten() of a value that is not a list: ext.Lists' own error naming its type (Go oracle answers)", () => {
+  assert.equal(err('dyn({}).flatten()'), 'no such overload: map(dyn, dyn).flatten()');
+  assert.equal(err('dyn({}).flatten(1)'), 'no such overload: map(dyn, dyn).flatten(int)');
+  assert.deepEqual(ev('dyn([[1], [2]]).flatten()'), [1n, 2n]);
+});
+
+test("ip(): netip.ParseAddr's errors name the rest of the input they stopped at (Go oracle answers)", () => {
+  assert.match(err("ip('2001:db8:::68')"), /ParseAddr\("2001:db8:::68"\): each colon-separated field must have at least one digit \(at ":68"\)$/);
+  // The first '.', ':' or '%' decides: 1.2.3.4:5 is a bad IPv4 address.
+  assert.match(err("ip('1.2.3.4:5')"), /ParseAddr\("1\.2\.3\.4:5"\): unexpected character \(at ":5"\)$/);
+  assert.match(err("ip('%eth0')"), /missing IPv6 address$/);
+  assert.equal(ev("ip('fe80::1:2.3.4.5').family()"), 6n);
+});
+
 test('RE2: Go syntax accepted, Perl lookaround rejected, find/findAll', () => {
   assert.equal(ev("'x1y22'.find('[0-9]+')"), '1');
   assert.deepEqual(ev("'x1y22'.findAll('[0-9]+')"), ['1', '22']);

@@ -60,7 +60,7 @@ function sum(l: CelList, zero: Val): Val {
     } else if (typeof acc === 'number' && typeof x === 'number') acc = acc + x;
     else if (acc instanceof Duration && x instanceof Duration) {
       const s = acc.nanos + x.nanos;
-      if (s > MAX_INT64 || s < MIN_INT64) fail('duration overflow');
+      if (s > MAX_INT64 || s < MIN_INT64) fail('integer overflow');
       acc = new Duration(s);
     } else fail(`no such overload: ${typeName(acc)}.add(${typeName(x)})`);
   }
@@ -93,6 +93,12 @@ function indexOf(l: CelList, v: Val, last: boolean): bigint {
 function includes(container: Val, v: Val): boolean {
   if (isList(container)) return indexOf(container, v, false) >= 0n;
   return celEquals(container, v);
+}
+
+/** %v of a value's ref.Type(): maps and lists of values print as map(dyn, dyn) and list(dyn). */
+function runtimeTypeString(v: Val): string {
+  const n = typeName(v);
+  return n === 'map' ? 'map(dyn, dyn)' : n === 'list' ? 'list(dyn)' : n;
 }
 
 function flatten(l: CelList, depth: number): Val[] {
@@ -202,8 +208,14 @@ function listsExt(): FunctionDecl[] {
       'flatten',
       'the list with nested lists spliced in (to a depth)',
       [
-        ['list_flatten', 'list<list<T>>.flatten(): list<T>', (l: CelList) => flatten(l, 1), { typeGuards: false }],
-        ['list_flatten_int', 'list<dyn>.flatten(int): list<dyn>', (l: CelList, d: bigint) => flatten(l, Number(d))],
+        // Its type guards are off: the binding checks for a list and names the value's type (map(dyn, dyn)).
+        ['list_flatten', 'list<list<T>>.flatten(): list<T>', (l: CelList) => (isList(l) ? flatten(l, 1) : fail(`no such overload: ${runtimeTypeString(l)}.flatten()`)), { typeGuards: false }],
+        [
+          'list_flatten_int',
+          'list<dyn>.flatten(int): list<dyn>',
+          (l: CelList, d: bigint) => (isList(l) && typeof d === 'bigint' ? flatten(l, Number(d)) : fail(`no such overload: ${runtimeTypeString(l)}.flatten(${runtimeTypeString(d)})`)),
+          { typeGuards: false },
+        ],
       ],
       {
         estimate: (ctx, _id, t, args) => (t && args.length <= 1 ? allocatingList(args.length === 1 ? literalUint(args[0], MAX_COST) : 1, ctx.sizeEstimate(t)) : undefined),

@@ -54,8 +54,9 @@ function addTs(t: Timestamp, d: Duration): Timestamp {
   return new Timestamp(n);
 }
 
+/** addDurationChecked and friends: int64 arithmetic, so Go's error is the integer one. */
 function checkDuration(n: bigint): Duration {
-  if (n > MAX_INT64 || n < MIN_INT64) fail('duration overflow');
+  if (n > MAX_INT64 || n < MIN_INT64) fail('integer overflow');
   return new Duration(n);
 }
 
@@ -87,8 +88,13 @@ function comparisonDecls(): FunctionDecl[] {
       const c = celCompare(a, b);
       return c !== undefined && !Number.isNaN(c) && test(c);
     };
-    for (const t of ['bool', 'int', 'uint', 'double', 'string', 'bytes', 'timestamp', 'duration']) specs.push([`${id}_${GO_NUM[t] ?? t}`, `${name}(${t}, ${t}): bool`, cmp]);
-    for (const a of NUMS) for (const b of NUMS) if (a !== b) specs.push([`${id}_${GO_NUM[a]}_${GO_NUM[b]}`, `${name}(${a}, ${b}): bool`, cmp]);
+    // In cel-go's declaration order: where operand types are still open, the first overload that fits binds them.
+    specs.push([`${id}_bool`, `${name}(bool, bool): bool`, cmp]);
+    for (const a of NUMS) {
+      specs.push([`${id}_${GO_NUM[a]}`, `${name}(${a}, ${a}): bool`, cmp]);
+      for (const b of NUMS) if (a !== b) specs.push([`${id}_${GO_NUM[a]}_${GO_NUM[b]}`, `${name}(${a}, ${b}): bool`, cmp]);
+    }
+    for (const t of ['string', 'bytes', 'timestamp', 'duration']) specs.push([`${id}_${t}`, `${name}(${t}, ${t}): bool`, cmp]);
     return fn(name, `${doc}`, specs, {
       estimate: (ctx, oid, _t, args) => (/_(string|bytes)$/.test(oid) ? comparisonEstimate(ctx, args[0], args[1]) : undefined),
       cost: (oid, args) => (/_(string|bytes)$/.test(oid) ? comparisonCost(args) : undefined),
@@ -289,9 +295,14 @@ export const STANDARD: Library = {
       '_+_',
       'addition; concatenation of strings, bytes and lists; a timestamp plus a duration',
       [
-        ['add_int64', '_+_(int, int): int', (a: bigint, b: bigint) => checkInt(a + b)],
-        ['add_uint64', '_+_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value + b.value)],
+        // cel-go's declaration order (see comparisonDecls).
+        ['add_bytes', '_+_(bytes, bytes): bytes', (a: Uint8Array, b: Uint8Array) => new Uint8Array([...a, ...b])],
         ['add_double', '_+_(double, double): double', (a: number, b: number) => a + b],
+        ['add_duration_duration', '_+_(duration, duration): duration', (a: Duration, b: Duration) => checkDuration(a.nanos + b.nanos)],
+        ['add_duration_timestamp', '_+_(duration, timestamp): timestamp', (d: Duration, t: Timestamp) => addTs(t, d)],
+        ['add_timestamp_duration', '_+_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, d)],
+        ['add_int64', '_+_(int, int): int', (a: bigint, b: bigint) => checkInt(a + b)],
+        ['add_list', '_+_(list<A>, list<A>): list<A>', (a: CelList, b: CelList) => listAdd(a, b)],
         [
           'add_string',
           '_+_(string, string): string',
@@ -300,11 +311,7 @@ export const STANDARD: Library = {
             return a + b;
           },
         ],
-        ['add_bytes', '_+_(bytes, bytes): bytes', (a: Uint8Array, b: Uint8Array) => new Uint8Array([...a, ...b])],
-        ['add_list', '_+_(list<A>, list<A>): list<A>', (a: CelList, b: CelList) => listAdd(a, b)],
-        ['add_timestamp_duration', '_+_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, d)],
-        ['add_duration_timestamp', '_+_(duration, timestamp): timestamp', (d: Duration, t: Timestamp) => addTs(t, d)],
-        ['add_duration_duration', '_+_(duration, duration): duration', (a: Duration, b: Duration) => checkDuration(a.nanos + b.nanos)],
+        ['add_uint64', '_+_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value + b.value)],
       ],
       {
         estimate: (ctx, id, _t, args) => {
@@ -316,22 +323,22 @@ export const STANDARD: Library = {
       },
     ),
     fn('_-_', 'subtraction; the duration between timestamps', [
-      ['subtract_int64', '_-_(int, int): int', (a: bigint, b: bigint) => checkInt(a - b)],
-      ['subtract_uint64', '_-_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value - b.value)],
       ['subtract_double', '_-_(double, double): double', (a: number, b: number) => a - b],
-      ['subtract_timestamp_timestamp', '_-_(timestamp, timestamp): duration', (a: Timestamp, b: Timestamp) => checkDuration(a.nanos - b.nanos)],
-      ['subtract_timestamp_duration', '_-_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, new Duration(-d.nanos))],
       ['subtract_duration_duration', '_-_(duration, duration): duration', (a: Duration, b: Duration) => checkDuration(a.nanos - b.nanos)],
+      ['subtract_int64', '_-_(int, int): int', (a: bigint, b: bigint) => checkInt(a - b)],
+      ['subtract_timestamp_duration', '_-_(timestamp, duration): timestamp', (t: Timestamp, d: Duration) => addTs(t, checkDuration(-d.nanos))],
+      ['subtract_timestamp_timestamp', '_-_(timestamp, timestamp): duration', (a: Timestamp, b: Timestamp) => checkDuration(a.nanos - b.nanos)],
+      ['subtract_uint64', '_-_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value - b.value)],
     ]),
     fn('_*_', 'multiplication', [
+      ['multiply_double', '_*_(double, double): double', (a: number, b: number) => a * b],
       ['multiply_int64', '_*_(int, int): int', (a: bigint, b: bigint) => checkInt(a * b)],
       ['multiply_uint64', '_*_(uint, uint): uint', (a: Uint, b: Uint) => checkUint(a.value * b.value)],
-      ['multiply_double', '_*_(double, double): double', (a: number, b: number) => a * b],
     ]),
     fn('_/_', 'division', [
+      ['divide_double', '_/_(double, double): double', (a: number, b: number) => a / b],
       ['divide_int64', '_/_(int, int): int', (a: bigint, b: bigint) => intDiv(a, b)],
       ['divide_uint64', '_/_(uint, uint): uint', (a: Uint, b: Uint) => (b.value === 0n ? fail('division by zero') : Uint.of(a.value / b.value))],
-      ['divide_double', '_/_(double, double): double', (a: number, b: number) => a / b],
     ]),
     fn('_%_', 'remainder', [
       ['modulo_int64', '_%_(int, int): int', (a: bigint, b: bigint) => intMod(a, b)],

@@ -35,12 +35,18 @@ function numeric(v: Val): number | bigint | undefined {
   return undefined;
 }
 
-/** Compares two numbers of any CEL numeric type exactly (NaN compares as NaN). */
+/**
+ * Compares two numbers of any CEL numeric type (NaN compares as NaN): int with uint exactly, an int or
+ * uint with a double as cel-go's compareIntDouble/compareUintDouble do, the integer converted to double
+ * (lossy beyond 2^53: 9223372036854775807 == 9223372036854775808.0).
+ */
 function cmpNum(a: number | bigint, b: number | bigint): number {
   if (typeof a === 'number' && Number.isNaN(a)) return NaN;
   if (typeof b === 'number' && Number.isNaN(b)) return NaN;
-  if (typeof a === typeof b) return a < b ? -1 : a > b ? 1 : 0;
-  // Mixed bigint/double: compare exactly (JS relational operators compare mathematically).
+  if (typeof a !== typeof b) {
+    a = Number(a);
+    b = Number(b);
+  }
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

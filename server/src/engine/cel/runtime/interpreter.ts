@@ -17,6 +17,7 @@
 import type { CheckedAst, Reference } from '../checker/checker';
 import type { ResolvedOverload } from '../library';
 import { ACCUMULATOR, type ComprehensionExpr, type Expr } from '../syntax/ast';
+import { compileRE2 } from '../../regex/re2';
 import { escapeName, type CelType } from '../types';
 import { formatDouble } from './convert';
 import { celEqualsOrError, mapLookup } from './equality';
@@ -790,7 +791,12 @@ class Planner {
   }
 
   private qualifierFor(ind: Interp, optional: boolean): Qualifier {
-    if (ind instanceof Const) return new ConstQualifier(ind.value, optional);
+    if (ind instanceof Const) {
+      // cel-go's newQualifier takes constants of the key kinds only; others fail the program.
+      const v = ind.value;
+      if (!(typeof v === 'string' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Uint)) this.errors.push(`invalid qualifier type: ${goConstTypeName(v)}`);
+      return new ConstQualifier(v, optional);
+    }
     if (ind instanceof AttrInterp) return new AttrQualifier(ind.attr, optional);
     return new AttrQualifier(new RelativeAttr(ind), optional);
   }
@@ -845,6 +851,12 @@ class Planner {
       if (isError(c.value)) this.errors.push(c.value.message);
       return c;
     }
+    // The regex optimizations (matches; find and findAll of the Kubernetes library) compile a constant
+    // pattern, literal or folded (`dyn('(')`), when the program is created.
+    if ((fn === 'matches' || fn === 'find' || fn === 'findAll') && args[1] instanceof Const && typeof args[1].value === 'string') {
+      const r = compileRE2(args[1].value);
+      if (!r.ok) this.errors.push(r.error);
+    }
     return call;
   }
 
@@ -867,6 +879,19 @@ class Planner {
     void ACCUMULATOR;
     return fold;
   }
+}
+
+/** Go's %T of a constant cel-go cannot index with (newQualifier's error). */
+function goConstTypeName(v: Val): string {
+  if (v === null) return 'types.Null';
+  if (v instanceof Uint8Array) return 'types.Bytes';
+  if (v instanceof Timestamp) return 'types.Timestamp';
+  if (v instanceof Duration) return 'types.Duration';
+  if (v instanceof TypeValue) return '*types.Type';
+  if (v instanceof Optional) return '*types.Optional';
+  if (isList(v)) return '*types.baseList';
+  if (v instanceof Map) return '*types.baseMap';
+  return `${typeof v}`;
 }
 
 function typeValueOf(t: CelType): TypeValue {

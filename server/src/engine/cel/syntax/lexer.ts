@@ -73,7 +73,8 @@ export function tokenize(src: string): Token[] {
       continue;
     }
     if (c >= '0' && c <= '9') {
-      const m = /^(0[xX][0-9a-fA-F]+[uU]?|\d+\.\d+([eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+[uU]?)/.exec(src.slice(i, i + 400));
+      // cel-go's hex prefix is `0x` only: `0X1f` is the number 0 and the identifier X1f.
+      const m = /^(0x[0-9a-fA-F]+[uU]?|\d+\.\d+([eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+[uU]?)/.exec(src.slice(i, i + 400));
       const len = m ? m[0].length : 1;
       out.push({ kind: 'number', text: src.slice(i, i + len), start: i, end: i + len });
       i += len;
@@ -84,6 +85,15 @@ export function tokenize(src: string): Token[] {
       out.push({ kind: 'number', text: m[0], start: i, end: i + m[0].length });
       i += m[0].length;
       continue;
+    }
+    if (c === '`') {
+      // A quoted field name (cel-go's ESC_IDENTIFIER): letters, digits and _ . - / and space.
+      const m = /^`[A-Za-z0-9_.\-/ ]+`/.exec(src.slice(i, i + 1000));
+      if (m) {
+        out.push({ kind: 'ident', text: m[0], start: i, end: i + m[0].length });
+        i += m[0].length;
+        continue;
+      }
     }
     if (isIdentStart(c)) {
       let j = i + 1;

@@ -48,7 +48,10 @@ function celJs(): Environment {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The one rewrite: optional entries of list and map literals (`[a, ?b]`, `{?k: v}`).
+// The one rewrite: syntax cel-js lacks, made parseable with offsets unchanged and recorded for the
+// converter: optional entries of list and map literals (`[a, ?b]`, `{?k: v}`), floats without a
+// leading digit (`.5`), quoted field names (`` x.`a.b` ``), raw bytes literals (`br'\n'`); and the
+// bytes literals cel-js reads as Latin-1 (`b'é'` is two bytes in cel-go).
 
 interface OptionalEntry {
   /** Offset of the literal's `[` or `{`. */
@@ -56,20 +59,40 @@ interface OptionalEntry {
   index: number;
 }
 
-/**
- * Blanks out the `?` of optional literal entries (cel-js' grammar lacks them) and says where they
- * were, so the converter can mark the entries. Offsets are unchanged.
- */
-function rewriteOptionalEntries(src: string, tokens: Token[]): { text: string; entries: OptionalEntry[] } {
-  if (!src.includes('?')) return { text: src, entries: [] };
-  const stack: { open: string; start: number; literal: boolean; index: number }[] = [];
-  const entries: OptionalEntry[] = [];
-  let text = src;
+interface Rewrite {
+  text: string;
+  entries: OptionalEntry[];
+  /** Float literals written `.5`: the offset of their placeholder and the value. */
+  floats: Map<number, number>;
+  /** Quoted field names: the end offset of the select and the name. */
+  fields: Map<number, string>;
+  /** Bytes literals by start offset, decoded as cel-go does. */
+  bytes: Map<number, Uint8Array>;
+  /** A syntax error cel-js would not report (`0X1f`). */
+  issue?: SyntaxIssue;
+  /** The first token that cannot follow the operand before it (`1a`, `x.5`), worded as ANTLR words it. */
+  afterOperand?: SyntaxIssue;
+}
+
+function rewriteSource(src: string, tokens: Token[]): Rewrite {
+  const out: Rewrite = { text: src, entries: [], floats: new Map(), fields: new Map(), bytes: new Map() };
+  const stack: { open: string; start: number; literal: boolean; index: number; call: boolean }[] = [];
+  // Replacements are collected in source order and applied once (a long rule may hold thousands).
+  const parts: string[] = [];
+  let copied = 0;
+  const replace = (t: Token, text: string) => {
+    parts.push(src.slice(copied, t.start), text);
+    copied = t.end;
+  };
   let prev: Token | undefined;
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!out.afterOperand && t.kind !== 'punct' && t.kind !== 'error' && t.text !== 'in' && endsOperand(prev)) {
+      out.afterOperand = unexpectedAfterOperand(t, tokens[i + 1], stack[stack.length - 1]);
+    }
     if (t.kind === 'punct') {
       if (t.text === '[' || t.text === '{' || t.text === '(') {
-        stack.push({ open: t.text, start: t.start, literal: t.text !== '(' && !endsOperand(prev), index: 0 });
+        stack.push({ open: t.text, start: t.start, literal: t.text !== '(' && !endsOperand(prev), index: 0, call: t.text === '(' && prev?.kind === 'ident' });
       } else if (t.text === ']' || t.text === '}' || t.text === ')') {
         stack.pop();
       } else if (t.text === ',') {
@@ -79,14 +102,87 @@ function rewriteOptionalEntries(src: string, tokens: Token[]): { text: string; e
         const top = stack[stack.length - 1];
         const atEntryStart = prev?.kind === 'punct' && (prev.text === ',' || prev.text === '[' || prev.text === '{');
         if (top?.literal && atEntryStart) {
-          entries.push({ literal: top.start, index: top.index });
-          text = text.slice(0, t.start) + ' ' + text.slice(t.end);
+          out.entries.push({ literal: top.start, index: top.index });
+          replace(t, ' ');
         }
+      }
+    } else if (t.kind === 'number' && t.text.startsWith('.')) {
+      // cel-go's NUM_FLOAT needs no digit before the point: the placeholder ` 1` parses as a number.
+      out.floats.set(t.start + 1, Number(`0${t.text}`));
+      replace(t, ` 1${' '.repeat(t.text.length - 2)}`);
+    } else if (t.kind === 'number' && t.text === '0' && !out.issue) {
+      // `0X1f`: cel-go reads 0 then the identifier X1f (its hex prefix is `0x` only).
+      const next = tokens[i + 1];
+      if (next?.kind === 'ident' && next.start === t.end && next.text[0] === 'X') out.issue = unexpectedAfterOperand(next, tokens[i + 2], stack[stack.length - 1]);
+    } else if (t.kind === 'ident' && t.text.startsWith('`')) {
+      // A quoted field name is a select's field only (x.`a.b`, x.?`a-b`), never a call's name.
+      const afterDot = prev?.text === '.' || (prev?.text === '?' && tokens[i - 2]?.text === '.');
+      if (afterDot && tokens[i + 1]?.text !== '(') {
+        out.fields.set(t.end, t.text.slice(1, -1));
+        replace(t, '_'.repeat(t.text.length));
+      } else if (afterDot && !out.issue) {
+        // `x.`a`()`: the select parses; the call's '(' is what cel-go stops at.
+        out.issue = unexpectedAfterOperand(tokens[i + 1], tokens[i + 2], stack[stack.length - 1]);
+      } else if (!afterDot && !endsOperand(prev) && !out.afterOperand) {
+        out.afterOperand = { message: `Syntax error: mismatched input '${t.text}' expecting ${EXPECTING_OPERAND}`, offset: t.start, range: { start: t.start, end: t.end } };
+      }
+    } else if (t.kind === 'string' && /^([rR]?[bB]|[bB][rR])['"]/.test(t.text)) {
+      const b = decodeBytesLiteral(t.text);
+      if (b) {
+        out.bytes.set(t.start, b);
+        // cel-js reads no raw bytes literal: a plain bytes literal of the same length stands for it.
+        if (/[rR]/.test(t.text.slice(0, 2))) replace(t, `b"${' '.repeat(t.text.length - 3)}"`);
       }
     }
     prev = t;
   }
-  return { text, entries };
+  if (parts.length) out.text = parts.join('') + src.slice(copied);
+  return out;
+}
+
+/** ANTLR's message for a token where an operand has ended (`0X1f`: X1f after 0), by what encloses it. */
+function unexpectedAfterOperand(t: Token, after: Token | undefined, enclosing: { open: string; call: boolean } | undefined): SyntaxIssue {
+  const close = !enclosing ? undefined : enclosing.open === '[' ? ']' : enclosing.open === '(' ? ')' : '}';
+  const expecting = !enclosing ? '<EOF>' : enclosing.open === '(' && !enclosing.call ? "')'" : `{'${close}', ','}`;
+  const resyncs = !enclosing ? after === undefined : after?.text === close || after?.text === ',';
+  const message = `Syntax error: ${resyncs ? 'extraneous' : 'mismatched'} input '${t.text}' expecting ${expecting}`;
+  return { message, offset: t.start, range: { start: t.start, end: t.end } };
+}
+
+const SIMPLE_ESCAPES: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34, '`': 96, '?': 63 };
+
+/**
+ * A bytes literal's bytes as cel-go's unescape makes them: characters as UTF-8, `\x` and octal escapes
+ * as single bytes, raw literals verbatim. Undefined for what cel-js reports as an error itself.
+ */
+function decodeBytesLiteral(text: string): Uint8Array | undefined {
+  const m = /^([rRbB]{1,2})('''|"""|'|")/.exec(text);
+  if (!m) return undefined;
+  const q = m[2];
+  if (!text.endsWith(q) || text.length < m[0].length + q.length) return undefined;
+  const body = text.slice(m[0].length, text.length - q.length);
+  if (/[rR]/.test(m[1])) return new Uint8Array(Buffer.from(body, 'utf8'));
+  const out: number[] = [];
+  for (let i = 0; i < body.length; ) {
+    if (body[i] !== '\\') {
+      const cp = body.codePointAt(i)!;
+      out.push(...Buffer.from(String.fromCodePoint(cp), 'utf8'));
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const e = body[i + 1];
+    if (e !== undefined && e in SIMPLE_ESCAPES) {
+      out.push(SIMPLE_ESCAPES[e]);
+      i += 2;
+    } else if ((e === 'x' || e === 'X') && /^[0-9A-Fa-f]{2}$/.test(body.slice(i + 2, i + 4))) {
+      out.push(Number.parseInt(body.slice(i + 2, i + 4), 16));
+      i += 4;
+    } else if (/^[0-3][0-7]{2}$/.test(body.slice(i + 1, i + 4))) {
+      out.push(Number.parseInt(body.slice(i + 1, i + 4), 8));
+      i += 4;
+    } else return undefined;
+  }
+  return new Uint8Array(out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,7 +200,9 @@ function syntaxMessage(src: string, tokens: Token[], summary: string, range: { s
   const at = tokens.find((t) => t.start >= range.start);
   if (/maximum.*depth|Exceeded maxDepth/i.test(summary)) return 'max recursion depth exceeded';
   if (/^Unterminated string/.test(summary)) return `Syntax error: token recognition error at: '${src.slice(range.start, Math.min(src.length, range.start + 1))}'`;
-  if (/^Invalid (hex|octal|Unicode|escape)|^Octal escape|not allowed in bytes/.test(summary)) {
+  // cel-go's lexer takes \u in any literal; its unescape refuses it in bytes, at the literal.
+  if (/not allowed in bytes/.test(summary)) return 'unable to unescape string';
+  if (/^Invalid (hex|octal|Unicode|escape)|^Octal escape/.test(summary)) {
     return `Syntax error: token recognition error at: '${src.slice(tokenStart(tokens, range.start), range.end)}'`;
   }
   if (/^Unexpected character: '?([^']*)'?$/.test(summary)) {
@@ -116,16 +214,79 @@ function syntaxMessage(src: string, tokens: Token[], summary: string, range: { s
   }
   let m: RegExpExecArray | null;
   if ((m = /^Expected (\w+), got (\w+)/.exec(summary))) {
+    // A '.' not followed by a field name: ANTLR has no alternative for the text from the '.' on.
+    const before = tokens.filter((t) => t.end <= range.start).pop();
+    if (m[1] === 'IDENTIFIER' && before?.text === '.' && !(at && ['true', 'false', 'null'].includes(at.text)))
+      return `Syntax error: no viable alternative at input '${src.slice(before.start, m[2] === 'EOF' || !at ? before.end : at.end)}'`;
     const expected: Record<string, string> = { RPAREN: "')'", RBRACKET: "']'", RBRACE: "'}'", COLON: "':'", IDENTIFIER: 'IDENTIFIER', COMMA: "','" };
     const got = m[2] === 'EOF' ? '<EOF>' : tokenText(at);
+    if (m[2] === 'EOF' && (m[1] === 'RPAREN' || m[1] === 'RBRACKET' || m[1] === 'RBRACE')) {
+      // At the end, an unclosed list or map literal could still take a ',': ANTLR names both; a call,
+      // a parenthesis or an index is missing its closing token.
+      const open = unclosedOpener(tokens, range.start);
+      const list = open && (open.text === '{' || (open.text === '[' && !endsOperand(open.prev)));
+      const close = expected[m[1]];
+      return list ? `Syntax error: mismatched input '<EOF>' expecting {${close}, ','}` : `Syntax error: missing ${close} at '<EOF>'`;
+    }
     return `Syntax error: mismatched input '${got}' expecting ${expected[m[1]] ?? m[1]}`;
   }
   if ((m = /^Unexpected token: (\w+)/.exec(summary))) {
     const got = m[1] === 'EOF' ? '<EOF>' : tokenText(at);
-    return `Syntax error: mismatched input '${got}' expecting ${EXPECTING_OPERAND}`;
+    // ANTLR deletes a stray token when the next one can start the operand it wanted (`a + * 2`).
+    const next = at ? tokens[tokens.indexOf(at) + 1] : undefined;
+    return `Syntax error: ${m[1] !== 'EOF' && startsOperand(next) ? 'extraneous' : 'mismatched'} input '${got}' expecting ${EXPECTING_OPERAND}`;
   }
   if (/^Invalid (hex )?integer/.test(summary)) return `Syntax error: token recognition error at: '${src.slice(range.start, range.end)}'`;
   return `Syntax error: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`;
+}
+
+/** Whether a token can begin an operand (ANTLR's expected set after a binary operator). */
+function startsOperand(t: Token | undefined): boolean {
+  if (!t) return false;
+  if (t.kind === 'number' || t.kind === 'string') return true;
+  if (t.kind === 'ident') return t.text !== 'in' && !t.text.startsWith('`');
+  return t.kind === 'punct' && ['[', '{', '(', '.', '-', '!'].includes(t.text);
+}
+
+/** The innermost bracket still open before offset, and the token before it. */
+function unclosedOpener(tokens: Token[], offset: number): (Token & { prev?: Token }) | undefined {
+  const stack: Array<Token & { prev?: Token }> = [];
+  let prev: Token | undefined;
+  for (const t of tokens) {
+    if (t.start >= offset) break;
+    if (t.kind === 'punct' && (t.text === '(' || t.text === '[' || t.text === '{')) stack.push({ ...t, prev });
+    else if (t.kind === 'punct' && (t.text === ')' || t.text === ']' || t.text === '}')) stack.pop();
+    prev = t;
+  }
+  return stack.at(-1);
+}
+
+/**
+ * The first error of cel-go's lexer (ANTLR): a character no token starts with, a lone `=`, `&` or `|`
+ * (the text includes the character after it, which the lexer also drops), a quoted name with a character
+ * it may not hold, or an unterminated string (to its line's end). Returns the issue and the source with the dropped text blanked, for the parser's turn.
+ */
+function lexerError(src: string, tokens: Token[]): { issue: SyntaxIssue; recovered: string } | undefined {
+  const t = tokens.find((x) => x.kind === 'error');
+  if (!t) return undefined;
+  let start = t.start;
+  let end: number;
+  if (t.text.length > 1 || /['"]/.test(t.text)) {
+    // An unterminated string: up to and including the newline where it stops, else to the end. An
+    // unterminated triple quote is the empty string of its first two quotes, then an unterminated one.
+    const triple = /^[rRbB]{0,2}(?:'''|""")/.exec(t.text);
+    if (triple) start += triple[0].length - 1;
+    const nl = src.indexOf('\n', start);
+    end = nl >= 0 ? nl + 1 : src.length;
+  } else if (t.text === '`') {
+    // A quoted name with a character it may not hold: up to and including that character.
+    let j = t.start + 1;
+    while (j < src.length && /[A-Za-z0-9_.\-/ ]/.test(src[j])) j++;
+    end = Math.min(src.length, j + 1);
+  } else end = Math.min(src.length, t.start + ('=&|'.includes(t.text) ? 2 : 1));
+  const text = src.slice(start, end);
+  const issue = { message: `Syntax error: token recognition error at: '${text}'`, offset: start, range: { start, end } };
+  return { issue, recovered: src.slice(0, start) + text.replace(/[^\n]/g, ' ') + src.slice(end) };
 }
 
 function tokenStart(tokens: Token[], offset: number): number {
@@ -203,10 +364,10 @@ class Converter {
 
   constructor(
     private readonly src: string,
-    optionalEntries: OptionalEntry[],
+    private readonly rewrite: Rewrite,
     private readonly macros: MacroOptions,
   ) {
-    for (const e of optionalEntries) {
+    for (const e of rewrite.entries) {
       let s = this.optional.get(e.literal);
       if (!s) this.optional.set(e.literal, (s = new Set()));
       s.add(e.index);
@@ -272,12 +433,14 @@ class Converter {
       case 'id':
         return { ...base(), kind: 'ident', name: args as string };
       case '.': {
-        const [obj, field] = args as [ASTNode, string];
+        const [obj, written] = args as [ASTNode, string];
+        const field = this.rewrite.fields.get(n.end) ?? written;
         const b = base();
         return { ...b, kind: 'select', operand: this.convert(obj), field, testOnly: false };
       }
       case '.?': {
-        const [obj, field] = args as [ASTNode, string];
+        const [obj, written] = args as [ASTNode, string];
+        const field = this.rewrite.fields.get(n.end) ?? written;
         const b = base();
         const operand = this.convert(obj);
         const fieldLit: Expr = { id: this.id(), offset: b.offset, start: b.start, end: b.end, kind: 'literal', value: field };
@@ -328,6 +491,9 @@ class Converter {
   }
 
   private literal(n: ASTNode, v: unknown): unknown {
+    const float = this.rewrite.floats.get(n.start);
+    if (float !== undefined) return float;
+    if (v instanceof Uint8Array) return this.rewrite.bytes.get(n.start) ?? v;
     if (typeof v === 'bigint') {
       if (v > MAX_INT64) throw new MacroError('invalid int literal', n.start, { start: n.start, end: n.end });
       return v;
@@ -360,7 +526,7 @@ class Converter {
     if (op === '-_' && count % 2 === 1 && cur.op === 'value' && (typeof cur.args === 'bigint' || typeof cur.args === 'number')) {
       const between = this.src.slice(n.start + count - 1, cur.start);
       if (/^-\s*$/.test(between) || /^-$/.test(between.trim())) {
-        const v = cur.args;
+        const v = this.rewrite.floats.get(cur.start) ?? cur.args;
         const folded = typeof v === 'bigint' ? -v : -(v as number);
         if (typeof folded === 'bigint' && folded < -MAX_INT64 - 1n) throw new MacroError('invalid int literal', n.start, { start: n.start, end: n.end });
         const lit: Expr = { id: this.id(), offset: n.start + count - 1, start: n.start + count - 1, end: cur.end, kind: 'literal', value: folded };
@@ -593,7 +759,7 @@ function rawParse(text: string): { ast?: ASTNode; error?: { summary: string; ran
 }
 
 /** Parses a CEL expression into cel-go's AST, or cel-go's syntax errors. */
-export function parse(src: string, macros: MacroOptions = ALL_MACROS): ParseResult {
+export function parse(src: string, macros: MacroOptions = ALL_MACROS, lexerErrors = 0): ParseResult {
   if ([...src].length > MAX_EXPRESSION_CODE_POINTS) {
     return { ok: false, issues: [{ message: `expression code point size exceeds limit: size: ${[...src].length}, limit ${MAX_EXPRESSION_CODE_POINTS}`, offset: 0, range: { start: 0, end: src.length } }] };
   }
@@ -601,24 +767,48 @@ export function parse(src: string, macros: MacroOptions = ALL_MACROS): ParseResu
   if (exprNestingDepth(tokens) > MAX_RECURSION_DEPTH) {
     return { ok: false, issues: [{ message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}`, offset: -1, range: { start: 0, end: src.length } }] };
   }
-  const { text, entries } = rewriteOptionalEntries(src, tokens);
-  const raw = rawParse(text);
+  const rewrite = rewriteSource(src, tokens);
+  if (rewrite.issue) return { ok: false, issues: [rewrite.issue] };
+  const raw = rawParse(rewrite.text);
   if (!raw.ast) {
-    const dotIn = dotInIssues(src, tokens, (t) => rawParse(rewriteOptionalEntries(t, tokenize(t)).text).ast !== undefined);
+    const dotIn = dotInIssues(src, tokens, (t) => rawParse(rewriteSource(t, tokenize(t)).text).ast !== undefined);
     if (dotIn) return { ok: false, issues: dotIn };
     const { summary, range } = raw.error!;
+    // A lexer error, then what the parser makes of the tokens left (as ANTLR reports both, in order).
+    const lex = lexerErrors < 20 ? lexerError(src, tokens) : undefined;
+    if (lex && (range.start >= lex.issue.offset || /^Unterminated/i.test(summary))) {
+      const rest = parse(lex.recovered, macros, lexerErrors + 1);
+      const more = rest.ok ? [] : rest.issues;
+      return { ok: false, issues: [lex.issue, ...more].sort((a, b) => a.offset - b.offset) };
+    }
+    // cel-js stops at or after the token ANTLR stops at: ANTLR's words for that token.
+    const at = rewrite.afterOperand;
+    if (at && range.start >= at.offset) return { ok: false, issues: [at] };
     let message = syntaxMessage(src, tokens, summary, range);
     let offset = range.start;
     if (/invalid predicate iteration variable|predicate/.test(summary)) {
       message = 'argument must be a simple name';
     }
     if (message === 'max recursion depth exceeded') offset = 0;
+    if (message === 'unable to unescape string') offset = tokenStart(tokens, range.start);
+    // `x.?` without a field name: the optional select also takes a quoted name, and its action fails too.
+    const before = tokens.filter((t) => t.end <= range.start);
+    if (/^Syntax error: mismatched input .* expecting IDENTIFIER$/.test(message) && before.at(-1)?.text === '?' && before.at(-2)?.text === '.') {
+      message = message.replace(/IDENTIFIER$/, '{IDENTIFIER, ESC_IDENTIFIER}');
+      return {
+        ok: false,
+        issues: [
+          { message, offset, range },
+          { message: 'unsupported ident kind', offset, range },
+        ],
+      };
+    }
     return { ok: false, issues: [{ message, offset, range }] };
   }
   if (deeperThan(raw.ast, MAX_RECURSION_DEPTH)) {
     return { ok: false, issues: [{ message: 'max recursion depth exceeded', offset: 0, range: { start: 0, end: src.length } }] };
   }
-  const conv = new Converter(src, entries, macros);
+  const conv = new Converter(src, rewrite, macros);
   try {
     const expr = conv.convert(raw.ast);
     return { ok: true, ast: { source: src, expr, macroCalls: conv.macroCalls, maxId: conv.maxId } };
@@ -629,7 +819,11 @@ export function parse(src: string, macros: MacroOptions = ALL_MACROS): ParseResu
   }
 }
 
-/** cel-go's issue printing: `ERROR: <input>:L:C: msg` plus the source line and a caret under the column. */
+/**
+ * cel-go's issue printing (common.Error.ToDisplayString): `ERROR: <input>:L:C: msg`, then the source line
+ * (tabs as spaces; left out past 16,384 bytes) and a caret under the column, with full-width dots and
+ * caret under non-ASCII characters.
+ */
 export function formatIssue(src: string, offset: number, message: string): string {
   // cel-go's NoLocation (the parser's own limits).
   if (offset < 0) return `ERROR: <input>:-1:0: ${message}`;
@@ -644,6 +838,12 @@ export function formatIssue(src: string, offset: number, message: string): strin
   let lineEnd = src.indexOf('\n', lineStart);
   if (lineEnd < 0) lineEnd = src.length;
   const col = [...src.slice(lineStart, offset)].length;
-  const text = src.slice(lineStart, lineEnd);
-  return `ERROR: <input>:${line}:${col + 1}: ${message}\n | ${text}\n | ${'.'.repeat(col)}^`;
+  const head = `ERROR: <input>:${line}:${col + 1}: ${message}`;
+  const snippet = src.slice(lineStart, lineEnd).replace(/\t/g, ' ');
+  if (Buffer.byteLength(snippet) > 16384) return head;
+  const chars = [...snippet];
+  let caret = '';
+  for (let i = 0; i < col && i < chars.length; i++) caret += chars[i].charCodeAt(0) > 0x7f ? '\uff0e' : '.';
+  caret += chars[col] !== undefined && chars[col].charCodeAt(0) > 0x7f ? '\uff3e' : '^';
+  return `${head}\n | ${snippet}\n | ${caret}`;
 }
