@@ -12,7 +12,7 @@ import type { FieldValidation, FileContext } from '../service/context';
 import type { Finding, Fix } from '../service/finding';
 import { LanguageService } from '../service/languageService';
 import type { YamlVersion } from '../yaml';
-import { STDIN, type InputFile } from './files';
+import { STDIN, shareOf, type InputFile } from './files';
 import type { FileBaseline } from '../service/update';
 import type { ServiceSettings } from '../service/context';
 import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '../baseline';
@@ -49,7 +49,14 @@ export interface CheckOptions {
    * opened, so each share sees the same CRDs, and the shares' reports together are the whole one.
    */
   shard?: { index: number; count: number };
+  /** Told each input's report once it is checked (a worker posts them as it goes: cli/jobs.ts). */
+  onInput?: (file: string, report: InputReport) => void;
+  /** Inputs already checked (by a worker that then failed), by path: their reports are taken as they are. */
+  done?: ReadonlyMap<string, InputReport>;
 }
+
+/** One input's part of a check report. */
+export type InputReport = Pick<CheckReport, 'findings' | 'documents' | 'unchecked'>;
 
 /**
  * The baselines of the inputs (IO): at a git revision (`--base REF`, the same path in the repository that
@@ -154,9 +161,18 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
   const findings: FileFinding[] = [];
   let documents = 0;
   let unchecked = 0;
+  const share = opts.shard && shareOf(files, opts.shard);
   for (const [i, d] of docs.entries()) {
-    if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
+    if (share && (i < share.from || i >= share.to)) continue;
     const { file, td } = d;
+    const before = opts.done?.get(file.path);
+    if (before) {
+      findings.push(...before.findings);
+      documents += before.documents;
+      unchecked += before.unchecked;
+      continue;
+    }
+    const counted = { documents, unchecked };
     service.update(td);
     documents += service.file(td).docs.length;
     const all = service.findings(td);
@@ -175,7 +191,11 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
       f.notes = (f.related ?? []).map((r) => `${paths.get(r.location.uri) ?? r.location.uri}:${r.location.range.start.line + 1}:${r.location.range.start.character + 1}: ${r.message}`);
     }
     out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-    findings.push(...out);
+    // Copied: the report outlives the inputs, and a message made of a slice of a CRD's text (a name, a
+    // group) would keep the whole text alive (V8 slices point into their parent string).
+    const kept = structuredClone(out);
+    findings.push(...kept);
+    opts.onInput?.(file.path, { findings: kept, documents: documents - counted.documents, unchecked: unchecked - counted.unchecked });
     service.release(td.uri);
   }
   return { findings, files: files.length, documents, unchecked, paths };
