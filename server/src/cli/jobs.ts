@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { parseBytesBound } from '../yaml/parseBound';
 import { parseArgs } from './args';
 import type { CheckReport, InputReport } from './check';
 import type { CliIO, printCheckReport, runCli } from './main';
@@ -31,20 +32,21 @@ export const INLINE_INPUT_BYTES = 8 * 1024 * 1024;
 /** Inputs above this size are checked by one worker per core (unless --jobs says otherwise). */
 export const PARALLEL_INPUT_BYTES = 64 * 1024 * 1024;
 /**
- * A worker's heap: this much, plus HEAP_PER_INPUT_BYTE per byte of its largest input file. A check keeps
- * one input parsed at a time and reads CRD texts again when they are used (check.ts, caches.ts), so what
- * is live follows the largest file, not the sum: all 35 MB of real CRDs (the largest file 2.9 MB) and
- * their samples are checked within 51 MB. But checking objects against a large CRD compiles its schema
- * (tens of megabytes for a while): argo-helm's ApplicationSets against a 1.4 MB CRD (largest file
- * 2.6 MB) ran out of 59 MB and of 72 MB, and prometheus-community's charts ran out of 57 MB; a heap
- * close to full also costs many collections before it runs out. V8 fills the heap it may before
- * collecting, so a larger one only costs memory. The young generation is where a CRD's short-lived values die: at 2 MB they
+ * A worker's heap: this much, plus what the YAML layer may take to parse its largest input file
+ * (yaml/parseBound.ts: it parses no file beyond that). A check keeps one input parsed at a
+ * time and reads CRD texts again when they are used (check.ts, caches.ts), so what is live follows the
+ * largest file, not the sum. A heap sized to what is live in the common case (56 MB plus the largest
+ * file's size) ran out: checking objects against a large CRD compiles its schema (argo-helm's
+ * ApplicationSets against a 1.4 MB CRD ran out of 59 and 72 MB, prometheus-community's charts of
+ * 57 MB), and a file of many documents with a template action is parsed whole (kubeflow/manifests'
+ * 3.5 MB kserve.yaml ran out of 108 MB); a heap close to full also costs many collections before it
+ * runs out (kubeflow: 20 s of CPU in 144 MB, 17 s in 200 MB, 13.4 s unbounded). V8 fills the heap it
+ * may before collecting, so a larger one only costs memory. The young generation is where a CRD's short-lived values die: at 2 MB they
  * outlived it and filled the old generation, whose collections then took a third of the check of all
  * real CRDs; at 8 MB that check is 10-15 % faster for about 10 MB more (peak 135 MB). A worker that runs
  * out is replaced by a check in the main thread.
  */
 const HEAP_BASE_MB = 72;
-const HEAP_PER_INPUT_BYTE = 10;
 const YOUNG_GENERATION_MB = 8;
 
 /** What a check worker is given (cli/job.ts runs it). */
@@ -118,7 +120,7 @@ export function runCliProcess(argv: string[], io: CliIO, load: () => Program, en
   const runWorker = (data: JobData, heapMb: number) => startWorker(entry, data, heapMb, (file, r) => done.set(file, r));
   const { total: bytes, largest } = inputBytes([...args.paths, ...args.crdPaths], io.cwd);
   const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? Math.min(4, os.availableParallelism()) : 1);
-  const heapMb = Math.ceil(HEAP_BASE_MB + (HEAP_PER_INPUT_BYTE * largest) / 1048576);
+  const heapMb = Math.ceil(HEAP_BASE_MB + parseBytesBound(largest) / 1048576);
   const inline = () => Promise.resolve(runCli(argv, done.size ? { ...io, done } : io));
   if (jobs === 1 && args.jobs === undefined && bytes <= INLINE_INPUT_BYTES) return inline();
   if (jobs === 1) {
