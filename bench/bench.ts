@@ -3,10 +3,14 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,cel]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,cel]
  *
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
+ *
+ * `repo`: `crd-yaml check` of a repository-like tree (repository.ts: charts made of the real CRDs and
+ * samples) as a whole, beside the sum of its charts checked one by one, and with --jobs 1 and 2: wall and
+ * CPU time (user + system) of one run each. CPU time is what to compare on a shared machine.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,6 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 import { LspClient } from './lsp-client';
 import { CRONTAB_CRD, cronTabs, yamlFiles } from './fixtures';
+import { writeRepositoryTree } from './repository';
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -30,7 +35,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,cel').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,cel').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 
@@ -473,6 +478,38 @@ async function scenarioCli() {
   }
 }
 
+/** One run of a command: wall and CPU time (user + system, of the process and its threads) by GNU time. */
+function measureCpu(command: string, argv: string[], cwd: string): { ms: number; cpuMs: number; rssMB: number; status: number | null } {
+  if (!fs.existsSync('/usr/bin/time')) {
+    const t0 = performance.now();
+    const r = spawnSync(command, argv, { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    return { ms: performance.now() - t0, cpuMs: NaN, rssMB: NaN, status: r.status };
+  }
+  const timeFile = path.join(os.tmpdir(), `crd-yaml-bench-time-${process.pid}`);
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', timeFile, command, ...argv], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const [wall, user, sys, rss] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  return { ms: wall * 1000, cpuMs: (user + sys) * 1000, rssMB: rss / 1024, status: r.status };
+}
+
+/** Issue 22: a repository checked as a whole against the sum of its parts, and with one worker against two. */
+async function scenarioRepository() {
+  const tree = writeRepositoryTree(path.join(tmpWorkspace('repo'), 'repo'), path.join(SHARED, 'realworld'));
+  const cli = path.join(ROOT, 'dist', 'cli.js');
+  const run = (argv: string[]) => measureCpu(process.execPath, [cli, 'check', ...argv], tree.root);
+  const row = (server: string, m: { ms: number; cpuMs: number; rssMB: number }, extra = '') =>
+    report({ scenario: `(repo) ${tree.charts.length} charts, ${fmt(tree.bytes / 1048576)} MB`, server, median: m.ms, p95: m.ms, extra: `CPU ${fmt(m.cpuMs)} ms; peak RSS ${fmt(m.rssMB)} MB${extra}` });
+  const whole = run(['.']);
+  row('check . (whole)', whole, `; exit ${whole.status}`);
+  const parts = tree.charts.map((c) => run([c]));
+  const sum = parts.reduce((a, m) => ({ ms: a.ms + m.ms, cpuMs: a.cpuMs + m.cpuMs, rssMB: Math.max(a.rssMB, m.rssMB) }), { ms: 0, cpuMs: 0, rssMB: 0 });
+  row('sum of check <chart>', sum, `; whole/sum CPU ${(whole.cpuMs / sum.cpuMs).toFixed(2)}`);
+  const one = run(['--jobs', '1', '.']);
+  row('check --jobs 1 .', one);
+  const two = run(['--jobs', '2', '.']);
+  row('check --jobs 2 .', two, `; wall -j2/-j1 ${(two.ms / one.ms).toFixed(2)}, CPU -j2/-j1 ${(two.cpuMs / one.cpuMs).toFixed(2)}`);
+  fs.rmSync(path.dirname(tree.root), { recursive: true, force: true });
+}
+
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('run npm run build first');
   console.log(`crd-yaml bench: ${EDITS} edits per scenario after 5 warm-up edits; node ${process.version}; ${os.cpus().length} cores`);
@@ -482,6 +519,7 @@ async function main() {
   if (ONLY.has('d')) await scenarioD();
   if (ONLY.has('e')) await scenarioE();
   if (ONLY.has('cli')) await scenarioCli();
+  if (ONLY.has('repo')) await scenarioRepository();
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
     celBenchmark(REALWORLD_CRDS);

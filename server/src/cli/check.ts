@@ -12,14 +12,14 @@ import type { FieldValidation, FileContext } from '../service/context';
 import type { Finding, Fix } from '../service/finding';
 import { LanguageService } from '../service/languageService';
 import type { YamlVersion } from '../yaml';
-import { STDIN, type InputFile } from './files';
+import { STDIN, shareOf, type InputFile } from './files';
 import type { FileBaseline } from '../service/update';
 import type { ServiceSettings } from '../service/context';
 import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '../baseline';
 import { openCluster } from '../cluster';
 import { parseYamlDocuments } from '../yaml';
 import { isInside } from '../workspace/repository';
-import { addCoverage, emptyCoverage, type CoverageCounts } from '../service/coverage';
+import { addCoverage, addCoverageCounts, emptyCoverage, type CoverageCounts } from '../service/coverage';
 
 /** A finding of one input file. */
 export interface FileFinding extends Finding {
@@ -53,7 +53,14 @@ export interface CheckOptions {
    * opened, so each share sees the same CRDs, and the shares' reports together are the whole one.
    */
   shard?: { index: number; count: number };
+  /** Told each input's report once it is checked (a worker posts them as it goes: cli/jobs.ts). */
+  onInput?: (file: string, report: InputReport) => void;
+  /** Inputs already checked (by a worker that then failed), by path: their reports are taken as they are. */
+  done?: ReadonlyMap<string, InputReport>;
 }
+
+/** One input's part of a check report. */
+export type InputReport = Pick<CheckReport, 'findings' | 'documents' | 'coverage'>;
 
 /**
  * The baselines of the inputs (IO): at a git revision (`--base REF`, the same path in the repository that
@@ -170,12 +177,22 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
   let documents = 0;
   const coverage = emptyCoverage();
   const inputs = new Set(docs.map((d) => uriOfInput(d.file.path, cwd)));
+  const share = opts.shard && shareOf(files, opts.shard);
   for (const [i, d] of docs.entries()) {
-    if (opts.shard && i % opts.shard.count !== opts.shard.index) continue;
+    if (share && (i < share.from || i >= share.to)) continue;
     const { file, td } = d;
+    const before = opts.done?.get(file.path);
+    if (before) {
+      findings.push(...before.findings);
+      documents += before.documents;
+      addCoverageCounts(coverage, before.coverage);
+      continue;
+    }
+    const counted = documents;
     service.update(td);
     documents += service.file(td).docs.length;
-    addCoverage(coverage, service.coverage(td));
+    const mine = addCoverage(emptyCoverage(), service.coverage(td));
+    addCoverageCounts(coverage, mine);
     const all = service.findings(td);
     const out: FileFinding[] = [];
     for (const f of all) {
@@ -191,7 +208,11 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
       f.notes = (f.related ?? []).map((r) => `${paths.get(r.location.uri) ?? r.location.uri}:${r.location.range.start.line + 1}:${r.location.range.start.character + 1}: ${r.message}`);
     }
     out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-    findings.push(...out);
+    // Copied: the report outlives the inputs, and a message made of a slice of a CRD's text (a name, a
+    // group) would keep the whole text alive (V8 slices point into their parent string).
+    const kept = structuredClone(out);
+    findings.push(...kept);
+    opts.onInput?.(file.path, { findings: kept, documents: documents - counted, coverage: mine });
     service.release(td.uri);
   }
   return { findings, files: files.length, documents, coverage, paths };

@@ -19,6 +19,29 @@ export interface InputFile {
   reread?: () => string;
   /** CRDs from outside the inputs' repository (a `--crd` URL, a cluster): ranked after the inputs' own. */
   external?: boolean;
+  /** Its size in bytes, when read from disk (shares of a check are balanced by it). */
+  bytes?: number;
+}
+
+/**
+ * A worker's share of the inputs (cli/jobs.ts): the `index`th of `count` runs of consecutive inputs of
+ * about equal bytes. Consecutive, not every `count`th input: a chart's or a project's files sit together
+ * and use the same CRDs, which each worker then reads and compiles once, not every worker all of them.
+ */
+export function shareOf(files: readonly InputFile[], shard: { index: number; count: number }): { from: number; to: number } {
+  const sizes = files.map((f) => f.bytes ?? f.text.length);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  // Input i goes to the share its middle byte falls in.
+  const bounds: number[] = [];
+  let at = 0;
+  for (const [i, n] of sizes.entries()) {
+    const share = total === 0 ? Math.floor((i * shard.count) / Math.max(1, files.length)) : Math.min(shard.count - 1, Math.floor(((at + n / 2) * shard.count) / total));
+    bounds.push(share);
+    at += n;
+  }
+  const from = bounds.findIndex((s) => s >= shard.index);
+  const after = bounds.findIndex((s) => s > shard.index);
+  return { from: from < 0 ? files.length : from, to: after < 0 ? files.length : after };
 }
 
 /** Characters of file text a search keeps in memory; the files beyond are read again when used. */
@@ -156,14 +179,14 @@ function readInto(real: string, file: string, files: InputFile[], errors: string
   const text = textOf(buf);
   if (kept.chars + text.length <= KEPT_TEXT_CHARS) {
     kept.chars += text.length;
-    files.push({ path: file, text, reread: () => text });
-  } else files.push(readAgain(real, file));
+    files.push({ path: file, text, reread: () => text, bytes: buf.length });
+  } else files.push(readAgain(real, file, buf.length));
 }
 
 /** A file whose text is read each time it is asked for. (Out of readInto: a closure there would keep the text.) */
-function readAgain(real: string, file: string): InputFile {
+function readAgain(real: string, file: string, bytes: number): InputFile {
   const reread = () => textOf(fs.readFileSync(real));
-  const f = { path: file, reread } as InputFile;
+  const f = { path: file, reread, bytes } as InputFile;
   Object.defineProperty(f, 'text', { enumerable: true, get: reread });
   return f;
 }

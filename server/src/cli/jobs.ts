@@ -2,7 +2,8 @@
  * `crd-yaml check` in worker threads. Small inputs are checked in the main thread (a worker would load
  * the program a second time). Larger ones are checked by one worker with a heap sized to its inputs, so
  * that the process stays small (V8 otherwise grows the heap far past what is live while 30 MB of CRDs
- * are read); a worker that runs out of that heap is replaced by a check in the main thread. With large
+ * are read); a worker that runs out of that heap is replaced by a check in the main thread, which goes on
+ * from the inputs the worker had checked (it posts each as it goes). With large
  * inputs (or `--jobs N`), the inputs are checked in shares by one worker per core: every worker opens
  * every input (each sees the same CRDs) and checks its share; the main thread merges and prints.
  * Other commands run in the main thread. cli/main.ts stays a plain function of its arguments.
@@ -15,8 +16,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { parseBytesBound } from '../yaml/parseBound';
 import { parseArgs } from './args';
-import type { CheckReport } from './check';
+import type { CheckReport, InputReport } from './check';
 import type { CoverageCounts } from '../service/coverage';
 import type { CliIO, printCheckReport, runCli } from './main';
 
@@ -31,17 +33,21 @@ export const INLINE_INPUT_BYTES = 8 * 1024 * 1024;
 /** Inputs above this size are checked by one worker per core (unless --jobs says otherwise). */
 export const PARALLEL_INPUT_BYTES = 64 * 1024 * 1024;
 /**
- * A worker's heap: this much, plus HEAP_PER_INPUT_BYTE per byte of its largest input file. A check keeps
- * one input parsed at a time and reads CRD texts again when they are used (check.ts, caches.ts), so what
- * is live follows the largest file, not the sum: all 35 MB of real CRDs (the largest file 2.9 MB) and
- * their samples are checked within 51 MB. V8 fills the heap it may before collecting, so a larger one
- * only costs memory. The young generation is where a CRD's short-lived values die: at 2 MB they
+ * A worker's heap: this much, plus what the YAML layer may take to parse its largest input file
+ * (yaml/parseBound.ts: it parses no file beyond that). A check keeps one input parsed at a
+ * time and reads CRD texts again when they are used (check.ts, caches.ts), so what is live follows the
+ * largest file, not the sum. A heap sized to what is live in the common case (56 MB plus the largest
+ * file's size) ran out: checking objects against a large CRD compiles its schema (argo-helm's
+ * ApplicationSets against a 1.4 MB CRD ran out of 59 and 72 MB, prometheus-community's charts of
+ * 57 MB), and a file of many documents with a template action is parsed whole (kubeflow/manifests'
+ * 3.5 MB kserve.yaml ran out of 108 MB); a heap close to full also costs many collections before it
+ * runs out (kubeflow: 20 s of CPU in 144 MB, 17 s in 200 MB, 13.4 s unbounded). V8 fills the heap it
+ * may before collecting, so a larger one only costs memory. The young generation is where a CRD's short-lived values die: at 2 MB they
  * outlived it and filled the old generation, whose collections then took a third of the check of all
  * real CRDs; at 8 MB that check is 10-15 % faster for about 10 MB more (peak 135 MB). A worker that runs
  * out is replaced by a check in the main thread.
  */
-const HEAP_BASE_MB = 56;
-const HEAP_PER_INPUT_BYTE = 1;
+const HEAP_BASE_MB = 72;
 const YOUNG_GENERATION_MB = 8;
 
 /** What a check worker is given (cli/job.ts runs it). */
@@ -51,7 +57,11 @@ export interface JobData {
   shard?: { index: number; count: number };
 }
 
-export type FromWorker = { kind: 'out'; stdout: string; stderr: string; code: number } | { kind: 'report'; report: CheckReport; inputErrors: string[]; stderr: string };
+export type FromWorker =
+  | { kind: 'out'; stdout: string; stderr: string; code: number }
+  | { kind: 'report'; report: CheckReport; inputErrors: string[]; stderr: string }
+  /** One input checked (posted as the worker goes). */
+  | { kind: 'input'; file: string; report: InputReport };
 
 /** The bytes of the YAML files under the given paths, and of the largest (a quick walk, bounded, links inside folders not followed). */
 export function inputBytes(paths: string[], cwd: string): { total: number; largest: number } {
@@ -104,11 +114,15 @@ export function runCliProcess(argv: string[], io: CliIO, load: () => Program, en
   // The standard input is read by the main thread's process, and baselines (--base, --base-cluster: git,
   // a cluster's credentials) are read asynchronously: checked here.
   if (args.command !== 'check' || args.paths.includes('-') || args.base !== undefined || args.baseCluster) return Promise.resolve(runCli(argv, io));
-  const runWorker = (data: JobData, heapMb: number) => startWorker(entry, data, heapMb);
+  // The inputs the workers checked: a worker that runs out of its heap (or fails otherwise) is replaced
+  // by a check in the main thread that goes on from there (it indexes every input again, and checks
+  // the ones no worker finished).
+  const done = new Map<string, InputReport>();
+  const runWorker = (data: JobData, heapMb: number) => startWorker(entry, data, heapMb, (file, r) => done.set(file, r));
   const { total: bytes, largest } = inputBytes([...args.paths, ...args.crdPaths], io.cwd);
   const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? Math.min(4, os.availableParallelism()) : 1);
-  const heapMb = Math.ceil(HEAP_BASE_MB + (HEAP_PER_INPUT_BYTE * largest) / 1048576);
-  const inline = () => Promise.resolve(runCli(argv, io));
+  const heapMb = Math.ceil(HEAP_BASE_MB + parseBytesBound(largest) / 1048576);
+  const inline = () => Promise.resolve(runCli(argv, done.size ? { ...io, done } : io));
   if (jobs === 1 && args.jobs === undefined && bytes <= INLINE_INPUT_BYTES) return inline();
   if (jobs === 1) {
     return runWorker({ argv, cwd: io.cwd }, heapMb).then(
@@ -118,13 +132,14 @@ export function runCliProcess(argv: string[], io: CliIO, load: () => Program, en
         io.stderr(m.stderr);
         return m.code;
       },
-      // Out of its heap (or any failure of the worker itself): the check again, here, unbounded.
+      // Out of its heap (or any failure of the worker itself): the rest of the check here, unbounded.
       inline,
     );
   }
-  const shares = Array.from({ length: jobs }, (_, index) => runWorker({ argv, cwd: io.cwd, shard: { index, count: jobs } }, heapMb));
+  // Every share is waited for, failed or not: the check in the main thread goes on from all they did.
+  const shares = Array.from({ length: jobs }, (_, index) => runWorker({ argv, cwd: io.cwd, shard: { index, count: jobs } }, heapMb).catch(() => undefined));
   return Promise.all(shares).then((ms) => {
-    const reports = ms.filter((m): m is Extract<FromWorker, { kind: 'report' }> => m.kind === 'report');
+    const reports = ms.filter((m) => m?.kind === 'report');
     if (reports.length !== jobs) return inline();
     // The first share says what every share would (input errors, skipped links).
     io.stderr(reports[0].stderr);
@@ -159,7 +174,7 @@ function mergeReports(reports: CheckReport[]): CheckReport {
   };
 }
 
-function startWorker(entry: string, data: JobData, heapMb: number): Promise<FromWorker> {
+function startWorker(entry: string, data: JobData, heapMb: number, onInput: (file: string, r: InputReport) => void): Promise<Exclude<FromWorker, { kind: 'input' }>> {
   return new Promise((resolve, reject) => {
     // Loaded here: a small check runs in the main thread and starts no worker.
     const w = new (require('node:worker_threads') as { Worker: typeof Worker }).Worker(entry, {
@@ -168,8 +183,11 @@ function startWorker(entry: string, data: JobData, heapMb: number): Promise<From
       stdout: false,
       stderr: false,
     });
-    let answer: FromWorker | undefined;
-    w.on('message', (m: FromWorker) => (answer = m));
+    let answer: Exclude<FromWorker, { kind: 'input' }> | undefined;
+    w.on('message', (m: FromWorker) => {
+      if (m.kind === 'input') onInput(m.file, m.report);
+      else answer = m;
+    });
     w.on('error', reject);
     w.on('exit', () => (answer ? resolve(answer) : reject(new Error('worker ended without an answer'))));
   });

@@ -2,7 +2,7 @@
  * The crd-yaml command line, as a function of its arguments and output streams (tested in process;
  * server/src/cli.ts wires it to the real process).
  */
-import { checkFiles, readBaselines, type CheckReport } from './check';
+import { checkFiles, readBaselines, type CheckOptions, type CheckReport } from './check';
 import { parseArgs, UsageError, USAGE, type CliArgs } from './args';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,6 +26,10 @@ export interface CliIO {
    * main thread merges the shares and prints them with printCheckReport).
    */
   shard?: { index: number; count: number; report: (r: { report: CheckReport; inputErrors: string[] }) => void };
+  /** `check`: told each input's report once it is checked (a worker posts them, cli/jobs.ts). */
+  onInput?: CheckOptions['onInput'];
+  /** `check`: the inputs a failed worker had checked, taken as they are (cli/jobs.ts). */
+  done?: CheckOptions['done'];
 }
 
 /** Exit codes: 0 clean, 1 errors found, 2 usage or input error. */
@@ -182,7 +186,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
       return printCheckReport(checkFiles(files, { ...opts, baselines: r.baselines, compatibility: args.compatibility }), args, io, inputErrors);
     });
   }
-  const report = checkFiles(files, { ...opts, compatibility: args.compatibility, ...(io.shard ? { shard: io.shard } : {}) });
+  const report = checkFiles(files, { ...opts, compatibility: args.compatibility, ...(io.shard ? { shard: io.shard } : {}), onInput: io.onInput, done: io.done });
   if (io.shard) {
     io.shard.report({ report, inputErrors });
     return EXIT_OK;

@@ -25,6 +25,13 @@ export const CACHE_BUDGETS = {
   crChecks: 5000,
   /** Parsed texts of indexed CRDs, for related-information locations and definitions (by text). */
   crdTexts: 200,
+  /**
+   * Characters of those texts, a parsed one counting PARSED_TEXT_WEIGHT times (a parsed 1.4 MB CRD is
+   * 10.5 MB of syntax tree; a text located by indentation keeps only itself). A one-shot check keeps
+   * heldCrdChars of them: 200 texts of argo-helm's CRDs were 33 MB of its worker's 59 MB heap, which then
+   * ran out and the whole check was done again in the main thread.
+   */
+  crdTextChars: 16_000_000,
   /** Custom resources checked as updates of their baseline, by CRD id, version, baseline and text. */
   crUpdateChecks: 500,
   /** CRDs checked as updates of their baseline, by baseline and text. */
@@ -37,25 +44,44 @@ export const CACHE_BUDGETS = {
   heldCrdChars: 3_000_000,
 } as const;
 
-/** A least-recently-used map with a fixed number of entries. */
+/** What a parsed CRD text weighs in crdTexts, per character of text (measured: 7.5 for a 1.4 MB CRD). */
+const PARSED_TEXT_WEIGHT = 8;
+
+/**
+ * A least-recently-used map with a fixed number of entries and, with `weigh`, a total weight (the
+ * newest entry is kept whatever its weight).
+ */
 export class Lru<K, V> {
-  private readonly m = new Map<K, V>();
-  constructor(private readonly max: number) {}
+  private readonly m = new Map<K, { v: V; w: number }>();
+  private weight = 0;
+  constructor(
+    private readonly max: number,
+    private readonly maxWeight = Infinity,
+    private readonly weigh: (v: V) => number = () => 0,
+  ) {}
   get(k: K): V | undefined {
-    const v = this.m.get(k);
-    if (v !== undefined) {
+    const e = this.m.get(k);
+    if (e !== undefined) {
       this.m.delete(k);
-      this.m.set(k, v);
+      this.m.set(k, e);
     }
-    return v;
+    return e?.v;
   }
   set(k: K, v: V): void {
-    this.m.delete(k);
-    this.m.set(k, v);
-    if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as K);
+    this.delete(k);
+    const w = this.weigh(v);
+    this.m.set(k, { v, w });
+    this.weight += w;
+    for (const old of this.m.keys()) {
+      if ((this.m.size <= this.max && this.weight <= this.maxWeight) || old === k) break;
+      this.delete(old);
+    }
   }
   delete(k: K): void {
+    const e = this.m.get(k);
+    if (e === undefined) return;
     this.m.delete(k);
+    this.weight -= e.w;
   }
   get size(): number {
     return this.m.size;
@@ -117,7 +143,7 @@ export class ServiceCaches {
   /** The same findings by the parsed value (one per text per parse), for CRDs of any size. */
   readonly crdChecksByValue = new WeakMap<object, { text: string; check: CrdCheck }>();
   readonly crChecks = new Lru<string, CrCheck>(CACHE_BUDGETS.crChecks);
-  readonly crdTexts = new Lru<string, CrdText>(CACHE_BUDGETS.crdTexts);
+  readonly crdTexts: Lru<string, CrdText>;
   readonly crUpdateChecks = new Lru<string, CrUpdateCheck>(CACHE_BUDGETS.crUpdateChecks);
   readonly crdUpdateChecks = new Lru<string, CrdUpdateCheck>(CACHE_BUDGETS.crdUpdateChecks);
   /** Per parsed document (the same object while its text is unchanged, service/yamlDocument.ts): its last findings. */
@@ -135,6 +161,8 @@ export class ServiceCaches {
   constructor(opts: { memo?: boolean } = {}) {
     this.oneShot = opts.memo === false;
     this.memo = this.oneShot ? undefined : new SubtreeMemo();
+    const textChars = this.oneShot ? CACHE_BUDGETS.heldCrdChars : CACHE_BUDGETS.crdTextChars;
+    this.crdTexts = new Lru(CACHE_BUDGETS.crdTexts, textChars, (t) => t.lines.getText().length * (t.block ? 1 : PARSED_TEXT_WEIGHT));
   }
 
   /** The findings of a small CRD text checked before. */

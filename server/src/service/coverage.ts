@@ -137,6 +137,13 @@ export function addCoverage(into: CoverageCounts, from: Iterable<DocumentCoverag
   return into;
 }
 
+/** Adds counts (another input's, another share's) to `into`. */
+export function addCoverageCounts(into: CoverageCounts, from: CoverageCounts): CoverageCounts {
+  for (const k of Object.keys(from.checked) as CheckedAs[]) into.checked[k] += from.checked[k];
+  for (const k of Object.keys(from.notChecked) as NotCheckedReason[]) into.notChecked[k] += from.notChecked[k];
+  return into;
+}
+
 /** The number of documents checked. */
 export function checkedCount(c: CoverageCounts): number {
   return c.checked.crd + c.checked.customResource + c.checked.partialObject + c.checked.unservedKind;

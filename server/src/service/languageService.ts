@@ -203,7 +203,8 @@ export class LanguageService {
     let crds: IndexedCrd[];
     if (light) crds = light;
     else {
-      const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, ...parsing });
+      // A one-shot check reads generated YAML with the fast reader here too (values are all the index needs).
+      const f = parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, ...parsing, lazy: this.options.batch });
       crds = this.crdsOf(uri, f, (o) => lineOf(text, o));
     }
     if (source === 'open') this.indexedOpen.set(uri, crds);

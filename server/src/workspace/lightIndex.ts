@@ -95,7 +95,9 @@ function parsedOnFirstUse(crd: IndexedCrd, fallback: Record<string, unknown>, ya
         const fast = yamlVersion === '1.2' ? undefined : readBlockYaml(crd.text);
         const v = fast !== undefined ? fast : parseYamlDocuments(crd.text, { yamlVersion }).documents[0]?.value;
         if (fast !== undefined) crd.blockYaml = true;
-        const again = extractCrds(crd.uri, [{ index: crd.docIndex, text: crd.text, value: v, startLine: crd.startLine }])[0];
+        // Only the value is taken (the CRD keeps its id): a fresh id, not one looked up by text, which
+        // would keep every text read here alive in crdIndex's table (11 MB of argo-helm's check).
+        const again = extractCrds(crd.uri, [{ index: crd.docIndex, text: crd.text, value: v, startLine: crd.startLine }], { freshIds: true })[0];
         // The light names are those of the full value (the cut never touches them); the value wins regardless.
         full = again?.crd ?? fallback;
       }

@@ -12,11 +12,9 @@
  * separate process against the bound).
  */
 import { Lexer } from 'yaml';
+import { PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, parseBytesBound } from './parseBound';
 
-/** The memory a file's parse may take: this many bytes per character of the file ... */
-export const PARSE_BYTES_PER_CHAR = 20;
-/** ... plus this fixed allowance (a 40,000-key map of 550 KB needs about 80 MB). */
-export const PARSE_FIXED_BYTES = 128 * 1024 * 1024;
+export { PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, parseBytesBound };
 /** Documents (`---` chunks) per file; the rest of a longer file is not parsed (and says so). */
 export const MAX_YAML_DOCUMENTS = 10_000;
 /** Longest one-line insertion spliced into a parsed document (longer ones are parsed and estimated in full). */
@@ -46,11 +44,6 @@ const ENTRY_BYTES = 600; // `-` and `?`: a block item
 const COMMA_BYTES = 400; // `,`: a flow item
 /** A document's own objects (Document, directives, options, the layer's wrappers). */
 const DOCUMENT_BYTES = 3000;
-
-/** The bound on the memory of parsing a file of `chars` characters. */
-export function parseBytesBound(chars: number): number {
-  return PARSE_BYTES_PER_CHAR * chars + PARSE_FIXED_BYTES;
-}
 
 /**
  * An upper estimate of the peak memory of parsing `text` (bytes), from its tokens; counting stops as
