@@ -151,8 +151,12 @@ test('random edit sequences on real CRDs, CR samples and the examples: no crash,
         () => text,
         () => s.findings(ftd),
       ) ?? [];
-    if (norm(diags).join('\n') !== norm(want).join('\n')) {
-      p.add('incremental diagnostics', `differ from a fresh parse's:\nincremental: ${norm(diags).join('\n')}\nfresh: ${norm(want).join('\n')}`, `${file} edited: ${short(text)}`);
+    // A message may name the document's own file (the copy in use of a duplicated CRD): the fresh
+    // document's name is the edited one's with `.fresh` added.
+    const name = uri.slice(uri.lastIndexOf('/') + 1);
+    const fresh = norm(want).map((x) => x.replaceAll(`${name}.fresh`, name));
+    if (norm(diags).join('\n') !== fresh.join('\n')) {
+      p.add('incremental diagnostics', `differ from a fresh parse's:\nincremental: ${norm(diags).join('\n')}\nfresh: ${fresh.join('\n')}`, `${file} edited: ${short(text)}`);
     }
     s.close(ftd.uri);
   }
