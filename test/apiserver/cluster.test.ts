@@ -115,9 +115,10 @@ test("crd-yaml check --cluster --kubeconfig F deploy/: custom resources checked 
   // The cluster has the Widget CRD (created before the tests): size at most 10.
   const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
   const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/nonexistent' } });
-  // Without the cluster, deploy/ has no CRD: nothing is checked.
+  // Without the cluster, deploy/ has no CRD: nothing is checked, and the run says so (exit code 1).
   const alone = run(['check', 'deploy/']);
-  assert.equal(alone.status, 0, alone.stderr);
+  assert.equal(alone.status, 1, alone.stderr);
+  assert.match(alone.stderr, /nothing checked \(exit code 1\): no CRD known for the kinds of its objects/);
   const r = run(['check', '--cluster', '--kubeconfig', s!.kubeconfig, 'deploy/']);
   assert.equal(r.status, 1, r.stderr);
   assert.equal(r.stdout, 'deploy/widgets.yaml:14:9: error: spec.size: Invalid value: 12: spec.size in body should be less than or equal to 10 [FieldValueInvalid spec.size]\n');
@@ -144,10 +145,14 @@ test('"CRD: Import CRDs from Cluster..." (the server\'s requests): contexts list
     const uri = pathToFileURL(join(ws, 'deploy', 'widgets.yaml')).href;
     const none = server.diagnostics(uri);
     await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: readFileSync(join(ws, 'deploy', 'widgets.yaml'), 'utf8') } });
-    assert.deepEqual(await none, [], 'no CRD yet: nothing checked');
+    // No CRD yet: nothing checked, and the file says so once, on the first object's kind.
+    assert.deepEqual(
+      (await none).map((x) => `${x.range.start.line} ${String(x.code)} ${x.message}`),
+      ['1 UnknownKind example.com/Widget not checked: no CRD known for it (nor for 1 more object of this file)'],
+    );
     const contexts = (await server.conn.sendRequest('crdYaml/kubeconfigContexts', {})) as { contexts: string[]; current: string };
     assert.ok(contexts.contexts.length >= 1, JSON.stringify(contexts));
-    const checked = server.diagnostics(uri, (d) => d.length > 0, 30000);
+    const checked = server.diagnostics(uri, (d) => d.some((x) => x.code === 'FieldValueInvalid'), 30000);
     const result = (await server.conn.sendRequest('crdYaml/importCrds', { context: contexts.current })) as { folder: string; written: number; error?: string };
     assert.equal(result.error, undefined);
     assert.equal(result.written, 1);
