@@ -1,11 +1,11 @@
 /**
  * Entry of the language server's workers (dist/worker.js, started by lsp/workers.ts): `role` picks the
- * check worker (lsp/checker.ts) or the query worker (lsp/queries.ts). The two talk over `feed`, a channel
+ * check worker (lsp/checkWorker.ts) or the query worker (lsp/queryWorker.ts). The two talk over `feed`, a channel
  * of their own (the check worker's disk reads feed the query worker's index).
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-import { Checker } from './lsp/checker';
-import { Queries } from './lsp/queries';
+import { Checker } from './lsp/checkWorker';
+import { Queries } from './lsp/queryWorker';
 import type { FromWorker, IndexFeed, ToWorker } from './lsp/workerProtocol';
 
 const data = workerData as { role: 'check' | 'query'; feed: MessagePort; latest?: SharedArrayBuffer };

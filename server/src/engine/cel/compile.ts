@@ -5,7 +5,7 @@
  */
 import { invalid, type FieldError, FieldPath } from '../field';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
-import { T, assignTypeName, formatCelType, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
+import { T, assignTypeName, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
 import { celEnvironment, type CompiledExpression, type EnvironmentOptions } from './environment';
 import type { CostEstimateResult } from './cost/estimate';
 import { validFieldPath } from './fieldpath';
@@ -145,12 +145,6 @@ function compileRule(node: JSONSchemaProps, rule: ValidationRule, declType: Decl
     if (fp.path) out.normalizedFieldPath = fp.path;
   }
   return out;
-}
-
-/** The CEL type of a node's `self` for rules at schemaPath (for editor hovers). */
-export function selfTypeString(node: JSONSchemaProps, isResourceRoot: boolean): string | undefined {
-  const d = schemaDeclType(node, isResourceRoot);
-  return d ? formatCelType(assignTypeName(d, 'self').cel) : undefined;
 }
 
 interface Visit {

@@ -137,8 +137,3 @@ export function environmentDeclarations(minor: Minor, kind: EnvKind, compatibili
   cache.set(key, d);
   return d;
 }
-
-/** Libraries and the minors that brought them, for docs (`since`: compatibility version). */
-export function libraryHistory(): Array<{ name: string; since: Minor; until?: Minor }> {
-  return baseOptions(NEWEST_MINOR).map((o) => ({ name: o.library.name, since: o.introduced, until: o.removed }));
-}

@@ -17,7 +17,7 @@ import { readRepositorySettings } from './repository';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 import { answer } from './answer';
 import { emptyAnswer } from './workerProtocol';
-import { WorkMeter } from './checker';
+import { WorkMeter } from './checkWorker';
 import { jsonSafe } from './jsonSafe';
 import { customResourceKinds } from './baselines';
 import type { FromWorker, IndexFeed, ToWorker } from './workerProtocol';
