@@ -1,12 +1,16 @@
 /**
- * `crd-yaml test PATHS`: runs the CRD rule test files (`*.crdtest.yaml`) under PATHS. One line per case
- * (`PASS`/`FAIL file: name`, the differences under a failure), then `N passed, M failed`; or JUnit XML.
+ * `crd-yaml test PATHS`: runs the CRD rule test files (`*.crdtest.yaml`) under PATHS through the language
+ * service, as the editor does. One line per case (`PASS`/`FAIL file: name`, the differences under a
+ * failure), then `N passed, M failed`; or JUnit XML.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseYamlDocuments, identifyObject } from '../yaml';
+import { pathToFileURL } from 'node:url';
 import { parseTestFile, TEST_FILE_SUFFIX, type TestFile } from '../crdtest/format';
-import { crdForObject, describeOutcome, runTestCase, type CaseOutcome } from '../crdtest/run';
+import { describeOutcome, type CaseOutcome } from '../crdtest/run';
+import { LanguageService } from '../service/languageService';
+import { readOnlyTextDocument } from '../service/textDocument';
+import { uriOfInput } from './check';
 import { describeFsError, type InputFile } from './files';
 
 export interface CaseReport {
@@ -23,53 +27,55 @@ export interface TestRunReport {
   fileProblems: string[];
 }
 
-/** The CRD documents of YAML text. */
-function crdsOf(text: string): unknown[] {
-  return parseYamlDocuments(text)
-    .documents.map((d) => d.value)
-    .filter((v) => identifyObject(v).kind === 'crd');
-}
-
 /** Whether a path names a test file. */
 export function isTestFile(p: string): boolean {
   return TEST_FILE_SUFFIX.test(p);
 }
 
 /**
- * Runs every case of the test files. `crdFiles`: where group/kind references are looked up (--crd,
- * and the other YAML files found under PATHS). Paths in `crd:` are relative to the test file.
+ * Runs every case of the test files through the language service, as the editor's Run lenses do
+ * (service/crdTests.ts: the same CRD lookup, the same Kubernetes version). `crdFiles`: where group/kind
+ * references are looked up (--crd, and the other YAML files found under PATHS). A `crd:` path is relative
+ * to the test file; a file that is not among them is read from disk.
  */
 export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; cwd: string; kubernetesMinor?: number }): TestRunReport {
   const report: TestRunReport = { cases: [], fileProblems: [] };
-  let known: unknown[] | undefined;
-  const knownCrds = () => (known ??= opts.crdFiles.flatMap((f) => crdsOf(f.text)));
+  const service = new LanguageService({ kubernetesMinor: opts.kubernetesMinor }, { batch: true });
+  const indexed = new Set<string>();
+  for (const f of opts.crdFiles) {
+    const uri = uriOfInput(f.path, opts.cwd);
+    service.indexDiskFile(uri, f.text, 'disk');
+    indexed.add(uri);
+  }
   for (const f of files) {
     const t: TestFile = parseTestFile(f.text);
     const line = (offset: number) => t.text.slice(0, offset).split('\n').length;
     for (const p of t.problems) report.fileProblems.push(`${f.path}:${line(p.range.start)}: ${p.message}`);
-    let crds: unknown[] = [];
-    let crdProblem: string | undefined;
+    // A `crd:` file the CLI cannot read: said with the reason, as for any input.
+    let unreadable: string | undefined;
     if (t.crd && 'path' in t.crd) {
       const file = path.resolve(opts.cwd, path.dirname(f.path), t.crd.path);
-      try {
-        crds = crdsOf(fs.readFileSync(file, 'utf8'));
-        if (crds.length === 0) crdProblem = `no CustomResourceDefinition in ${t.crd.path}`;
-      } catch (e) {
-        crdProblem = `crd ${t.crd.path}: ${describeFsError(e)}`;
+      const uri = pathToFileURL(file).href;
+      if (!indexed.has(uri)) {
+        try {
+          service.indexDiskFile(uri, fs.readFileSync(file, 'utf8'), 'disk');
+          indexed.add(uri);
+        } catch (e) {
+          unreadable = `crd ${t.crd.path}: ${describeFsError(e)}`;
+        }
       }
-    } else if (t.crd) {
-      const { group, kind } = t.crd;
-      crds = knownCrds().filter((c) => {
-        const spec = (c as { spec?: { group?: unknown; names?: { kind?: unknown } } }).spec;
-        return spec?.group === group && spec?.names?.kind === kind;
-      });
-      if (crds.length === 0) crdProblem = `no CRD for ${group}/${kind} found (give its file with --crd)`;
     }
+    const uri = uriOfInput(f.path, opts.cwd);
+    const td = readOnlyTextDocument(uri, 'yaml', 1, f.text);
+    service.update(td);
+    if (!unreadable) service.runTests(td);
+    const outcomes = service.testRunOf(uri)?.outcomes;
     for (const c of t.cases) {
-      const outcome: CaseOutcome =
-        crdProblem && !c.problem ? { passed: false, errors: [], missing: [], unexpected: [], problem: crdProblem } : runTestCase(crdForObject(crds, c.object), c, { kubernetesMinor: opts.kubernetesMinor });
+      const problem = c.problem ?? unreadable ?? 'not run';
+      const outcome: CaseOutcome = outcomes?.get(c.index) ?? { passed: false, errors: [], missing: [], unexpected: [], problem };
       report.cases.push({ file: f.path, name: c.name, line: line(c.nameRange.start), outcome });
     }
+    service.close(uri);
   }
   return report;
 }
