@@ -1,7 +1,7 @@
 // Bundles the client, the language server (main thread and workers) and the CLI into dist/ with esbuild.
 // dist/server.js starts dist/worker.js (beside it) twice: the check worker and the query worker.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -40,8 +40,26 @@ spec:
               schedule: { type: string, pattern: "^(\\\\d+|\\\\*)(/\\\\d+)?(\\\\s+(\\\\d+|\\\\*)(/\\\\d+)?){4}$" }
 `;
 
+/**
+ * engine/ and service/ are reached through their faces (index.ts re-exporting what other layers use). Their
+ * modules do nothing when loaded but declare: marked free of side effects, esbuild leaves out every module a
+ * bundle does not use through a face, so the CLI's small launcher stays small.
+ */
+const faces = {
+  name: 'faces',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const path = join(args.resolveDir, args.path);
+      if (!/[/\\]server[/\\]src[/\\](engine|service)([/\\]|$)/.test(path)) return undefined;
+      const file = [`${path}.ts`, join(path, 'index.ts'), path].find((f) => existsSync(f) && statSync(f).isFile());
+      return file ? { path: file, sideEffects: false } : undefined;
+    });
+  },
+};
+
 const common = {
   bundle: true,
+  plugins: [faces],
   platform: 'node',
   target: 'node20',
   format: 'cjs',

@@ -1,7 +1,8 @@
 /**
  * The layer order of ARCHITECTURE.md, checked on every import of server/src and client/src: each layer
- * imports only the layers below it, the engine nothing outside itself, and the layers without IO (engine,
- * yaml, service) no Node module that does IO nor the LSP library. A planted violation is found.
+ * imports only the layers below it, the engine nothing outside itself, engine/ and service/ only through their
+ * faces (index.ts), and the layers without IO (engine, yaml, service) no Node module that does IO nor the LSP
+ * library. A planted violation is found.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,11 +41,15 @@ function layerOf(rel: string): string | undefined {
   return parts[2]; // a folder (engine, service, ...) or an entry file (cli.ts, server.ts, worker.ts)
 }
 
-/** Whether `to` (a path relative to the root) is inside an allowed layer of `from`. */
+/** Layers other layers reach only through their face, `<layer>/index.ts`. */
+const FACED = new Set(['engine', 'service']);
+
+/** Whether `to` (a path relative to the root) is inside an allowed layer of `from`, through its face if it has one. */
 function allowed(from: string, to: string): boolean {
   const target = to.startsWith('server/src/') ? to.slice('server/src/'.length) : to;
   const toLayer = layerOf(to);
   if (toLayer === from) return true;
+  if (toLayer && FACED.has(toLayer) && target !== `${toLayer}/index.ts`) return false;
   return (ALLOWED[from] ?? []).some((a) => a === toLayer || target === a || target.startsWith(`${a}/`));
 }
 
@@ -101,10 +106,13 @@ test('a planted import against the layer order is found', () => {
     ['server/src/service/y.ts', "import { readFileSync } from 'node:fs';\nimport { checkCrd } from './engineCalls';\n"],
     ['server/src/yaml/z.ts', "import { isJSONObject } from '../engine/json/values';\n"],
     ['client/src/w.ts', "import { parseYamlFile } from '../../server/src/service/yamlDocument';\n"],
+    ['server/src/lsp/v.ts', "import { LanguageService } from '../service/languageService';\nimport { Finding } from '../service';\n"],
   ]);
   assert.deepEqual(violations(planted), [
     'server/src/engine/crd/x.ts: engine imports server/src/service/languageService.ts',
     'server/src/service/y.ts: service imports node:fs (IO or the LSP library)',
+    'server/src/yaml/z.ts: yaml imports server/src/engine/json/values.ts',
     'client/src/w.ts: client imports server/src/service/yamlDocument.ts',
+    'server/src/lsp/v.ts: lsp imports server/src/service/languageService.ts',
   ]);
 });

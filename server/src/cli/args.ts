@@ -2,8 +2,8 @@
  * Command-line arguments of crd-yaml. Hand-written (no dependency): two commands, a few options.
  */
 
-import { parseKubernetesVersion, supportedKubernetesVersions } from '../engine/version';
-import { CEL_LINT_SCOPES, type CelLintScope } from '../service/lintScope';
+import { parseKubernetesVersion, supportedKubernetesVersions } from '../engine';
+import { CEL_LINT_SCOPES, type CelLintScope } from '../service';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'yaml' | 'junit';
 

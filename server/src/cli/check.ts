@@ -7,19 +7,19 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { readOnlyTextDocument } from '../service/textDocument';
-import type { FieldValidation, FileContext } from '../service/context';
-import type { Finding, Fix } from '../service/finding';
-import { LanguageService } from '../service/languageService';
+import { readOnlyTextDocument } from '../service';
+import type { FieldValidation, FileContext } from '../service';
+import type { Finding, Fix } from '../service';
+import { LanguageService } from '../service';
 import type { YamlVersion } from '../yaml';
 import { STDIN, shareOf, type InputFile } from './files';
-import type { FileBaseline } from '../service/update';
-import type { ServiceSettings } from '../service/context';
+import type { FileBaseline } from '../service';
+import type { ServiceSettings } from '../service';
 import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '../baseline';
 import { openCluster } from '../cluster';
 import { parseYamlDocuments } from '../yaml';
 import { isInside } from '../workspace/repository';
-import { addCoverage, addCoverageCounts, emptyCoverage, type CoverageCounts } from '../service/coverage';
+import { addCoverage, addCoverageCounts, emptyCoverage, type CoverageCounts } from '../service';
 
 /** A finding of one input file. */
 export interface FileFinding extends Finding {

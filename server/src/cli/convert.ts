@@ -5,13 +5,13 @@
  * `file:line:col: error: message`, with the API server's messages.
  */
 import { stringify } from 'yaml';
-import { errorMessage } from '../engine/field';
-import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossless';
+import { errorMessage } from '../engine';
+import { parseJSONLossless, stringifyJSONLossless } from '../engine';
 import { BUILTIN_API_GROUPS, type YamlVersion } from '../yaml';
-import { roleOf } from '../service/kube';
-import { headRange } from '../service/findings';
+import { roleOf } from '../service';
+import { headRange } from '../service';
 import type { IndexedCrd } from '../workspace/crdIndex';
-import { checkConversionWebhook } from '../service/conversionWebhook';
+import { checkConversionWebhook } from '../service';
 import { postJson, type WebhookAnswer } from '../net/webhook';
 import { openInputs } from './check';
 import type { InputFile } from './files';

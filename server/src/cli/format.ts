@@ -5,10 +5,10 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Fix as SarifFix, Location as SarifLocation, Log, Region, Result } from 'sarif';
-import { errorTypeString, type ErrorType } from '../engine/field';
-import { FINDING_CODES, type FindingSeverity } from '../service/finding';
+import { errorTypeString, type ErrorType } from '../engine';
+import { FINDING_CODES, type FindingSeverity } from '../service';
 import type { CheckReport, FileFinding } from './check';
-import { checkedCount, type CoverageCounts, type NotCheckedReason } from '../service/coverage';
+import { checkedCount, type CoverageCounts, type NotCheckedReason } from '../service';
 import { STDIN } from './files';
 
 /** The CLI's severity words (`info` for the editor's information and hint). */

@@ -19,7 +19,7 @@ import type { Worker } from 'node:worker_threads';
 import { parseBytesBound } from '../yaml/parseBound';
 import { parseArgs } from './args';
 import type { CheckReport, InputReport } from './check';
-import type { CoverageCounts } from '../service/coverage';
+import type { CoverageCounts } from '../service';
 import type { CliIO, printCheckReport, runCli } from './main';
 
 /** What the main thread uses of the program, loaded on first need (dist/cli.js compiles it from its code cache). */

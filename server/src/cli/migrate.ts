@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseYamlDocuments, type YamlVersion } from '../yaml';
-import { applyMigrations, migrateFile, type DocumentMigration } from '../service/migrate';
+import { applyMigrations, migrateFile, type DocumentMigration } from '../service';
 import { describeFsError, type InputFile } from './files';
 
 export interface MigrateReport {

@@ -2,9 +2,9 @@
  * `crd-yaml preview`: each custom resource as the API server would store it, rendered by the service's
  * preview (the editor's "Preview Pruned/Defaulted Object"), as a YAML stream or as JSON.
  */
-import type { StoredObjectPreview } from '../service/preview';
-import { stringifyJSONLossless } from '../engine/json/lossless';
-import { renderPreview, toPlain } from '../service/preview';
+import type { StoredObjectPreview } from '../service';
+import { stringifyJSONLossless } from '../engine';
+import { renderPreview, toPlain } from '../service';
 import { openInputs, type CheckOptions } from './check';
 import { oneLine } from './format';
 import type { InputFile } from './files';

@@ -8,7 +8,7 @@ import { promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { openCluster, storedCrdManifest } from '../cluster';
-import type { FileContext } from '../service/context';
+import type { FileContext } from '../service';
 import { NODE_FS, repositoryAround, repositoryRoleOf, type RepositoryFs } from '../workspace/repository';
 import { globToRegExp } from '../workspace/scan';
 import { defaultSourceCache, isUrl, urlSource } from '../workspace/sources';

@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseTestFile, TEST_FILE_SUFFIX, type TestFile } from '../crdtest/format';
 import { describeOutcome, type CaseOutcome } from '../crdtest/run';
-import { LanguageService } from '../service/languageService';
-import { readOnlyTextDocument } from '../service/textDocument';
+import { LanguageService } from '../service';
+import { readOnlyTextDocument } from '../service';
 import { uriOfInput } from './check';
 import { describeFsError, type InputFile } from './files';
 

@@ -2,9 +2,9 @@
  * Running CRD rule test cases through the engine: a case without an old object is a create, with one an
  * update (ratcheting, transition rules), exactly as the API server's strategy validates them.
  */
-import type { KubernetesTarget } from '../engine/version';
-import { errorMessage, type FieldError } from '../engine/field';
-import { validateCustomResource } from '../engine/customresource/strategy';
+import type { KubernetesTarget } from '../engine';
+import { errorMessage, type FieldError } from '../engine';
+import { validateCustomResource } from '../engine';
 import { identifyObject } from '../yaml';
 import type { ExpectedError, TestCase } from './format';
 

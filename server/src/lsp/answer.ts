@@ -4,7 +4,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver-types';
-import type { LanguageService } from '../service/languageService';
+import type { LanguageService } from '../service';
 import type { PreviewResponse } from './protocol';
 import { toCodeAction, toPreviewResponse } from './render';
 import { emptyAnswer, type DocumentMethod } from './workerProtocol';

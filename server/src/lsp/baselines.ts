@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { ClusterBaselineSource, GitBaselineSource, parseBaselineSetting, type BaselineSource } from '../baseline';
 import { openCluster } from '../cluster';
-import type { LanguageService } from '../service/languageService';
+import type { LanguageService } from '../service';
 
 /** The most text kept for workspace files with custom resources (beyond it, older files are forgotten). */
 const MAX_OBJECT_TEXT = 64 * 1024 * 1024;

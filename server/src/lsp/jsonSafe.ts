@@ -6,7 +6,7 @@
  * the number as written); an IntegralFloat its number. Workers apply it before posting, so the main thread
  * forwards answers untouched.
  */
-import { IntegralFloat } from '../engine/json/lossless';
+import { IntegralFloat } from '../engine';
 
 /** A copy of `v` that JSON.stringify accepts and that keeps every other value as is. */
 export function jsonSafe<T>(v: T): T {

@@ -11,7 +11,7 @@
  * would hold every hover meanwhile, and the check worker parses it anyway.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LanguageService } from '../service/languageService';
+import { LanguageService } from '../service';
 import { fromNames } from '../workspace/lightIndex';
 import { readRepositorySettings } from './repository';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';

@@ -3,9 +3,9 @@
  * one click away: the first related-information entry of a diagnostic whose short message differs from it.
  */
 import { CodeActionKind, DiagnosticSeverity, DiagnosticTag, type CodeAction, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node';
-import type { Finding, FindingSeverity, Fix } from '../service/finding';
-import type { StoredObjectPreview } from '../service/preview';
-import { renderPreview } from '../service/preview';
+import type { Finding, FindingSeverity, Fix } from '../service';
+import type { StoredObjectPreview } from '../service';
+import { renderPreview } from '../service';
 import type { PreviewResponse } from './protocol';
 
 export const SOURCE = 'crd-yaml';

@@ -13,9 +13,9 @@ import type { NotificationType, RequestType } from 'vscode-languageserver-protoc
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { stringify } from 'yaml';
 import { contextNames, kubeconfigPaths, loadKubeconfig, openCluster, storedCrdManifest } from '../cluster';
-import type { FileContext } from '../service/context';
-import { crdVersions } from '../service/kube';
-import type { LanguageService } from '../service/languageService';
+import type { FileContext } from '../service';
+import { crdVersions } from '../service';
+import type { LanguageService } from '../service';
 import { isKustomizationFile } from '../workspace/kustomize';
 import { isInside, repositoryAround, repositoryRoleOf, workspaceFs } from '../workspace/repository';
 import { isTestToolFile } from '../workspace/testTools';

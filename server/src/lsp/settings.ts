@@ -2,11 +2,11 @@
  * The `crdYaml.*` settings as the workers read them from the object the client sends (the main thread
  * forwards that object as it is: it holds no code that knows what the settings mean).
  */
-import type { CompatSeverity } from '../engine/compat/categories';
-import { parseKubernetesVersion } from '../engine/version';
-import type { CelLintCode, CelLintSeverity } from '../service/celLints';
-import type { FieldValidation, UnknownKinds } from '../service/context';
-import { CEL_LINT_SCOPES, type CelLintScope } from '../service/lintScope';
+import type { CompatSeverity } from '../engine';
+import { parseKubernetesVersion } from '../engine';
+import type { CelLintCode, CelLintSeverity } from '../service';
+import type { FieldValidation, UnknownKinds } from '../service';
+import { CEL_LINT_SCOPES, type CelLintScope } from '../service';
 
 export interface WorkerSettings {
   crdPaths: string[];

@@ -9,9 +9,9 @@
  * The main thread keeps the documents' texts and the connection, and only routes: it never parses or
  * checks. Everything a worker posts is JSON-safe already (jsonSafe), so the main thread forwards it as is.
  */
-import type { FileContext } from '../service/context';
-import type { TestRun } from '../service/crdTests';
-import type { FileBaseline } from '../service/update';
+import type { FileContext } from '../service';
+import type { TestRun } from '../service';
+import type { FileBaseline } from '../service';
 import type { CrdSourceKind } from '../workspace/crdIndex';
 import type { CrdNames } from '../workspace/lightIndex';
 

@@ -4,9 +4,9 @@
  * named here, and entries of a document are dropped when it closes.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FieldError } from '../engine/field';
-import { SubtreeMemo } from '../engine/field/memo';
-import type { CustomResourceResult } from '../engine/customresource/strategy';
+import type { FieldError } from '../engine';
+import { SubtreeMemo } from '../engine';
+import type { CustomResourceResult } from '../engine';
 import type { Finding } from './finding';
 import type { YamlDoc, YamlFile } from './yamlDocument';
 import type { BlockLocator } from '../yaml/block';

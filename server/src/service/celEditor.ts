@@ -6,33 +6,19 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range, type SignatureHelp } from 'vscode-languageserver-types';
-import {
-  compileAt,
-  completionAt,
-  costBreakdown,
-  fieldsOf,
-  functionsFor,
-  signatureAt,
-  siteEnvironment,
-  typeAt,
-  typeText,
-  type CompletionCandidate,
-  type FieldInfo,
-  type RuleSite,
-  type TypeAtResult,
-} from '../engine/cel/query';
-import { PER_CALL_LIMIT } from '../engine/cel/environment';
-import type { CelType } from '../engine/cel/types';
-import type { PathSegment } from '../engine/field';
-import type { JSONSchemaProps } from '../engine/schema/types';
+import { compileAt, completionAt, costBreakdown, fieldsOf, functionsFor, signatureAt, siteEnvironment, typeAt, typeText, type CompletionCandidate, type FieldInfo, type RuleSite, type TypeAtResult } from '../engine';
+import { PER_CALL_LIMIT } from '../engine';
+import type { CelType } from '../engine';
+import type { PathSegment } from '../engine';
+import type { JSONSchemaProps } from '../engine';
 import { scalarSourceOffsets } from '../yaml';
 import type { ServiceContext } from './context';
 import { guard } from './engineCalls';
 import { openAPISchemaIndex, schemaPlace, valueAt } from './kube';
 import { formatCost, valuePathOfSchemaPath } from './messages';
-import { extractMaxElements, multiplyWithOverflowGuard, STATIC_ESTIMATED_COST_LIMIT } from '../engine/crd/celcontext';
+import { extractMaxElements, multiplyWithOverflowGuard, STATIC_ESTIMATED_COST_LIMIT } from '../engine';
 import { isScalar, nodeRange, pathAtOffset, type Node, type YamlDoc } from './yamlDocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 /**
  * How many times a rule runs per object, as the API server's estimate at CRD create counts it (the bounds of

@@ -14,18 +14,18 @@
  * error absorption is commutative). Each lint has a severity setting (ServiceSettings.celLints).
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { schemaNodes } from '../engine/cel/compile';
-import { evaluate, type CompiledExpression } from '../engine/cel/environment';
-import { fieldsOf, siteEnvironment, type RuleSite } from '../engine/cel/query';
-import type { CheckedAst } from '../engine/cel/checker/checker';
-import { ACCUMULATOR, children, type Expr } from '../engine/cel/syntax/ast';
-import { FieldPath, type PathSegment } from '../engine/field';
-import type { JSONSchemaProps } from '../engine/schema/types';
+import { schemaNodes } from '../engine';
+import { evaluate, type CompiledExpression } from '../engine';
+import { fieldsOf, siteEnvironment, type RuleSite } from '../engine';
+import type { CheckedAst } from '../engine';
+import { ACCUMULATOR, children, type Expr } from '../engine';
+import { FieldPath, type PathSegment } from '../engine';
+import type { JSONSchemaProps } from '../engine';
 import type { ServiceContext } from './context';
 import type { Finding, FindingSeverity } from './finding';
 import { lintTarget } from './lintScope';
 import { isScalar, type YamlDoc } from './yamlDocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 /** The lints' finding codes and their default severities. */
 export const CEL_LINT_DEFAULTS = {

@@ -5,10 +5,10 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range } from 'vscode-languageserver-types';
-import { byVersionPriority } from '../engine/crd/versionpriority';
-import { defaultDeprecationWarning } from '../engine/customresource/strategy';
-import type { PathSegment } from '../engine/field';
-import type { JSONSchemaProps } from '../engine/schema/types';
+import { byVersionPriority } from '../engine';
+import { defaultDeprecationWarning } from '../engine';
+import type { PathSegment } from '../engine';
+import type { JSONSchemaProps } from '../engine';
 import type { ServiceContext } from './context';
 import { cursorContext, type CursorContext, type CursorSegment } from './cursorContext';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } from './keywords';
@@ -17,7 +17,7 @@ import { testObjectAt } from './crdTests';
 import { celAt, celCompletion, ruleSiteOf } from './celEditor';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
 import { choiceEscape, isEmptyDocument, newObjectItems, snippetEscape, yamlScalar } from './newObject';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 /** The completion items at a position. */
 export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): CompletionItem[] {

@@ -4,11 +4,11 @@
  */
 import { readOnlyTextDocument } from './textDocument';
 import type { Location, Range } from 'vscode-languageserver-types';
-import type { PathSegment } from '../engine/field';
+import type { PathSegment } from '../engine';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
 import { findPath, keyRange, nodeRange, parseYamlFile } from './yamlDocument';
 import type { CrdText, ServiceCaches } from './caches';
-import type { CompatSeverity } from '../engine/compat/categories';
+import type { CompatSeverity } from '../engine';
 import type { FileBaseline, WorkspaceObjects } from './update';
 import type { TestRun } from './crdTests';
 import { BlockLocator, readBlockYaml } from '../yaml/block';

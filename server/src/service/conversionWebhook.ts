@@ -9,20 +9,20 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver-types';
 import { stringify } from 'yaml';
-import { errorMessage, type FieldError } from '../engine/field';
-import { checkConversionReviewResponse, conversionReviewRequest, formatGroupVersionKind, objectsToConvert, type SentConversionReview } from '../engine/crd/conversionreview';
-import { migrateToV1 } from '../engine/crd/migrate';
-import { validateCustomResource } from '../engine/customresource/strategy';
-import { parseJSONLossless, stringifyJSONLossless } from '../engine/json/lossless';
+import { errorMessage, type FieldError } from '../engine';
+import { checkConversionReviewResponse, conversionReviewRequest, formatGroupVersionKind, objectsToConvert, type SentConversionReview } from '../engine';
+import { migrateToV1 } from '../engine';
+import { validateCustomResource } from '../engine';
+import { parseJSONLossless, stringifyJSONLossless } from '../engine';
 import type { WebhookAnswer } from '../net/webhook';
 import type { ServiceContext } from './context';
 import { headRange } from './findings';
 import { engineTarget } from './engineCalls';
-import type { KubernetesTarget } from '../engine/version';
+import type { KubernetesTarget } from '../engine';
 import { resolveCr, roleOf } from './kube';
 import { toPlain } from './preview';
 import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 /** A message about the check, and the object (index in the input list) it is about, when one. */
 export interface ConversionCheckError {

@@ -5,7 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens } from 'vscode-languageserver-types';
-import type { PathSegment } from '../engine/field';
+import type { PathSegment } from '../engine';
 import { parseTestFile, TEST_FILE_SUFFIX, type TestFile } from '../crdtest/format';
 import { crdForObject, describeOutcome, runTestCase, type CaseOutcome } from '../crdtest/run';
 import type { ServiceContext } from './context';

@@ -12,7 +12,7 @@ import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
 import type { Finding } from './finding';
 import type { YamlDoc } from './yamlDocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 /** Every indexed definition of the group/kind a CRD value defines, the one in use first. */
 export function definitionsOf(ctx: ServiceContext, crd: Record<string, unknown>): IndexedCrd[] {

@@ -3,14 +3,14 @@
  * finding, never a crash) and cached by the document text and CRD identity in the service's caches
  * (caches.ts), so that an unchanged document is never re-checked.
  */
-import { validateCustomResourceDefinition } from '../engine/crd/validation';
-import { validateCustomResource } from '../engine/customresource/strategy';
-import { compareWithCreate, validateCustomResourceDefinitionUpdate } from '../engine/crd/update';
-import { withSubtreeMemo } from '../engine/field/memo';
+import { validateCustomResourceDefinition } from '../engine';
+import { validateCustomResource } from '../engine';
+import { compareWithCreate, validateCustomResourceDefinitionUpdate } from '../engine';
+import { withSubtreeMemo } from '../engine';
 import type { CrCheck, CrdCheck, CrdUpdateCheck, CrUpdateCheck, Guarded } from './caches';
 import type { ServiceContext } from './context';
 import type { IndexedCrd } from '../workspace/crdIndex';
-import type { KubernetesTarget } from '../engine/version';
+import type { KubernetesTarget } from '../engine';
 
 /**
  * The API server every engine call of the service follows, built from the settings in one place: create

@@ -4,7 +4,7 @@
  * all (a JSON 6902 patch: operations).
  */
 import type { FileContext } from './context';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 /**
  * `partial` when a document is a partial object, `json6902` when its file holds patch operations,

@@ -5,7 +5,7 @@
  * `params`, `document`), never by its wording.
  */
 import type { Location, Range } from 'vscode-languageserver-types';
-import type { ErrorType, FieldErrorParams, PathSegment } from '../engine/field';
+import type { ErrorType, FieldErrorParams, PathSegment } from '../engine';
 
 /** How serious a finding is, as real clients treat it (`error`: `kubectl apply` fails). */
 export type FindingSeverity = 'error' | 'warning' | 'information' | 'hint';

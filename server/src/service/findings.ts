@@ -6,8 +6,8 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
 import { parse } from 'yaml';
-import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine/field';
-import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine/customresource/value';
+import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine';
+import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine';
 import { formatFieldPath, mappingKeys } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { identityBranches, identityToCheck, literalFindings } from './templates';
@@ -19,13 +19,13 @@ import { baselineFor, brokenObjectsFinding, compatFindings, onUpdate } from './u
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
 import { crdVersions, lookupIdentity, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
-import { closestNames } from '../engine/field/similar';
+import { closestNames } from '../engine';
 import { documentCoverage, type DocumentCoverage } from './coverage';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
 import { upgradeVerdicts } from './migrate';
 import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 import { partialRole } from './fileRole';
 
 /** More syntax errors than this in a file without any Kubernetes object: the file is not YAML. */

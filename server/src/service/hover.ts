@@ -4,12 +4,12 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
-import type { JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine';
 import type { ServiceContext } from './context';
 import type { IndexedCrd } from '../workspace/crdIndex';
-import { byVersionPriority, preferredVersion } from '../engine/crd/versionpriority';
-import { defaultDeprecationWarning } from '../engine/customresource/strategy';
-import type { PathSegment } from '../engine/field';
+import { byVersionPriority, preferredVersion } from '../engine';
+import { defaultDeprecationWarning } from '../engine';
+import type { PathSegment } from '../engine';
 import { celAt, celHover, ruleSiteOf, ruleSummary } from './celEditor';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
@@ -17,8 +17,8 @@ import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlD
 import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
 import { printedByTemplate } from './templates';
-import { isJSONObject } from '../engine/json/values';
-import { validateAgainstSchema } from '../engine/validation/schema-validator';
+import { isJSONObject } from '../engine';
+import { validateAgainstSchema } from '../engine';
 import { guard } from './engineCalls';
 
 /** The hover at a position, or null. */

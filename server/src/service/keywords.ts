@@ -2,7 +2,7 @@
  * What the keywords of a CRD mean, with the Kubernetes-specific restrictions the API server enforces:
  * the text behind hovers and completions in CRD documents.
  */
-import { SUPPORTED_STRING_FORMAT_NAMES } from '../engine/validation/formats';
+import { SUPPORTED_STRING_FORMAT_NAMES } from '../engine';
 
 export interface KeywordDoc {
   doc: string;

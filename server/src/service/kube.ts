@@ -2,12 +2,12 @@
  * Kubernetes notions the service needs on top of the index: what a document is (CRD, CR, other), which
  * CRD version a CR names, and the schema node at a CR path (for hover, completion, definition).
  */
-import { crdVersionSchemas, type CrdVersionSchema } from '../engine/crd/storageversion';
-import type { PathSegment } from '../engine/field';
-import type { JSONSchemaProps } from '../engine/schema/types';
+import { crdVersionSchemas, type CrdVersionSchema } from '../engine';
+import type { PathSegment } from '../engine';
+import type { JSONSchemaProps } from '../engine';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
 import { isCrdObject } from '../workspace/crdIndex';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 export type DocumentRole = { role: 'crd'; crd: Record<string, unknown> } | { role: 'cr'; group: string; version: string; kind: string; apiVersion: string } | { role: 'other' };
 

@@ -7,7 +7,7 @@
  * The API server's own findings on these CRDs are not affected.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 import type { ServiceContext } from './context';
 
 /** `crdYaml.cel.lintScope`, CLI `--cel-lint-scope`. */

@@ -4,9 +4,9 @@
  * (`apiMessage`). Built from the error's type, value and structured parameters, never by rewriting the
  * API server's text.
  */
-import { errorTypeString, formatBadValue, OMIT_VALUE, type FieldError, type PathSegment } from '../engine/field';
+import { errorTypeString, formatBadValue, OMIT_VALUE, type FieldError, type PathSegment } from '../engine';
 import { parseFieldPath } from '../yaml';
-import { GoStruct } from '../engine/json/go';
+import { GoStruct } from '../engine';
 
 /** The name of the last field of a path, as written (`type`, `size`, `x-kubernetes-validations[0]`). */
 export function leafName(segs: readonly PathSegment[]): string {

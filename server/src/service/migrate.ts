@@ -13,13 +13,13 @@
  * schema nodes those fields are in.
  */
 import { stringify } from 'yaml';
-import { migrateToV1, type MigrationNote } from '../engine/crd/migrate';
-import { convertV1beta1ToV1, keysOf } from '../engine/crd/v1beta1';
-import { applyEdits, type DocumentEdit } from '../engine/crd/edits';
+import { migrateToV1, type MigrationNote } from '../engine';
+import { convertV1beta1ToV1, keysOf } from '../engine';
+import { applyEdits, type DocumentEdit } from '../engine';
 import { checkObjectAgainst } from './engineCalls';
-import { errorMessage, type PathSegment } from '../engine/field';
-import { deepEqualJSON, isJSONObject } from '../engine/json/values';
-import type { JSONSchemaProps } from '../engine/schema/types';
+import { errorMessage, type PathSegment } from '../engine';
+import { deepEqualJSON, isJSONObject } from '../engine';
+import type { JSONSchemaProps } from '../engine';
 import { formatFieldPath, parseYamlDocuments, type YamlDocument, type YamlFile } from '../yaml';
 import { rewriteYamlDocument } from '../yaml/edit';
 import type { ServiceContext } from './context';

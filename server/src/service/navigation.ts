@@ -7,7 +7,7 @@ import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, t
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
 import { docAt, findPath, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 const MAX_SYMBOLS = 5000;
 const MAX_FOLDS = 5000;

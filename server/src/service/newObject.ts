@@ -6,13 +6,13 @@
  */
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
 import { stringify } from 'yaml';
-import type { JSONSchemaProps } from '../engine/schema/types';
+import type { JSONSchemaProps } from '../engine';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import type { ServiceContext } from './context';
 import { minimalValidValue } from './fixes/minimalValue';
 import { crdVersions } from './kube';
 import type { YamlDoc } from './yamlDocument';
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 
 /** Whether the cursor's document has nothing in it yet (blanks and comments only). */
 export function isEmptyDocument(doc: YamlDoc | undefined): boolean {

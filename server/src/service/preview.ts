@@ -7,12 +7,12 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, Position } from 'vscode-languageserver-types';
 import { stringify } from 'yaml';
-import { stringifyJSONLossless } from '../engine/json/lossless';
+import { stringifyJSONLossless } from '../engine';
 import type { ServiceContext } from './context';
 import type { Finding } from './finding';
 import { documentFindings, headRange } from './findings';
 import { checkCr, guard, textKey } from './engineCalls';
-import { readBack, storedObject } from '../engine/crd/storageversion';
+import { readBack, storedObject } from '../engine';
 import { crdVersions, resolveCr, roleOf } from './kube';
 import { BUILTIN_API_GROUPS } from '../yaml';
 import { docAt, type Node, type YamlDoc, type YamlFile } from './yamlDocument';

@@ -13,8 +13,8 @@ import { decidedByTemplate, hasGoTemplateActions, keySegments, maskTemplate, pat
 import { maskSubstitutions } from '../yaml/substitution';
 import { maskExpressions } from '../yaml/expressions';
 import { parseFieldPath } from '../yaml';
-import type { PathSegment } from '../engine/field';
-import { isJSONObject, setOwn } from '../engine/json/values';
+import type { PathSegment } from '../engine';
+import { isJSONObject, setOwn } from '../engine';
 
 /** How a file is parsed, from what it is (FileContext). */
 export interface ParseOptions {

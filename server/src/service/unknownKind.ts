@@ -3,8 +3,8 @@
  * a built-in group does not have (the API server refuses it: `no matches for kind`), files of client-side
  * tools (never sent to a server), and the rest, which only a CRD the user supplies can check.
  */
-import { BUILTIN_MINORS, builtinKind, builtinKindsNamed, builtinKindsOfGroup, builtinVersions, isBuiltinGroup } from '../engine/discovery/builtin';
-import { closestNames } from '../engine/field/similar';
+import { BUILTIN_MINORS, builtinKind, builtinKindsNamed, builtinKindsOfGroup, builtinVersions, isBuiltinGroup } from '../engine';
+import { closestNames } from '../engine';
 
 /**
  * API groups of client tools whose files look like objects but are never sent to a server: kustomizations

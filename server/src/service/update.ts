@@ -10,15 +10,15 @@
  *   compatibility with the baseline is reported by category (crdYaml.compatibility sets severities), and
  *   the workspace's own objects of its kind are checked against both: "this change makes N objects invalid".
  */
-import { errorMessage, type PathSegment } from '../engine/field';
-import { compareCustomResourceDefinitions } from '../engine/compat/compare';
-import { COMPAT_CATEGORIES, type CompatSeverity } from '../engine/compat/categories';
+import { errorMessage, type PathSegment } from '../engine';
+import { compareCustomResourceDefinitions } from '../engine';
+import { COMPAT_CATEGORIES, type CompatSeverity } from '../engine';
 import { checkObjectAgainst } from './engineCalls';
 import { baselineKey, sameKey } from '../baseline/key';
 import type { ServiceContext } from './context';
 import type { Finding, RelatedFinding } from './finding';
 import { roleOf } from './kube';
-import { goDeepEqual } from '../engine/json/go';
+import { goDeepEqual } from '../engine';
 import { parseYamlFile, type YamlDoc } from './yamlDocument';
 import { LineIndex } from '../yaml';
 

@@ -4,8 +4,8 @@
  * stored, and the fields a stored object loses when read in it, at that version's `name`.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { PathSegment } from '../engine/field';
-import { versionFieldLoss } from '../engine/crd/storageversion';
+import type { PathSegment } from '../engine';
+import { versionFieldLoss } from '../engine';
 import { guard } from './engineCalls';
 import type { Finding } from './finding';
 import { rangeOfPath } from './findings';

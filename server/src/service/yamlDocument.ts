@@ -5,7 +5,7 @@
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import { resolveAlias, resolvePath } from '../yaml/path';
-import type { PathSegment } from '../engine/field';
+import type { PathSegment } from '../engine';
 import {
   MAX_YAML_DOCUMENTS,
   RETAINED_SHARE,

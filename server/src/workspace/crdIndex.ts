@@ -1,4 +1,4 @@
-import { isJSONObject } from '../engine/json/values';
+import { isJSONObject } from '../engine';
 /**
  * The index of CustomResourceDefinitions known to a session: CRDs in open documents (which win) and in
  * workspace files, keyed by group and kind, with change detection so that only the CRs depending on a

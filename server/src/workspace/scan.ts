@@ -6,7 +6,7 @@
  */
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { compileRE2 } from '../engine/regex/re2';
+import { compileRE2 } from '../engine';
 
 export interface ScanSettings {
   /** Globs (relative to a workspace folder, or absolute) of files to index. */

@@ -6,7 +6,7 @@
  * a v1 YAML document, so the range lands on the text the user wrote; the message keeps the API
  * server's path.
  */
-import type { PathSegment } from '../engine/field';
+import type { PathSegment } from '../engine';
 
 const field = (name: string): PathSegment => ({ kind: 'field', name });
 

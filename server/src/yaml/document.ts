@@ -10,7 +10,7 @@
  * available as a JSON value and as an AST.
  */
 import { Composer, Parser, YAMLWarning, isMap, isPair, isSeq, isScalar, type CST, type Document, type Node, type ParsedNode, type Scalar, type ScalarTag, type Tags } from 'yaml';
-import type { FieldError, PathSegment } from '../engine/field';
+import type { FieldError, PathSegment } from '../engine';
 import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { identifyObject, type ObjectIdentity } from './kind';
 import { LineIndex, endOfLine } from './lines';

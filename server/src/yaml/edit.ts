@@ -7,7 +7,7 @@
  * change what the other side means.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, Pair, Scalar, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
-import type { DocumentEdit, JSONPathKeys, KeyPosition } from '../engine/crd/edits';
+import type { DocumentEdit, JSONPathKeys, KeyPosition } from '../engine';
 import { composeOptions, type YamlVersion } from './document';
 
 /** Why a document was not rewritten. */

@@ -1,7 +1,7 @@
 /**
  * What a document is, in Kubernetes terms, from its `apiVersion` and `kind`.
  */
-import { builtinGroups } from '../engine/discovery/builtin';
+import { builtinGroups } from '../engine';
 
 /**
  * `crd`: a CustomResourceDefinition; `cr`: any other object with a string apiVersion and kind (a custom

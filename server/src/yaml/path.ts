@@ -8,7 +8,7 @@
  * document layer adds the chunk's absolute offset.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
-import type { PathSegment } from '../engine/field';
+import type { PathSegment } from '../engine';
 
 /**
  * Parse a field path as Kubernetes prints it into segments: `a.b[0].c[key]`, `metadata.labels[app.kubernetes.io/name]`.

@@ -8,7 +8,7 @@
  *
  * Checked row by row against the Go code by test/oracle/yamlconv (test/oracle/yaml-table.test.ts).
  */
-import { IntegralFloat } from '../engine/json/lossless';
+import { IntegralFloat } from '../engine';
 
 /** A scalar decoded by go-yaml v2 into interface{} (Go's dynamic type). */
 export type GoScalar =

@@ -14,7 +14,7 @@
  * double-quoted strings, raw strings and character constants (which may hold `}}`) and newlines.
  */
 import { isMap, isPair, isScalar, isSeq, type Node, type Pair } from 'yaml';
-import type { PathSegment } from '../engine/field';
+import type { PathSegment } from '../engine';
 
 /** What an action does to the output. */
 export type TemplateActionKind =

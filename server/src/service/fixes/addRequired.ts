@@ -6,8 +6,8 @@
  * that apply a fix as a snippet.
  */
 import { stringify } from 'yaml';
-import type { PathSegment } from '../../engine/field';
-import type { JSONSchemaProps } from '../../engine/schema/types';
+import type { PathSegment } from '../../engine';
+import type { JSONSchemaProps } from '../../engine';
 import { formatFieldPath } from '../../yaml';
 import { markStops, renderStops, yamlScalar, type Stop } from '../newObject';
 import type { Finding, Fix } from '../finding';

@@ -1,6 +1,6 @@
 /** NonStructural: a schema node without `type` gets the type its other keywords imply. */
-import { inferType } from '../../engine/schema/infer';
-import type { JSONSchemaProps } from '../../engine/schema/types';
+import { inferType } from '../../engine';
+import type { JSONSchemaProps } from '../../engine';
 import { findWrittenPath, isMap } from '../yamlDocument';
 import { fix, prependToMapping } from './edits';
 import type { FixProvider } from './types';

@@ -1,6 +1,6 @@
 /** A value not among the supported ones is replaced with the closest supported value (and the others offered). */
 import { yamlScalar } from '../newObject';
-import { closestValue } from '../../engine/field/similar';
+import { closestValue } from '../../engine';
 import { findWrittenPath, isScalar, nodeRange } from '../yamlDocument';
 import { edit, fix } from './edits';
 import type { FixProvider } from './types';

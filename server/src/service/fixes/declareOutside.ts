@@ -1,10 +1,10 @@
 /** Completeness: a property only specified under a junctor is declared in the structural part, with its type. */
-import type { JSONSchemaProps } from '../../engine/schema/types';
+import type { JSONSchemaProps } from '../../engine';
 import { findWrittenPath, isMap, isScalar, parseFieldPath } from '../yamlDocument';
 import { appendToMapping, fix, prependToMapping, yamlKeyText } from './edits';
-import { inferType } from '../../engine/schema/infer';
+import { inferType } from '../../engine';
 import type { FixProvider } from './types';
-import { isJSONObject } from '../../engine/json/values';
+import { isJSONObject } from '../../engine';
 
 export const declareOutside: FixProvider = {
   id: 'declareOutside',

@@ -3,9 +3,9 @@
  * value of its type and format within its bounds (recursively for required properties), checked with the
  * engine's OpenAPI validation. Undefined when nothing simple validates (e.g. an unusual pattern).
  */
-import type { JSONSchemaProps } from '../../engine/schema/types';
-import { validateAgainstSchema } from '../../engine/validation/schema-validator';
-import { isJSONObject } from '../../engine/json/values';
+import type { JSONSchemaProps } from '../../engine';
+import { validateAgainstSchema } from '../../engine';
+import { isJSONObject } from '../../engine';
 
 /** Sample strings per format, each valid for it. */
 const FORMAT_SAMPLES: Record<string, string> = {

@@ -3,7 +3,7 @@
  * structural node the junctor applies to: the same path with every junctor step left out, i.e. the nearest
  * node outside all of them (never into an enclosing junctor). Removed when it is already there or cannot move.
  */
-import type { PathSegment } from '../../engine/field';
+import type { PathSegment } from '../../engine';
 import { findWrittenPath, isMap, nodeRange, type Node } from '../yamlDocument';
 import { fix, hasKey, prependToMapping, removePair, replaceWithEmpty } from './edits';
 import type { FixProvider } from './types';
