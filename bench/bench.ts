@@ -3,10 +3,13 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,cel]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,cel,editor]
  *
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
+ *
+ * `editor`: the packaged extension in code-server (bench/editor.mjs): opening the 2.9 MB argo CRD to its
+ * first diagnostics (beside `crd-yaml check` of it), keystrokes to updated diagnostics, hovers.
  *
  * `repo`: `crd-yaml check` of a repository-like tree (repository.ts: charts made of the real CRDs and
  * samples) as a whole, beside the sum of its charts checked one by one, and with --jobs 1 and 2: wall and
@@ -35,7 +38,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,cel').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,cel,editor').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 
@@ -523,6 +526,11 @@ async function main() {
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
     celBenchmark(REALWORLD_CRDS);
+  }
+  if (ONLY.has('editor')) {
+    // code-server with the packaged extension (bench/editor.mjs): an ES module, loaded as one.
+    const { editorBench } = await import(pathToFileURL(path.join(__dirname, 'editor.mjs')).href);
+    await editorBench();
   }
   const out = path.join(ROOT, 'reports');
   fs.mkdirSync(out, { recursive: true });

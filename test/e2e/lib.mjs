@@ -14,11 +14,11 @@ export const WORK = join(ROOT, '.work', 'e2e');
 export const REALWORLD = resolve(process.env.CRD_YAML_REALWORLD_DIR ?? join(ROOT, '..', 'shared', 'realworld'));
 export const GATEWAYCLASS_CRD = join(REALWORLD, 'crds', 'gateway-api', 'standard', 'gateway.networking.k8s.io_gatewayclasses.yaml');
 
-/** Bundles test/e2e/suite (the extensionTestsPath module) into one CommonJS file; `vscode` stays external. */
-export async function bundleSuite(outfile) {
+/** Bundles test/e2e/suite (or another extensionTestsPath module) into one CommonJS file; `vscode` stays external. */
+export async function bundleSuite(outfile, entry = join(E2E, 'suite', 'index.ts')) {
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [join(E2E, 'suite', 'index.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',
