@@ -6,21 +6,16 @@ import { crdVersionSchemas, type CrdVersionSchema } from '../engine';
 import type { PathSegment } from '../engine';
 import type { JSONSchemaProps } from '../engine';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
-import { isCrdObject } from '../workspace/crdIndex';
 import { isJSONObject } from '../engine';
+import { identifyObject } from '../yaml';
 
 export type DocumentRole = { role: 'crd'; crd: Record<string, unknown> } | { role: 'cr'; group: string; version: string; kind: string; apiVersion: string } | { role: 'other' };
 
-/** Classifies a document value. */
+/** A document value's role, in the service's shape: the YAML layer's one classification (identifyObject). */
 export function roleOf(value: unknown): DocumentRole {
-  if (isCrdObject(value)) return { role: 'crd', crd: value };
-  if (isJSONObject(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string') {
-    const av = value.apiVersion;
-    const slash = av.indexOf('/');
-    const group = slash < 0 ? '' : av.slice(0, slash);
-    const version = slash < 0 ? av : av.slice(slash + 1);
-    return { role: 'cr', group, version, kind: value.kind, apiVersion: av };
-  }
+  const id = identifyObject(value);
+  if (id.kind === 'crd') return { role: 'crd', crd: value as Record<string, unknown> };
+  if (id.kind === 'cr') return { role: 'cr', group: id.group ?? '', version: id.version ?? '', kind: id.objectKind ?? '', apiVersion: id.apiVersion ?? '' };
   return { role: 'other' };
 }
 

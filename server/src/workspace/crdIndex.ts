@@ -1,4 +1,5 @@
 import { isJSONObject } from '../engine';
+import { identifyObject } from '../yaml';
 /**
  * The index of CustomResourceDefinitions known to a session: CRDs in open documents (which win) and in
  * workspace files, keyed by group and kind, with change detection so that only the CRs depending on a
@@ -54,7 +55,7 @@ export interface SourceDocument {
 
 /** Whether a JSON value is a CustomResourceDefinition object (any apiextensions version). */
 export function isCrdObject(v: unknown): v is Record<string, unknown> {
-  return isJSONObject(v) && v.kind === 'CustomResourceDefinition' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('apiextensions.k8s.io/');
+  return identifyObject(v).kind === 'crd';
 }
 
 /**
