@@ -14,9 +14,9 @@
  * error absorption is commutative). Each lint has a severity setting (ServiceSettings.celLints).
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { schemaNodes } from '../engine/cel/compile';
+import { schemaNodes } from '../engine/schema/cel/compile';
 import { evaluate, type CompiledExpression } from '../engine/cel/environment';
-import { fieldsOf, siteEnvironment, type RuleSite } from '../engine/cel/query';
+import { fieldsOf, siteEnvironment, type RuleSite } from '../engine/schema/cel/query';
 import type { CheckedAst } from '../engine/cel/checker/checker';
 import { ACCUMULATOR, children, type Expr } from '../engine/cel/syntax/ast';
 import { FieldPath, type PathSegment } from '../engine/field';

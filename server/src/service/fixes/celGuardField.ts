@@ -4,7 +4,7 @@
  * field is absent instead of failing with "no such key". The read is found again from the rule's text
  * (the finding's range is the field name).
  */
-import { compileAt } from '../../engine/cel/query';
+import { compileAt } from '../../engine/schema/cel/query';
 import { ruleSiteOf } from '../celEditor';
 import { scalarStyle, unguardedReads } from '../celLints';
 import { valueAt } from '../kube';

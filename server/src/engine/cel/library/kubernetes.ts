@@ -12,7 +12,7 @@ import { k8sActualSize } from '../runtime/size';
 import { parseRFC3339 } from '../runtime/time';
 import { Optional, fail, type OpaqueValue, type Val } from '../runtime/values';
 import { isQualifiedName, isValidLabelValue, utilValidationChecks } from '../../objectmeta/names';
-import { goURLParse, goURLParseRequestURI } from '../../crd/gourl';
+import { goURLParse, goURLParseRequestURI } from '../../json/gourl';
 import { fn, traversal, type Library } from './decls';
 import { regexCost } from './stdlib';
 

@@ -27,7 +27,7 @@ import {
   type TaggedList,
   type Val,
 } from './values';
-import { escapeName } from '../types';
+import { escapeName } from '../../schema/cel/model';
 
 function numeric(v: Val): number | bigint | undefined {
   if (typeof v === 'bigint' || typeof v === 'number') return v;

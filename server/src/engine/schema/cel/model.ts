@@ -2,8 +2,8 @@
  * Schema -> CEL types, mirroring k8s.io/apiserver/pkg/cel (DeclType, Escape) and
  * pkg/cel/common/schemas.go (SchemaDeclType, WithTypeAndObjectMeta).
  */
-import { memoOf } from '../field/memo';
-import type { JSONSchemaProps } from '../schema/types';
+import { memoOf } from '../../field/memo';
+import type { JSONSchemaProps } from '../types';
 
 /** A CEL type as the checker sees it (cel-go's *types.Type, reduced to what CRD rules need). */
 export type CelType =

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeName, schemaDeclType, assignTypeName, formatCelType, maxCardinality } from './types';
+import { escapeName, schemaDeclType, assignTypeName, formatCelType, maxCardinality } from './model';
 import { toCelValue } from './unstructured';
-import { IntegralFloat } from '../json/lossless';
-import { Timestamp } from './runtime/values';
+import { IntegralFloat } from '../../json/lossless';
+import { Timestamp } from '../../cel/runtime/values';
 
 test('escapeName follows k8s cel.Escape', () => {
   assert.equal(escapeName('a-b.c/d'), 'a__dash__b__dot__c__slash__d');
