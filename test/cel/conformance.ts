@@ -8,7 +8,7 @@ import { compileRules } from '../../server/src/engine/schema/cel/compile';
 import { schemaDeclType } from '../../server/src/engine/schema/cel/model';
 import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from '../../server/src/engine/schema/cel/unstructured';
 import type { JSONSchemaProps } from '../../server/src/engine/schema/types';
-import { T, type CelType } from '../../server/src/engine/schema/cel/model';
+import { T, type CelType } from '../../server/src/engine/cel/common/types';
 import { fromConformanceValue, toConformanceValue } from './values';
 
 /**

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { celEnvironment, evaluate, PER_CALL_LIMIT } from '../../server/src/engine/cel/environment';
-import { formatCelType, T, type CelType } from '../../server/src/engine/schema/cel/model';
+import { formatCelType, T, type CelType } from '../../server/src/engine/cel/common/types';
 import { Duration, Optional, TypeValue, Uint, isList, isOpaque, listItems, type Val } from '../../server/src/engine/cel/runtime/values';
 import { goNative } from '../cel/values';
 

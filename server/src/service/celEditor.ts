@@ -22,7 +22,7 @@ import {
   type TypeAtResult,
 } from '../engine/schema/cel/query';
 import { PER_CALL_LIMIT } from '../engine/cel/environment';
-import type { CelType } from '../engine/schema/cel/model';
+import type { CelType } from '../engine/cel/common/types';
 import type { PathSegment } from '../engine/field';
 import type { JSONSchemaProps } from '../engine/schema/types';
 import { scalarSourceOffsets } from '../yaml';

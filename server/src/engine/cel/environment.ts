@@ -14,7 +14,7 @@ import { withDeadline } from './runtime/guard';
 import { plan, type Evaluation, type Program } from './runtime/interpreter';
 import type { Val } from './runtime/values';
 import { formatIssue, parse, type ParseResult } from './syntax/parse';
-import type { CelType, DeclType } from '../schema/cel/model';
+import type { CelType, DeclType } from './common/types';
 import { detachedString } from '../json/values';
 
 export { formatIssue } from './syntax/parse';

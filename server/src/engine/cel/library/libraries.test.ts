@@ -160,7 +160,7 @@ test('has() on any select (cel-go) and null comparisons with opaque types', () =
 
 test('sum of an empty list is the zero of its declared element type', async () => {
   const { celEnvironment, evaluate } = await import('../environment');
-  const { T } = await import('../../schema/cel/model');
+  const { T } = await import('../common/types');
   const c = celEnvironment().compile("ds.sum() == duration('0')", new Map([['ds', T.list(T.duration)]]));
   assert.deepEqual(c.issues, []);
   const r = evaluate(c.program!, { ds: [] });

@@ -27,7 +27,7 @@ import {
   type TaggedList,
   type Val,
 } from './values';
-import { escapeName } from '../../schema/cel/model';
+import { escapeName } from '../common/types';
 
 function numeric(v: Val): number | bigint | undefined {
   if (typeof v === 'bigint' || typeof v === 'number') return v;

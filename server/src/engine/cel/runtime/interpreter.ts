@@ -18,7 +18,7 @@ import type { CheckedAst, Reference } from '../checker/checker';
 import type { ResolvedOverload } from '../library';
 import { ACCUMULATOR, type ComprehensionExpr, type Expr } from '../syntax/ast';
 import { compileRE2 } from '../../regex/re2';
-import { escapeName, type CelType } from '../../schema/cel/model';
+import { escapeName, type CelType } from '../common/types';
 import { formatDouble } from './convert';
 import { celEqualsOrError, mapLookup } from './equality';
 import { DeadlineExceeded, work } from './guard';

@@ -5,7 +5,8 @@
  */
 import { invalid, type FieldError, FieldPath } from '../../field';
 import type { JSONSchemaProps, ValidationRule } from '../types';
-import { T, assignTypeName, maxCardinality, schemaDeclType, type CelType, type DeclType } from './model';
+import { schemaDeclType } from './model';
+import { T, assignTypeName, maxCardinality, type CelType, type DeclType } from '../../cel/common/types';
 import { celEnvironment, type CompiledExpression, type EnvironmentOptions } from '../../cel/environment';
 import type { CostEstimateResult } from '../../cel/cost/estimate';
 import { validFieldPath } from './fieldpath';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeName, schemaDeclType, assignTypeName, formatCelType, maxCardinality } from './model';
+import { schemaDeclType } from './model';
+import { escapeName, assignTypeName, formatCelType, maxCardinality } from '../../cel/common/types';
 import { toCelValue } from './unstructured';
 import { IntegralFloat } from '../../json/lossless';
 import { Timestamp } from '../../cel/runtime/values';

@@ -19,7 +19,8 @@ import type { EnvKind, ResolvedOverload } from '../../cel/library';
 import { ACCUMULATOR, children, type ComprehensionExpr, type Expr } from '../../cel/syntax/ast';
 import { endsOperand, tokenize, type Token } from '../../cel/syntax/lexer';
 import { parse } from '../../cel/syntax/parse';
-import { T, assignTypeName, declOf, formatCelType, schemaDeclType, type CelType, type DeclType } from './model';
+import { schemaDeclType } from './model';
+import { T, assignTypeName, declOf, formatCelType, type CelType, type DeclType } from '../../cel/common/types';
 
 /** Where an expression lives: the schema node whose x-kubernetes-validations hold it, and the server modelled. */
 export interface RuleSite {

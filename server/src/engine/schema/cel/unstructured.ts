@@ -8,7 +8,8 @@
 import { IntegralFloat } from '../../json/lossless';
 import type { JSONSchemaProps } from '../types';
 import { goKind, goTypeName } from '../../json/go';
-import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './model';
+import { additionalPropertiesSchema, itemsSchema, withTypeAndObjectMeta } from './model';
+import { escapeName } from '../../cel/common/types';
 import { parseDate, parseGoDuration, parseRFC3339 } from '../../cel/runtime/time';
 import { CelError, Duration, K8S_OBJECT, K8S_RAW, LIST_MAP_KEYS, LIST_TYPE, type TaggedList, type Val } from '../../cel/runtime/values';
 

@@ -5,7 +5,8 @@
  */
 import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../../field';
 import type { JSONSchemaProps, ValidationRule } from '../types';
-import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withDeclTypeCache, type DeclType } from './model';
+import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withDeclTypeCache } from './model';
+import type { DeclType } from '../../cel/common/types';
 import { compileRules, type CompiledRule } from './compile';
 import { evaluate as evaluateProgram, PER_CALL_LIMIT, SAFETY_TIMEOUT_MS, supportedMinor, type Program, type Minor } from '../../cel/environment';
 import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
