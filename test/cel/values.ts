@@ -6,7 +6,8 @@
 import { IntegralFloat } from '../../server/src/engine/json/lossless';
 import { formatGoDuration, parseGoDuration, parseRFC3339 } from '../../server/src/engine/cel/runtime/time';
 import { formatTimestamp } from '../../server/src/engine/cel/runtime/time';
-import { Duration, Optional, Timestamp, TypeValue, Uint, isList, isOpaque, listItems, type Val } from '../../server/src/engine/cel/runtime/values';
+import { Duration, Optional, Timestamp, TypeValue, isList, isOpaque, listItems, type Val } from '../../server/src/engine/cel/runtime/values';
+import { Uint } from '../../server/src/engine/cel/common/types';
 import { formatGoFloat } from '../../server/src/engine/json/go';
 
 function base64ToBytes(s: string): Uint8Array {

@@ -1,6 +1,7 @@
 /**
  * CEL types as the checker sees them (cel-go common/types, checker/format.go) and Kubernetes' DeclType
- * with its size facts for cost estimation (k8s.io/apiserver/pkg/cel types.go, escaping.go). A schema's
+ * with its size facts for cost estimation (k8s.io/apiserver/pkg/cel types.go, escaping.go), and the uint
+ * value and int64 bounds the parser's literals and the runtime share. A schema's
  * types are built from these in engine/schema/cel/model.ts.
  */
 import type { JSONSchemaProps } from '../../schema/types';
@@ -140,4 +141,27 @@ export function assignTypeName(t: DeclType, name: string): DeclType {
 /** maxCardinality: how often data of this minimum size could repeat in one request. */
 export function maxCardinality(minSize: number): number {
   return Math.floor(MAX_REQUEST_SIZE_BYTES / (minSize + 1));
+}
+
+// The integer ranges and the uint value, shared by the parser (literals) and the runtime.
+export const MAX_INT64 = 9223372036854775807n;
+export const MIN_INT64 = -9223372036854775808n;
+export const MAX_UINT64 = 18446744073709551615n;
+
+/** A CEL uint. Instances are interned, so `===` and Map keys work. */
+export class Uint {
+  private static readonly cache = new Map<bigint, Uint>();
+  private constructor(readonly value: bigint) {}
+  static of(v: bigint): Uint {
+    let u = Uint.cache.get(v);
+    if (!u) {
+      if (Uint.cache.size > 10000) Uint.cache.clear();
+      u = new Uint(v);
+      Uint.cache.set(v, u);
+    }
+    return u;
+  }
+  toString(): string {
+    return this.value.toString();
+  }
 }

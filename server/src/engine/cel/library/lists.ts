@@ -9,7 +9,8 @@ import { celCompare, celEquals, mapLookup } from '../runtime/equality';
 import { work } from '../runtime/guard';
 import { ensureBudget } from '../runtime/tracker';
 import { actualSize } from '../runtime/size';
-import { CelError, Duration, MAX_INT64, MAX_UINT64, MIN_INT64, Uint, fail, isList, listItems, listSize, typeName, type CelList, type Val } from '../runtime/values';
+import { CelError, Duration, fail, isList, listItems, listSize, typeName, type CelList, type Val } from '../runtime/values';
+import { MAX_INT64, MAX_UINT64, MIN_INT64, Uint } from '../common/types';
 import { fn, overload, type FunctionDecl, type Library, type OverloadDecl } from './decls';
 import { LIST_TRAVERSAL } from './strings';
 

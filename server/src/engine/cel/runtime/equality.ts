@@ -16,7 +16,6 @@ import {
   Optional,
   Timestamp,
   TypeValue,
-  Uint,
   isList,
   isOpaque,
   listItems,
@@ -27,6 +26,7 @@ import {
   type TaggedList,
   type Val,
 } from './values';
+import { Uint } from '../common/types';
 import { escapeName } from '../common/types';
 
 function numeric(v: Val): number | bigint | undefined {

@@ -23,7 +23,8 @@ import { celEqualsOrError, mapLookup } from './equality';
 import { DeadlineExceeded, work } from './guard';
 import { actualSize } from './size';
 import { CostLimitExceeded, Tracker, charge, ensureBudget, tracking } from './tracker';
-import { CelError, CelThrow, Duration, K8S_OBJECT, MUTABLE_MAP, MutableList, Optional, Timestamp, TypeValue, Uint, isList, isOpaque, listGet, listItems, listSize, type Val } from './values';
+import { CelError, CelThrow, Duration, K8S_OBJECT, MUTABLE_MAP, MutableList, Optional, Timestamp, TypeValue, isList, isOpaque, listGet, listItems, listSize, type Val } from './values';
+import { Uint } from '../common/types';
 
 interface Frame {
   vars: Record<string, Val>;
