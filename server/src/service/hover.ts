@@ -18,7 +18,7 @@ import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
 import { printedByTemplate } from './templates';
 import { isJSONObject } from '../engine/json/values';
-import { validateAgainstSchema } from '../engine/validation/schema-validator';
+import { validateAgainstSchema } from '../engine/validation/schema';
 import { guard } from './engineCalls';
 
 /** The hover at a position, or null. */

@@ -4,7 +4,7 @@
  * engine's OpenAPI validation. Undefined when nothing simple validates (e.g. an unusual pattern).
  */
 import type { JSONSchemaProps } from '../../engine/schema/types';
-import { validateAgainstSchema } from '../../engine/validation/schema-validator';
+import { validateAgainstSchema } from '../../engine/validation/schema';
 import { isJSONObject } from '../../engine/json/values';
 
 /** Sample strings per format, each valid for it. */
