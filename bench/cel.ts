@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { FieldPath } from '../server/src/engine/field';
 import { validateCustomResourceDefinitionValidation } from '../server/src/engine/crd/schema';
-import { validateCelRules, type RuleEvaluation } from '../server/src/engine/cel/validator';
+import { validateCelRules, type RuleEvaluation } from '../server/src/engine/schema/cel/validator';
 import type { JSONSchemaProps } from '../server/src/engine/schema/types';
 import { yamlFiles } from './fixtures';
 

@@ -9,9 +9,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { celEnvironment, evaluate, PER_CALL_LIMIT } from '../../server/src/engine/cel/environment';
-import { formatCelType, T, type CelType } from '../../server/src/engine/cel/types';
-import { Duration, Optional, TypeValue, Uint, isList, isOpaque, listItems, type Val } from '../../server/src/engine/cel/runtime/values';
-import { goNative } from '../../server/src/engine/cel/values';
+import { formatCelType, T, type CelType } from '../../server/src/engine/cel/common/types';
+import { Duration, Optional, TypeValue, isList, isOpaque, listItems, type Val } from '../../server/src/engine/cel/runtime/values';
+import { Uint } from '../../server/src/engine/cel/common/types';
+import { goNative } from '../cel/values';
 
 /** A typed value of the case files: `{t, v}` (doubles also carry their IEEE bits in `b`). */
 export interface TypedValue {

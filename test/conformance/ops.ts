@@ -13,8 +13,8 @@ import { validateCustomResourceValue } from '../../server/src/engine/customresou
 import { validateCustomResource } from '../../server/src/engine/customresource/strategy';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { validateCustomResourceDefinitionUpdate } from '../../server/src/engine/crd/update';
-import { compileSchemaValidations } from '../../server/src/engine/cel/compile';
-import { evaluateConformanceCost, evaluateConformanceExpression } from '../../server/src/engine/cel/conformance';
+import { compileSchemaValidations } from '../../server/src/engine/schema/cel/compile';
+import { evaluateConformanceCost, evaluateConformanceExpression } from '../cel/conformance';
 import type { ConformanceCase, RunContext } from './runner';
 
 export interface OpOutput {

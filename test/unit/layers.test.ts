@@ -74,6 +74,54 @@ export function violations(sources: ReadonlyMap<string, string>): string[] {
   return out;
 }
 
+/**
+ * The cycles among the engine's folders, each folder a package as in Go, which refuses import cycles
+ * between packages (crd, cel/runtime, schema/cel, ...; a file at the engine's root counts alone), as
+ * sorted lists of folders. Type-only imports are left out: they vanish at load and cannot order it.
+ */
+export function engineFolderCycles(sources: ReadonlyMap<string, string>): string[][] {
+  const ENGINE = 'server/src/engine/';
+  const folderOf = (rel: string) => {
+    const inEngine = rel.slice(ENGINE.length);
+    return inEngine.includes('/') ? inEngine.slice(0, inEngine.lastIndexOf('/')) : inEngine;
+  };
+  const edges = new Map<string, Set<string>>();
+  for (const [rel, text] of sources) {
+    if (!rel.startsWith(ENGINE) || rel.endsWith('.test.ts')) continue;
+    for (const m of text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'(\.[^']+)'|require\('(\.[^']+)'\)|import\('(\.[^']+)'\)/gm)) {
+      const to = relative(REPO_ROOT, resolve(REPO_ROOT, dirname(rel), m[1] ?? m[2] ?? m[3]))
+        .split('\\')
+        .join('/');
+      if (!to.startsWith(ENGINE) || folderOf(to) === folderOf(rel)) continue;
+      const from = folderOf(rel);
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from)?.add(folderOf(to));
+    }
+  }
+  // Tarjan's strongly connected components; a component of more than one folder is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v) ?? 0);
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) component.push(w);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
 function isFolder(rel: string): boolean {
   try {
     return statSync(join(REPO_ROOT, rel)).isDirectory();
@@ -114,5 +162,25 @@ test('a planted import against the layer order is found', () => {
     'server/src/yaml/z.ts: yaml imports server/src/engine/json/values.ts',
     'client/src/w.ts: client imports server/src/service/yamlDocument.ts',
     'server/src/lsp/v.ts: lsp imports server/src/service/languageService.ts',
+  ]);
+});
+
+test("the engine's folders import each other without cycles", () => {
+  assert.deepEqual(engineFolderCycles(sources()), []);
+});
+
+test('a planted cycle between engine folders is found; a type-only import makes none', () => {
+  const planted = new Map([
+    ['server/src/engine/crd/x.ts', "import { y } from '../cel/y';\n"],
+    ['server/src/engine/cel/y.ts', "import { z } from '../schema/z';\n"],
+    ['server/src/engine/schema/z.ts', "import { x } from '../crd/x';\n"],
+    ['server/src/engine/json/w.ts', "import type { X } from '../crd/x';\n"],
+    ['server/src/engine/crd/v.ts', "import { w } from '../json/w';\n"],
+    ['server/src/engine/cel/syntax/a.ts', "import { b } from '../runtime/b';\n"],
+    ['server/src/engine/cel/runtime/b.ts', "import { a } from '../syntax/a';\n"],
+  ]);
+  assert.deepEqual(engineFolderCycles(planted), [
+    ['cel', 'crd', 'schema'],
+    ['cel/runtime', 'cel/syntax'],
   ]);
 });

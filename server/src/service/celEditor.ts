@@ -1,7 +1,7 @@
 /**
  * Editor features inside the CEL expressions of a CRD (`rule:` and `messageExpression:` of
  * x-kubernetes-validations): completion, hover and signature help. Every type comes from the engine's
- * checker through its query API (engine/cel/query.ts); this module only finds the expression and the
+ * checker through its query API (engine/schema/cel/query.ts); this module only finds the expression and the
  * cursor in the YAML (any scalar style, through the YAML layer's string offsets) and renders answers.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';

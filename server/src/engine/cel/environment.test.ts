@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PER_CALL_LIMIT, celEnvironment, evaluate, type Evaluation } from './environment';
-import { T, formatCelType, type CelType } from './types';
-import { fromConformanceValue } from './values';
+import { T, formatCelType, type CelType } from './common/types';
+import { fromConformanceValue } from '../../../../test/cel/values';
 
 function run(expr: string, vars: Record<string, unknown> = {}, opts: { costLimit?: number; kind?: 'new' | 'stored'; minor?: number } = {}): Evaluation | { compileError: string } {
   const env = celEnvironment({ kind: opts.kind ?? 'stored', kubernetesMinor: opts.minor });

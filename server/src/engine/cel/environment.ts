@@ -2,8 +2,8 @@
  * The Kubernetes CEL environment: one pipeline as cel-go's (parse, check, plan; evaluate the checked
  * tree), with the libraries, macros and options of the API server's base environment for a
  * Kubernetes version (library/index.ts). Everything CEL in the engine goes through here: CRD rule
- * compilation (compile.ts), custom resource validation (validator.ts), bare expressions
- * (conformance.ts) and the editor queries (query.ts).
+ * compilation (schema/cel/compile.ts), custom resource validation (schema/cel/validator.ts), bare expressions
+ * (test/cel/conformance.ts) and the editor queries (schema/cel/query.ts).
  */
 import { check, type CheckedAst } from './checker/checker';
 import { estimateCost, type CostEstimateResult } from './cost/estimate';
@@ -14,7 +14,7 @@ import { withDeadline } from './runtime/guard';
 import { plan, type Evaluation, type Program } from './runtime/interpreter';
 import type { Val } from './runtime/values';
 import { formatIssue, parse, type ParseResult } from './syntax/parse';
-import type { CelType, DeclType } from './types';
+import type { CelType, DeclType } from './common/types';
 import { detachedString } from '../json/values';
 
 export { formatIssue } from './syntax/parse';

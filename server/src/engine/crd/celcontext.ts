@@ -5,7 +5,7 @@
  * TotalCost of a whole schema, with getCostErrorMessage and the static cost limits.
  */
 import { forbidden, withParams, type FieldError, type PathSegment } from '../field';
-import { schemaDeclType } from '../cel/types';
+import { schemaDeclType } from '../schema/cel/model';
 import type { JSONSchemaProps } from '../schema/types';
 
 /** StaticEstimatedCostLimit: the largest static cost of one expression. */

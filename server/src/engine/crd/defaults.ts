@@ -8,7 +8,7 @@ import { validateDefaults } from '../defaulting/validation';
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { newStructural } from '../schema/structural';
 import type { JSONSchemaProps } from '../schema/types';
-import { validateCelRules } from '../cel/validator';
+import { validateCelRules } from '../schema/cel/validator';
 import { validateOpenAPI } from '../validation/validation';
 import { MATCH_WORK_LIMIT, RegexBudget } from '../regex/re2';
 import { activeSubtreeMemo, withSubtreeMemo } from '../field/memo';

@@ -4,7 +4,7 @@
  * nil pointers and slices as null.
  */
 import type { JSONSchemaProps } from '../schema/types';
-import { internalValidationRule } from '../cel/compile';
+import { internalValidationRule } from '../schema/cel/compile';
 import type { CRDVersion } from './types';
 import { GoStruct } from '../json/go';
 import { isJSONObject } from '../json/values';

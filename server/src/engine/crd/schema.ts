@@ -7,13 +7,13 @@
  */
 import { type FieldPath, forbidden, internalError, invalid, notSupported, required, withParams, type FieldError } from '../field';
 import { activeSubtreeMemo, markPathInDetail, memoAt, memoOf, rebaseErrors, rebaseField } from '../field/memo';
-import { compileRules, internalValidationRule, withUndefinedField } from '../cel/compile';
-import { adviseCosts, costSites } from '../cel/costadvice';
-import { schemaDeclType } from '../cel/types';
+import { compileRules, internalValidationRule, withUndefinedField } from '../schema/cel/compile';
+import { adviseCosts, costSites } from './costadvice';
+import { schemaDeclType } from '../schema/cel/model';
 import { newStructural, validateStructuralSchema } from '../schema/structural';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types';
 import { isNotImplemented, validateSchemaDefaults } from './defaults';
-import { validFieldPath } from '../cel/fieldpath';
+import { validFieldPath } from '../schema/cel/fieldpath';
 import type { CustomResourceValidation } from './types';
 import { CREATE_OPTIONS, type CRDValidationOptions } from './options';
 import {
@@ -647,7 +647,7 @@ export function validateCustomResourceDefinitionValidation(
   const r = validateOpenAPISchema(schema, schemaPath, { ssv: rootSsv, isRoot: true, cel: celAllowed ? rootCELContext() : undefined, opts });
   const total = celAllowed ? totalCostErrors(r.costs, { field: schemaPath.toString(), segments: schemaPath.segments() }) : [];
   let celErrs = [...r.cel, ...total];
-  // Over budget: what to bound, and by how much (crd-yaml's advice, engine/cel/costadvice.ts).
+  // Over budget: what to bound, and by how much (crd-yaml's advice, engine/crd/costadvice.ts).
   if (celErrs.some((e) => e.params?.origin === 'celCost')) {
     const limits = { rule: STATIC_ESTIMATED_COST_LIMIT, total: STATIC_ESTIMATED_CRD_COST_LIMIT, noRuleLimit: opts.suppressPerExpressionCost };
     const compile = {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage, type FieldError } from '../field';
 import { validateCustomResourceDefinition, validateDeprecationWarning } from './validation';
-import { goURLParse, goURLParseRequestURI } from './gourl';
-import { validFieldPath } from '../cel/fieldpath';
+import { goURLParse, goURLParseRequestURI } from '../json/gourl';
+import { validFieldPath } from '../schema/cel/fieldpath';
 
 /** A valid single-version CRD; `mutate` edits a copy. */
 function crd(mutate: (c: any) => void = () => {}): any {

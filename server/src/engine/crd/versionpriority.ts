@@ -4,7 +4,7 @@
  * sortGroupDiscoveryByKubeAwareVersion: GA > beta > alpha, then by number; other names last,
  * alphabetically), and the first one served is the preferred version kubectl uses when none is named.
  */
-import { compareKubeAwareVersionStrings } from '../customresource/versions';
+import { compareKubeAwareVersionStrings } from './versions';
 
 /** The versions sorted by priority, highest first (a copy). */
 export function byVersionPriority<T extends { name: string }>(versions: readonly T[]): T[] {

@@ -4,7 +4,7 @@
  */
 import { type FieldPath, invalid, required, type FieldError } from '../field';
 import { isDNS1123Subdomain, isValidPortNum } from './content';
-import { goURLParse } from './gourl';
+import { goURLParse } from '../json/gourl';
 
 const FORM = '; desired format: https://host[/path]';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { errorMessage } from '../field';
 import { validateCustomResource, CEL_SKIPPED_MESSAGE } from './strategy';
-import { compareKubeAwareVersionStrings } from './versions';
+import { compareKubeAwareVersionStrings } from '../crd/versions';
 
 const schema = {
   type: 'object',

@@ -16,7 +16,7 @@ import { validateOpenAPI } from '../validation/validation';
 import { CEL_SKIPPED_MESSAGE, validateSchemaRules } from './value';
 import { parseGroupVersion } from '../objectmeta/names';
 import { finalizerWarnings, validateRootObjectMeta, validateRootObjectMetaUpdate, validateScale, validateTypeMeta, type ScaleSubresource } from './validator';
-import { compareKubeAwareVersionStrings } from './versions';
+import { compareKubeAwareVersionStrings } from '../crd/versions';
 import { partialObjectSchema, withoutPatchDirectives } from './partial';
 import { dedupOwnerReferences } from './handlers';
 

@@ -1,7 +1,8 @@
 import { FieldPath, invalid, withParams, type FieldError } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
-import { validateCelRules } from '../cel/validator';
-import { escapeName, schemaDeclType, type DeclType } from '../cel/types';
+import { validateCelRules } from '../schema/cel/validator';
+import { schemaDeclType } from '../schema/cel/model';
+import { escapeName, type DeclType } from '../cel/common/types';
 import { validateListSetsAndMaps } from '../listtype/validation';
 import { validateEmbeddedResources } from '../objectmeta/validation';
 import { validateOpenAPI } from '../validation/validation';

@@ -120,7 +120,7 @@ export interface CostParams {
   unbounded?: Array<{ path: string; kind: 'list' | 'map' | 'string' }>;
   /**
    * The largest bound on `dominant` that brings the rule under its limit and the CRD's total under its
-   * own, computed with the estimator (engine/cel/costadvice.ts); absent when no bound on it alone does.
+   * own, computed with the estimator (engine/crd/costadvice.ts); absent when no bound on it alone does.
    */
   maxBound?: { keyword: 'maxItems' | 'maxProperties' | 'maxLength'; value: number };
 }

@@ -6,7 +6,7 @@ import { notChecked, type FieldError } from '../field';
 import type { RegexBudget } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
 import { openAPIErrorsToFieldErrors } from './kube-openapi-errors';
-import { validateAgainstSchema } from './schema-validator';
+import { validateAgainstSchema } from './schema';
 
 /** Checks cut short are listed one by one up to this many, then counted in one more finding. */
 const MAX_NOT_CHECKED = 20;

@@ -1,7 +1,7 @@
 /**
  * An over-budget CEL rule (or CRD total) gets the bound that brings it under budget: "Add maxItems: N"
  * (maxProperties, maxLength) on the unbounded list, map or string that dominates its estimated cost. N
- * is the engine's (engine/cel/costadvice.ts: the largest bound with which the rule and the whole CRD
+ * is the engine's (engine/crd/costadvice.ts: the largest bound with which the rule and the whole CRD
  * are under their limits, computed with the estimator), carried in the finding's params.
  */
 import { parseFieldPath } from '../../yaml';

@@ -5,7 +5,7 @@
  * homogeneous aggregate literals). Issues carry cel-go's wording and locations.
  */
 import type { EnvDecls, ResolvedOverload } from '../library';
-import { T, formatCelType, type CelType, type DeclField } from '../types';
+import { T, formatCelType, type CelType, type DeclField } from '../common/types';
 import { type ComprehensionExpr, type Expr, type ParsedAst, walk } from '../syntax/ast';
 import { isAssignable, isAssignableList, isDyn, isDynOrError, isExactType, maybeUnwrapOptional, mostGeneral, substitute, type Mapping } from './unify';
 import { compileRE2 } from '../../regex/re2';

@@ -2,7 +2,7 @@
  * cel-go's type assignability and substitution (checker/types.go, checker/mapping.go): type
  * parameters bind through a mapping that is copied on each attempt and kept on success.
  */
-import { T, type CelType } from '../types';
+import { T, type CelType } from '../common/types';
 
 /** Type-parameter substitutions. */
 export type Mapping = Map<string, CelType>;

@@ -10,7 +10,7 @@
 import type { CheckedAst } from '../checker/checker';
 import type { ResolvedOverload } from '../library';
 import { ACCUMULATOR, type ComprehensionExpr, type Expr } from '../syntax/ast';
-import { T, type CelType, type DeclType } from '../types';
+import { T, type CelType, type DeclType } from '../common/types';
 import { runeCount } from '../runtime/size';
 import {
   CONST_COST,

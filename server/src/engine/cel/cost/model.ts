@@ -4,7 +4,7 @@
  * cost tracker use. Numbers are doubles: every cost that matters is far below 2^53, and a saturated
  * one only has to stay above the limits.
  */
-import type { CelType } from '../types';
+import type { CelType } from '../common/types';
 import type { Expr } from '../syntax/ast';
 
 /** math.MaxUint64 (2^64 - 1) as a double: it rounds to 2^64. */

@@ -5,7 +5,7 @@
  * This mirrors cel-go's `cel.Function(name, cel.Overload(id, args, result, binding))` plus the
  * Kubernetes CostEstimator (apiserver pkg/cel/library/cost.go), which keys costs by function name.
  */
-import { T, type CelType } from '../types';
+import { T, type CelType } from '../common/types';
 import type { Val } from '../runtime/values';
 import type { CallEstimate, EstimateNode, EstimatorContext } from '../cost/model';
 

@@ -6,7 +6,8 @@
 import { formatGoExpAbs, formatGoFixedAbs, goQuote } from '../../json/go';
 import { toCelString } from '../runtime/convert';
 import { work } from '../runtime/guard';
-import { Uint, fail, listItems, typeName, type CelList, type TypeValue, type Val } from '../runtime/values';
+import { fail, listItems, typeName, type CelList, type TypeValue, type Val } from '../runtime/values';
+import { Uint } from '../common/types';
 
 type Kind = 'int' | 'uint' | 'double' | 'string' | 'bool' | 'null' | 'bytes' | 'timestamp' | 'duration' | 'list' | 'map' | 'type' | 'optional' | 'object';
 

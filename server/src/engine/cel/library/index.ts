@@ -10,7 +10,13 @@
 import { NEWEST_KUBERNETES_MINOR } from '../../version';
 import { ALL_MACROS, type MacroOptions } from '../syntax/parse';
 import type { FunctionDecl, Library, Minor, OverloadDecl, RuntimeCost, StaticCost } from './decls';
-import { AUTHZ, AUTHZ_SELECTORS, CIDR_LIB, FORMAT, IP_LIB, QUANTITY, SEMVER, URLS } from './kubernetes';
+import { AUTHZ, AUTHZ_SELECTORS } from './authz';
+import { CIDR_LIB } from './cidr';
+import { FORMAT } from './format';
+import { IP_LIB } from './ip';
+import { QUANTITY } from './quantity';
+import { SEMVER } from './semver';
+import { URLS } from './urls';
 import { K8S_LISTS_V0, K8S_LISTS_V1, LISTS_EXT, TWO_VAR_COMPREHENSIONS } from './lists';
 import { REGEX } from './regex';
 import { OPTIONAL, STANDARD } from './stdlib';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateConformanceExpression } from '../conformance';
+import { evaluateConformanceExpression } from '../../../../../test/cel/conformance';
 import { IntegralFloat } from '../../json/lossless';
 
 /** Evaluates and returns the value (or throws with the CEL error), corpus encoding. */
@@ -160,7 +160,7 @@ test('has() on any select (cel-go) and null comparisons with opaque types', () =
 
 test('sum of an empty list is the zero of its declared element type', async () => {
   const { celEnvironment, evaluate } = await import('../environment');
-  const { T } = await import('../types');
+  const { T } = await import('../common/types');
   const c = celEnvironment().compile("ds.sum() == duration('0')", new Map([['ds', T.list(T.duration)]]));
   assert.deepEqual(c.issues, []);
   const r = evaluate(c.program!, { ds: [] });

@@ -7,9 +7,10 @@
 import { R, MAX_UINT64 as MAX_COST, mulU, addU, fixed, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR, type EstimateNode, type EstimatorContext, type Range } from '../cost/model';
 import { celCompare, celEquals, mapLookup } from '../runtime/equality';
 import { work } from '../runtime/guard';
-import { ensureBudget } from '../runtime/interpreter';
+import { ensureBudget } from '../runtime/tracker';
 import { actualSize } from '../runtime/size';
-import { CelError, Duration, MAX_INT64, MAX_UINT64, MIN_INT64, Uint, fail, isList, listItems, listSize, typeName, type CelList, type Val } from '../runtime/values';
+import { CelError, Duration, fail, isList, listItems, listSize, typeName, type CelList, type Val } from '../runtime/values';
+import { MAX_INT64, MAX_UINT64, MIN_INT64, Uint } from '../common/types';
 import { fn, overload, type FunctionDecl, type Library, type OverloadDecl } from './decls';
 import { LIST_TRAVERSAL } from './strings';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseQuantity, Quantity } from './kubernetes';
+import { parseQuantity, Quantity } from './quantity';
 
 test('ParseQuantity accepts an empty numeric part as 0 (suffix-only, sign-only, dot-only), as the oracle does', () => {
   for (const s of ['Mi', '+', '-', '.', 'n', 'e-9', '-.Ki', '1.Mi']) assert.ok(parseQuantity(s) instanceof Quantity, s);

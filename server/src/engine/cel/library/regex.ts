@@ -10,7 +10,7 @@ import { work } from '../runtime/guard';
 import { k8sActualSize } from '../runtime/size';
 import { R, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, fixed, type EstimateNode, type EstimatorContext } from '../cost/model';
 import { fn, type Library } from './decls';
-import { regexCost } from './stdlib';
+import { regexCost } from './cost';
 import { detachedString } from '../../json/values';
 
 function compile(pattern: string): RE2JS {

@@ -10,19 +10,16 @@ import { compileRE2 } from '../../regex/re2';
 import { matchRegex } from './regex';
 import { actualSize, k8sActualSize, runeCount } from '../runtime/size';
 import { formatTimestamp, parseGoDuration, parseRFC3339Unbounded, timestampField, timestampInRange } from '../runtime/time';
-import { CelError, Duration, MAX_INT64, MIN_INT64, MIN_TIMESTAMP_NANOS, Optional, Timestamp, TypeValue, Uint, fail, isList, isOpaque, listItems, listSize, typeName, type CelList, type Val } from '../runtime/values';
+import { CelError, Duration, MIN_TIMESTAMP_NANOS, Optional, Timestamp, TypeValue, fail, isList, isOpaque, listItems, listSize, typeName, type CelList, type Val } from '../runtime/values';
+import { MAX_INT64, MIN_INT64, Uint } from '../common/types';
 import { fn, traversal, type FunctionDecl, type Library } from './decls';
+import { regexCost } from './cost';
 import { work } from '../runtime/guard';
 
 const NANOS = 1_000_000_000n;
 
 // ---------------------------------------------------------------------------------------------
 // Cost helpers shared by the declarations below.
-
-/** ceil(0.1 * (1 + |s|)) * ceil(0.25 * |pattern|) (cel-go's regex cost). */
-export function regexCost(strSize: number, patternSize: number): number {
-  return Math.ceil((1 + strSize) * STRING_TRAVERSAL_COST_FACTOR) * Math.ceil(patternSize * REGEX_STRING_LENGTH_COST_FACTOR);
-}
 
 function regexEstimate(ctx: EstimatorContext, str: EstimateNode, re: EstimateNode) {
   const strCost = R.factor(R.add(ctx.sizeEstimate(str), fixed(1)), STRING_TRAVERSAL_COST_FACTOR);

@@ -5,7 +5,7 @@
  */
 import { fail, listItems, type CelList } from '../runtime/values';
 import { work } from '../runtime/guard';
-import { ensureBudget } from '../runtime/interpreter';
+import { ensureBudget } from '../runtime/tracker';
 
 export function runes(s: string): string[] {
   work(s.length >> 2);

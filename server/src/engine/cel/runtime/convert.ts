@@ -3,7 +3,8 @@
  * with Go's strconv parsing and printing and cel-go's error messages.
  */
 import { formatDurationSeconds, formatTimestamp } from './time';
-import { Duration, MAX_INT64, MAX_UINT64, MIN_INT64, Timestamp, TypeValue, Uint, fail, isOpaque, type Val } from './values';
+import { Duration, Timestamp, TypeValue, fail, isOpaque, type Val } from './values';
+import { MAX_INT64, MAX_UINT64, MIN_INT64, Uint } from '../common/types';
 
 /** Go's fmt %g / strconv.FormatFloat(x, 'g', -1, 64): shortest digits, exponent form when exp < -4 || exp >= 6 (shortest precision decides as precision 6). */
 export function formatDouble(x: number): string {

@@ -16,7 +16,6 @@ import {
   Optional,
   Timestamp,
   TypeValue,
-  Uint,
   isList,
   isOpaque,
   listItems,
@@ -27,7 +26,8 @@ import {
   type TaggedList,
   type Val,
 } from './values';
-import { escapeName } from '../types';
+import { Uint } from '../common/types';
+import { escapeName } from '../common/types';
 
 function numeric(v: Val): number | bigint | undefined {
   if (typeof v === 'bigint' || typeof v === 'number') return v;

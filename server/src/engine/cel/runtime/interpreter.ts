@@ -4,11 +4,10 @@
  * lists, maps and conversions folded at planning, `x in [constants]` as a set lookup) and
  * OptTrackCost with PresenceTestHasCost(false).
  *
- * The cost is charged as cel-go's cost tracker charges it (interpreter/runtimecost.go): 1 for each
+ * The cost is charged to the tracker (tracker.ts) as cel-go's interpreter charges it: 1 for each
  * evaluated attribute and each applied qualifier (`self.a.b` is one attribute with two qualifiers),
  * 0 for constants, logical operators, conditionals and comprehensions themselves, the call cost of
- * each call whose arguments were all evaluated, 10 / 30 for building a list / map. The limit is
- * checked after every charge, so a rule stops exactly where the API server stops it.
+ * each call whose arguments were all evaluated, 10 / 30 for building a list / map.
  *
  * Errors are values (cel-go's *types.Err): `&&`, `||`, the conditional and comprehension loop
  * conditions absorb them as cel-go does; library code throws CelThrow, turned into an error value at
@@ -18,43 +17,14 @@ import type { CheckedAst, Reference } from '../checker/checker';
 import type { ResolvedOverload } from '../library';
 import { ACCUMULATOR, type ComprehensionExpr, type Expr } from '../syntax/ast';
 import { compileRE2 } from '../../regex/re2';
-import { escapeName, type CelType } from '../types';
+import { escapeName, type CelType } from '../common/types';
 import { formatDouble } from './convert';
 import { celEqualsOrError, mapLookup } from './equality';
 import { DeadlineExceeded, work } from './guard';
 import { actualSize } from './size';
-import { CelError, CelThrow, Duration, K8S_OBJECT, MUTABLE_MAP, MutableList, Optional, Timestamp, TypeValue, Uint, isList, isOpaque, listGet, listItems, listSize, type Val } from './values';
-
-/** Thrown when the cost limit is exceeded: the evaluation stops at once (cel-go panics likewise). */
-export class CostLimitExceeded extends Error {
-  constructor() {
-    super('operation cancelled: actual cost limit exceeded');
-  }
-}
-
-/** The cost tracker of one evaluation. */
-class Tracker {
-  cost = 0;
-  private ticks = 0;
-  constructor(readonly limit: number) {}
-  charge(n: number): void {
-    this.cost += n;
-    if (this.cost > this.limit) throw new CostLimitExceeded();
-    // Each charge is a step of the interpreter: reported as work in batches (the clock is read there).
-    if ((++this.ticks & 255) === 0) work(256);
-  }
-}
-
-let tracker: Tracker = new Tracker(Infinity);
-
-/**
- * For library functions whose result cel-go builds before charging it (lists.range, replace with an
- * empty pattern): stops with the cost-limit error when the charge to come cannot fit, instead of
- * first building a result larger than any API server could (it would run out of memory).
- */
-export function ensureBudget(n: number): void {
-  if (tracker.cost + n > tracker.limit) tracker.charge(n);
-}
+import { CostLimitExceeded, Tracker, charge, ensureBudget, tracking } from './tracker';
+import { CelError, CelThrow, Duration, K8S_OBJECT, MUTABLE_MAP, MutableList, Optional, Timestamp, TypeValue, isList, isOpaque, listGet, listItems, listSize, type Val } from './values';
+import { Uint } from '../common/types';
 
 interface Frame {
   vars: Record<string, Val>;
@@ -156,16 +126,16 @@ class ConstQualifier extends Qualifier {
   qualify(_f: Frame, obj: Val): Val {
     if (this.testOnly) {
       const r = refQualify(obj, this.key, true);
-      tracker.charge(1);
+      charge(1);
       return r instanceof CelError ? r : r !== ABSENT;
     }
     const r = refQualify(obj, this.key, false);
-    tracker.charge(1);
+    charge(1);
     return r;
   }
   qualifyIfPresent(_f: Frame, obj: Val, presenceOnly: boolean): Val {
     const r = refQualify(obj, this.key, true);
-    if ((r !== ABSENT && !(r instanceof CelError)) || presenceOnly) tracker.charge(1);
+    if ((r !== ABSENT && !(r instanceof CelError)) || presenceOnly) charge(1);
     return r;
   }
 }
@@ -189,13 +159,13 @@ class AttrQualifier extends Qualifier {
   qualify(f: Frame, obj: Val): Val {
     const k = this.key(f);
     const r = k instanceof CelError ? k : refQualify(obj, k, false);
-    tracker.charge(1);
+    charge(1);
     return r;
   }
   qualifyIfPresent(f: Frame, obj: Val, presenceOnly: boolean): Val {
     const k = this.key(f);
     const r = k instanceof CelError ? k : refQualify(obj, k, true);
-    if ((r !== ABSENT && !(r instanceof CelError)) || presenceOnly) tracker.charge(1);
+    if ((r !== ABSENT && !(r instanceof CelError)) || presenceOnly) charge(1);
     return r;
   }
 }
@@ -321,7 +291,7 @@ class AttrInterp extends Interp {
   }
   exec(f: Frame): Val {
     const v = this.attr.resolve(f);
-    if (this.cost) tracker.charge(1);
+    if (this.cost) charge(1);
     return v;
   }
 }
@@ -392,7 +362,7 @@ class EqInterp extends Interp {
       const e = celEqualsOrError(l, r);
       out = isError(e) ? e : this.negate ? !e : e;
     }
-    tracker.charge(runtimeCost(this.overload, this.negate ? 'not_equals' : 'equals', [l, r], out));
+    charge(runtimeCost(this.overload, this.negate ? 'not_equals' : 'equals', [l, r], out));
     return out;
   }
 }
@@ -514,7 +484,7 @@ class CallInterp extends Interp {
     }
     // The call is charged only when every argument was evaluated (its values are on the cost stack).
     // With several overloads cel-go plans the call without an overload id (costs keyed by id do not apply).
-    if (stopped < 0) tracker.charge(runtimeCost(o ?? this.candidates[0], this.overload ? this.overload.id : '', vals, out));
+    if (stopped < 0) charge(runtimeCost(o ?? this.candidates[0], this.overload ? this.overload.id : '', vals, out));
     return out;
   }
 }
@@ -545,7 +515,7 @@ class ListInterp extends Interp {
       }
       out.push(v);
     }
-    tracker.charge(10);
+    charge(10);
     return res;
   }
 }
@@ -581,7 +551,7 @@ class MapInterp extends Interp {
       }
       out.set(k instanceof Uint ? k : k, v);
     }
-    tracker.charge(30);
+    charge(30);
     return res;
   }
 }
@@ -774,13 +744,7 @@ class Planner {
 
   /** Evaluates an interpretable of constants at planning time (OptOptimize). */
   private fold(i: Interp): Const {
-    const saved = tracker;
-    tracker = new Tracker(Infinity);
-    try {
-      return new Const(i.exec({ vars: {}, slots: [] }));
-    } finally {
-      tracker = saved;
-    }
+    return tracking(new Tracker(Infinity), () => new Const(i.exec({ vars: {}, slots: [] })));
   }
 
   /** The attribute of an operand, or a relative attribute over it. */
@@ -924,11 +888,9 @@ export function plan(ast: CheckedAst): Program {
   return {
     errors: p.errors,
     run(vars: Record<string, Val>, costLimit: number): Evaluation {
-      const saved = tracker;
       const t = new Tracker(costLimit);
-      tracker = t;
       try {
-        const v = root.exec({ vars, slots: new Array(slots).fill(undefined) });
+        const v = tracking(t, () => root.exec({ vars, slots: new Array(slots).fill(undefined) }));
         if (isError(v)) return { error: v.message, kind: 'runtime', cost: t.cost };
         return { value: v, cost: t.cost };
       } catch (e) {
@@ -936,8 +898,6 @@ export function plan(ast: CheckedAst): Program {
         if (e instanceof DeadlineExceeded) return { error: 'operation interrupted', kind: 'timeout', cost: t.cost };
         if (e instanceof RangeError) return { error: `operation cancelled: ${e.message}`, kind: 'limit', cost: t.cost };
         throw e;
-      } finally {
-        tracker = saved;
       }
     },
   };

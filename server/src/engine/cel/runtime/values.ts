@@ -6,6 +6,8 @@
  *   and the Kubernetes opaque types (Quantity, IP, CIDR, URL, Semver, Format) defined by their libraries.
  */
 
+import { Uint } from '../common/types';
+
 /** A CEL runtime value. */
 export type Val = unknown;
 
@@ -23,28 +25,6 @@ export class CelThrow extends Error {}
 /** Fails the current call with cel-go's message. */
 export function fail(message: string): never {
   throw new CelThrow(message);
-}
-
-export const MAX_INT64 = 9223372036854775807n;
-export const MIN_INT64 = -9223372036854775808n;
-export const MAX_UINT64 = 18446744073709551615n;
-
-/** A CEL uint. Instances are interned, so `===` and Map keys work. */
-export class Uint {
-  private static readonly cache = new Map<bigint, Uint>();
-  private constructor(readonly value: bigint) {}
-  static of(v: bigint): Uint {
-    let u = Uint.cache.get(v);
-    if (!u) {
-      if (Uint.cache.size > 10000) Uint.cache.clear();
-      u = new Uint(v);
-      Uint.cache.set(v, u);
-    }
-    return u;
-  }
-  toString(): string {
-    return this.value.toString();
-  }
 }
 
 const NANOS = 1_000_000_000n;

@@ -2,7 +2,7 @@
  * The one CEL token scanner of the engine (strings with prefixes and triple quotes, comments,
  * numbers, identifiers, punctuation). The parser proper is cel-js'; this scanner serves the source
  * rewrite for syntax cel-js lacks (rewriteOptionalEntries in syntax/parse.ts), cel-go's error recovery for `.in`, and the
- * editor queries that need tokens of text that does not parse yet (query.ts).
+ * editor queries that need tokens of text that does not parse yet (schema/cel/query.ts).
  */
 
 export type TokenKind = 'ident' | 'number' | 'string' | 'punct' | 'error';

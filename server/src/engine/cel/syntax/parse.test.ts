@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateConformanceExpression } from '../conformance';
-import { compileSchemaValidations } from '../compile';
+import { evaluateConformanceExpression } from '../../../../../test/cel/conformance';
+import { compileSchemaValidations } from '../../schema/cel/compile';
 import { errorMessage } from '../../field';
 
 /** The value, or the error text, of a bare expression (each answer below is the Go oracle's). */

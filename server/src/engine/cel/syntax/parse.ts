@@ -8,7 +8,7 @@
  * what we proposed upstream. Its errors are reworded as cel-go's ANTLR errors.
  */
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
-import { MAX_INT64, MAX_UINT64, Uint } from '../runtime/values';
+import { MAX_INT64, MAX_UINT64, Uint } from '../common/types';
 import { ACCUMULATOR, type ComprehensionExpr, type Expr, type MacroCall, type ParsedAst } from './ast';
 import { endsOperand, tokenize, type Token } from './lexer';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateCelRules } from './validator';
-import { errorMessage } from '../field';
-import type { JSONSchemaProps } from '../schema/types';
+import { errorMessage } from '../../field';
+import type { JSONSchemaProps } from '../types';
 
 const run = (schema: JSONSchemaProps, obj: unknown, oldObject?: unknown) => validateCelRules(schema, obj, { isResourceRoot: false, oldObject }).map((e) => errorMessage(e));
 

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeName, schemaDeclType, assignTypeName, formatCelType, maxCardinality } from './types';
+import { schemaDeclType } from './model';
+import { escapeName, assignTypeName, formatCelType, maxCardinality } from '../../cel/common/types';
 import { toCelValue } from './unstructured';
-import { IntegralFloat } from '../json/lossless';
-import { Timestamp } from './runtime/values';
+import { IntegralFloat } from '../../json/lossless';
+import { Timestamp } from '../../cel/runtime/values';
 
 test('escapeName follows k8s cel.Escape', () => {
   assert.equal(escapeName('a-b.c/d'), 'a__dash__b__dot__c__slash__d');

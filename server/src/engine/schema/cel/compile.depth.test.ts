@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse } from './syntax/parse';
+import { parse } from '../../cel/syntax/parse';
 
 // Regression (found by test/fuzz): a 20,000-term chain (`1 + 1 + ...`) parsed fine but the recursive
 // depth check overflowed the stack, so the CRD got "internal error validating x-kubernetes-validations:

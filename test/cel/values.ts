@@ -3,11 +3,12 @@
  * values (runtime/values.ts). String-keyed JSON objects become Maps, so keys such as `constructor` or
  * `__proto__` are plain data.
  */
-import { IntegralFloat } from '../json/lossless';
-import { formatGoDuration, parseGoDuration, parseRFC3339 } from './runtime/time';
-import { formatTimestamp } from './runtime/time';
-import { Duration, Optional, Timestamp, TypeValue, Uint, isList, isOpaque, listItems, type Val } from './runtime/values';
-import { formatGoFloat } from '../json/go';
+import { IntegralFloat } from '../../server/src/engine/json/lossless';
+import { formatGoDuration, parseGoDuration, parseRFC3339 } from '../../server/src/engine/cel/runtime/time';
+import { formatTimestamp } from '../../server/src/engine/cel/runtime/time';
+import { Duration, Optional, Timestamp, TypeValue, isList, isOpaque, listItems, type Val } from '../../server/src/engine/cel/runtime/values';
+import { Uint } from '../../server/src/engine/cel/common/types';
+import { formatGoFloat } from '../../server/src/engine/json/go';
 
 function base64ToBytes(s: string): Uint8Array {
   return new Uint8Array(Buffer.from(s, 'base64'));

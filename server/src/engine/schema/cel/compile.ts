@@ -3,15 +3,16 @@
  * compilation.go): parse and type-check against the schema's CEL type, rule must be bool,
  * messageExpression must be string, program creation, transition-rule detection, static cost.
  */
-import { invalid, type FieldError, FieldPath } from '../field';
-import type { JSONSchemaProps, ValidationRule } from '../schema/types';
-import { T, assignTypeName, maxCardinality, schemaDeclType, type CelType, type DeclType } from './types';
-import { celEnvironment, type CompiledExpression, type EnvironmentOptions } from './environment';
-import type { CostEstimateResult } from './cost/estimate';
+import { invalid, type FieldError, FieldPath } from '../../field';
+import type { JSONSchemaProps, ValidationRule } from '../types';
+import { schemaDeclType } from './model';
+import { T, assignTypeName, maxCardinality, type CelType, type DeclType } from '../../cel/common/types';
+import { celEnvironment, type CompiledExpression, type EnvironmentOptions } from '../../cel/environment';
+import type { CostEstimateResult } from '../../cel/cost/estimate';
 import { validFieldPath } from './fieldpath';
-import { GoStruct } from '../json/go';
+import { GoStruct } from '../../json/go';
 
-export { PER_CALL_LIMIT, formatIssue } from './environment';
+export { PER_CALL_LIMIT, formatIssue } from '../../cel/environment';
 
 /** What compiling one rule yields (CompilationResult). */
 export interface CompiledRule {

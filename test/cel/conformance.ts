@@ -3,12 +3,12 @@
  * StoredExpressions environment of the newest supported Kubernetes version (every library it has)
  * with each var declared dyn, and runs under the per-call cost limit, as the oracle does.
  */
-import { PER_CALL_LIMIT, celEnvironment, evaluate, type Minor } from './environment';
-import { compileRules } from './compile';
-import { schemaDeclType } from './types';
-import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
-import type { JSONSchemaProps } from '../schema/types';
-import { T, type CelType } from './types';
+import { PER_CALL_LIMIT, celEnvironment, evaluate, type Minor } from '../../server/src/engine/cel/environment';
+import { compileRules } from '../../server/src/engine/schema/cel/compile';
+import { schemaDeclType } from '../../server/src/engine/schema/cel/model';
+import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from '../../server/src/engine/schema/cel/unstructured';
+import type { JSONSchemaProps } from '../../server/src/engine/schema/types';
+import { T, type CelType } from '../../server/src/engine/cel/common/types';
 import { fromConformanceValue, toConformanceValue } from './values';
 
 /**

@@ -3,9 +3,9 @@
  * `.field` and `['key']` steps against a schema, as used by selectableFields and the fieldPath of
  * x-kubernetes-validations rules.
  */
-import { FieldPath } from '../field';
-import type { JSONSchemaProps } from '../schema/types';
-import { isJSONObject } from '../json/values';
+import { FieldPath } from '../../field';
+import type { JSONSchemaProps } from '../types';
+import { isJSONObject } from '../../json/values';
 
 export interface ValidFieldPathResult {
   path?: FieldPath;

@@ -5,12 +5,13 @@
  * of x-kubernetes-list-type set/map keep their semantics. A value of the wrong JSON type for its schema
  * becomes the API server's "invalid data" error value, which fails any rule that reads it.
  */
-import { IntegralFloat } from '../json/lossless';
-import type { JSONSchemaProps } from '../schema/types';
-import { goKind, goTypeName } from '../json/go';
-import { additionalPropertiesSchema, escapeName, itemsSchema, withTypeAndObjectMeta } from './types';
-import { parseDate, parseGoDuration, parseRFC3339 } from './runtime/time';
-import { CelError, Duration, K8S_OBJECT, K8S_RAW, LIST_MAP_KEYS, LIST_TYPE, type TaggedList, type Val } from './runtime/values';
+import { IntegralFloat } from '../../json/lossless';
+import type { JSONSchemaProps } from '../types';
+import { goKind, goTypeName } from '../../json/go';
+import { additionalPropertiesSchema, itemsSchema, withTypeAndObjectMeta } from './model';
+import { escapeName } from '../../cel/common/types';
+import { parseDate, parseGoDuration, parseRFC3339 } from '../../cel/runtime/time';
+import { CelError, Duration, K8S_OBJECT, K8S_RAW, LIST_MAP_KEYS, LIST_TYPE, type TaggedList, type Val } from '../../cel/runtime/values';
 
 /** A JSON value without a (usable) schema: ints as bigint, objects as Maps. */
 export function untypedToCel(v: unknown): Val {

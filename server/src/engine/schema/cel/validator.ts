@@ -3,17 +3,18 @@
  * pkg/apiserver/schema/cel/validation.go Validator): rules evaluated per schema node, transition rules
  * with oldSelf through correlatable nodes, messageExpression/reason/fieldPath, ratcheting, cost limits.
  */
-import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../field';
-import type { JSONSchemaProps, ValidationRule } from '../schema/types';
-import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withDeclTypeCache, type DeclType } from './types';
+import { duplicate, forbidden, internalError, invalid, required, OMIT_VALUE, FieldPath, type FieldError } from '../../field';
+import type { JSONSchemaProps, ValidationRule } from '../types';
+import { additionalPropertiesSchema, itemsSchema, schemaDeclType, withDeclTypeCache } from './model';
+import type { DeclType } from '../../cel/common/types';
 import { compileRules, type CompiledRule } from './compile';
-import { evaluate as evaluateProgram, PER_CALL_LIMIT, SAFETY_TIMEOUT_MS, supportedMinor, type Program, type Minor } from './environment';
+import { evaluate as evaluateProgram, PER_CALL_LIMIT, SAFETY_TIMEOUT_MS, supportedMinor, type Program, type Minor } from '../../cel/environment';
 import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './unstructured';
-import { IntegralFloat } from '../json/lossless';
-import { isJSONObject } from '../json/values';
-import { Optional } from './runtime/values';
-import { correlatedDeepEqual } from '../validation/schema-validator';
-import { makeMapList, type MapList } from '../listtype/maplist';
+import { IntegralFloat } from '../../json/lossless';
+import { isJSONObject } from '../../json/values';
+import { Optional } from '../../cel/runtime/values';
+import { correlatedDeepEqual } from '../../validation/schema';
+import { makeMapList, type MapList } from '../../listtype/maplist';
 
 export interface CelValidationOptions {
   /** The value is a whole resource (self at the root exposes apiVersion, kind, metadata.name/generateName). */

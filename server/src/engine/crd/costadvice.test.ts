@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldError } from '../field';
-import { validateCustomResourceDefinition } from '../crd/validation';
+import { validateCustomResourceDefinition } from './validation';
 
 function crd(spec: Record<string, unknown>): any {
   return {

@@ -10,9 +10,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateCelRules, RUNTIME_CEL_COST_BUDGET, type RuleEvaluation } from './validator';
-import { PER_CALL_LIMIT } from './environment';
-import { errorMessage } from '../field';
-import type { JSONSchemaProps } from '../schema/types';
+import { PER_CALL_LIMIT } from '../../cel/environment';
+import { errorMessage } from '../../field';
+import type { JSONSchemaProps } from '../types';
 
 const N = 100_000;
 const ints = Array.from({ length: N }, (_, i) => i);

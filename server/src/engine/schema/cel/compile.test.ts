@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileSchemaValidations, formatIssue } from './compile';
-import { errorMessage } from '../field';
-import type { JSONSchemaProps } from '../schema/types';
+import { errorMessage } from '../../field';
+import type { JSONSchemaProps } from '../types';
 import { validFieldPath } from './fieldpath';
 
 function compile(schema: JSONSchemaProps): string[] {

@@ -15,9 +15,10 @@
  */
 import type { CostParams, FieldError, PathSegment } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
-import { compileRules, type CompileOptions, type CompiledRule } from './compile';
-import { escapeName, schemaDeclType, type DeclType } from './types';
-import { extractMaxElements, multiplyWithOverflowGuard } from '../crd/celcontext';
+import { compileRules, type CompileOptions, type CompiledRule } from '../schema/cel/compile';
+import { schemaDeclType } from '../schema/cel/model';
+import { escapeName, type DeclType } from '../cel/common/types';
+import { extractMaxElements, multiplyWithOverflowGuard } from './celcontext';
 
 /** One step from a schema node to a child. */
 export type Step = { prop: string } | 'items' | 'additionalProperties';

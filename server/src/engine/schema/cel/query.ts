@@ -9,17 +9,18 @@
  * Names are CEL names: a property `foo-bar` is the field `foo__dash__bar` (FieldInfo.jsonName keeps the
  * property name); keywords are escaped as `__namespace__` (and from Kubernetes 1.31 also found bare).
  */
-import type { JSONSchemaProps } from '../schema/types';
-import { check, type CheckedAst } from './checker/checker';
-import { isAssignable } from './checker/unify';
-import { estimateCost, type CostFactor } from './cost/estimate';
-import type { Range as SizeRange } from './cost/model';
-import { celEnvironment, type CelEnvironment, type CompiledExpression } from './environment';
-import type { EnvKind, ResolvedOverload } from './library';
-import { ACCUMULATOR, children, type ComprehensionExpr, type Expr } from './syntax/ast';
-import { endsOperand, tokenize, type Token } from './syntax/lexer';
-import { parse } from './syntax/parse';
-import { T, assignTypeName, declOf, formatCelType, schemaDeclType, type CelType, type DeclType } from './types';
+import type { JSONSchemaProps } from '../types';
+import { check, type CheckedAst } from '../../cel/checker/checker';
+import { isAssignable } from '../../cel/checker/unify';
+import { estimateCost, type CostFactor } from '../../cel/cost/estimate';
+import type { Range as SizeRange } from '../../cel/cost/model';
+import { celEnvironment, type CelEnvironment, type CompiledExpression } from '../../cel/environment';
+import type { EnvKind, ResolvedOverload } from '../../cel/library';
+import { ACCUMULATOR, children, type ComprehensionExpr, type Expr } from '../../cel/syntax/ast';
+import { endsOperand, tokenize, type Token } from '../../cel/syntax/lexer';
+import { parse } from '../../cel/syntax/parse';
+import { schemaDeclType } from './model';
+import { T, assignTypeName, declOf, formatCelType, type CelType, type DeclType } from '../../cel/common/types';
 
 /** Where an expression lives: the schema node whose x-kubernetes-validations hold it, and the server modelled. */
 export interface RuleSite {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { completionAt, costBreakdown, fieldsOf, signatureAt, typeAt, type RuleSite } from './query';
-import type { JSONSchemaProps } from '../schema/types';
+import type { JSONSchemaProps } from '../types';
 
 const item: JSONSchemaProps = {
   type: 'object',
