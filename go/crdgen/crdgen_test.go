@@ -185,6 +185,15 @@ func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 		t.Errorf("syntax error not reported: %+v", res.Errors)
 	}
 
+	// a type that does not exist: the generator's own error, at the field (type errors themselves are
+	// controller-gen's to ignore)
+	undefined := strings.Replace(src, "Ready bool", "Ready Missing", 1)
+	res = ws.generate(generateParams{ModuleDir: ws.dir, Overlays: map[string]string{file: undefined}})
+	if len(res.Errors) != 1 || res.Errors[0].Kind != "generate" || !strings.Contains(res.Errors[0].Message, "Missing") ||
+		res.Errors[0].Pos == nil || res.Errors[0].Pos.Line != lineOf(t, undefined, "Ready Missing") {
+		t.Errorf("undefined type: %+v", res.Errors)
+	}
+
 	// a new import means go list must run again
 	imported := strings.Replace(src, "import (\n", "import (\n\t_ \"k8s.io/apimachinery/pkg/util/intstr\"\n", 1)
 	res = ws.generate(generateParams{ModuleDir: ws.dir, Overlays: map[string]string{file: imported}})

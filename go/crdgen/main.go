@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 )
 
 type request struct {
@@ -33,6 +34,14 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "-version" {
 		fmt.Println(controllerToolsVersion())
 		return
+	}
+	// CRDGEN_CPUPROFILE=<file>: a CPU profile of the whole session, for `go tool pprof`
+	if f := os.Getenv("CRDGEN_CPUPROFILE"); f != "" {
+		if out, err := os.Create(f); err == nil {
+			if pprof.StartCPUProfile(out) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
 	}
 	serve(os.Stdin, os.Stdout)
 }

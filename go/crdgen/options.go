@@ -43,6 +43,9 @@ func (o resolvedOptions) report() map[string]any {
 		if !v.Type().Field(i).IsExported() || f.IsZero() {
 			continue
 		}
+		if f.Kind() == reflect.Pointer {
+			f = f.Elem()
+		}
 		out[lowerFirst(v.Type().Field(i).Name)] = f.Interface()
 	}
 	if len(o.problems) > 0 {
