@@ -291,3 +291,19 @@ func TestControllerGenLines(t *testing.T) {
 		t.Errorf("go:generate packages: %v", o["packages"])
 	}
 }
+
+func TestMarkerFamilyAndDistance(t *testing.T) {
+	k := known()
+	for anon, want := range map[string]bool{
+		"kubebuilder:validation:Minimun": true, "kubebuiler:validation:Minimum": true, "requried": true,
+		"listTyp": true, "Optional": true, "optional": false, "groupGoName": false, "genclient": false,
+		"k8s:deepcopy-gen": false, "kubebuilder:scaffold:imports": false, "gateway:experimental": false,
+	} {
+		if got := inFamily(anon, k); got != want {
+			t.Errorf("inFamily(%q) = %v, want %v", anon, got, want)
+		}
+	}
+	if d := levenshtein("requried", "required"); d != 1 {
+		t.Errorf("a transposition costs %d", d)
+	}
+}

@@ -153,7 +153,7 @@ func checkMarker(w *workspace, k *knownMarkers, c markerComment, target markers.
 }
 
 // inFamily: the markers we speak for are controller-gen's: the kubebuilder: prefix (or a typo of it), and
-// names within a small distance of the crd generator's own unprefixed ones (listType, optional, ...).
+// names one typo away from the crd generator's own unprefixed ones (listType, optional, ...).
 func inFamily(anon string, k *knownMarkers) bool {
 	lower := strings.ToLower(anon)
 	if strings.HasPrefix(anon, "kubebuilder:") {
@@ -172,15 +172,12 @@ func inFamily(anon string, k *knownMarkers) bool {
 		if strings.Contains(def.Name, ":") {
 			continue
 		}
-		d := levenshtein(lower, strings.ToLower(def.Name))
-		limit := 1
-		if len(def.Name) >= 6 {
-			limit = 2
-		}
-		if d >= 1 && d <= limit && anon != def.Name {
+		// one typo away (other generators' unprefixed markers, such as code-generator's +groupGoName,
+		// are further than that from these)
+		if d := levenshtein(lower, strings.ToLower(def.Name)); d == 1 {
 			return true
 		}
-		if d == 0 && anon != def.Name {
+		if strings.EqualFold(anon, def.Name) && anon != def.Name {
 			return true // only the case differs
 		}
 	}
@@ -232,27 +229,33 @@ func nearest(s string, candidates []string) (string, int) {
 	return best, bestD
 }
 
+// levenshtein is the optimal-string-alignment distance: insertions, deletions, substitutions and
+// transpositions of neighbours (the typos people make) each cost one.
 func levenshtein(a, b string) int {
 	if a == b {
 		return 0
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 var _ ast.Node = (*ast.Comment)(nil)

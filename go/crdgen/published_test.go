@@ -239,7 +239,7 @@ func explainMissingKind(profile string) string {
 	if profile == "gateway" {
 		return "gateway generator: kinds outside its standardKinds list are experimental-channel only"
 	}
-	return "not published"
+	return "not among the release files in crd-releases"
 }
 
 // sameWithoutExperimental: a required list or rule list differs only by entries naming experimental properties.
