@@ -147,7 +147,7 @@ func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("first load: %v", first.Stats)
 	}
 	again := ws.generate(generateParams{ModuleDir: ws.dir})
-	if again.Stats["load"] != "none" {
+	if again.Stats["load"] != "none" || again.Stats["cached"] != true || len(again.CRDs) != 1 {
 		t.Errorf("nothing changed, yet: %v", again.Stats)
 	}
 

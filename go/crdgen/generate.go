@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/token"
 	"io"
@@ -30,7 +31,7 @@ type generatedCRD struct {
 	Group    string          `json:"group"`
 	Kind     string          `json:"kind"`
 	FileName string          `json:"fileName"`
-	YAML     string          `json:"yaml"`
+	YAML     string          `json:"yaml,omitempty"`
 	CRD      map[string]any  `json:"crd"`
 	Nodes    map[string]node `json:"nodes,omitempty"`
 	Markers  []*markerOut    `json:"markers,omitempty"`
@@ -83,6 +84,14 @@ func (w *workspace) generate(p generateParams) *generateResult {
 	t0 := time.Now()
 	ls := w.sync(opts.packages, p.BuildFlags, p.Overlays)
 	loadMs := time.Since(t0).Milliseconds()
+	// nothing changed since the last answer for the same request: that answer stands
+	key := cacheKey(res.Options, p)
+	if ls.Kind == "none" && w.last != nil && w.lastKey == key {
+		again := *w.last
+		again.Stats = map[string]any{"load": "none", "loadMs": loadMs, "generateMs": 0, "sourceMapMs": 0, "packagesReparsed": 0, "packagesLoaded": ls.Loaded, "cached": true}
+		return &again
+	}
+	defer func() { w.last, w.lastKey = res, key }()
 	res.Stats = map[string]any{"load": ls.Kind, "loadMs": loadMs, "packagesReparsed": ls.Reparsed, "packagesLoaded": ls.Loaded}
 	if w.loadErr != "" {
 		res.Errors = append(res.Errors, goError{Kind: "list", Message: w.loadErr})
@@ -127,7 +136,10 @@ func (w *workspace) generate(p generateParams) *generateResult {
 			res.Errors = append(res.Errors, goError{Kind: "generate", Message: fmt.Sprintf("%s: generated YAML does not read back: %v", n, err)})
 			continue
 		}
-		c := &generatedCRD{FileName: n, YAML: text, CRD: obj}
+		c := &generatedCRD{FileName: n, CRD: obj}
+		if p.YAML == nil || *p.YAML {
+			c.YAML = text
+		}
 		c.Name, _ = dig(obj, "metadata", "name").(string)
 		c.Group, _ = dig(obj, "spec", "group").(string)
 		c.Kind, _ = dig(obj, "spec", "names", "kind").(string)
@@ -146,6 +158,11 @@ func (w *workspace) generate(p generateParams) *generateResult {
 	res.Stats["generateMs"] = genMs
 	res.Stats["sourceMapMs"] = time.Since(t2).Milliseconds()
 	return res
+}
+
+func cacheKey(options map[string]any, p generateParams) string {
+	b, _ := json.Marshal([]any{options, p.SourceMap, p.YAML, p.BuildFlags})
+	return string(b)
 }
 
 // packageErrors reports what controller-gen would print about the loaded packages (and the type errors it

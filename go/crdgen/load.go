@@ -35,6 +35,9 @@ type workspace struct {
 	fileImports map[string]string
 	dirFiles    map[string]string
 	modStamp    [32]byte
+
+	last    *generateResult // the last answer, given again while nothing changes
+	lastKey string
 }
 
 func newWorkspace(dir string) *workspace { return &workspace{dir: dir} }

@@ -25,6 +25,7 @@ type generateParams struct {
 	Overlays   map[string]string          `json:"overlays"`
 	Options    map[string]json.RawMessage `json:"options"`
 	SourceMap  *bool                      `json:"sourceMap"`
+	YAML       *bool                      `json:"yaml"`
 	BuildFlags []string                   `json:"buildFlags"`
 }
 
