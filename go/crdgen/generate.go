@@ -136,6 +136,7 @@ func (w *workspace) generate(p generateParams) *generateResult {
 			res.Errors = append(res.Errors, goError{Kind: "generate", Message: fmt.Sprintf("%s: generated YAML does not read back: %v", n, err)})
 			continue
 		}
+		text = attribute(text, obj)
 		c := &generatedCRD{FileName: n, CRD: obj}
 		if p.YAML == nil || *p.YAML {
 			c.YAML = text
@@ -257,16 +258,6 @@ func dig(v any, path ...string) any {
 
 // controllerToolsVersion is the controller-tools module this binary was built with.
 func controllerToolsVersion() string {
-	if v := version.Version(); strings.HasPrefix(v, "v") && v != "(devel)" {
-		if info, ok := debug.ReadBuildInfo(); ok {
-			for _, d := range info.Deps {
-				if d.Path == "sigs.k8s.io/controller-tools" {
-					return d.Version
-				}
-			}
-		}
-		return v
-	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range info.Deps {
 			if d.Path == "sigs.k8s.io/controller-tools" {
@@ -274,5 +265,21 @@ func controllerToolsVersion() string {
 			}
 		}
 	}
-	return "(unknown)"
+	return version.Version()
+}
+
+// attribute makes the controller-gen version annotation name the controller-tools version, as
+// controller-gen's own binary does: controller-tools reads it from the main module's version, which for
+// crdgen is its own ("(devel)") unless the build set it with -ldflags.
+func attribute(text string, obj map[string]any) string {
+	got, want := version.Version(), controllerToolsVersion()
+	if got == want {
+		return text
+	}
+	const key = "controller-gen.kubebuilder.io/version"
+	if ann, ok := dig(obj, "metadata", "annotations").(map[string]any); ok && ann[key] == got {
+		ann[key] = want
+		return strings.Replace(text, key+": "+got+"\n", key+": "+want+"\n", 1)
+	}
+	return text
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"crdyaml.local/applyconfig"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/deepcopy"
 	"sigs.k8s.io/controller-tools/pkg/genall"
@@ -43,6 +44,9 @@ func known() *knownMarkers {
 }
 
 func buildKnown() *knownMarkers {
+	for n, g := range applyconfig.Generators() {
+		generators[n] = g
+	}
 	k := &knownMarkers{all: &markers.Registry{}, crd: &markers.Registry{}, generator: map[*markers.Definition]string{}}
 	if err := (crd.Generator{}).RegisterMarkers(k.crd); err != nil {
 		panic(err)

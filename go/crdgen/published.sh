@@ -28,11 +28,10 @@ while read -r name module tag pkgs profile pin; do
   [ -n "$v" ] || v=$pin
   if [ ! -f "versions/$v/go.mod" ]; then echo "$name $tag: controller-tools $v is not supported"; failed=1; continue; fi
   [ "$profile" = "-" ] && profile=""
-  tags=$(cat "versions/$v/tags" 2>/dev/null || true)
   echo "== $name $tag with controller-tools $v"
   case_json=$(printf '{"name":"%s %s","moduleDir":"%s","published":"%s","packages":%s,"profile":"%s"}' "$name" "$tag" "$dir" "$published" "$pkgs" "$profile")
   ran=$((ran + 1))
-  if ! CRDGEN_CASE=$case_json go test -modfile="versions/$v/go.mod" -tags="$tags" \
+  if ! CRDGEN_CASE=$case_json go test -modfile="versions/$v/go.mod" \
       -ldflags "-X sigs.k8s.io/controller-tools/pkg/version.version=$v" -count=1 -run '^TestPublishedCRDs$' -v . \
       | grep -vE '^=== RUN|^--- PASS|^PASS$'; then
     failed=1

@@ -7,15 +7,14 @@ cd "$(dirname "$0")/.."
 for v in "$@"; do
   d=versions/$v
   mkdir -p "$d"
-  printf 'module crdyaml.local/crdgen\n\ngo 1.23.0\n\nrequire sigs.k8s.io/controller-tools %s\n' "$v" > "$d/go.mod"
+  # the applyconfiguration generator came with v0.18: older versions get the module that has none
+  ac=./applyconfig
+  case "$v" in v0.1[0-7].*) ac=./applyconfig-none ;; esac
+  printf 'module crdyaml.local/crdgen\n\ngo 1.23.0\n\nrequire (\n\tcrdyaml.local/applyconfig v0.0.0\n\tsigs.k8s.io/controller-tools %s\n)\n\nreplace crdyaml.local/applyconfig => %s\n' "$v" "$ac" > "$d/go.mod"
   : > "$d/go.sum"
-  tags=""
-  # the applyconfiguration generator came with v0.18
-  case "$v" in v0.1[0-7].*) tags="noapplyconfiguration" ;; esac
-  if [ -n "$tags" ]; then echo "$tags" > "$d/tags"; else rm -f "$d/tags"; fi
-  # `go mod tidy` would take every build tag into account; a build with -mod=mod adds exactly what this
+  # a build with -mod=mod adds exactly what this
   # version's build needs, at the versions controller-tools' own requirements select
-  GOWORK=off go build -mod=mod -modfile="$d/go.mod" -tags="$tags" -o /dev/null .
-  GOWORK=off go vet -mod=mod -modfile="$d/go.mod" -tags="$tags" . >/dev/null 2>&1 || true
+  GOWORK=off go build -mod=mod -modfile="$d/go.mod" -o /dev/null .
+  GOWORK=off go vet -mod=mod -modfile="$d/go.mod" . >/dev/null 2>&1 || true
   echo "$v: $(grep -E '^go |k8s.io/apiextensions-apiserver ' "$d/go.mod" | tr '\n' ' ')"
 done

@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	crdyaml.local/applyconfig v0.0.0
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/gobuffalo/flect v1.0.3 // indirect
@@ -33,3 +34,5 @@ require (
 	sigs.k8s.io/json v0.0.0-20241010143419-9aa6b5e7a4b3 // indirect
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.2 // indirect
 )
+
+replace crdyaml.local/applyconfig => ./applyconfig-none
