@@ -31,12 +31,15 @@ type associations struct {
 	specs    map[*loader.Package]map[token.Pos]*ast.TypeSpec
 	fileFor  map[*loader.Package]map[ast.Node]*ast.File
 	fieldPkg map[*ast.Field]*loader.Package
+	parsed   map[token.Pos]parsedMarker // each marker parsed once per request
+	trials   map[trialKey]trialResult   // each schema marker tried once per node shape
 }
 
 func newAssociations(w *workspace, reg *markers.Registry) *associations {
 	return &associations{w: w, reg: reg, byPkg: map[*loader.Package]map[ast.Node][]markerComment{},
 		fields: map[*loader.Package]map[token.Pos]*ast.Field{}, specs: map[*loader.Package]map[token.Pos]*ast.TypeSpec{},
-		fileFor: map[*loader.Package]map[ast.Node]*ast.File{}, fieldPkg: map[*ast.Field]*loader.Package{}}
+		fileFor: map[*loader.Package]map[ast.Node]*ast.File{}, fieldPkg: map[*ast.Field]*loader.Package{},
+		parsed: map[token.Pos]parsedMarker{}, trials: map[trialKey]trialResult{}}
 }
 
 // of returns the marker comments of every node (*ast.File for package level, *ast.TypeSpec, *ast.Field).
