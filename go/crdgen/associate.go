@@ -3,8 +3,8 @@ package main
 // Which marker comments belong to which declaration. controller-tools' markers.Collector answers this but
 // keeps only the parsed values, not where the comments are; the association below follows its rules
 // (pkg/markers/collect.go of controller-tools, Apache-2.0, unchanged from v0.17 to v0.23) step for step, so
-// a marker is placed on the node controller-gen places it on. TestAssociationMatchesCollector holds the two
-// together on real API packages.
+// a marker is placed on the node controller-gen places it on. checkSourceMap (published_test.go) holds the two
+// together on the demo and on real API packages.
 
 import (
 	"go/ast"

@@ -142,6 +142,12 @@ func TestDemoGeneratesWithSourceMap(t *testing.T) {
 	}
 }
 
+func TestDemoSourceMapCoversEveryNode(t *testing.T) {
+	ws := newWorkspace(demoDir(t))
+	res := ws.generate(generateParams{ModuleDir: ws.dir})
+	checkSourceMap(t, ws, res)
+}
+
 func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 	file, src := demoTypes(t)
 	ws := newWorkspace(demoDir(t))
