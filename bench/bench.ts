@@ -3,7 +3,7 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,cel,editor]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,catalog,cel,editor] [-- --sites c3,c5,c6]
  *
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
@@ -14,6 +14,11 @@
  * `repo`: `crd-yaml check` of a repository-like tree (repository.ts: charts made of the real CRDs and
  * samples) as a whole, beside the sum of its charts checked one by one, and with --jobs 1 and 2: wall and
  * CPU time (user + system) of one run each. CPU time is what to compare on a shared machine.
+ *
+ * `catalog`: `crd-yaml check` of thousands of real CRDs: the folder CRD_YAML_CATALOG_DIR names (a snapshot
+ * of the public CRD catalog's definitions/, about 490 MB; skipped with a line when unset) beside every
+ * tenth file of it (about 50 MB): wall, CPU, peak RSS and MB/s of one run each; the cost per MB should
+ * not grow with the input, nor memory with it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -38,9 +43,14 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,cel,editor').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,catalog,cel,editor').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
+/** `--sites c3,c5` runs only those edit sites of scenario c. */
+const SITES = argVal('--sites', '');
+const ONLY_SITE = (name: string) => !SITES || SITES.split(',').some((s) => name.startsWith(`(${s})`));
+/** A snapshot of the public CRD catalog's definitions/ folder (catalog row; never in the repository). */
+const CATALOG = process.env.CRD_YAML_CATALOG_DIR;
 
 interface ServerSpec {
   name: string;
@@ -148,6 +158,8 @@ async function editLoop(c: LspClient, file: string, text: string, offset: number
   c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   const firstDiags = await first;
   const times: number[] = [];
+  const toB: number[] = [];
+  const toA: number[] = [];
   const pos = positionAt(text, offset);
   let version = 1;
   let lastDiags = firstDiags;
@@ -158,14 +170,19 @@ async function editLoop(c: LspClient, file: string, text: string, offset: number
     version++;
     const t0 = performance.now();
     const wait = c.nextDiagnostics(uri, t0, 60000);
+    // The replaced text may be whole lines (a structural edit): its end is on a later line.
+    const oldLines = old.split('\n');
+    const end = oldLines.length > 1 ? { line: pos.line + oldLines.length - 1, character: oldLines[oldLines.length - 1].length } : { line: pos.line, character: pos.character + old.length };
     c.notify('textDocument/didChange', {
       textDocument: { uri, version },
-      contentChanges: [{ range: { start: pos, end: { line: pos.line, character: pos.character + old.length } }, text: replacement }],
+      contentChanges: [{ range: { start: pos, end }, text: replacement }],
     });
     lastDiags = await wait;
+    if (i >= warmup) (i % 2 === 0 ? toB : toA).push(lastDiags.at - t0);
     if (i >= warmup) times.push(lastDiags.at - t0);
   }
-  return { ...stats(times), firstCount: firstDiags.diagnostics.length, lastCount: lastDiags.diagnostics.length, rss: c.peakRssMB() };
+  // Also apart: a -> b (e.g. a line deleted) and b -> a (put back).
+  return { ...stats(times), toB: stats(toB), toA: stats(toA), firstCount: firstDiags.diagnostics.length, lastCount: lastDiags.diagnostics.length, rss: c.peakRssMB() };
 }
 
 function parseFloor(text: string): number {
@@ -292,7 +309,33 @@ async function scenarioC() {
     { name: '(c3) argo CRD, typing in a type', at: after('type: string', mid) + 'type: strin'.length },
     { name: '(c4) argo CRD, typing in a CEL rule', at: text.indexOf('(self.', rule) + '(self.'.length },
   ];
+  // Structural edits (issue 29): a `type:` line of a nested property deleted and put back (the CRD turns
+  // NonStructural and back), and a property line added and removed, beside the value edit of (c3).
+  const typeAt = after('type: string', mid);
+  const typeLineStart = text.lastIndexOf('\n', typeAt) + 1;
+  const typeLine = text.slice(typeLineStart, text.indexOf('\n', typeAt) + 1);
+  const propAt = text.indexOf('\n', key) + 1;
+  const propLine = `${/^ */.exec(text.slice(propAt))?.[0] ?? ''}zzBench: {type: string}\n`;
+  const structural: { name: string; at: number; a: string; b: string; names: [string, string] }[] = [
+    { name: '(c5) argo CRD, a type: line', at: typeLineStart, a: typeLine, b: '', names: ['deleted', 'put back'] },
+    { name: '(c6) argo CRD, a property line', at: propAt, a: '', b: propLine, names: ['added', 'removed'] },
+  ];
+  for (const site of structural) {
+    if (!ONLY_SITE(site.name)) continue;
+    for (const spec of servers({})) {
+      const c = await start(spec, ws);
+      try {
+        const r = await editLoop(c, file, text, site.at, site.a, site.b);
+        const extra = `diags ${r.firstCount}->${r.lastCount}; peak RSS ${fmt(r.rss)} MB`;
+        report({ scenario: `${site.name} ${site.names[0]}`, server: spec.name, median: r.toB.median, p95: r.toB.p95, extra });
+        report({ scenario: `${site.name} ${site.names[1]}`, server: spec.name, median: r.toA.median, p95: r.toA.p95, extra });
+      } finally {
+        await c.shutdown();
+      }
+    }
+  }
   for (const site of sites) {
+    if (!ONLY_SITE(site.name)) continue;
     for (const spec of servers({})) {
       const c = await start(spec, ws);
       try {
@@ -513,6 +556,38 @@ async function scenarioRepository() {
   fs.rmSync(path.dirname(tree.root), { recursive: true, force: true });
 }
 
+/** Issue 29: the CRD catalog checked whole, beside a tenth of it: cost per MB and peak memory. */
+async function scenarioCatalog() {
+  if (!CATALOG || !fs.existsSync(CATALOG)) {
+    report({ scenario: '(catalog) CRD catalog', server: 'crd-yaml check', median: NaN, p95: NaN, extra: 'skipped: set CRD_YAML_CATALOG_DIR to a folder of real CRDs (the catalog definitions/, ~490 MB)' });
+    return;
+  }
+  const files = [...yamlFiles(CATALOG)].sort();
+  const tenth = files.filter((_, i) => i % 10 === 9).map((f) => path.relative(CATALOG, f));
+  const mb = (names: string[]) => names.reduce((n, f) => n + statSize(path.resolve(CATALOG, f)), 0) / 1048576;
+  const cli = path.join(ROOT, 'dist', 'cli.js');
+  const row = (name: string, megabytes: number, count: number, m: { ms: number; cpuMs: number; rssMB: number; status: number | null }) =>
+    report({
+      scenario: `(catalog) ${name}, ${count} files, ${fmt(megabytes)} MB`,
+      server: 'crd-yaml check',
+      median: m.ms,
+      p95: m.ms,
+      extra: `CPU ${fmt(m.cpuMs)} ms; peak RSS ${fmt(m.rssMB)} MB; ${(megabytes / (m.cpuMs / 1000)).toFixed(2)} MB per CPU s, ${(megabytes / (m.ms / 1000)).toFixed(2)} MB/s; exit ${m.status}`,
+    });
+  const part = measureCpu(process.execPath, [cli, 'check', '--format', 'json', ...tenth], CATALOG);
+  row('every tenth file', mb(tenth), tenth.length, part);
+  const whole = measureCpu(process.execPath, [cli, 'check', '--format', 'json', '.'], CATALOG);
+  row('whole', mb(files.map((f) => path.relative(CATALOG, f))), files.length, whole);
+}
+
+function statSize(f: string): number {
+  try {
+    return fs.statSync(f).size;
+  } catch {
+    return 0;
+  }
+}
+
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('run npm run build first');
   console.log(`crd-yaml bench: ${EDITS} edits per scenario after 5 warm-up edits; node ${process.version}; ${os.cpus().length} cores`);
@@ -523,6 +598,7 @@ async function main() {
   if (ONLY.has('e')) await scenarioE();
   if (ONLY.has('cli')) await scenarioCli();
   if (ONLY.has('repo')) await scenarioRepository();
+  if (ONLY.has('catalog')) await scenarioCatalog();
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
     celBenchmark(REALWORLD_CRDS);

@@ -13,8 +13,10 @@ export interface CliArgs {
   /** Extra places to load CRDs from (their own findings are not reported). */
   crdPaths: string[];
   format: OutputFormat;
-  /** Hide `info` lines. */
+  /** Hide `info` lines (and the progress line). */
   quiet: boolean;
+  /** check: the progress line on stderr (`--progress`: even when stderr is not a terminal); undefined: when it is one. */
+  progress?: boolean;
   /** Worker threads checking the inputs (`--jobs`); undefined: one, or one per core for large inputs. */
   jobs?: number;
   /** Read scalars as plain YAML 1.2 core instead of as Kubernetes does (YAML 1.1, go-yaml v2). */
@@ -129,7 +131,10 @@ Options:
   --kubernetes-version X.Y
                      Check as an API server of Kubernetes X.Y would (1.30 to 1.37, default
                      the newest): its CEL libraries and feature gates.
-  -q, --quiet        Do not print information lines (e.g. "no CRD found for ...").
+  -q, --quiet        Do not print information lines (e.g. "no CRD found for ...") nor the
+                     progress line.
+  --progress         check: print the progress line (files checked / total, the current file)
+                     on stderr even when it is not a terminal (by default: only when it is one).
   -j, --jobs N       Check with N threads (default: one per core when the inputs pass 64 MB).
   --follow-symlinks  Follow symbolic links met while searching directories (each real file is
                      still read once, each real directory searched once). By default a search
@@ -212,6 +217,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--kubeconfig') args.kubeconfig = value();
     else if (a === '--context') args.context = value();
     else if (a === '-q' || a === '--quiet') args.quiet = true;
+    else if (a === '--progress') args.progress = true;
     else if (a === '-j' || a === '--jobs') {
       const v = value();
       if (!/^[1-9][0-9]?$/.test(v)) throw new UsageError(`--jobs needs a number of threads from 1 to 99, not "${v}"`);

@@ -53,8 +53,11 @@ export interface CheckOptions {
    * opened, so each share sees the same CRDs, and the shares' reports together are the whole one.
    */
   shard?: { index: number; count: number };
-  /** Told each input's report once it is checked (a worker posts them as it goes: cli/jobs.ts). */
-  onInput?: (file: string, report: InputReport) => void;
+  /**
+   * Told each input's report once it is checked (a worker posts them as it goes: cli/jobs.ts), with the
+   * number of input files of the whole check (for the progress line).
+   */
+  onInput?: (file: string, report: InputReport, total: number) => void;
   /** Inputs already checked (by a worker that then failed), by path: their reports are taken as they are. */
   done?: ReadonlyMap<string, InputReport>;
 }
@@ -212,7 +215,7 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     // group) would keep the whole text alive (V8 slices point into their parent string).
     const kept = structuredClone(out);
     findings.push(...kept);
-    opts.onInput?.(file.path, { findings: kept, documents: documents - counted, coverage: mine });
+    opts.onInput?.(file.path, { findings: kept, documents: documents - counted, coverage: mine }, files.length);
     service.release(td.uri);
   }
   return { findings, files: files.length, documents, coverage, paths };

@@ -26,7 +26,7 @@ export function runJob(): void {
   const post = (m: FromWorker) => parentPort!.postMessage(m);
   // Each input's report as soon as it is checked: should this worker run out of its heap, the check in
   // the main thread takes them and goes on from there instead of starting over.
-  io.onInput = (file, report) => post({ kind: 'input', file, report });
+  io.onInput = (file, report, total) => post({ kind: 'input', file, report, total });
   if (data.shard) {
     let report: { report: CheckReport; inputErrors: string[] } | undefined;
     io.shard = { ...data.shard, report: (r) => (report = r) };

@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { parseBytesBound } from '../yaml/parseBound';
 import { parseArgs } from './args';
+import { ProgressLine } from './progress';
 import type { CheckReport, InputReport } from './check';
 import type { CoverageCounts } from '../service';
 import type { CliIO, printCheckReport, runCli } from './main';
@@ -60,8 +61,8 @@ export interface JobData {
 export type FromWorker =
   | { kind: 'out'; stdout: string; stderr: string; code: number }
   | { kind: 'report'; report: CheckReport; inputErrors: string[]; stderr: string }
-  /** One input checked (posted as the worker goes). */
-  | { kind: 'input'; file: string; report: InputReport };
+  /** One input checked (posted as the worker goes), of `total` input files. */
+  | { kind: 'input'; file: string; report: InputReport; total: number };
 
 /** The bytes of the YAML files under the given paths, and of the largest (a quick walk, bounded, links inside folders not followed). */
 export function inputBytes(paths: string[], cwd: string): { total: number; largest: number } {
@@ -103,14 +104,15 @@ export function inputBytes(paths: string[], cwd: string): { total: number; large
  * Runs the CLI as the process does: `check` in workers, the rest here. `load` gives the program; `entry`
  * is the script a worker starts with (dist/cli.js). Resolves to the exit code.
  */
-export function runCliProcess(argv: string[], io: CliIO, load: () => Program, entry: string): Promise<number> {
+export function runCliProcess(argv: string[], given: CliIO, load: () => Program, entry: string): Promise<number> {
   const runCli = (a: string[], o: CliIO) => load().runCli(a, o);
   let args: ReturnType<typeof parseArgs>;
   try {
     args = parseArgs(argv);
   } catch {
-    return Promise.resolve(runCli(argv, io));
+    return Promise.resolve(runCli(argv, given));
   }
+  const { io, tick } = withProgress(given, args);
   // The standard input is read by the main thread's process, and baselines (--base, --base-cluster: git,
   // a cluster's credentials) are read asynchronously: checked here.
   if (args.command !== 'check' || args.paths.includes('-') || args.base !== undefined || args.baseCluster) return Promise.resolve(runCli(argv, io));
@@ -118,7 +120,11 @@ export function runCliProcess(argv: string[], io: CliIO, load: () => Program, en
   // by a check in the main thread that goes on from there (it indexes every input again, and checks
   // the ones no worker finished).
   const done = new Map<string, InputReport>();
-  const runWorker = (data: JobData, heapMb: number) => startWorker(entry, data, heapMb, (file, r) => done.set(file, r));
+  const runWorker = (data: JobData, heapMb: number) =>
+    startWorker(entry, data, heapMb, (file, r, total) => {
+      done.set(file, r);
+      tick(file, total);
+    });
   const { total: bytes, largest } = inputBytes([...args.paths, ...args.crdPaths], io.cwd);
   const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? Math.min(4, os.availableParallelism()) : 1);
   const heapMb = Math.ceil(HEAP_BASE_MB + parseBytesBound(largest) / 1048576);
@@ -145,6 +151,27 @@ export function runCliProcess(argv: string[], io: CliIO, load: () => Program, en
     io.stderr(reports[0].stderr);
     return load().printCheckReport(mergeReports(reports.map((r) => r.report)), args, io, reports[0].inputErrors);
   }, inline);
+}
+
+/**
+ * The progress line of a check (progress.ts), where asked (`--progress`) or stderr is a terminal, not
+ * with --quiet: `tick` counts an input checked; anything written to stdout or stderr erases the line first.
+ */
+function withProgress(io: CliIO, args: ReturnType<typeof parseArgs>): { io: CliIO; tick: (file: string, total: number) => void } {
+  if (args.command !== 'check' || args.quiet || !(args.progress || io.terminal)) return { io, tick: () => {} };
+  const line = new ProgressLine(io.stderr, io.terminal);
+  const checked = new Set<string>();
+  const tick = (file: string, total: number) => {
+    checked.add(file);
+    line.tick(checked.size, total, file);
+  };
+  const erasing =
+    (write: (s: string) => void) =>
+    (s: string): void => {
+      line.end();
+      write(s);
+    };
+  return { io: { ...io, stdout: erasing(io.stdout), stderr: erasing(io.stderr), onInput: (file, _r, total) => tick(file, total) }, tick };
 }
 
 /** The shares' coverage counts added up (by key: this bundle holds no service code). */
@@ -174,7 +201,7 @@ function mergeReports(reports: CheckReport[]): CheckReport {
   };
 }
 
-function startWorker(entry: string, data: JobData, heapMb: number, onInput: (file: string, r: InputReport) => void): Promise<Exclude<FromWorker, { kind: 'input' }>> {
+function startWorker(entry: string, data: JobData, heapMb: number, onInput: (file: string, r: InputReport, total: number) => void): Promise<Exclude<FromWorker, { kind: 'input' }>> {
   return new Promise((resolve, reject) => {
     // Loaded here: a small check runs in the main thread and starts no worker.
     const w = new (require('node:worker_threads') as { Worker: typeof Worker }).Worker(entry, {
@@ -185,7 +212,7 @@ function startWorker(entry: string, data: JobData, heapMb: number, onInput: (fil
     });
     let answer: Exclude<FromWorker, { kind: 'input' }> | undefined;
     w.on('message', (m: FromWorker) => {
-      if (m.kind === 'input') onInput(m.file, m.report);
+      if (m.kind === 'input') onInput(m.file, m.report, m.total);
       else answer = m;
     });
     w.on('error', reject);

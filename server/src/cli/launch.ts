@@ -23,6 +23,7 @@ export function launch(load: () => Program, entry: string): void {
       stdout: (s) => process.stdout.write(s),
       stderr: (s) => process.stderr.write(s),
       cwd: process.cwd(),
+      ...(process.stderr.isTTY ? { terminal: { columns: process.stderr.columns || 80 } } : {}),
     },
     load,
     entry,

@@ -30,6 +30,8 @@ export interface CliIO {
   onInput?: CheckOptions['onInput'];
   /** `check`: the inputs a failed worker had checked, taken as they are (cli/jobs.ts). */
   done?: CheckOptions['done'];
+  /** stderr is a terminal this wide (the progress line is shown there unless --quiet). */
+  terminal?: { columns: number };
 }
 
 /** Exit codes: 0 clean, 1 errors found, 2 usage or input error. */

@@ -72,15 +72,19 @@ export function repositoryContexts(files: InputFile[], cwd: string): { contexts:
   const children = new Map<string, Set<string>>();
   const filesIn = new Map<string, string[]>();
   for (const f of abs) {
-    filesIn.set(path.dirname(f), [...(filesIn.get(path.dirname(f)) ?? []), path.basename(f)]);
+    const names = filesIn.get(path.dirname(f));
+    if (names) names.push(path.basename(f));
+    else filesIn.set(path.dirname(f), [path.basename(f)]);
     for (let d = path.dirname(f), up = path.dirname(d); up !== d; d = up, up = path.dirname(d)) {
       const set = children.get(up) ?? new Set<string>();
       if (set.has(path.basename(d))) break;
       children.set(up, set.add(path.basename(d)));
     }
   }
-  const texts = new Map(real.map((f, i) => [abs[i], f.text]));
-  const rfs: RepositoryFs = { ...NODE_FS, read: (p) => texts.get(p) ?? NODE_FS.read(p), folders: (p) => [...(children.get(p) ?? [])], files: (p) => filesIn.get(p) ?? [] };
+  // An input's text as the input gives it, when asked (a file beyond the kept texts is read again): all
+  // texts at once were the whole input in memory (the 494 MB catalog ran its worker out of heap).
+  const inputs = new Map(real.map((f, i) => [abs[i], f]));
+  const rfs: RepositoryFs = { ...NODE_FS, read: (p) => inputs.get(p)?.text ?? NODE_FS.read(p), folders: (p) => [...(children.get(p) ?? [])], files: (p) => filesIn.get(p) ?? [] };
   const around = repositoryAround(abs, rfs);
   for (const f of real) {
     // The working directory is the CLI's workspace folder (vendored copies are judged below it).

@@ -60,3 +60,48 @@ test('keystrokes on a 40 KB CRD: incremental findings = fresh findings', () => {
   // Description edits give final findings in the keystroke pass.
   assert.ok(derivedOrQuick >= 8, `final in the keystroke pass: ${derivedOrQuick}`);
 });
+
+test('structural edits on a 40 KB CRD (type, properties, items, junctor, x-kubernetes-* lines deleted and added): incremental findings = fresh findings', () => {
+  const rand = rng(29);
+  const svc = new LanguageService();
+  let td = TextDocument.create('file:///crd.yaml', 'yaml', 1, CRD);
+  svc.update(td);
+  svc.findings(td);
+  const STRUCTURAL = /^ *(?:type|properties|items|anyOf|allOf|oneOf|not|x-kubernetes-[a-z-]+|additionalProperties|required|- [a-z]+):/;
+  let deleted: { at: number; line: string } | undefined;
+  let changed = 0;
+  for (let i = 0; i < 30; i++) {
+    const text = td.getText();
+    let next: string;
+    if (deleted && rand() < 0.6) {
+      // Put the deleted line back.
+      next = text.slice(0, deleted.at) + deleted.line + text.slice(deleted.at);
+      deleted = undefined;
+    } else {
+      const lines = [...text.matchAll(/^.*\n/gm)].filter((m) => STRUCTURAL.test(m[0]));
+      const m = lines[Math.floor(rand() * lines.length)];
+      if (rand() < 0.7) {
+        next = text.slice(0, m.index) + text.slice(m.index + m[0].length);
+        deleted = { at: m.index, line: m[0] };
+      } else {
+        // A property line or a type line added below a structural line, at its indentation.
+        const indent = /^ */.exec(m[0])![0];
+        const add = rand() < 0.5 ? `${indent}  zz${i}: {type: string}\n` : `${indent}type: ${rand() < 0.5 ? 'string' : 'object'}\n`;
+        const at = m.index + m[0].length;
+        next = text.slice(0, at) + add + text.slice(at);
+        deleted = undefined;
+      }
+    }
+    td = TextDocument.create(td.uri, 'yaml', td.version + 1, next);
+    svc.update(td);
+    const got = svc.findings(td);
+    const fresh = new LanguageService();
+    const ftd = TextDocument.create('file:///crd.yaml', 'yaml', td.version, next);
+    fresh.update(ftd);
+    const want = fresh.findings(ftd);
+    if (want.length) changed++;
+    assert.deepEqual(got, want, `edit ${i}`);
+  }
+  // The edits must make findings come and go, not only leave a clean CRD.
+  assert.ok(changed > 5, `${changed} edits with findings`);
+});

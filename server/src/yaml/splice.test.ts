@@ -121,3 +121,43 @@ test('splice: typing in property names (keys) = fresh parse, the renamed entry k
   // Most edits rename the key in place: its value (often a large subtree) is not parsed again.
   assert.ok(kept > 30, `kept ${kept}`);
 });
+
+test('splice: whole lines deleted or added (type lines, properties, list items) = fresh parse', () => {
+  const rand = rng(29);
+  let text = CRD;
+  let f = parseYamlDocuments(text);
+  void f.documents[0].value;
+  const lineStarts = (t: string) => [0, ...[...t.matchAll(/\n/g)].map((m) => m.index + 1).filter((i) => i < t.length)];
+  // Lines as users add them: copies of the document's own lines (any indentation), moved ones, and odd ones.
+  const ODD = ['\n', '# a comment\n', '---\n', '    - x\n', 'top: 1\n', '        type: string\n', '      extra: {type: string}\n', '  \n', '        "q": 1\n', '        a: &x 1\n'];
+  let spliced = 0;
+  for (let i = 0; i < 120; i++) {
+    const starts = lineStarts(text);
+    const k = Math.floor(rand() * starts.length);
+    const at = starts[k];
+    const lineEnd = k + 1 < starts.length ? starts[k + 1] : text.length;
+    let next: string;
+    if (rand() < 0.5) {
+      // Delete one line or two.
+      const two = rand() < 0.2 && k + 2 < starts.length;
+      next = text.slice(0, at) + text.slice(two ? starts[k + 2] : lineEnd);
+    } else {
+      const src = starts[Math.floor(rand() * starts.length)];
+      const copy = text.slice(src, text.indexOf('\n', src) + 1 || text.length);
+      const line = rand() < 0.8 ? copy : ODD[Math.floor(rand() * ODD.length)];
+      next = text.slice(0, at) + (line.endsWith('\n') ? line : line + '\n') + text.slice(at);
+    }
+    const before = f.documents.map((d) => d.ast);
+    const g = parseYamlDocuments(next, { previous: f, consumePrevious: true });
+    void g.documents.map((d) => d.value);
+    if (g.documents.some((d) => !before.includes(d.ast) && d.ast.contents && before.some((b) => b.contents === d.ast.contents))) spliced++;
+    const fresh = parseYamlDocuments(next);
+    assert.deepEqual(snapshot(g), snapshot(fresh), `edit ${i} at ${at}`);
+    // Every fifth edit goes back to the clean document (most edits then apply to a document without errors).
+    text = i % 5 === 4 ? CRD : next;
+    f = i % 5 === 4 ? parseYamlDocuments(text, { previous: g, consumePrevious: true }) : g;
+    void f.documents.map((d) => d.value);
+  }
+  // The test must exercise the splice (an edit that breaks the document is parsed whole, and so are the next ones until it is clean).
+  assert.ok(spliced > 15, `spliced ${spliced}`);
+});

@@ -5,7 +5,8 @@
  * extent is fixed by the unchanged lines around it), so the new node is spliced into the previous AST,
  * the nodes after it are shifted, and the JSON value is rebuilt copy-on-write along the path only.
  * Anything unusual (syntax errors or warnings, anchors, aliases, merge keys, tags, flow collections on
- * the path, multi-line edits) gives up, and the caller parses the whole document as before.
+ * the path, multi-line edits other than whole lines deleted or added) gives up, and the caller parses the
+ * whole document as before.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 import type { TextEdit } from './diff';
@@ -44,9 +45,16 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   const doc = src.doc;
   // A document with findings is re-parsed whole (its findings outside the edit must stay right).
   if (doc.errors.length || doc.warnings.length || src.value?.error || src.value?.problems?.length || !doc.contents) return undefined;
-  const removed = src.chunkText.slice(edit.start, edit.oldEnd);
-  const inserted = newText.slice(edit.start, edit.newEnd);
-  if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) return undefined;
+  let removed = src.chunkText.slice(edit.start, edit.oldEnd);
+  let inserted = newText.slice(edit.start, edit.newEnd);
+  if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) {
+    // Whole lines deleted or added (a `type:` line, a property): spliced like a one-line edit.
+    const lines = wholeLines(src.chunkText, newText, edit);
+    if (!lines) return undefined;
+    edit = lines;
+    removed = src.chunkText.slice(edit.start, edit.oldEnd);
+    inserted = newText.slice(edit.start, edit.newEnd);
+  }
   // A long insertion (a pasted one-line list) goes through the full parse and its memory estimate.
   if (inserted.length > SPLICE_MAX_INSERT_CHARS) return undefined;
   // Walked once per parse of the document: a document with anchors is never spliced.
@@ -105,6 +113,30 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   // A new Document object (the service tells documents apart by it) sharing the updated contents.
   const copy = Object.create(Object.getPrototypeOf(doc), Object.getOwnPropertyDescriptors(doc)) as Document.Parsed;
   return { chunkText: newText, doc: copy, value };
+}
+
+/**
+ * A deletion or an insertion of whole lines, as the same edit at the start of a line: a text diff finds
+ * it wherever its common prefix ends (deleting `  type: string` before `  x-kubernetes-...` shares the
+ * indentation, and the edit starts after it). Undefined for any other edit with a line break, or with a
+ * carriage return (line ends are then not only `\n`).
+ */
+function wholeLines(before: string, after: string, edit: TextEdit): TextEdit | undefined {
+  const deleting = edit.newEnd === edit.start;
+  if (deleting === (edit.oldEnd === edit.start)) return undefined;
+  const text = deleting ? before : after;
+  let start = edit.start;
+  let end = deleting ? edit.oldEnd : edit.newEnd;
+  if (text.slice(start, end).includes('\r')) return undefined;
+  // The same characters go whether the edit is at [start, end) or one to the left, when the one before
+  // it is its last (in the text that holds them).
+  while (start > 0 && text.charCodeAt(start - 1) !== 10 && text.charCodeAt(start - 1) === text.charCodeAt(end - 1)) {
+    start--;
+    end--;
+  }
+  if (start > 0 && text.charCodeAt(start - 1) !== 10) return undefined;
+  if (text.charCodeAt(end - 1) !== 10) return undefined;
+  return deleting ? { start, oldEnd: end, newEnd: start } : { start, oldEnd: start, newEnd: end };
 }
 
 /** A plain key that reads the same in YAML 1.1 and 1.2 and in kubectl's conversion: a string. */
