@@ -19,6 +19,7 @@ import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '.
 import { openCluster } from '../cluster';
 import { parseYamlDocuments } from '../yaml';
 import { isInside } from '../workspace/repository';
+import { crdKey } from '../workspace/crdIndex';
 import { addCoverage, addCoverageCounts, emptyCoverage, type CoverageCounts } from '../service/coverage';
 
 /** A finding of one input file. */
@@ -59,8 +60,11 @@ export interface CheckOptions {
   done?: ReadonlyMap<string, InputReport>;
 }
 
-/** One input's part of a check report. */
-export type InputReport = Pick<CheckReport, 'findings' | 'documents' | 'coverage'>;
+/**
+ * One input's part of a check report; `noCrd`: the group/kinds of its objects no known CRD defines (the
+ * ones the catalog is asked for, cli/catalog.ts).
+ */
+export type InputReport = Pick<CheckReport, 'findings' | 'documents' | 'coverage'> & { noCrd?: string[] };
 
 /**
  * The baselines of the inputs (IO): at a git revision (`--base REF`, the same path in the repository that
@@ -135,6 +139,8 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
     const uri = uriOfInput(f.path, cwd);
     paths.set(uri, f.path);
     service.indexDiskFile(uri, f.text, f.external || !isInside(path.resolve(cwd, f.path), cwd) ? 'external' : 'disk', reread(f));
+    // Marked in place (a lazily parsed CRD is not copied): its findings say where it came from.
+    if (f.catalog) for (const c of service.index.entriesOf(uri, 'external')) c.catalog = f.catalog;
   }
   const docs = files.map((file) => {
     const uri = uriOfInput(file.path, cwd);
@@ -191,8 +197,10 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     const counted = documents;
     service.update(td);
     documents += service.file(td).docs.length;
-    const mine = addCoverage(emptyCoverage(), service.coverage(td));
+    const covered = service.coverage(td);
+    const mine = addCoverage(emptyCoverage(), covered);
     addCoverageCounts(coverage, mine);
+    const noCrd = [...new Set(covered.flatMap((c) => ('notChecked' in c && c.notChecked === 'noCrd' && c.group !== undefined && c.kind !== undefined ? [crdKey(c.group, c.kind)] : [])))];
     const all = service.findings(td);
     const out: FileFinding[] = [];
     for (const f of all) {
@@ -212,7 +220,7 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     // group) would keep the whole text alive (V8 slices point into their parent string).
     const kept = structuredClone(out);
     findings.push(...kept);
-    opts.onInput?.(file.path, { findings: kept, documents: documents - counted, coverage: mine });
+    opts.onInput?.(file.path, { findings: kept, documents: documents - counted, coverage: mine, ...(noCrd.length ? { noCrd } : {}) });
     service.release(td.uri);
   }
   return { findings, files: files.length, documents, coverage, paths };

@@ -132,6 +132,8 @@ export function formatJson(report: CheckReport, inputErrors: string[], cwd: stri
     ...(f.field !== undefined ? { field: f.field } : {}),
     ...(f.path !== undefined && f.path !== f.field ? { path: f.path } : {}),
     ...(f.provenance ? { provenance: f.provenance } : {}),
+    // The catalog CRD the finding comes from (URL and tag), as in SARIF.
+    ...(f.provenance?.crdSource ? { crdSource: f.provenance.crdSource } : {}),
     ...(f.notes?.length ? { notes: f.notes } : {}),
     ...(f.params ? { params: f.params } : {}),
     ...(f.related?.length ? { related: f.related.map((r) => ({ file: displayPath(r.location.uri, report, cwd), ...region(r.location.range), message: r.message })) } : {}),
@@ -207,6 +209,7 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
     if (f.field !== undefined) properties.field = f.field;
     if (f.path !== undefined) properties.path = f.path;
     if (f.provenance) properties.provenance = f.provenance;
+    if (f.provenance?.crdSource) properties.crdSource = f.provenance.crdSource;
     if (f.notes?.length) properties.notes = f.notes;
     return {
       ruleId: f.code,

@@ -1,0 +1,169 @@
+/**
+ * `crd-yaml check`, `preview` and `lock` with CRDs from a catalog served on the loopback interface
+ * (test/catalogServer.ts): a cataloged kind is checked (enum, CEL rule, defaults in the preview), a kind
+ * the catalog lacks is counted as not checked, a second run without the server answers from the cache, and
+ * a lock file refuses bytes whose hash changed.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../server/src/cli/main';
+import { DEFAULT_CATALOG } from '../../server/src/workspace/catalog';
+import { startCatalog, type CatalogServer } from '../catalogServer';
+
+let server: CatalogServer;
+let dir: string;
+const cacheBefore = process.env.CRD_YAML_CACHE;
+
+const PUBLICATION = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: pub
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: pub
+  publicationReclaimPolicy: keep
+  target:
+    allTables: true
+`;
+// Neither allTables nor objects: the CRD's CEL rule says they are mutually exclusive.
+const RULE = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: rule
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: rule
+  target: {}
+`;
+const GOOD = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: good
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: good
+  target:
+    allTables: true
+`;
+const UNKNOWN = `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+spec: {}
+`;
+
+before(async () => {
+  server = await startCatalog();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-catalog-cli-'));
+  // A repository: crd-yaml.lock is written at its root.
+  fs.mkdirSync(path.join(dir, '.git'));
+  fs.writeFileSync(path.join(dir, 'pub.yaml'), PUBLICATION);
+  fs.writeFileSync(path.join(dir, 'good.yaml'), GOOD);
+  fs.writeFileSync(path.join(dir, 'rule.yaml'), RULE);
+  fs.writeFileSync(path.join(dir, 'widget.yaml'), UNKNOWN);
+  process.env.CRD_YAML_CACHE = path.join(dir, 'cache');
+});
+
+after(async () => {
+  await server?.close();
+  if (cacheBefore === undefined) delete process.env.CRD_YAML_CACHE;
+  else process.env.CRD_YAML_CACHE = cacheBefore;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: dir });
+  return { code, out, err };
+}
+
+interface JsonReport {
+  findings: Array<{ file: string; code: string; message: string; field?: string; crdSource?: { url: string; tag: string } }>;
+  summary: { unchecked: number; checked: { customResource: number } };
+}
+
+test('check: a cataloged kind gets its CRD checks, a kind the catalog lacks is counted, the cache answers without the server', async () => {
+  const args = ['check', '--catalog', server.template, '--format', 'json', 'pub.yaml', 'rule.yaml', 'widget.yaml'];
+  const first = await cli(args);
+  const report = JSON.parse(first.out) as JsonReport;
+  const enumError = report.findings.find((f) => f.field === 'spec.publicationReclaimPolicy');
+  assert.ok(enumError, first.out);
+  assert.equal(enumError.code, 'FieldValueNotSupported');
+  const rule = report.findings.find((f) => f.message.includes('allTables and objects are mutually exclusive'));
+  assert.ok(rule, `the CRD's CEL rule fires: ${first.out}`);
+  assert.equal(rule.file, 'rule.yaml');
+  const url = server.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication');
+  assert.deepEqual(enumError.crdSource, { url, tag: 'main' });
+  assert.equal(report.summary.checked.customResource, 2);
+  assert.equal(report.summary.unchecked, 1, 'the Widget: not in the catalog');
+  assert.equal(first.code, 1);
+  // One request per group/kind: the Publication and the Widget.
+  assert.deepEqual(server.requests.map((r) => r.split('/').slice(-2).join('/')).sort(), ['example.com/widget.yaml', 'postgresql.cnpg.io/publication.yaml']);
+
+  // SARIF carries the source too.
+  const sarif = JSON.parse((await cli(['check', '--catalog', server.template, '--format', 'sarif', 'pub.yaml'])).out) as { runs: Array<{ results: Array<{ properties?: { crdSource?: unknown } }> }> };
+  assert.ok(sarif.runs[0].results.some((r) => JSON.stringify(r.properties?.crdSource) === JSON.stringify({ url, tag: 'main' })));
+
+  // The preview shows the CRD's defaults.
+  const preview = await cli(['preview', '--catalog', server.template, 'good.yaml']);
+  assert.equal(preview.code, 0, preview.err);
+  assert.match(preview.out, /publicationReclaimPolicy: retain/);
+
+  // The server gone: the same findings from the cache.
+  const asked = server.requests.length;
+  await server.close();
+  const again = await cli(args);
+  assert.deepEqual(JSON.parse(again.out), report);
+  assert.equal(server.requests.length, asked);
+
+  // Off: nothing is looked up (and the object is not checked).
+  const off = JSON.parse((await cli(['check', '--catalog', 'off', '--format', 'json', 'pub.yaml'])).out) as JsonReport;
+  assert.equal(off.findings.length, 0);
+  assert.equal(off.summary.unchecked, 1);
+  server = await startCatalog();
+});
+
+test('lock: the CRDs in use pinned by sha256; a changed catalog file is refused by hash, naming the CRD; --update takes it', async () => {
+  process.env.CRD_YAML_CACHE = path.join(dir, 'cache-lock');
+  const lock = await cli(['lock', '--catalog', server.template, 'pub.yaml', 'widget.yaml']);
+  assert.equal(lock.code, 0, lock.err);
+  assert.match(lock.err, /crd-yaml\.lock: 1 catalog CRD \(1 kind not in the catalog\)/);
+  const text = fs.readFileSync(path.join(dir, 'crd-yaml.lock'), 'utf8');
+  assert.match(text, /group: postgresql\.cnpg\.io\n\s+kind: Publication\n\s+url: http:\/\/127\.0\.0\.1:\d+\/main\/definitions\/postgresql\.cnpg\.io\/publication\.yaml\n\s+tag: main\n\s+sha256: [0-9a-f]{64}/);
+  const ok = await cli(['check', '--catalog', server.template, 'pub.yaml']);
+  assert.equal(ok.code, 1, 'the enum error, from the locked bytes');
+  assert.match(ok.out, /publicationReclaimPolicy/);
+
+  // The catalog rebuilt: another byte in the file, and a machine without the cached copy.
+  const served = path.join(server.root, 'definitions', 'postgresql.cnpg.io', 'publication.yaml');
+  fs.appendFileSync(served, '# rebuilt\n');
+  process.env.CRD_YAML_CACHE = path.join(dir, 'cache-ci');
+  const refused = await cli(['check', '--catalog', server.template, 'pub.yaml']);
+  assert.equal(refused.code, 2, refused.err);
+  assert.match(refused.err, /catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks [0-9a-f]{64}/);
+  assert.doesNotMatch(refused.out, /publicationReclaimPolicy/, 'not checked against refused bytes');
+
+  const update = await cli(['lock', '--update', '--catalog', server.template, 'pub.yaml']);
+  assert.equal(update.code, 0, update.err);
+  assert.notEqual(fs.readFileSync(path.join(dir, 'crd-yaml.lock'), 'utf8'), text);
+  assert.equal((await cli(['check', '--catalog', server.template, 'pub.yaml'])).code, 1);
+  fs.rmSync(path.join(dir, 'crd-yaml.lock'));
+});
+
+test('the default catalog is the public one, by tag; a bad template is a usage error', async () => {
+  // Only its shape: no test reaches the internet.
+  assert.equal(DEFAULT_CATALOG, 'https://raw.githubusercontent.com/CustomResourceDefinition/catalog/{tag}/definitions/{group}/{kind}.yaml');
+  const bad = await cli(['check', '--catalog', 'ftp://example/{group}', 'pub.yaml']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--catalog: the catalog must be an http\(s\) URL template/);
+});
