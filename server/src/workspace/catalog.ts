@@ -83,7 +83,8 @@ export function repositoryRootOf(dir: string): string {
 export function parseLock(text: string): Map<string, LockEntry> | { error: string } {
   let v: unknown;
   try {
-    v = parse(text);
+    // Every scalar a string: a hash of digits only is not a number.
+    v = parse(text, { schema: 'failsafe' });
   } catch (e) {
     return { error: `${LOCK_FILE} is not YAML: ${(e as Error).message.split('\n')[0]}` };
   }
