@@ -12,6 +12,7 @@ import type * as Crypto from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { isBuiltinGroup } from '../engine/discovery/builtin';
 import { getUrl } from '../net/http';
 
 /** The public catalog's raw files: `definitions/<group>/<kind in lower case>.yaml`, tagged per Kubernetes release. */
@@ -46,9 +47,12 @@ export function catalogConfig(setting: string | undefined, kubernetesMinor?: num
   return { template: v, tag: catalogTag(kubernetesMinor) };
 }
 
-/** A group and kind the catalog may be asked for: names as a CRD may spell them, nothing a URL would read otherwise. */
+/**
+ * A group and kind the catalog may be asked for: names as a CRD may spell them (nothing a URL would read
+ * otherwise), never a Kubernetes built-in group (engine/discovery: its kinds have no CRD).
+ */
 export function catalogable(group: string, kind: string): boolean {
-  return /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(group) && group.includes('.') && /^[A-Za-z][A-Za-z0-9]{0,62}$/.test(kind);
+  return /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(group) && group.includes('.') && /^[A-Za-z][A-Za-z0-9]{0,62}$/.test(kind) && !isBuiltinGroup(group);
 }
 
 /** The URL of a group/kind's CRD in a catalog. */
