@@ -3,7 +3,7 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,cel]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,cel,catalog]
  *
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
@@ -35,7 +35,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,cel').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,cel,catalog').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 
@@ -520,6 +520,11 @@ async function main() {
   if (ONLY.has('e')) await scenarioE();
   if (ONLY.has('cli')) await scenarioCli();
   if (ONLY.has('repo')) await scenarioRepository();
+  if (ONLY.has('catalog')) {
+    // catalog.ts: a CR's check with its CRD from a loopback catalog (first, cached) beside a local CRD.
+    const { catalogBenchmark } = await import('./catalog');
+    await catalogBenchmark(report);
+  }
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
     celBenchmark(REALWORLD_CRDS);

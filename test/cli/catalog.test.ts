@@ -114,6 +114,10 @@ test('check: a cataloged kind gets its CRD checks, a kind the catalog lacks is c
   const sarif = JSON.parse((await cli(['check', '--catalog', server.template, '--format', 'sarif', 'pub.yaml'])).out) as { runs: Array<{ results: Array<{ properties?: { crdSource?: unknown } }> }> };
   assert.ok(sarif.runs[0].results.some((r) => JSON.stringify(r.properties?.crdSource) === JSON.stringify({ url, tag: 'main' })));
 
+  // The summary says the catalog was asked.
+  const text = await cli(['check', '--catalog', server.template, 'widget.yaml']);
+  assert.match(text.err, /not checked: 1 object with no CRD for its kind \(not in the catalog either\)/);
+
   // The preview shows the CRD's defaults.
   const preview = await cli(['preview', '--catalog', server.template, 'good.yaml']);
   assert.equal(preview.code, 0, preview.err);

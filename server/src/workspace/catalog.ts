@@ -203,10 +203,11 @@ export class Catalog {
     const file = this.cacheFileOf(group, kind, url);
     const meta = await readMeta(file);
     const cachedText = meta?.status === 'found' ? await fs.readFile(file, 'utf8').catch(() => undefined) : undefined;
-    const found = (text: string): CatalogEntry => ({ ...base, found: true, file, text, sha256: sha256(text) });
+    // The cached bytes' hash is in their record (a 2.9 MB CRD takes milliseconds to hash); the lock hashes them again.
+    const found = (text: string, hash = sha256(text)): CatalogEntry => ({ ...base, found: true, file, text, sha256: hash });
     if (locked) {
       // The locked bytes: from the cache when they are there, else fetched; never other bytes.
-      if (cachedText !== undefined && sha256(cachedText) === locked.sha256) return found(cachedText);
+      if (cachedText !== undefined && sha256(cachedText) === locked.sha256) return found(cachedText, locked.sha256);
       const r = await this.fetch(url, undefined);
       if ('error' in r) return { ...base, found: false, error: r.error };
       if (r.status === 'notFound') return { ...base, found: false, error: `${group}/${kind}: ${url} is not found (HTTP 404), but ${LOCK_FILE} locks it`, mismatch: true };
@@ -215,12 +216,12 @@ export class Catalog {
         return { ...base, found: false, mismatch: true, error: `catalog CRD ${kind}.${group}: ${url} has sha256 ${got}, ${LOCK_FILE} locks ${locked.sha256} (crd-yaml lock --update takes the new one)` };
       }
       await this.store(file, { url, status: 'found', checkedAt: Date.now(), ...r.validators, sha256: got }, r.text);
-      return found(r.text!);
+      return found(r.text!, got);
     }
     const age = meta ? Date.now() - meta.checkedAt : Infinity;
     const fromCache = (): CatalogEntry | undefined => {
       if (meta?.status === 'notFound') return { ...base, found: false, notFound: true };
-      return cachedText !== undefined ? found(cachedText) : undefined;
+      return cachedText !== undefined ? found(cachedText, meta?.sha256) : undefined;
     };
     const fresh = meta && age >= 0 && age < (meta.status === 'found' ? (this.opts.maxAgeMs ?? 3600_000) : (this.opts.notFoundMaxAgeMs ?? 3600_000));
     if (fresh) {
