@@ -171,3 +171,21 @@ test('the default catalog is the public one, by tag; a bad template is a usage e
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--catalog: the catalog must be an http\(s\) URL template/);
 });
+
+test('the process: in shares across workers (--jobs 2), the same findings as in process', {
+  skip: !fs.existsSync(path.join(__dirname, '..', '..', 'dist', 'cli.js')) && 'dist/cli.js not built (npm run build)',
+}, async () => {
+  const { execFile } = await import('node:child_process');
+  const cache = path.join(dir, 'cache-jobs');
+  const args = ['check', '--catalog', server.template, '--format', 'json', 'pub.yaml', 'rule.yaml', 'widget.yaml'];
+  process.env.CRD_YAML_CACHE = cache;
+  const want = JSON.parse((await cli(args)).out) as JsonReport;
+  const got = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const p = execFile(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'cli.js'), ...args, '--jobs', '2'], { cwd: dir, env: { ...process.env, CRD_YAML_CACHE: path.join(dir, 'cache-jobs-2') } }, (_e, out) =>
+      resolve({ code: p.exitCode, out }),
+    );
+  });
+  assert.equal(got.code, 1);
+  // The workers fetched into their own cache: the related locations name that copy.
+  assert.deepEqual((JSON.parse(got.out.replaceAll('cache-jobs-2', 'cache-jobs')) as JsonReport).findings, want.findings);
+});

@@ -82,7 +82,8 @@ export async function checkWithCatalog(files: InputFile[], opts: CheckOptions, c
   };
   if (!wanted.length) return { report: tell(first, new Set()), errors: [], notes: [] };
   const { found, errors, notes } = await ask(catalog, wanted);
-  if (!found.length) return { report: tell(first, new Set()), errors, notes };
+  const state = notes.length ? 'unreachable' : 'asked';
+  if (!found.length) return { report: { ...tell(first, new Set()), catalog: state }, errors, notes };
   const foundKeys = new Set(found.map((a) => crdKey(a.group, a.kind)));
   const done = new Map<string, InputReport>(opts.done ?? []);
   const recheck = new Set<string>();
@@ -93,7 +94,7 @@ export async function checkWithCatalog(files: InputFile[], opts: CheckOptions, c
   tell(first, recheck);
   const report = checkFiles(files, { ...opts, crdFiles: [...(opts.crdFiles ?? []), ...found.map(crdFileOf)], done });
   for (const a of found) report.paths.set(a.file, a.file);
-  return { report, errors, notes };
+  return { report: { ...report, catalog: state }, errors, notes };
 }
 
 /**

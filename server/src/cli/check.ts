@@ -103,6 +103,8 @@ export interface CheckReport {
   coverage: CoverageCounts;
   /** Display paths of files by URI (for related locations in other files). */
   paths: Map<string, string>;
+  /** The CRD catalog was asked for the kinds without a CRD (cli/catalog.ts), or could not be reached. */
+  catalog?: 'asked' | 'unreachable';
 }
 
 /** The URI the service knows a CLI input by. */

@@ -13,7 +13,6 @@ import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './tes
 import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
 import { catalogCrdFiles, catalogOf, checkWithCatalog, writeLock } from './catalog';
-import { catalogConfig } from '../workspace/catalog';
 import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -242,7 +241,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
  * Prints a check report as args ask; returns the exit code: 1 for errors, and for objects no known CRD
  * defines when nothing at all could be checked or with --fail-on-unchecked.
  */
-export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet' | 'format' | 'unknownKinds' | 'failOnUnchecked' | 'catalog' | 'kubernetesMinor'>, io: CliIO, inputErrors: string[]): number {
+export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet' | 'format' | 'unknownKinds' | 'failOnUnchecked'>, io: CliIO, inputErrors: string[]): number {
   const counts = summarize(report.findings);
   if (args.quiet) report.findings = report.findings.filter((f) => f.severity === 'error' || f.severity === 'warning');
   if (args.format === 'json') io.stdout(formatJson(report, inputErrors, io.cwd));
@@ -250,8 +249,7 @@ export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet
   else {
     io.stdout(formatText(report.findings));
     if (report.files === 0) return inputErrors.length ? EXIT_USAGE : EXIT_OK;
-    const catalog = !!catalogConfig(args.catalog ?? process.env.CRD_YAML_CATALOG, args.kubernetesMinor);
-    io.stderr(formatSummary(report, counts, { hint: args.unknownKinds === 'hint', catalog }));
+    io.stderr(formatSummary(report, counts, { hint: args.unknownKinds === 'hint', catalog: report.catalog === 'asked' }));
   }
   if (inputErrors.length) return EXIT_USAGE;
   const unchecked = report.coverage.notChecked.noCrd > 0 && (args.failOnUnchecked || nothingChecked(report.coverage));
