@@ -147,6 +147,11 @@ test('lock: the CRDs in use pinned by sha256; a changed catalog file is refused 
   const ok = await cli(['check', '--catalog', server.template, 'pub.yaml']);
   assert.equal(ok.code, 1, 'the enum error, from the locked bytes');
   assert.match(ok.out, /publicationReclaimPolicy/);
+  // A kind the lock does not pin: used, and said.
+  fs.writeFileSync(path.join(dir, 'backup.yaml'), 'apiVersion: postgresql.cnpg.io/v1\nkind: ScheduledBackup\nmetadata:\n  name: b\nspec:\n  schedule: "0 0 0 * * *"\n  cluster:\n    name: db\n');
+  const unpinned = await cli(['check', '--catalog', server.template, 'backup.yaml']);
+  assert.match(unpinned.err, /catalog CRD ScheduledBackup\.postgresql\.cnpg\.io is not in crd-yaml\.lock \(crd-yaml lock adds it\)/);
+  assert.match(unpinned.err, /checked 1 custom resource/);
 
   // The catalog rebuilt: another byte in the file, and a machine without the cached copy.
   const served = path.join(server.root, 'definitions', 'postgresql.cnpg.io', 'publication.yaml');

@@ -81,8 +81,8 @@ export async function checkWithCatalog(files: InputFile[], opts: CheckOptions, c
     return r;
   };
   if (!wanted.length) return { report: tell(first, new Set()), errors: [], notes: [] };
-  const { found, errors, notes } = await ask(catalog, wanted);
-  const state = notes.length ? 'unreachable' : 'asked';
+  const { found, errors, notes, unreachable } = await ask(catalog, wanted);
+  const state = unreachable ? 'unreachable' : 'asked';
   if (!found.length) return { report: { ...tell(first, new Set()), catalog: state }, errors, notes };
   const foundKeys = new Set(found.map((a) => crdKey(a.group, a.kind)));
   const done = new Map<string, InputReport>(opts.done ?? []);
@@ -145,12 +145,14 @@ export async function catalogCrdFiles(files: InputFile[], opts: CheckOptions, ca
  * The catalog's answers: the CRDs found, the ones the lock refused (errors), and why others could not
  * be read (one note: offline is said once).
  */
-async function ask(catalog: Catalog, wanted: Array<{ group: string; kind: string }>): Promise<{ found: Array<Extract<CatalogEntry, { found: true }>>; errors: string[]; notes: string[] }> {
+async function ask(catalog: Catalog, wanted: Array<{ group: string; kind: string }>): Promise<{ found: Array<Extract<CatalogEntry, { found: true }>>; errors: string[]; notes: string[]; unreachable: boolean }> {
   const answers = wanted.length ? await catalog.lookupAll(wanted) : [];
   const failed = answers.flatMap((a) => (!a.found && 'error' in a ? [a] : []));
-  const notes = failed
-    .filter((a) => !a.mismatch)
-    .slice(0, 1)
-    .map((a) => a.error);
-  return { found: answers.filter((a): a is Extract<CatalogEntry, { found: true }> => a.found), errors: failed.filter((a) => a.mismatch).map((a) => a.error), notes };
+  const unreachable = failed.find((a) => !a.mismatch);
+  const found = answers.filter((a): a is Extract<CatalogEntry, { found: true }> => a.found);
+  const notes = unreachable ? [unreachable.error] : [];
+  // With a lock file, a CRD it does not pin moves with the catalog: said, so that CI pins it.
+  const lock = catalog.opts.lock;
+  if (lock) for (const a of found) if (!lock.has(crdKey(a.group, a.kind))) notes.push(`catalog CRD ${a.kind}.${a.group} is not in ${LOCK_FILE} (crd-yaml lock adds it)`);
+  return { found, errors: failed.filter((a) => a.mismatch).map((a) => a.error), notes, unreachable: !!unreachable };
 }
