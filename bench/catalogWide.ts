@@ -64,7 +64,7 @@ for (const file of files.slice(0, limit)) {
   if (v1beta1) count('(apiextensions.k8s.io/v1beta1: read through the conversion)', file);
   const cr = `apiVersion: ${spec.group}/${version}\nkind: ${names.kind}\nmetadata:\n  name: probe\n`;
   try {
-    const r = checkFiles([{ path: 'probe.yaml', text: cr }], { crdFiles: [{ path: file, text, external: true }], cwd: path.dirname(file) });
+    const r = checkFiles([{ path: 'probe.yaml', text: cr }], { crdFiles: [{ path: file, text, external: true, catalog: { url: file, tag: 'main' } }], cwd: path.dirname(file) });
     findings += r.findings.length;
     const c = r.coverage;
     if (c.checked.customResource === 1) count(v1beta1 ? 'loaded (v1beta1)' : 'loaded', file);

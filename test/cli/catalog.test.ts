@@ -194,3 +194,42 @@ test('the process: in shares across workers (--jobs 2), the same findings as in 
   // The workers fetched into their own cache: the related locations name that copy.
   assert.deepEqual((JSON.parse(got.out.replaceAll('cache-jobs-2', 'cache-jobs')) as JsonReport).findings, want.findings);
 });
+
+test("a catalog CRD is YAML as the API server serves it: '{{.BaseOS}}' in a default is text, not a template action", async () => {
+  const { checkFiles } = await import('../../server/src/cli/check');
+  // As in the public catalog's infrastructure.cluster.x-k8s.io/nutanixmachine.yaml.
+  const crd = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata:',
+    '  name: images.example.com',
+    'spec:',
+    '  group: example.com',
+    '  names: {kind: Image, plural: images, singular: image, listKind: ImageList}',
+    '  scope: Namespaced',
+    '  versions:',
+    '  - name: v1',
+    '    served: true',
+    '    storage: true',
+    '    schema:',
+    '      openAPIV3Schema:',
+    '        type: object',
+    '        properties:',
+    '          spec:',
+    '            type: object',
+    '            properties:',
+    '              name:',
+    '                type: string',
+    '                default: capx-{{.BaseOS}}-{{.K8sVersion}}-*',
+    '              size:',
+    '                type: integer',
+    '',
+  ].join('\n');
+  const cr = { path: 'image.yaml', text: 'apiVersion: example.com/v1\nkind: Image\nmetadata:\n  name: i\nspec:\n  size: big\n' };
+  const asCatalog = checkFiles([cr], { cwd: dir, crdFiles: [{ path: path.join(dir, 'cache', 'image.yaml'), text: crd, external: true, catalog: { url: 'http://127.0.0.1/x', tag: 'main' } }] });
+  assert.deepEqual(
+    asCatalog.findings.map((f) => f.code),
+    ['FieldValueTypeInvalid'],
+  );
+  assert.equal(asCatalog.coverage.checked.customResource, 1);
+});

@@ -298,6 +298,10 @@ export class RepositoryFeatures {
         // A local CRD indexed meanwhile wins anyway (crdIndex.ts ranks external sources last).
         const uri = pathToFileURL(a.file).href;
         this.catalogUris.add(uri);
+        // YAML as the API server serves it (never a template), another project's CRD (no authoring lints).
+        const fc = { plainYaml: true, vendored: 'it is from the CRD catalog' };
+        this.contexts.set(uri, fc);
+        svc.setFileContext(uri, fc);
         changed.push(...svc.indexDiskFile(uri, a.text, 'external'));
         for (const c of svc.index.entriesOf(uri, 'external')) c.catalog = { url: a.url, tag: a.tag };
         this.deps.indexed?.(uri);

@@ -199,7 +199,7 @@ export class LanguageService {
     const helmTemplate = parsing.helmTemplate;
     const rereadable = reread && heldBy(this.ctx.caches, reread);
     // A file of custom resources is indexed without a parse.
-    const light = !mayHoldCrd(text) ? [] : helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
+    const light = !mayHoldCrd(text) ? [] : helmTemplate || (!parsing.plainYaml && hasGoTemplateActions(text)) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
     let crds: IndexedCrd[];
     if (light) crds = light;
     else {
@@ -367,6 +367,6 @@ function contextKey(fc: FileContext): FileContext {
 }
 
 /** How a file of this context is parsed (templates.ts). */
-function parseOptionsOf(fc: FileContext | undefined): { helmTemplate?: boolean; kustomizeVars?: boolean; testExpressions?: boolean } {
-  return { helmTemplate: !!fc?.helmTemplate, kustomizeVars: !!fc?.kustomize, testExpressions: fc?.testTool?.tool === 'chainsaw' };
+function parseOptionsOf(fc: FileContext | undefined): { helmTemplate?: boolean; kustomizeVars?: boolean; testExpressions?: boolean; plainYaml?: boolean } {
+  return { helmTemplate: !!fc?.helmTemplate, kustomizeVars: !!fc?.kustomize, testExpressions: fc?.testTool?.tool === 'chainsaw', plainYaml: !!fc?.plainYaml };
 }
