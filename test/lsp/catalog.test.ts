@@ -118,6 +118,9 @@ test('a cataloged kind is checked with its catalog CRD; the status bar, the CRD 
     const def = await s.conn.sendRequest<Location[] | Location | null>('textDocument/definition', { textDocument: { uri: uri('pub.yaml') }, position: { line: 1, character: 8 } });
     const loc = Array.isArray(def) ? def[0] : def;
     assert.equal(loc?.uri, crds[0].uri);
+    // Hover on a field: the schema's words, and where the CRD came from.
+    const hover = await s.conn.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: uri('pub.yaml') }, position: { line: 9, character: 5 } });
+    assert.ok(hover?.contents.value.includes(`from the catalog: ${url} (tag main)`), JSON.stringify(hover));
     // Read-only on disk.
     assert.equal(fs.statSync(new URL(crds[0].uri)).mode & 0o222, 0);
     first = show(pub);
