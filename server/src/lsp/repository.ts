@@ -274,9 +274,11 @@ export class RepositoryFeatures {
    * asked (coverage.ts counts them apart); in an untrusted workspace only cached answers are used.
    */
   catalogFor(td: TextDocument): void {
+    const svc = this.deps.service;
+    // Most checks: every kind has its CRD (or is built in); coverage is computed only otherwise.
+    if (!svc.usesUnknownKinds(td.uri)) return;
     const catalog = this.currentCatalog();
     if (!catalog) return;
-    const svc = this.deps.service;
     const keys: Array<{ group: string; kind: string }> = [];
     for (const c of svc.coverage(td)) {
       if (!('notChecked' in c) || c.notChecked !== 'noCrd' || c.group === undefined || c.kind === undefined) continue;

@@ -3,6 +3,7 @@
  * one method per editor feature. It speaks editor terms (TextDocument, Position, Range) and returns
  * vscode-languageserver-types values; it does no IO and knows nothing of the connection.
  */
+import { isBuiltinGroup } from '../engine/discovery/builtin';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SignatureHelp } from 'vscode-languageserver-types';
 import { CrdIndex, crdKey, extractCrds, mayHoldCrd, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
@@ -209,6 +210,19 @@ export class LanguageService {
     }
     if (source === 'open') this.indexedOpen.set(uri, crds);
     return this.index.set(uri, crds, source);
+  }
+
+  /**
+   * Whether an open file has objects of a group/kind no indexed CRD defines, outside Kubernetes' built-in
+   * groups (cheap: no coverage computed; coverage.ts says which and why).
+   */
+  usesUnknownKinds(uri: string): boolean {
+    for (const k of this.uses.get(uri) ?? []) {
+      const i = k.lastIndexOf('/');
+      const group = k.slice(0, i);
+      if (group.includes('.') && !isBuiltinGroup(group) && !this.index.lookup(group, k.slice(i + 1))) return true;
+    }
+    return false;
   }
 
   /** Open files whose CRs use one of the given CRD keys. */
