@@ -3,7 +3,7 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,catalog,cel,editor] [-- --sites c3,c5,c6]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,catalog,catalog-fetch,cel,editor] [-- --sites c3,c5,c6]
  *
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
@@ -19,6 +19,9 @@
  * of the public CRD catalog's definitions/, about 490 MB; skipped with a line when unset) beside every
  * tenth file of it (about 50 MB): wall, CPU, peak RSS and MB/s of one run each; the cost per MB should
  * not grow with the input, nor memory with it.
+ *
+ * `catalog-fetch` (catalog.ts): one custom resource checked with its CRD local, from a loopback CRD catalog
+ * the first time, and from the catalog cache.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -43,7 +46,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,catalog,cel,editor').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,catalog,catalog-fetch,cel,editor').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 /** `--sites c3,c5` runs only those edit sites of scenario c. */
@@ -599,6 +602,11 @@ async function main() {
   if (ONLY.has('cli')) await scenarioCli();
   if (ONLY.has('repo')) await scenarioRepository();
   if (ONLY.has('catalog')) await scenarioCatalog();
+  if (ONLY.has('catalog-fetch')) {
+    // catalog.ts: a CR's check with its CRD from a loopback catalog (first, cached) beside a local CRD.
+    const { catalogBenchmark } = await import('./catalog');
+    await catalogBenchmark(report);
+  }
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
     celBenchmark(REALWORLD_CRDS);

@@ -73,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   let last: StatusParams | undefined;
   const render = () => {
-    status.text = statusText(last?.crdCount, last?.indexing ?? true, pending.overdue);
+    status.text = statusText(last?.crdCount, last?.indexing ?? true, pending.overdue, last?.catalogCount);
   };
   render();
   status.tooltip = 'crd-yaml: CustomResourceDefinitions indexed from open files, the workspace and configured sources (click for the list)';

@@ -37,6 +37,8 @@ test('a check is shown as pending only after the moment passes, and until its di
   assert.deepEqual(p.overdue, []);
   assert.equal(changes, 2);
   assert.equal(statusText(3, false, p.overdue), '$(symbol-class) CRDs: 3');
+  // Catalog CRDs counted apart.
+  assert.equal(statusText(15, false, [], 3), '$(symbol-class) CRDs: 12 + 3 from catalog');
 });
 
 test('diagnostics within the moment: nothing is shown and the timer is gone', () => {

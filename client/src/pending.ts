@@ -56,8 +56,10 @@ export class PendingChecks {
 }
 
 /** The status bar text: the CRD count (a spinner while indexing) and, while a check is overdue, which file. */
-export function statusText(crdCount: number | undefined, indexing: boolean, overdue: readonly string[]): string {
-  const base = `${indexing || crdCount === undefined ? '$(loading~spin)' : '$(symbol-class)'} CRDs${crdCount === undefined ? '' : `: ${crdCount}`}`;
+export function statusText(crdCount: number | undefined, indexing: boolean, overdue: readonly string[], catalogCount = 0): string {
+  // Catalog CRDs apart: `CRDs: 12 + 3 from catalog`.
+  const count = crdCount === undefined ? '' : catalogCount > 0 ? `: ${crdCount - catalogCount} + ${catalogCount} from catalog` : `: ${crdCount}`;
+  const base = `${indexing || crdCount === undefined ? '$(loading~spin)' : '$(symbol-class)'} CRDs${count}`;
   if (overdue.length === 0) return base;
   const name = (u: string) => decodeURIComponent(u.slice(u.lastIndexOf('/') + 1));
   return `${base} $(sync~spin) checking ${name(overdue[0])}${overdue.length > 1 ? ` +${overdue.length - 1}` : ''}...`;

@@ -71,7 +71,7 @@ export async function showCrds(getClient: () => LanguageClient | undefined): Pro
   const items: CrdPick[] = crds.map((crd) => ({
     label: `$(symbol-class) ${crd.kind}`,
     description: `${crd.group} · ${crd.versions.join(', ') || 'no served version'}`,
-    detail: `${relative(crd.uri)}${crd.alsoDefinedIn?.length ? ` (also defined in ${crd.alsoDefinedIn.map(relative).join(', ')})` : ''}`,
+    detail: `${crd.catalog ? `from the catalog: ${crd.catalog.url} (tag ${crd.catalog.tag})` : relative(crd.uri)}${crd.alsoDefinedIn?.length ? ` (also defined in ${crd.alsoDefinedIn.map(relative).join(', ')})` : ''}`,
     crd,
   }));
   // The ways to add CRDs: all of them with none indexed, the first two below the list otherwise. Each

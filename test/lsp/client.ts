@@ -57,7 +57,7 @@ export async function startServer(workspace: string | null, initializationOption
     lastOf.set('crdYaml/status', p);
     deliver('crdYaml/status', p);
   });
-  conn.onNotification('window/logMessage', () => undefined);
+  conn.onNotification('window/logMessage', (p: unknown) => deliver('window/logMessage', p));
   conn.onRequest('workspace/configuration', () => [null]);
   conn.onRequest('client/registerCapability', () => null);
   conn.listen();

@@ -8,7 +8,7 @@ import { CEL_LINT_SCOPES, type CelLintScope } from '../service';
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'yaml' | 'junit';
 
 export interface CliArgs {
-  command: 'check' | 'preview' | 'migrate' | 'convert' | 'test' | 'help' | 'version';
+  command: 'check' | 'preview' | 'migrate' | 'convert' | 'test' | 'lock' | 'help' | 'version';
   paths: string[];
   /** Extra places to load CRDs from (their own findings are not reported). */
   crdPaths: string[];
@@ -53,6 +53,10 @@ export interface CliArgs {
   kubernetesMinor?: number;
   /** check: the CRDs the CEL lints run on (--cel-lint-scope; service/lintScope.ts). */
   celLintScope: CelLintScope;
+  /** --catalog URL-TEMPLATE|off (workspace/catalog.ts); undefined: $CRD_YAML_CATALOG, else the public catalog. */
+  catalog?: string;
+  /** lock: fetch every catalog CRD again instead of keeping the locked ones (--update). */
+  update: boolean;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -78,6 +82,9 @@ Commands:
                      object (and oldObject, for an update) through the API server's checks
                      against the file's CRD. Prints PASS or FAIL per case, the differences of
                      failures, and "N passed, M failed"; exit code 1 when a case failed.
+  lock PATHS...       Write crd-yaml.lock at the repository root: the catalog CRDs the custom
+                     resources in PATHS use (URL, tag, sha256). check then uses those bytes
+                     only; --update fetches them again.
   convert --webhook URL --to VERSION PATHS...
                      Send the custom resources in PATHS to a conversion webhook you run, in a
                      ConversionReview as the API server would (its CRD from PATHS or --crd),
@@ -92,6 +99,12 @@ Options:
                      YAML (fetched once, then read from the cache in ~/.cache/crd-yaml;
                      repeatable). Their own problems are not reported. For test: where
                      \`crd: group/Kind\` is looked up.
+  --catalog URL|off  Where the CRD of a custom resource no local CRD defines is fetched from: a
+                     URL template with {group}, {kind} (lower case) and {tag} (default: the
+                     public CustomResourceDefinition/catalog on GitHub, tag by
+                     --kubernetes-version, else main; $CRD_YAML_CATALOG overrides). Only the
+                     group and kind are sent; answers are cached in ~/.cache/crd-yaml. off:
+                     never.
   --exclude GLOB     Do not check files matching GLOB (relative to the current directory,
                      e.g. 'chart/**'; repeatable). CRDs they define are still used.
   --cluster          Also load the CRDs of a cluster (read-only: a list of
@@ -187,6 +200,7 @@ export function parseArgs(argv: string[]): CliArgs {
     baseCluster: false,
     compatibility: {},
     celLintScope: 'authored',
+    update: false,
   };
   let command: string | undefined;
   let formatGiven: string | undefined;
@@ -213,6 +227,8 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '-f' || a === '--format') formatGiven = value();
     else if (a === '--crd') args.crdPaths.push(value());
     else if (a === '--exclude') args.exclude.push(value());
+    else if (a === '--catalog') args.catalog = value();
+    else if (a === '--update') args.update = true;
     else if (a === '--cluster') args.cluster = true;
     else if (a === '--kubeconfig') args.kubeconfig = value();
     else if (a === '--context') args.context = value();
@@ -261,14 +277,15 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (command === undefined) command = a;
     else rest.push(a);
   }
-  if (command === undefined) throw new UsageError('missing command (check, preview, test, migrate or convert)');
+  if (command === undefined) throw new UsageError('missing command (check, preview, test, lock, migrate or convert)');
   if (command === 'help') return { ...args, command: 'help' };
-  if (command !== 'check' && command !== 'preview' && command !== 'migrate' && command !== 'convert' && command !== 'test') {
-    throw new UsageError(`unknown command "${command}" (expected check, preview, test, migrate or convert)`);
+  if (command !== 'check' && command !== 'preview' && command !== 'migrate' && command !== 'convert' && command !== 'test' && command !== 'lock') {
+    throw new UsageError(`unknown command "${command}" (expected check, preview, test, lock, migrate or convert)`);
   }
   args.command = command;
   args.paths = rest;
   if (args.paths.length === 0) throw new UsageError(`${command}: no paths given`);
+  if (args.update && command !== 'lock') throw new UsageError(`${command}: --update is for lock`);
   if (args.write && command !== 'migrate') throw new UsageError(`${command}: --write is for migrate`);
   if (args.readBack && command !== 'preview') throw new UsageError(`${command}: --read-back is for preview`);
   if ((args.base !== undefined || args.baseCluster || Object.keys(args.compatibility).length) && command !== 'check') throw new UsageError(`${command}: --base, --base-cluster and --compat are for check`);
@@ -286,7 +303,7 @@ export function parseArgs(argv: string[]): CliArgs {
   if (command === 'convert' && !args.webhook) throw new UsageError('convert: --webhook URL is required');
   if (command === 'convert' && !args.to) throw new UsageError('convert: --to VERSION is required');
   if ((args.kubeconfig !== undefined || args.context !== undefined) && !args.cluster) throw new UsageError('--kubeconfig and --context go with --cluster');
-  const allowed: OutputFormat[] = command === 'check' ? ['text', 'json', 'sarif'] : command === 'test' ? ['text', 'junit'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
+  const allowed: OutputFormat[] = command === 'check' ? ['text', 'json', 'sarif'] : command === 'lock' ? ['text'] : command === 'test' ? ['text', 'junit'] : command === 'migrate' ? ['yaml'] : ['yaml', 'json'];
   const fmt = (formatGiven ?? allowed[0]) as OutputFormat;
   if (!allowed.includes(fmt)) throw new UsageError(`${command}: unknown format "${formatGiven}" (expected ${allowed.join(', ')})`);
   args.format = fmt;

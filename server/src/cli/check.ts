@@ -19,6 +19,7 @@ import { ClusterBaselineSource, GitBaselineSource, type BaselineSource } from '.
 import { openCluster } from '../cluster';
 import { parseYamlDocuments } from '../yaml';
 import { isInside } from '../workspace/repository';
+import { crdKey } from '../workspace/crdIndex';
 import { addCoverage, addCoverageCounts, emptyCoverage, type CoverageCounts } from '../service';
 
 /** A finding of one input file. */
@@ -62,8 +63,11 @@ export interface CheckOptions {
   done?: ReadonlyMap<string, InputReport>;
 }
 
-/** One input's part of a check report. */
-export type InputReport = Pick<CheckReport, 'findings' | 'documents' | 'coverage'>;
+/**
+ * One input's part of a check report; `noCrd`: the group/kinds of its objects no known CRD defines (the
+ * ones the catalog is asked for, cli/catalog.ts).
+ */
+export type InputReport = Pick<CheckReport, 'findings' | 'documents' | 'coverage'> & { noCrd?: string[] };
 
 /**
  * The baselines of the inputs (IO): at a git revision (`--base REF`, the same path in the repository that
@@ -102,6 +106,8 @@ export interface CheckReport {
   coverage: CoverageCounts;
   /** Display paths of files by URI (for related locations in other files). */
   paths: Map<string, string>;
+  /** The CRD catalog was asked for the kinds without a CRD (cli/catalog.ts), or could not be reached. */
+  catalog?: 'asked' | 'unreachable';
 }
 
 /** The URI the service knows a CLI input by. */
@@ -137,7 +143,11 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);
     paths.set(uri, f.path);
+    // A catalog CRD is YAML as the API server serves it, never a template.
+    if (f.catalog) service.setFileContext(uri, { plainYaml: true, vendored: 'it is from the CRD catalog' });
     service.indexDiskFile(uri, f.text, f.external || !isInside(path.resolve(cwd, f.path), cwd) ? 'external' : 'disk', reread(f));
+    // Marked in place (a lazily parsed CRD is not copied): its findings say where it came from.
+    if (f.catalog) for (const c of service.index.entriesOf(uri, 'external')) c.catalog = f.catalog;
   }
   const docs = files.map((file) => {
     const uri = uriOfInput(file.path, cwd);
@@ -194,8 +204,10 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     const counted = documents;
     service.update(td);
     documents += service.file(td).docs.length;
-    const mine = addCoverage(emptyCoverage(), service.coverage(td));
+    const covered = service.coverage(td);
+    const mine = addCoverage(emptyCoverage(), covered);
     addCoverageCounts(coverage, mine);
+    const noCrd = [...new Set(covered.flatMap((c) => ('notChecked' in c && c.notChecked === 'noCrd' && c.group !== undefined && c.kind !== undefined ? [crdKey(c.group, c.kind)] : [])))];
     const all = service.findings(td);
     const out: FileFinding[] = [];
     for (const f of all) {
@@ -215,7 +227,7 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     // group) would keep the whole text alive (V8 slices point into their parent string).
     const kept = structuredClone(out);
     findings.push(...kept);
-    opts.onInput?.(file.path, { findings: kept, documents: documents - counted, coverage: mine }, files.length);
+    opts.onInput?.(file.path, { findings: kept, documents: documents - counted, coverage: mine, ...(noCrd.length ? { noCrd } : {}) }, files.length);
     service.release(td.uri);
   }
   return { findings, files: files.length, documents, coverage, paths };

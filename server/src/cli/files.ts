@@ -5,6 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import type { CrdOrigin } from '../workspace/crdIndex';
+
 /** A readable text file to check. */
 export interface InputFile {
   /** The path as shown to the user (relative paths stay relative). */
@@ -19,6 +21,8 @@ export interface InputFile {
   reread?: () => string;
   /** CRDs from outside the inputs' repository (a `--crd` URL, a cluster): ranked after the inputs' own. */
   external?: boolean;
+  /** A CRD fetched from the catalog (workspace/catalog.ts): where from, said with the findings it gives. */
+  catalog?: CrdOrigin;
   /** Its size in bytes, when read from disk (shares of a check are balanced by it). */
   bytes?: number;
 }

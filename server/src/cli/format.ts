@@ -62,8 +62,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * The documents not checked, by reason, in the summary's words: each with the next step where there is one.
  * Those the user can act on come first.
  */
-const NOT_CHECKED_WORDS: Array<[NotCheckedReason, (n: number, hint: boolean) => string]> = [
-  ['noCrd', (n, hint) => `${plural(n, 'object')} with no CRD for ${n === 1 ? 'its' : 'their'} kind (give CRDs with --crd <file|url> or --cluster${hint ? '' : '; --unknown-kinds hint lists them'})`],
+const NOT_CHECKED_WORDS: Array<[NotCheckedReason, (n: number, hint: boolean, catalog?: boolean) => string]> = [
+  [
+    'noCrd',
+    (n, hint, catalog) =>
+      `${plural(n, 'object')} with no CRD for ${n === 1 ? 'its' : 'their'} kind${catalog ? ' (not in the catalog either)' : ''} (give CRDs with --crd <file|url> or --cluster${hint ? '' : '; --unknown-kinds hint lists them'})`,
+  ],
   ['crdUnreadable', (n) => `${plural(n, 'object')} whose CRD has YAML syntax errors`],
   ['template', (n, hint) => `${plural(n, 'document')} a template decides${hint ? '' : ' (--unknown-kinds hint lists them)'}`],
   ['builtinKind', (n) => `${plural(n, 'object')} of built-in kinds (not validated yet)`],
@@ -80,9 +84,10 @@ export function nothingChecked(c: CoverageCounts): boolean {
 
 /**
  * The text format's summary line: the files and documents, the findings by severity, what was checked and
- * what was not, by reason. `hint`: --unknown-kinds hint listed the objects and documents not checked.
+ * what was not, by reason. `hint`: --unknown-kinds hint listed the objects and documents not checked;
+ * `catalog`: the CRD catalog was asked for the kinds without a CRD.
  */
-export function formatSummary(report: CheckReport, counts: Record<Severity, number>, opts: { hint: boolean }): string {
+export function formatSummary(report: CheckReport, counts: Record<Severity, number>, opts: { hint: boolean; catalog?: boolean }): string {
   const c = report.coverage;
   const checked = [
     c.checked.crd && plural(c.checked.crd, 'CRD'),
@@ -90,7 +95,7 @@ export function formatSummary(report: CheckReport, counts: Record<Severity, numb
     c.checked.partialObject && `${plural(c.checked.partialObject, 'partial object')} (patches, test assertions)`,
     c.checked.unservedKind && `${plural(c.checked.unservedKind, 'object')} of a kind Kubernetes does not serve`,
   ].filter(Boolean);
-  const notChecked = NOT_CHECKED_WORDS.filter(([r]) => c.notChecked[r] > 0).map(([r, words]) => words(c.notChecked[r], opts.hint));
+  const notChecked = NOT_CHECKED_WORDS.filter(([r]) => c.notChecked[r] > 0).map(([r, words]) => words(c.notChecked[r], opts.hint, opts.catalog));
   const parts = [
     `${plural(report.files, 'file')}, ${plural(report.documents, 'document')}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info`,
     nothingChecked(c) ? 'nothing checked (exit code 1): no CRD known for the kinds of its objects' : checked.length ? `checked ${checked.join(', ')}` : 'nothing checked',
@@ -132,6 +137,8 @@ export function formatJson(report: CheckReport, inputErrors: string[], cwd: stri
     ...(f.field !== undefined ? { field: f.field } : {}),
     ...(f.path !== undefined && f.path !== f.field ? { path: f.path } : {}),
     ...(f.provenance ? { provenance: f.provenance } : {}),
+    // The catalog CRD the finding comes from (URL and tag), as in SARIF.
+    ...(f.provenance?.crdSource ? { crdSource: f.provenance.crdSource } : {}),
     ...(f.notes?.length ? { notes: f.notes } : {}),
     ...(f.params ? { params: f.params } : {}),
     ...(f.related?.length ? { related: f.related.map((r) => ({ file: displayPath(r.location.uri, report, cwd), ...region(r.location.range), message: r.message })) } : {}),
@@ -207,6 +214,7 @@ export function formatSarif(report: CheckReport, opts: { version: string; cwd: s
     if (f.field !== undefined) properties.field = f.field;
     if (f.path !== undefined) properties.path = f.path;
     if (f.provenance) properties.provenance = f.provenance;
+    if (f.provenance?.crdSource) properties.crdSource = f.provenance.crdSource;
     if (f.notes?.length) properties.notes = f.notes;
     return {
       ruleId: f.code,

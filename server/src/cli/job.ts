@@ -30,8 +30,8 @@ export function runJob(): void {
   if (data.shard) {
     let report: { report: CheckReport; inputErrors: string[] } | undefined;
     io.shard = { ...data.shard, report: (r) => (report = r) };
-    runCli(data.argv, io);
-    post(report ? { kind: 'report', ...report, stderr } : { kind: 'out', stdout, stderr, code: 2 });
+    // A promise when the catalog is asked for CRDs (cli/catalog.ts).
+    void Promise.resolve(runCli(data.argv, io)).then(() => post(report ? { kind: 'report', ...report, stderr } : { kind: 'out', stdout, stderr, code: 2 }));
     return;
   }
   const code = runCli(data.argv, io);

@@ -198,6 +198,7 @@ function mergeReports(reports: CheckReport[]): CheckReport {
     documents: reports.reduce((n, r) => n + r.documents, 0),
     coverage: sumCoverage(reports.map((r) => r.coverage)),
     paths: reports[0].paths,
+    ...(reports[0].catalog ? { catalog: reports[0].catalog } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
+import { catalogCrdFiles, catalogOf, checkWithCatalog, writeLock } from './catalog';
 import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -168,7 +169,34 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
     });
   }
 
-  if (args.command === 'preview') {
+  // The catalog (cli/catalog.ts) for the kinds no local CRD defines: check, preview and lock.
+  const cat = args.command === 'check' || args.command === 'preview' || args.command === 'lock' ? catalogOf(args, io.cwd) : { lockFile: '' };
+  if ('error' in cat) {
+    io.stderr(`crd-yaml: ${cat.error}\n`);
+    return EXIT_USAGE;
+  }
+  if (args.command === 'lock') {
+    return writeLock(files, opts, args, io.cwd).then((r) => {
+      for (const l of r.lines) io.stderr(`crd-yaml: ${l}\n`);
+      return inputErrors.length ? EXIT_USAGE : r.code;
+    });
+  }
+  const catalog = cat.catalog;
+  // Said once on standard error; a CRD the lock refuses is an input error.
+  const told = (r: { errors: string[]; notes: string[] }) => {
+    for (const n of r.notes) if (!args.quiet) io.stderr(`crd-yaml: ${n}\n`);
+    for (const e of r.errors) io.stderr(`crd-yaml: ${e}\n`);
+    inputErrors.push(...r.errors);
+  };
+
+  if (args.command === 'preview' && catalog) {
+    return catalogCrdFiles(files, opts, catalog).then((r) => {
+      told(r);
+      return preview({ ...opts, crdFiles: [...crdFiles, ...r.crdFiles] });
+    });
+  }
+  if (args.command === 'preview') return preview(opts);
+  function preview(opts: Parameters<typeof previewFiles>[1]): number {
     const entries = previewFiles(files, { ...opts, readBack: args.readBack });
     if (entries.length === 0) {
       if (files.length) io.stderr(`crd-yaml: no custom resources to preview in ${args.paths.join(', ')}\n`);
@@ -185,15 +213,30 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
         io.stderr(`crd-yaml: ${r.error}\n`);
         return EXIT_USAGE;
       }
-      return printCheckReport(checkFiles(files, { ...opts, baselines: r.baselines, compatibility: args.compatibility }), args, io, inputErrors);
+      const checkOpts = { ...opts, baselines: r.baselines, compatibility: args.compatibility };
+      if (!catalog) return printCheckReport(checkFiles(files, checkOpts), args, io, inputErrors);
+      return checkWithCatalog(files, checkOpts, catalog).then((c) => {
+        told(c);
+        return printCheckReport(c.report, args, io, inputErrors);
+      });
     });
   }
-  const report = checkFiles(files, { ...opts, compatibility: args.compatibility, ...(io.shard ? { shard: io.shard } : {}), onInput: io.onInput, done: io.done });
-  if (io.shard) {
-    io.shard.report({ report, inputErrors });
-    return EXIT_OK;
+  const checkOpts: CheckOptions = { ...opts, compatibility: args.compatibility, ...(io.shard ? { shard: io.shard } : {}), onInput: io.onInput, done: io.done };
+  if (catalog) {
+    return checkWithCatalog(files, checkOpts, catalog).then((c) => {
+      told(c);
+      return reported(c.report);
+    });
   }
-  return printCheckReport(report, args, io, inputErrors);
+  return reported(checkFiles(files, checkOpts));
+
+  function reported(report: CheckReport): number {
+    if (io.shard) {
+      io.shard.report({ report, inputErrors });
+      return EXIT_OK;
+    }
+    return printCheckReport(report, args, io, inputErrors);
+  }
 }
 
 /**
@@ -208,7 +251,7 @@ export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet
   else {
     io.stdout(formatText(report.findings));
     if (report.files === 0) return inputErrors.length ? EXIT_USAGE : EXIT_OK;
-    io.stderr(formatSummary(report, counts, { hint: args.unknownKinds === 'hint' }));
+    io.stderr(formatSummary(report, counts, { hint: args.unknownKinds === 'hint', catalog: report.catalog === 'asked' }));
   }
   if (inputErrors.length) return EXIT_USAGE;
   const unchecked = report.coverage.notChecked.noCrd > 0 && (args.failOnUnchecked || nothingChecked(report.coverage));

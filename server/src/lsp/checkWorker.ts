@@ -115,6 +115,7 @@ export class Checker {
       readable: this.readable,
       schedule: (uri) => this.scheduler.schedule(uri, false),
       sendStatus: () => this.sendStatus(),
+      indexed: (uri) => this.feed.crds(uri, 'external'),
       log: (m) => this.log(m),
     });
     this.repo.register();
@@ -157,7 +158,7 @@ export class Checker {
   }
 
   private sendStatus(): void {
-    this.post({ t: 'status', crdCount: this.service.crdCount, indexing: this.indexing });
+    this.post({ t: 'status', crdCount: this.service.crdCount, indexing: this.indexing, catalogCount: this.repo.catalogCount() });
   }
 
   private isStale(uri: string, version: number): boolean {
@@ -282,6 +283,8 @@ export class Checker {
           if (this.isStale(uri, doc.version) || this.docs.get(uri) !== doc) this.meter.stats.staleDropped++;
           else publish = jsonSafe(findings.map((f) => toDiagnostic(f, uri)));
           if (pending) this.fullPassWhenIdle(uri);
+          // The CRDs of its objects no local CRD defines, from the catalog (after the scan: a workspace CRD wins).
+          else if (this.scannedOnce) this.repo.catalogFor(doc);
         },
         { uri, version: doc.version },
       );

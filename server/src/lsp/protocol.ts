@@ -78,6 +78,8 @@ export interface StatusParams {
   crdCount: number;
   /** Whether the workspace scan is still running. */
   indexing: boolean;
+  /** Of crdCount, the CRDs fetched from the catalog (workspace/catalog.ts). */
+  catalogCount?: number;
 }
 
 /** `crdYaml/status`, sent by the server whenever the CRD index changes, for the client's status bar. */
@@ -95,6 +97,8 @@ export interface CrdSummary {
   line: number;
   /** Other definitions of the same group/kind (not used), if any. */
   alsoDefinedIn?: string[];
+  /** Fetched from the CRD catalog (uri: its cached copy): the URL and the catalog's tag. */
+  catalog?: { url: string; tag: string };
 }
 
 /** `crdYaml/crds`, sent by the VS Code client when the status bar item is clicked: the CRDs in use. */

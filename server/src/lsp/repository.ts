@@ -5,7 +5,7 @@
  * requests behind the status bar's CRD list and "CRD: Import CRDs from Cluster...". In an untrusted
  * workspace nothing is fetched, no cluster is contacted and no credential plugin runs.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,6 +21,8 @@ import { isInside, repositoryAround, repositoryRoleOf, workspaceFs } from '../wo
 import { isTestToolFile } from '../workspace/testTools';
 import { globToRegExp, readCandidate, type ReadableRoots } from '../workspace/scan';
 import { defaultSourceCache, goModuleCrds, isUrl, urlSource, yamlFilesUnder } from '../workspace/sources';
+import { parseKubernetesVersion } from '../engine';
+import { Catalog, catalogable, catalogConfig, LOCK_FILE, parseLock, repositoryRootOf } from '../workspace/catalog';
 import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult } from './protocol';
 
 /** The `crdYaml.*` settings this module reads. */
@@ -34,6 +36,10 @@ export interface RepositorySettings {
   crdSources: string[];
   /** Index the CRD files of the Go modules the workspace's go.mod requires. */
   goModules: boolean;
+  /** The CRD catalog's URL template or `off` (workspace/catalog.ts); undefined: the public catalog. */
+  catalog?: string;
+  /** The Kubernetes minor checked as (the catalog's tag). */
+  kubernetesMinor?: number;
 }
 
 export function readRepositorySettings(raw: Record<string, unknown>): RepositorySettings {
@@ -45,6 +51,8 @@ export function readRepositorySettings(raw: Record<string, unknown>): Repository
     templates: raw.templates === 'ignore' ? 'ignore' : 'check',
     crdSources: strings(raw.crdSources),
     goModules: raw.goModules === true,
+    ...(typeof raw.catalog === 'string' ? { catalog: raw.catalog } : {}),
+    ...(typeof raw.kubernetesVersion === 'string' && parseKubernetesVersion(raw.kubernetesVersion) !== undefined ? { kubernetesMinor: parseKubernetesVersion(raw.kubernetesVersion) } : {}),
   };
 }
 
@@ -67,6 +75,12 @@ export class RepositoryFeatures {
   private readonly contexts = new Map<string, FileContext>();
   private exclude: { test(p: string): boolean }[] = [];
   private sourcesKey = '';
+  /** The CRD catalog (workspace/catalog.ts), made again when its settings, the folders or the trust change. */
+  private catalog: { key: string; catalog?: Catalog } = { key: '' };
+  private catalogDir = path.join(path.dirname(defaultSourceCache()), 'catalog');
+  /** The group/kinds asked of the catalog, and the cached files of the CRDs it gave (indexed as external sources). */
+  private readonly asked = new Set<string>();
+  private readonly catalogUris = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -80,6 +94,8 @@ export class RepositoryFeatures {
       /** Re-check a document. */
       schedule: (uri: string) => void;
       sendStatus: () => void;
+      /** The CRDs of an external source changed (the query worker's copy follows). */
+      indexed?: (uri: string) => void;
       log: (msg: string) => void;
     },
   ) {}
@@ -90,7 +106,10 @@ export class RepositoryFeatures {
    */
   initialize(init: { trusted?: unknown; cacheDir?: unknown }): void {
     this.trusted = init.trusted !== false;
-    if (typeof init.cacheDir === 'string' && init.cacheDir) this.cacheDir = path.join(init.cacheDir, 'crd-sources');
+    if (typeof init.cacheDir === 'string' && init.cacheDir) {
+      this.cacheDir = path.join(init.cacheDir, 'crd-sources');
+      this.catalogDir = path.join(init.cacheDir, 'catalog');
+    }
   }
 
   /** Applies settings; true when open documents need re-checking. */
@@ -190,7 +209,7 @@ export class RepositoryFeatures {
     const want = new Map<string, string>();
     const notes: string[] = [];
     // The places of the sources become readable (and only they, beside the workspace folders).
-    const roots: string[] = [this.cacheDir];
+    const roots: string[] = [this.cacheDir, this.catalogDir];
     const readable = this.deps.readable;
     const readInto = async (file: string) => {
       const text = await readCandidate(file, readable);
@@ -240,13 +259,110 @@ export class RepositoryFeatures {
     }
     const svc = this.deps.service;
     const changed: string[] = [];
-    for (const uri of svc.index.externalSources()) if (!want.has(uri)) changed.push(...svc.indexDiskFile(uri, undefined, 'external'));
+    for (const uri of svc.index.externalSources()) if (!want.has(uri) && !this.catalogUris.has(uri)) changed.push(...svc.indexDiskFile(uri, undefined, 'external'));
     for (const [uri, text] of want) changed.push(...svc.indexDiskFile(uri, text, 'external'));
     for (const n of notes) this.deps.log(n);
     if (changed.length) {
       for (const dep of svc.dependents(changed)) this.deps.schedule(dep);
       this.deps.sendStatus();
     }
+  }
+
+  /**
+   * Asks the catalog for the CRDs of a checked document's objects no local CRD defines (each group/kind
+   * once per session), indexes those it has and checks their dependents again. Built-in kinds are never
+   * asked (coverage.ts counts them apart); in an untrusted workspace only cached answers are used.
+   */
+  catalogFor(td: TextDocument): void {
+    const svc = this.deps.service;
+    // Most checks: every kind has its CRD (or is built in); coverage is computed only otherwise.
+    if (!svc.usesUnknownKinds(td.uri)) return;
+    const catalog = this.currentCatalog();
+    if (!catalog) return;
+    const keys: Array<{ group: string; kind: string }> = [];
+    for (const c of svc.coverage(td)) {
+      if (!('notChecked' in c) || c.notChecked !== 'noCrd' || c.group === undefined || c.kind === undefined) continue;
+      const key = `${c.group}/${c.kind}`;
+      if (this.asked.has(key) || !catalogable(c.group, c.kind)) continue;
+      this.asked.add(key);
+      keys.push({ group: c.group, kind: c.kind });
+    }
+    if (!keys.length) return;
+    void catalog.lookupAll(keys).then((answers) => {
+      // Settings changed meanwhile: these answers are another catalog's.
+      if (this.catalog.catalog !== catalog) return;
+      const changed: string[] = [];
+      for (const a of answers) {
+        if (!a.found) {
+          if ('error' in a) this.deps.log(`catalog: ${a.error}`);
+          continue;
+        }
+        // A local CRD indexed meanwhile wins anyway (crdIndex.ts ranks external sources last).
+        const uri = pathToFileURL(a.file).href;
+        this.catalogUris.add(uri);
+        // YAML as the API server serves it (never a template), another project's CRD (no authoring lints).
+        const fc = { plainYaml: true, vendored: 'it is from the CRD catalog' };
+        this.contexts.set(uri, fc);
+        svc.setFileContext(uri, fc);
+        changed.push(...svc.indexDiskFile(uri, a.text, 'external'));
+        for (const c of svc.index.entriesOf(uri, 'external')) c.catalog = { url: a.url, tag: a.tag };
+        this.deps.indexed?.(uri);
+        this.deps.log(`catalog: ${a.kind}.${a.group} from ${a.url}`);
+      }
+      if (changed.length) {
+        for (const dep of svc.dependents(changed)) this.deps.schedule(dep);
+        this.deps.sendStatus();
+      }
+    });
+  }
+
+  /** The catalog of the current settings (undefined: off), with the repository's crd-yaml.lock. */
+  private currentCatalog(): Catalog | undefined {
+    const s = this.settings;
+    const root = this.deps.folders()[0];
+    const key = JSON.stringify([s.catalog, s.kubernetesMinor, this.trusted, root]);
+    if (key === this.catalog.key) return this.catalog.catalog;
+    // Another catalog: the CRDs of the previous one leave the index.
+    const svc = this.deps.service;
+    const changed: string[] = [];
+    for (const uri of this.catalogUris) {
+      changed.push(...svc.indexDiskFile(uri, undefined, 'external'));
+      this.deps.indexed?.(uri);
+    }
+    this.catalogUris.clear();
+    this.asked.clear();
+    if (changed.length) {
+      for (const dep of svc.dependents(changed)) this.deps.schedule(dep);
+      this.deps.sendStatus();
+    }
+    this.catalog = { key };
+    // Unset (a client without the setting, the tests): CRD_YAML_CATALOG, else the public catalog.
+    const config = catalogConfig(s.catalog ?? process.env.CRD_YAML_CATALOG, s.kubernetesMinor);
+    if (config && 'error' in config) {
+      this.deps.log(`crdYaml.catalog: ${config.error}`);
+      return undefined;
+    }
+    if (!config) return undefined;
+    let lock: ReturnType<typeof parseLock> | undefined;
+    if (root) {
+      const file = path.join(repositoryRootOf(root), LOCK_FILE);
+      try {
+        lock = parseLock(readFileSync(file, 'utf8'));
+      } catch {
+        // no lock file
+      }
+      if (lock && 'error' in lock) {
+        this.deps.log(`${file}: ${lock.error}`);
+        return undefined;
+      }
+    }
+    this.catalog.catalog = new Catalog({ config, cacheDir: this.catalogDir, allowNetwork: this.trusted, lock: lock && !('error' in lock) ? lock : undefined });
+    return this.catalog.catalog;
+  }
+
+  /** Of the CRDs in use, those from the catalog (the status bar counts them apart). */
+  catalogCount(): number {
+    return this.catalogUris.size ? this.deps.service.index.all().filter((c) => c.catalog).length : 0;
   }
 
   /** The CRDs in use, for the client's list. */
@@ -266,6 +382,7 @@ export class RepositoryFeatures {
           uri: c.uri,
           line: c.startLine,
           ...(others.length ? { alsoDefinedIn: others.map((o) => o.uri) } : {}),
+          ...(c.catalog ? { catalog: c.catalog } : {}),
         };
       })
       .sort((a, b) => a.kind.localeCompare(b.kind) || a.group.localeCompare(b.group));

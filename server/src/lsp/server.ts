@@ -227,7 +227,7 @@ class Session {
         return;
       }
       case 'status':
-        void this.connection.sendNotification(StatusNotification, { crdCount: m.crdCount, indexing: m.indexing }).catch(() => undefined);
+        void this.connection.sendNotification(StatusNotification, { crdCount: m.crdCount, indexing: m.indexing, ...(m.catalogCount ? { catalogCount: m.catalogCount } : {}) }).catch(() => undefined);
         return;
       case 'log':
         this.log(m.message);

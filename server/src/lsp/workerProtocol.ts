@@ -44,7 +44,7 @@ export type FromWorker =
   /** `stats` as of this message, so that whoever sees the diagnostics sees the work that made them. */
   /** `params`: the publishDiagnostics params as JSON text (lsp/rawJson.ts: forwarded as they are). */
   | { t: 'diagnostics'; uri: string; version?: number; params: string; stats?: WorkerStats }
-  | { t: 'status'; crdCount: number; indexing: boolean }
+  | { t: 'status'; crdCount: number; indexing: boolean; catalogCount?: number }
   /** The answer; `delegate`: the query worker hands the request to the check worker (a large document it has not parsed). */
   | { t: 'response'; id: number; result?: unknown; error?: string; delegate?: boolean; stats?: WorkerStats }
   | { t: 'log'; message: string }

@@ -132,13 +132,14 @@ export function describeNetworkError(e: NodeJS.ErrnoException): string {
 }
 
 /** A GET's answer: the response after redirects, or why there is none (in words: describeNetworkError). */
-export type GetAnswer = { status: number; statusText: string; body: Buffer } | { error: string } | { tooLarge: true };
+export type GetAnswer = { status: number; statusText: string; body: Buffer; headers: Http.IncomingHttpHeaders } | { error: string } | { tooLarge: true };
 
 /**
  * GETs a URL as `fetch` would for a file download (redirects followed, up to 20), with a time limit on the
- * whole exchange and a size limit, trusting what `trustedCa` says. Never rejects.
+ * whole exchange and a size limit, trusting what `trustedCa` says; `headers` go with each request (a
+ * conditional GET's validators). Never rejects.
  */
-export function getUrl(url: string, opts: { timeoutMs: number; maxBytes: number }): Promise<GetAnswer> {
+export function getUrl(url: string, opts: { timeoutMs: number; maxBytes: number; headers?: Record<string, string> }): Promise<GetAnswer> {
   return new Promise((resolve) => {
     let settled = false;
     let req: Http.ClientRequest | undefined;
@@ -163,7 +164,7 @@ export function getUrl(url: string, opts: { timeoutMs: number; maxBytes: number 
         done({ error: `unsupported protocol ${u.protocol}` });
         return;
       }
-      const options: Https.RequestOptions = u.protocol === 'https:' ? { ca: trustedCa(undefined) } : {};
+      const options: Https.RequestOptions = { ...(u.protocol === 'https:' ? { ca: trustedCa(undefined) } : {}), ...(opts.headers ? { headers: opts.headers } : {}) };
       req = httpFor(u.protocol).get(u, options, (res) => {
         const status = res.statusCode ?? 0;
         if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
@@ -179,7 +180,7 @@ export function getUrl(url: string, opts: { timeoutMs: number; maxBytes: number 
         collectBody(
           res,
           opts.maxBytes,
-          (body) => done({ status, statusText: res.statusMessage ?? '', body }),
+          (body) => done({ status, statusText: res.statusMessage ?? '', body, headers: res.headers }),
           () => done({ tooLarge: true }, true),
         );
         res.on('error', (e: NodeJS.ErrnoException) => done({ error: describeNetworkError(e) }));

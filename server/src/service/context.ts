@@ -84,6 +84,11 @@ export interface FileContext {
    * dependency chart charts/x/`, outside the workspace): the CEL authoring lints skip them (lintScope.ts).
    */
   vendored?: string;
+  /**
+   * A CRD from the catalog (workspace/catalog.ts), as the API server serves it: `{{.BaseOS}}` in a default
+   * is text (2 of the public catalog's 8,295 CRDs were taken for templates and not indexed).
+   */
+  plainYaml?: boolean;
 }
 
 export interface ServiceContext {

@@ -19,7 +19,8 @@ export function definitionsOf(ctx: ServiceContext, crd: Record<string, unknown>)
   const spec = isJSONObject(crd.spec) ? crd.spec : {};
   const names = isJSONObject(spec.names) ? spec.names : {};
   if (typeof spec.group !== 'string' || typeof names.kind !== 'string') return [];
-  return ctx.index.definitions(spec.group, names.kind);
+  // A catalog CRD (workspace/catalog.ts) is a fallback fetched for want of a local one, not a copy.
+  return ctx.index.definitions(spec.group, names.kind).filter((c) => !c.catalog);
 }
 
 /**

@@ -57,6 +57,8 @@ export interface FindingProvenance {
   version?: string;
   /** The CEL rule, for findings of x-kubernetes-validations. */
   rule?: string;
+  /** The CRD came from the catalog (workspace/catalog.ts): its URL and tag. */
+  crdSource?: { url: string; tag: string };
 }
 
 /** One finding on a file. */

@@ -295,7 +295,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg}: ${why} (served: ${served.map((v) => v.name).join(', ') || 'none'})`, 'cr');
     f.apiMessage = msg;
     f.params = { supportedValues: served.map((v) => `${crd.group}/${v.name}`) };
-    f.provenance = { crd: crd.name };
+    f.provenance = { crd: crd.name, ...crdSourceOf(crd) };
     f.related = [
       {
         location: crdLocation(
@@ -332,7 +332,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
     f.params = { origin: 'deprecatedVersion' };
-    f.provenance = { crd: crd.name, version: version.name };
+    f.provenance = { crd: crd.name, version: version.name, ...crdSourceOf(crd) };
     f.related = [
       provenanceInfo(ctx, crd, version, [
         { kind: 'field', name: 'spec' },
@@ -448,7 +448,7 @@ function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDo
     const segs = p.segments?.length ? p.segments : parseFieldPath(p.path);
     const f = unknownFieldFinding(ctx, td, doc, { path: p.path, segments: segs, kind: role.kind, version: version.name, suggestions: siblingSuggestions(version, segs, doc), document: 'cr' });
     if (!f) continue;
-    f.provenance = { crd: crd.name, version: version.name };
+    f.provenance = { crd: crd.name, version: version.name, ...crdSourceOf(crd) };
     f.related = [provenanceInfo(ctx, crd, version, parentSchemaSegments(version, segs))];
     out.push(f);
   }
@@ -524,8 +524,13 @@ function provenanceInfo(ctx: ServiceContext, crd: IndexedCrd, version: CrdVersio
   ];
   return {
     location: crdLocation(ctx, crd, where),
-    message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}`,
+    message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}${crd.catalog ? ` (from the catalog: ${crd.catalog.url}, tag ${crd.catalog.tag})` : ''}`,
   };
+}
+
+/** A catalog CRD's origin, for a finding's provenance (workspace/catalog.ts). */
+function crdSourceOf(crd: IndexedCrd): { crdSource?: { url: string; tag: string } } {
+  return crd.catalog ? { crdSource: { url: crd.catalog.url, tag: crd.catalog.tag } } : {};
 }
 
 const SEVERITY: Record<NonNullable<FieldError['severity']>, FindingSeverity> = { error: 'error', warning: 'warning', information: 'information' };
@@ -553,7 +558,7 @@ export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc
   }
   const rule = e.provenance?.rule;
   if (from.crd && from.version) {
-    f.provenance = { crd: from.crd.name, version: from.version.name, ...(rule ? { rule } : {}) };
+    f.provenance = { crd: from.crd.name, version: from.version.name, ...(rule ? { rule } : {}), ...crdSourceOf(from.crd) };
     const p = e.provenance;
     let where: PathSegment[] | undefined;
     if (p?.rulePath) where = [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: from.version.index }, { kind: 'field', name: 'schema' }, ...parseFieldPath(p.rulePath)];

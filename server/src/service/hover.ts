@@ -64,7 +64,7 @@ export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos
       md += `
 
 ${baselineValue(valueAt(base.object, at.segments), valueAt(doc.value, at.segments), base.label, s.schema)}`;
-    if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_`;
+    if (!s.builtin) md += `\n\n---\n_${res.crd.name}, version ${res.version.name}_${res.crd.catalog ? ` from the catalog: ${res.crd.catalog.url} (tag ${res.crd.catalog.tag})` : ''}`;
   } else if (role.role === 'crd') {
     // Inside a CEL expression: the sub-expression under the cursor, typed by the engine's checker.
     const cel = found.onKey ? undefined : celAt(ctx, td, doc, offset);

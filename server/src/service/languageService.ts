@@ -3,6 +3,7 @@
  * one method per editor feature. It speaks editor terms (TextDocument, Position, Range) and returns
  * vscode-languageserver-types values; it does no IO and knows nothing of the connection.
  */
+import { isBuiltinGroup } from '../engine';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SignatureHelp } from 'vscode-languageserver-types';
 import { CrdIndex, crdKey, extractCrds, mayHoldCrd, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
@@ -199,7 +200,7 @@ export class LanguageService {
     const helmTemplate = parsing.helmTemplate;
     const rereadable = reread && heldBy(this.ctx.caches, reread);
     // A file of custom resources is indexed without a parse.
-    const light = !mayHoldCrd(text) ? [] : helmTemplate || hasGoTemplateActions(text) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
+    const light = !mayHoldCrd(text) ? [] : helmTemplate || (!parsing.plainYaml && hasGoTemplateActions(text)) ? undefined : lightCrds(uri, text, this.ctx.settings.yamlVersion, rereadable);
     let crds: IndexedCrd[];
     if (light) crds = light;
     else {
@@ -209,6 +210,19 @@ export class LanguageService {
     }
     if (source === 'open') this.indexedOpen.set(uri, crds);
     return this.index.set(uri, crds, source);
+  }
+
+  /**
+   * Whether an open file has objects of a group/kind no indexed CRD defines, outside Kubernetes' built-in
+   * groups (cheap: no coverage computed; coverage.ts says which and why).
+   */
+  usesUnknownKinds(uri: string): boolean {
+    for (const k of this.uses.get(uri) ?? []) {
+      const i = k.lastIndexOf('/');
+      const group = k.slice(0, i);
+      if (group.includes('.') && !isBuiltinGroup(group) && !this.index.lookup(group, k.slice(i + 1))) return true;
+    }
+    return false;
   }
 
   /** Open files whose CRs use one of the given CRD keys. */
@@ -367,6 +381,6 @@ function contextKey(fc: FileContext): FileContext {
 }
 
 /** How a file of this context is parsed (templates.ts). */
-function parseOptionsOf(fc: FileContext | undefined): { helmTemplate?: boolean; kustomizeVars?: boolean; testExpressions?: boolean } {
-  return { helmTemplate: !!fc?.helmTemplate, kustomizeVars: !!fc?.kustomize, testExpressions: fc?.testTool?.tool === 'chainsaw' };
+function parseOptionsOf(fc: FileContext | undefined): { helmTemplate?: boolean; kustomizeVars?: boolean; testExpressions?: boolean; plainYaml?: boolean } {
+  return { helmTemplate: !!fc?.helmTemplate, kustomizeVars: !!fc?.kustomize, testExpressions: fc?.testTool?.tool === 'chainsaw', plainYaml: !!fc?.plainYaml };
 }

@@ -24,6 +24,8 @@ export interface ParseOptions {
   kustomizeVars?: boolean;
   /** A Chainsaw test's file: `(...)` keys and values are expressions (yaml/expressions.ts). */
   testExpressions?: boolean;
+  /** A file as the API server serves it (a catalog CRD): `{{ }}` in it is text, never a template action. */
+  plainYaml?: boolean;
   lazy?: boolean;
 }
 
@@ -34,7 +36,7 @@ export interface ParseOptions {
  * substitution references are (yaml/expressions.ts: the document is YAML as written).
  */
 export function parseFile(text: string, previous: YamlFile | undefined, opts: ParseOptions): YamlFile {
-  const go = opts.helmTemplate ? (maskTemplate(text) ?? { text, actions: [], spans: [] }) : hasGoTemplateActions(text) ? maskTemplate(text) : undefined;
+  const go = opts.helmTemplate ? (maskTemplate(text) ?? { text, actions: [], spans: [] }) : !opts.plainYaml && hasGoTemplateActions(text) ? maskTemplate(text) : undefined;
   const substituted = maskSubstitutions(text, go, { kustomizeVars: opts.kustomizeVars });
   const mask = opts.testExpressions ? maskExpressions(text, substituted) : substituted;
   if (!mask) return parseYamlFile(text, previous && !previous.template ? previous : undefined, { yamlVersion: opts.yamlVersion, lazy: opts.lazy });

@@ -31,6 +31,14 @@ export interface IndexedCrd {
   source?: CrdSourceKind;
   /** Its text is plain block YAML (yaml/block.ts read its value): keys can be located without a parse. */
   blockYaml?: boolean;
+  /** Fetched from the CRD catalog (workspace/catalog.ts): its URL and the catalog's tag. */
+  catalog?: CrdOrigin;
+}
+
+/** Where a catalog CRD came from (findings carry it as their `crdSource`). */
+export interface CrdOrigin {
+  url: string;
+  tag: string;
 }
 
 /** The order of definitions of one group/kind (the first is in use): see CrdIndex. */

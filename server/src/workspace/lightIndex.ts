@@ -12,7 +12,7 @@
  */
 import { parseYamlDocuments, splitYamlChunks } from '../yaml';
 import { readBlockYaml } from '../yaml/block';
-import { extractCrds, type IndexedCrd } from './crdIndex';
+import { extractCrds, type CrdOrigin, type IndexedCrd } from './crdIndex';
 
 /** Keys of `spec` whose blocks hold the schemas (the bulk of a CRD). */
 const HEAVY_SPEC_KEYS = new Set(['versions', 'validation']);
@@ -116,11 +116,13 @@ export interface CrdNames {
   group: string;
   kind: string;
   plural: string;
+  /** A catalog CRD's origin (workspace/catalog.ts). */
+  catalog?: CrdOrigin;
 }
 
 /** The names of an indexed CRD, to rebuild it elsewhere with `fromNames`. */
 export function namesOf(c: IndexedCrd): CrdNames {
-  return { docIndex: c.docIndex, startLine: c.startLine, text: c.text, name: c.name, group: c.group, kind: c.kind, plural: c.plural };
+  return { docIndex: c.docIndex, startLine: c.startLine, text: c.text, name: c.name, group: c.group, kind: c.kind, plural: c.plural, ...(c.catalog ? { catalog: c.catalog } : {}) };
 }
 
 /** An indexed CRD from its names, its value parsed from its text the first time something asks for it. */
@@ -132,6 +134,7 @@ export function fromNames(uri: string, n: CrdNames): IndexedCrd | undefined {
     spec: { group: n.group, names: { kind: n.kind, plural: n.plural } },
   };
   const crd = extractCrds(uri, [{ index: n.docIndex, text: n.text, value: stub, startLine: n.startLine }])[0];
+  if (crd && n.catalog) crd.catalog = n.catalog;
   return crd && parsedOnFirstUse(crd, stub);
 }
 

@@ -1,0 +1,72 @@
+/**
+ * A CRD catalog served on the loopback interface, laid out as the public one (`<tag>/definitions/<group>/
+ * <kind>.yaml`), with ETags and conditional answers: the tests of workspace/catalog.ts, the CLI and the
+ * editor ask it instead of the internet. The CRDs are real ones from the shared folder.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { sharedPath } from './shared';
+
+/** The CRDs the catalog holds: group, kind, and the shared file. */
+export const CATALOG_CRDS = [
+  { group: 'postgresql.cnpg.io', kind: 'Publication', file: sharedPath('realworld2', 'crds', 'cloudnative-pg', 'postgresql.cnpg.io_publications.yaml') },
+  { group: 'postgresql.cnpg.io', kind: 'ScheduledBackup', file: sharedPath('realworld2', 'crds', 'cloudnative-pg', 'postgresql.cnpg.io_scheduledbackups.yaml') },
+];
+
+export interface CatalogServer {
+  /** The URL template to give as crdYaml.catalog / --catalog. */
+  template: string;
+  /** The served folder (`definitions/...` under it): a test may change a file. */
+  root: string;
+  /** Requests received, by path, and how many were answered 304. */
+  requests: string[];
+  notModified: number;
+  close(): Promise<void>;
+}
+
+/** Serves the catalog (at any tag) from a temporary folder. */
+export async function startCatalog(): Promise<CatalogServer> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-catalog-'));
+  for (const c of CATALOG_CRDS) {
+    const dir = path.join(root, 'definitions', c.group);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(c.file, path.join(dir, `${c.kind.toLowerCase()}.yaml`));
+  }
+  const s: Omit<CatalogServer, 'template' | 'close'> = { root, requests: [], notModified: 0 };
+  const server = http.createServer((req, res) => {
+    s.requests.push(req.url ?? '');
+    // /<tag>/definitions/<group>/<kind>.yaml
+    const m = /^\/[^/]+\/(definitions\/[a-z0-9.-]+\/[a-z0-9]+\.yaml)$/.exec(req.url ?? '');
+    let body: Buffer | undefined;
+    try {
+      body = m ? fs.readFileSync(path.join(root, m[1])) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('404: Not Found');
+      return;
+    }
+    const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+    if (req.headers['if-none-match'] === etag) {
+      s.notModified++;
+      res.writeHead(304, { etag }).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', etag }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(s, {
+    template: `http://127.0.0.1:${port}/{tag}/definitions/{group}/{kind}.yaml`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  });
+}

@@ -1,0 +1,235 @@
+/**
+ * `crd-yaml check`, `preview` and `lock` with CRDs from a catalog served on the loopback interface
+ * (test/catalogServer.ts): a cataloged kind is checked (enum, CEL rule, defaults in the preview), a kind
+ * the catalog lacks is counted as not checked, a second run without the server answers from the cache, and
+ * a lock file refuses bytes whose hash changed.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../server/src/cli/main';
+import { DEFAULT_CATALOG } from '../../server/src/workspace/catalog';
+import { startCatalog, type CatalogServer } from '../catalogServer';
+
+let server: CatalogServer;
+let dir: string;
+const cacheBefore = process.env.CRD_YAML_CACHE;
+
+const PUBLICATION = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: pub
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: pub
+  publicationReclaimPolicy: keep
+  target:
+    allTables: true
+`;
+// Neither allTables nor objects: the CRD's CEL rule says they are mutually exclusive.
+const RULE = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: rule
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: rule
+  target: {}
+`;
+const GOOD = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: good
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: good
+  target:
+    allTables: true
+`;
+const UNKNOWN = `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+spec: {}
+`;
+
+before(async () => {
+  server = await startCatalog();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-catalog-cli-'));
+  // A repository: crd-yaml.lock is written at its root.
+  fs.mkdirSync(path.join(dir, '.git'));
+  fs.writeFileSync(path.join(dir, 'pub.yaml'), PUBLICATION);
+  fs.writeFileSync(path.join(dir, 'good.yaml'), GOOD);
+  fs.writeFileSync(path.join(dir, 'rule.yaml'), RULE);
+  fs.writeFileSync(path.join(dir, 'widget.yaml'), UNKNOWN);
+  process.env.CRD_YAML_CACHE = path.join(dir, 'cache');
+});
+
+after(async () => {
+  await server?.close();
+  if (cacheBefore === undefined) delete process.env.CRD_YAML_CACHE;
+  else process.env.CRD_YAML_CACHE = cacheBefore;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: dir });
+  return { code, out, err };
+}
+
+interface JsonReport {
+  findings: Array<{ file: string; code: string; message: string; field?: string; crdSource?: { url: string; tag: string } }>;
+  summary: { unchecked: number; checked: { customResource: number } };
+}
+
+test('check: a cataloged kind gets its CRD checks, a kind the catalog lacks is counted, the cache answers without the server', async () => {
+  const args = ['check', '--catalog', server.template, '--format', 'json', 'pub.yaml', 'rule.yaml', 'widget.yaml'];
+  const first = await cli(args);
+  const report = JSON.parse(first.out) as JsonReport;
+  const enumError = report.findings.find((f) => f.field === 'spec.publicationReclaimPolicy');
+  assert.ok(enumError, first.out);
+  assert.equal(enumError.code, 'FieldValueNotSupported');
+  const rule = report.findings.find((f) => f.message.includes('allTables and objects are mutually exclusive'));
+  assert.ok(rule, `the CRD's CEL rule fires: ${first.out}`);
+  assert.equal(rule.file, 'rule.yaml');
+  const url = server.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication');
+  assert.deepEqual(enumError.crdSource, { url, tag: 'main' });
+  assert.equal(report.summary.checked.customResource, 2);
+  assert.equal(report.summary.unchecked, 1, 'the Widget: not in the catalog');
+  assert.equal(first.code, 1);
+  // One request per group/kind: the Publication and the Widget.
+  assert.deepEqual(server.requests.map((r) => r.split('/').slice(-2).join('/')).sort(), ['example.com/widget.yaml', 'postgresql.cnpg.io/publication.yaml']);
+
+  // SARIF carries the source too.
+  const sarif = JSON.parse((await cli(['check', '--catalog', server.template, '--format', 'sarif', 'pub.yaml'])).out) as { runs: Array<{ results: Array<{ properties?: { crdSource?: unknown } }> }> };
+  assert.ok(sarif.runs[0].results.some((r) => JSON.stringify(r.properties?.crdSource) === JSON.stringify({ url, tag: 'main' })));
+
+  // The summary says the catalog was asked.
+  const text = await cli(['check', '--catalog', server.template, 'widget.yaml']);
+  assert.match(text.err, /not checked: 1 object with no CRD for its kind \(not in the catalog either\)/);
+
+  // The preview shows the CRD's defaults.
+  const preview = await cli(['preview', '--catalog', server.template, 'good.yaml']);
+  assert.equal(preview.code, 0, preview.err);
+  assert.match(preview.out, /publicationReclaimPolicy: retain/);
+
+  // The server gone: the same findings from the cache.
+  const asked = server.requests.length;
+  await server.close();
+  const again = await cli(args);
+  assert.deepEqual(JSON.parse(again.out), report);
+  assert.equal(server.requests.length, asked);
+
+  // Off: nothing is looked up (and the object is not checked).
+  const off = JSON.parse((await cli(['check', '--catalog', 'off', '--format', 'json', 'pub.yaml'])).out) as JsonReport;
+  assert.equal(off.findings.length, 0);
+  assert.equal(off.summary.unchecked, 1);
+  server = await startCatalog();
+});
+
+test('lock: the CRDs in use pinned by sha256; a changed catalog file is refused by hash, naming the CRD; --update takes it', async () => {
+  process.env.CRD_YAML_CACHE = path.join(dir, 'cache-lock');
+  const lock = await cli(['lock', '--catalog', server.template, 'pub.yaml', 'widget.yaml']);
+  assert.equal(lock.code, 0, lock.err);
+  assert.match(lock.err, /crd-yaml\.lock: 1 catalog CRD \(1 kind not in the catalog\)/);
+  const text = fs.readFileSync(path.join(dir, 'crd-yaml.lock'), 'utf8');
+  assert.match(text, /group: postgresql\.cnpg\.io\n\s+kind: Publication\n\s+url: http:\/\/127\.0\.0\.1:\d+\/main\/definitions\/postgresql\.cnpg\.io\/publication\.yaml\n\s+tag: main\n\s+sha256: [0-9a-f]{64}/);
+  const ok = await cli(['check', '--catalog', server.template, 'pub.yaml']);
+  assert.equal(ok.code, 1, 'the enum error, from the locked bytes');
+  assert.match(ok.out, /publicationReclaimPolicy/);
+  // A kind the lock does not pin: used, and said.
+  fs.writeFileSync(path.join(dir, 'backup.yaml'), 'apiVersion: postgresql.cnpg.io/v1\nkind: ScheduledBackup\nmetadata:\n  name: b\nspec:\n  schedule: "0 0 0 * * *"\n  cluster:\n    name: db\n');
+  const unpinned = await cli(['check', '--catalog', server.template, 'backup.yaml']);
+  assert.match(unpinned.err, /catalog CRD ScheduledBackup\.postgresql\.cnpg\.io is not in crd-yaml\.lock \(crd-yaml lock adds it\)/);
+  assert.match(unpinned.err, /checked 1 custom resource/);
+
+  // The catalog rebuilt: another byte in the file, and a machine without the cached copy.
+  const served = path.join(server.root, 'definitions', 'postgresql.cnpg.io', 'publication.yaml');
+  fs.appendFileSync(served, '# rebuilt\n');
+  process.env.CRD_YAML_CACHE = path.join(dir, 'cache-ci');
+  const refused = await cli(['check', '--catalog', server.template, 'pub.yaml']);
+  assert.equal(refused.code, 2, refused.err);
+  assert.match(refused.err, /catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks [0-9a-f]{64}/);
+  assert.doesNotMatch(refused.out, /publicationReclaimPolicy/, 'not checked against refused bytes');
+
+  const update = await cli(['lock', '--update', '--catalog', server.template, 'pub.yaml']);
+  assert.equal(update.code, 0, update.err);
+  assert.notEqual(fs.readFileSync(path.join(dir, 'crd-yaml.lock'), 'utf8'), text);
+  assert.equal((await cli(['check', '--catalog', server.template, 'pub.yaml'])).code, 1);
+  fs.rmSync(path.join(dir, 'crd-yaml.lock'));
+});
+
+test('the default catalog is the public one, by tag; a bad template is a usage error', async () => {
+  // Only its shape: no test reaches the internet.
+  assert.equal(DEFAULT_CATALOG, 'https://raw.githubusercontent.com/CustomResourceDefinition/catalog/{tag}/definitions/{group}/{kind}.yaml');
+  const bad = await cli(['check', '--catalog', 'ftp://example/{group}', 'pub.yaml']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--catalog: the catalog must be an http\(s\) URL template/);
+});
+
+test('the process: in shares across workers (--jobs 2), the same findings as in process', {
+  skip: !fs.existsSync(path.join(__dirname, '..', '..', 'dist', 'cli.js')) && 'dist/cli.js not built (npm run build)',
+}, async () => {
+  const { execFile } = await import('node:child_process');
+  const cache = path.join(dir, 'cache-jobs');
+  const args = ['check', '--catalog', server.template, '--format', 'json', 'pub.yaml', 'rule.yaml', 'widget.yaml'];
+  process.env.CRD_YAML_CACHE = cache;
+  const want = JSON.parse((await cli(args)).out) as JsonReport;
+  const got = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const p = execFile(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'cli.js'), ...args, '--jobs', '2'], { cwd: dir, env: { ...process.env, CRD_YAML_CACHE: path.join(dir, 'cache-jobs-2') } }, (_e, out) =>
+      resolve({ code: p.exitCode, out }),
+    );
+  });
+  assert.equal(got.code, 1);
+  // The workers fetched into their own cache: the related locations name that copy.
+  assert.deepEqual((JSON.parse(got.out.replaceAll('cache-jobs-2', 'cache-jobs')) as JsonReport).findings, want.findings);
+});
+
+test("a catalog CRD is YAML as the API server serves it: '{{.BaseOS}}' in a default is text, not a template action", async () => {
+  const { checkFiles } = await import('../../server/src/cli/check');
+  // As in the public catalog's infrastructure.cluster.x-k8s.io/nutanixmachine.yaml.
+  const crd = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata:',
+    '  name: images.example.com',
+    'spec:',
+    '  group: example.com',
+    '  names: {kind: Image, plural: images, singular: image, listKind: ImageList}',
+    '  scope: Namespaced',
+    '  versions:',
+    '  - name: v1',
+    '    served: true',
+    '    storage: true',
+    '    schema:',
+    '      openAPIV3Schema:',
+    '        type: object',
+    '        properties:',
+    '          spec:',
+    '            type: object',
+    '            properties:',
+    '              name:',
+    '                type: string',
+    '                default: capx-{{.BaseOS}}-{{.K8sVersion}}-*',
+    '              size:',
+    '                type: integer',
+    '',
+  ].join('\n');
+  const cr = { path: 'image.yaml', text: 'apiVersion: example.com/v1\nkind: Image\nmetadata:\n  name: i\nspec:\n  size: big\n' };
+  const asCatalog = checkFiles([cr], { cwd: dir, crdFiles: [{ path: path.join(dir, 'cache', 'image.yaml'), text: crd, external: true, catalog: { url: 'http://127.0.0.1/x', tag: 'main' } }] });
+  assert.deepEqual(
+    asCatalog.findings.map((f) => f.code),
+    ['FieldValueTypeInvalid'],
+  );
+  assert.equal(asCatalog.coverage.checked.customResource, 1);
+});

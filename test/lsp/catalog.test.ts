@@ -1,0 +1,175 @@
+/**
+ * The editor with CRDs from a catalog served on the loopback interface (test/catalogServer.ts): a
+ * cataloged kind gets its CRD's checks (enum, CEL rule, defaults in the preview) with the catalog as
+ * provenance, the status bar counts catalog CRDs apart, go to definition opens the cached CRD; a kind the
+ * catalog lacks stays silent; the cache answers without the server; a lock file refuses changed bytes;
+ * an untrusted workspace fetches nothing.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Diagnostic, Location } from 'vscode-languageserver-protocol';
+import { startCatalog, type CatalogServer } from '../catalogServer';
+import { startServer, type TestServer } from './client';
+
+let catalog: CatalogServer;
+let base: string;
+let ws: string;
+
+const PUBLICATION = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: pub
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: pub
+  publicationReclaimPolicy: keep
+  target:
+    allTables: true
+`;
+const RULE = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: rule
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: rule
+  target: {}
+`;
+const WIDGET = `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+spec: {}
+`;
+
+before(async () => {
+  catalog = await startCatalog();
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-catalog-lsp-'));
+  ws = path.join(base, 'ws');
+  fs.mkdirSync(path.join(ws, '.git'), { recursive: true });
+  for (const [name, text] of [
+    ['pub.yaml', PUBLICATION],
+    ['rule.yaml', RULE],
+    ['widget.yaml', WIDGET],
+  ])
+    fs.writeFileSync(path.join(ws, name), text);
+});
+
+after(async () => {
+  await catalog?.close();
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+const uri = (name: string) => pathToFileURL(path.join(ws, name)).href;
+
+async function open(s: TestServer, name: string, pred: (d: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+  const got = s.diagnostics(uri(name), pred, 20000);
+  await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(name), languageId: 'yaml', version: 1, text: fs.readFileSync(path.join(ws, name), 'utf8') } });
+  return got;
+}
+
+const hasEnum = (d: Diagnostic[]) => d.some((x) => x.code === 'FieldValueNotSupported');
+const show = (ds: Diagnostic[]) => ds.map((d) => `${d.range.start.line} ${String(d.code)} ${d.message}`).sort();
+
+test('a cataloged kind is checked with its catalog CRD; the status bar, the CRD list and go to definition say where it came from', async () => {
+  const cacheDir = path.join(base, 'cache');
+  const s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir });
+  let first: string[];
+  try {
+    await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
+    const pub = await open(s, 'pub.yaml', hasEnum);
+    const e = pub.find((d) => d.code === 'FieldValueNotSupported')!;
+    assert.equal(e.range.start.line, 9);
+    const url = catalog.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication');
+    assert.ok(
+      e.relatedInformation?.some((r) => r.message.includes(`from the catalog: ${url}, tag main`)),
+      JSON.stringify(e.relatedInformation),
+    );
+    const rule = await open(s, 'rule.yaml', (d) => d.length > 0);
+    assert.ok(
+      rule.some((d) => String(d.message).includes('allTables and objects are mutually exclusive')),
+      show(rule).join('\n'),
+    );
+    // Not in the catalog: nothing but the "not checked" information, as for any unknown kind.
+    const widget = await open(s, 'widget.yaml', () => true);
+    assert.ok(
+      widget.every((d) => d.severity !== 1 && d.severity !== 2),
+      show(widget).join('\n'),
+    );
+    await s.notification<{ crdCount: number; catalogCount?: number }>('crdYaml/status', (p) => p.crdCount === 1 && p.catalogCount === 1, 20000);
+    // The preview: the CRD's default.
+    const preview = await s.conn.sendRequest<{ yaml: string } | null>('crdYaml/preview', { textDocument: { uri: uri('rule.yaml') }, position: { line: 1, character: 0 } });
+    assert.match(preview?.yaml ?? '', /publicationReclaimPolicy: retain/);
+    // The CRD list and go to definition: the cached copy.
+    const crds = await s.conn.sendRequest<Array<{ kind: string; uri: string; catalog?: { url: string; tag: string } }>>('crdYaml/crds', {});
+    assert.deepEqual(
+      crds.map((c) => [c.kind, c.catalog]),
+      [['Publication', { url, tag: 'main' }]],
+    );
+    assert.ok(crds[0].uri.startsWith(pathToFileURL(path.join(cacheDir, 'catalog')).href), crds[0].uri);
+    const def = await s.conn.sendRequest<Location[] | Location | null>('textDocument/definition', { textDocument: { uri: uri('pub.yaml') }, position: { line: 1, character: 8 } });
+    const loc = Array.isArray(def) ? def[0] : def;
+    assert.equal(loc?.uri, crds[0].uri);
+    // Hover on a field: the schema's words, and where the CRD came from.
+    const hover = await s.conn.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: uri('pub.yaml') }, position: { line: 9, character: 5 } });
+    assert.ok(hover?.contents.value.includes(`from the catalog: ${url} (tag main)`), JSON.stringify(hover));
+    // Read-only on disk.
+    assert.equal(fs.statSync(new URL(crds[0].uri)).mode & 0o222, 0);
+    first = show(pub);
+  } finally {
+    await s.stop();
+  }
+  // The catalog gone: the same findings from the cache.
+  const asked = catalog.requests.length;
+  await catalog.close();
+  const again = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir });
+  try {
+    await again.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
+    assert.deepEqual(show(await open(again, 'pub.yaml', hasEnum)), first);
+  } finally {
+    await again.stop();
+  }
+  assert.equal(catalog.requests.length, asked);
+  catalog = await startCatalog();
+});
+
+test('a lock file whose hash the catalog file no longer has: the CRD is refused; untrusted: nothing fetched', async () => {
+  fs.writeFileSync(
+    path.join(ws, 'crd-yaml.lock'),
+    `catalog:\n  - group: postgresql.cnpg.io\n    kind: Publication\n    url: ${catalog.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication')}\n    tag: main\n    sha256: ${'0'.repeat(64)}\n`,
+  );
+  let s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir: path.join(base, 'cache-lock') });
+  try {
+    await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
+    const refused = s.notification<{ message: string }>('window/logMessage', (p) => p.message.startsWith('catalog: '), 20000, true);
+    const pub = await open(s, 'pub.yaml', (d) => d.length > 0);
+    assert.match((await refused).message, /catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
+    assert.equal(catalog.requests.length, 1);
+    assert.ok(!hasEnum(pub), show(pub).join('\n'));
+    const crds = await s.conn.sendRequest<unknown[]>('crdYaml/crds', {});
+    assert.deepEqual(crds, []);
+  } finally {
+    await s.stop();
+    fs.rmSync(path.join(ws, 'crd-yaml.lock'));
+  }
+  const before = catalog.requests.length;
+  s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir: path.join(base, 'cache-untrusted'), trusted: false });
+  try {
+    await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
+    const untrusted = s.notification<{ message: string }>('window/logMessage', (p) => p.message.startsWith('catalog: '), 20000, true);
+    const pub = await open(s, 'pub.yaml', (d) => d.length > 0);
+    assert.ok(!hasEnum(pub));
+    assert.match((await untrusted).message, /not fetched in an untrusted workspace/);
+    assert.equal(catalog.requests.length, before, 'nothing fetched in an untrusted workspace');
+  } finally {
+    await s.stop();
+  }
+});
