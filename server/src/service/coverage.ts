@@ -6,17 +6,17 @@
  */
 import type { ServiceContext } from './context';
 import { partialRole } from './fileRole';
-import { lookupIdentity, roleOf } from './kube';
+import { lookupIdentity, resolveCr, roleOf } from './kube';
 import { identityToCheck, notCheckedByTemplate } from './templates';
 import { builtinKindAnswer, isClientSideKind } from './unknownKind';
 import type { YamlDoc, YamlFile } from './yamlDocument';
 
 /** What a checked document was checked as. */
-export type CheckedAs = 'crd' | 'customResource' | 'partialObject' | 'unservedKind';
+export type CheckedAs = 'crd' | 'customResource' | 'builtinObject' | 'partialObject' | 'unservedKind';
 
 /** Why a document was not checked. */
 export type NotCheckedReason =
-  /** A built-in kind (Pod, Deployment): crd-yaml does not validate built-in kinds yet. */
+  /** A built-in kind (Pod, Deployment) with `crdYaml.builtins` off, or without a schema at the target version. */
   | 'builtinKind'
   /** No CRD known for the object's group/kind. */
   | 'noCrd'
@@ -97,6 +97,8 @@ export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc,
   // cannot change (engine/customresource/partial.ts; a test's expressions are unknown values).
   if (crd) return crd.broken ? { notChecked: 'crdUnreadable', group, kind, apiVersion } : { checked: partial === 'partial' ? 'partialObject' : 'customResource' };
   if (isClientSideKind(group, apiVersion, kind) || clientSideFile(uri)) return { notChecked: 'clientSide', group, kind, apiVersion };
+  // A built-in kind's version with a schema at the target version (builtins.ts), as a custom resource is.
+  if (resolveCr(ctx.index, role)?.crd.builtin) return { checked: partial === 'partial' ? 'partialObject' : 'builtinObject' };
   const builtin = builtinKindAnswer(group, role.version, kind, apiVersion, ctx.settings.kubernetesMinor);
   if (builtin?.served === false) {
     // Refused as written; but a chart that picks the version from the cluster renders another, and a
@@ -123,7 +125,7 @@ export interface CoverageCounts {
 
 export function emptyCoverage(): CoverageCounts {
   return {
-    checked: { crd: 0, customResource: 0, partialObject: 0, unservedKind: 0 },
+    checked: { crd: 0, customResource: 0, builtinObject: 0, partialObject: 0, unservedKind: 0 },
     notChecked: { builtinKind: 0, noCrd: 0, crdUnreadable: 0, template: 0, patch: 0, clientSide: 0, yamlError: 0, notObject: 0 },
   };
 }
@@ -146,5 +148,5 @@ export function addCoverageCounts(into: CoverageCounts, from: CoverageCounts): C
 
 /** The number of documents checked. */
 export function checkedCount(c: CoverageCounts): number {
-  return c.checked.crd + c.checked.customResource + c.checked.partialObject + c.checked.unservedKind;
+  return c.checked.crd + c.checked.customResource + c.checked.builtinObject + c.checked.partialObject + c.checked.unservedKind;
 }

@@ -4,7 +4,9 @@
  * (caches.ts), so that an unchanged document is never re-checked.
  */
 import { validateCustomResourceDefinition } from '../engine/crd/validation';
-import { validateCustomResource } from '../engine/customresource/strategy';
+import { validateCustomResource, type CustomResourceResult } from '../engine/customresource/strategy';
+import { validateBuiltinObject } from '../engine/builtin/object';
+import { crdVersionSchemas } from '../engine/crd/storageversion';
 import { compareWithCreate, validateCustomResourceDefinitionUpdate } from '../engine/crd/update';
 import { withSubtreeMemo } from '../engine/field/memo';
 import type { CrCheck, CrdCheck, CrdUpdateCheck, CrUpdateCheck, Guarded } from './caches';
@@ -67,7 +69,7 @@ export function checkCrd(ctx: ServiceContext, text: string, crd: unknown): CrdCh
  */
 export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean } = {}): CrCheck {
   // The engine decodes a copy of the object (strategy.ts): the parse is passed as it is.
-  const check = () => guard(() => validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, partial: opts.partial }));
+  const check = () => guard(() => (crd.builtin ? checkBuiltin(ctx, crd, version, obj, opts.partial) : validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, partial: opts.partial })));
   if (ctx.caches.oneShot) return check();
   const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
   const hit = ctx.caches.crChecks.get(key);
@@ -75,6 +77,13 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
   const r = check();
   ctx.caches.crChecks.set(key, r);
   return r;
+}
+
+/** A built-in object (builtins.ts): the built-in create path on its version's schema. */
+function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj: unknown, partial?: boolean): CustomResourceResult {
+  const schema = crdVersionSchemas(crd.crd).find((v) => v.name === version)?.schema ?? {};
+  const apiVersion = crd.group ? `${crd.group}/${version}` : version;
+  return validateBuiltinObject(schema, obj, { ...engineTarget(ctx), kubernetesMinor: crd.builtin?.kubernetesMinor, apiVersion, kind: crd.kind, partial });
 }
 
 const baselineIds = new WeakMap<object, number>();

@@ -113,11 +113,11 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
     // The branch checked is the first one a known CRD serves: every branch's CRD decides.
     const crds = branches.map((b) => {
       const r = roleOf(b);
-      return r.role === 'cr' ? (ctx.index.lookup(r.group, r.kind)?.id ?? '-') : '-';
+      return r.role === 'cr' ? (resolveCr(ctx.index, r)?.crd.id ?? '-') : '-';
     });
     return `cr-branches:${crds.join(',')}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
   }
-  const crd = ctx.index.lookup(role.group, role.kind);
+  const crd = resolveCr(ctx.index, role)?.crd ?? ctx.index.lookup(role.group, role.kind);
   if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
   return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index
@@ -320,7 +320,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     return out;
   }
   // A patch (a partial object) updates nothing by itself.
-  const base = partial ? undefined : baselineFor(ctx, td.uri, value);
+  const base = partial || crd.builtin ? undefined : baselineFor(ctx, td.uri, value);
   // `name: no` in metadata: ObjectMeta does not decode and the API server reports only that. It gets the
   // YAML 1.1 finding and "Quote it" as a spec value does, and the rest of the object is checked as quoted.
   const surprises = metadataSurprises(doc);
@@ -333,14 +333,12 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     f.apiMessage = text;
     f.params = { origin: 'deprecatedVersion' };
     f.provenance = { crd: crd.name, version: version.name };
-    f.related = [
-      provenanceInfo(ctx, crd, version, [
-        { kind: 'field', name: 'spec' },
-        { kind: 'field', name: 'versions' },
-        { kind: 'index', index: version.index },
-        { kind: 'field', name: 'deprecated' },
-      ]),
-    ];
+    f.related = provenanceInfo(ctx, crd, version, [
+      { kind: 'field', name: 'spec' },
+      { kind: 'field', name: 'versions' },
+      { kind: 'index', index: version.index },
+      { kind: 'field', name: 'deprecated' },
+    ]);
     return f;
   };
   if (!r.ok) {
@@ -449,7 +447,7 @@ function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDo
     const f = unknownFieldFinding(ctx, td, doc, { path: p.path, segments: segs, kind: role.kind, version: version.name, suggestions: siblingSuggestions(version, segs, doc), document: 'cr' });
     if (!f) continue;
     f.provenance = { crd: crd.name, version: version.name };
-    f.related = [provenanceInfo(ctx, crd, version, parentSchemaSegments(version, segs))];
+    f.related = provenanceInfo(ctx, crd, version, parentSchemaSegments(version, segs));
     out.push(f);
   }
   return out;
@@ -516,16 +514,20 @@ function parentSchemaSegments(version: CrdVersion, segs: PathSegment[]): PathSeg
   return undefined;
 }
 
-function provenanceInfo(ctx: ServiceContext, crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding {
+/** Where in the CRD a finding comes from (none for a built-in kind: its schema is no file). */
+function provenanceInfo(ctx: ServiceContext, crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding[] {
+  if (crd.builtin) return [];
   const where = segs ?? [
     { kind: 'field', name: 'spec' },
     { kind: 'field', name: 'versions' },
     { kind: 'index', index: version.index },
   ];
-  return {
-    location: crdLocation(ctx, crd, where),
-    message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}`,
-  };
+  return [
+    {
+      location: crdLocation(ctx, crd, where),
+      message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}`,
+    },
+  ];
 }
 
 const SEVERITY: Record<NonNullable<FieldError['severity']>, FindingSeverity> = { error: 'error', warning: 'warning', information: 'information' };
@@ -558,7 +560,7 @@ export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc
     let where: PathSegment[] | undefined;
     if (p?.rulePath) where = [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: from.version.index }, { kind: 'field', name: 'schema' }, ...parseFieldPath(p.rulePath)];
     else where = parentSchemaSegments(from.version, [...printed, { kind: 'field', name: '' }]);
-    f.related = [provenanceInfo(ctx, from.crd, from.version, where, rule)];
+    f.related = provenanceInfo(ctx, from.crd, from.version, where, rule);
   } else if (rule) {
     f.provenance = { rule };
   }

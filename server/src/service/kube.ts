@@ -40,9 +40,12 @@ export interface Resolution {
 
 /** Resolves a CR role against the index (version may be missing or unserved: the caller reports it). */
 export function resolveCr(index: CrdIndex, role: Extract<DocumentRole, { role: 'cr' }>): Resolution | undefined {
-  const crd = index.lookup(role.group, role.kind);
+  const crd = index.lookupOrBuiltin(role.group, role.kind);
   if (!crd) return undefined;
-  return { crd, version: crdVersions(crd.crd).find((v) => v.name === role.version) };
+  const version = crdVersions(crd.crd).find((v) => v.name === role.version);
+  // A built-in version without a schema at the target version is not served: unknownKind.ts says so.
+  if (crd.builtin && !version) return undefined;
+  return { crd, version };
 }
 
 /**
