@@ -169,8 +169,8 @@ function reduceRelease(defs: Map<string, Json>): Map<string, string> {
   function reduceDefinition(name: string, s: Json): Json {
     if (name === 'io.k8s.apimachinery.pkg.util.intstr.IntOrString') return { description: s.description, 'x-kubernetes-int-or-string': true };
     // The API server decodes a quantity from a JSON number or a string of this syntax (resource.Quantity's
-    // UnmarshalJSON): no type, the pattern applies to strings only.
-    if (name === 'io.k8s.apimachinery.pkg.api.resource.Quantity') return { description: s.description, pattern: QUANTITY_PATTERN, nullable: true };
+    // UnmarshalJSON): the published oneOf of both types, and the syntax (a pattern applies to strings only).
+    if (name === 'io.k8s.apimachinery.pkg.api.resource.Quantity') return { description: s.description, oneOf: [{ type: 'string' }, { type: 'number' }], pattern: QUANTITY_PATTERN, nullable: true };
     if (name === 'io.k8s.apimachinery.pkg.runtime.RawExtension') return { description: s.description, 'x-kubernetes-preserve-unknown-fields': true, nullable: true };
     const out = node(s);
     if (NULLABLE.has(name)) out.nullable = true;

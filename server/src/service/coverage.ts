@@ -5,7 +5,7 @@
  * API server does not serve); otherwise the reason says what would let it be checked.
  */
 import type { ServiceContext } from './context';
-import { partialRole } from './fileRole';
+import { isPatchByName, partialRole } from './fileRole';
 import { lookupIdentity, resolveCr, roleOf } from './kube';
 import { identityToCheck, notCheckedByTemplate } from './templates';
 import { builtinKindAnswer, isClientSideKind } from './unknownKind';
@@ -70,18 +70,13 @@ function adaptsToCluster(doc: YamlDoc, source: string): boolean {
   return /\{\{-?\s*else\b/.test(kindAt < 0 ? text : text.slice(0, kindAt));
 }
 
-/** A patch by its file name (`manager_webhook_patch.yaml`, `patches/...`): kustomize's, not sent as written. */
-function isPatchByName(uri: string): boolean {
-  return /(^|\/)patch(es)?\/|[_.-]patch(es)?\.ya?ml$/i.test(uri.split(/[?#]/)[0]);
-}
-
 /** The coverage of one document of the file `uri` (`source`: the file's text, as written). */
 export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc, source: string): DocumentCoverage {
   if (skippedForTemplate(ctx, doc)) return { notChecked: 'template' };
   if (doc.syntax.some((s) => s.severity === 'error')) return { notChecked: doc.template && !doc.template.substitutionOnly ? 'template' : 'yamlError' };
   const fc = ctx.files.get(uri);
   // A kustomize patch, a kubebuilder scaffold's CRD patch (fileRole.ts).
-  const partial = partialRole(fc, doc.value);
+  const partial = partialRole(fc, doc.value, uri);
   if (partial === 'json6902') return { notChecked: 'patch' };
   let role = roleOf(doc.value);
   if (doc.template && role.role === 'cr') {

@@ -67,11 +67,11 @@ export function checkCrd(ctx: ServiceContext, text: string, crd: unknown): CrdCh
  * The API server's create path for a CR document against a CRD version (cached by CRD id and text);
  * `partial`: a patch or template object (engine/customresource/partial.ts).
  */
-export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean } = {}): CrCheck {
+export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean; kustomized?: boolean } = {}): CrCheck {
   // The engine decodes a copy of the object (strategy.ts): the parse is passed as it is.
-  const check = () => guard(() => (crd.builtin ? checkBuiltin(ctx, crd, version, obj, opts.partial) : validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, partial: opts.partial })));
+  const check = () => guard(() => (crd.builtin ? checkBuiltin(ctx, crd, version, obj, opts) : validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, partial: opts.partial })));
   if (ctx.caches.oneShot) return check();
-  const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
+  const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}${opts.kustomized ? 'kustomized' : ''}\u0000${text}`;
   const hit = ctx.caches.crChecks.get(key);
   if (hit) return hit;
   const r = check();
@@ -80,10 +80,10 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
 }
 
 /** A built-in object (builtins.ts): the built-in create path on its version's schema. */
-function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj: unknown, partial?: boolean): CustomResourceResult {
+function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj: unknown, opts: { partial?: boolean; kustomized?: boolean }): CustomResourceResult {
   const schema = crdVersionSchemas(crd.crd).find((v) => v.name === version)?.schema ?? {};
   const apiVersion = crd.group ? `${crd.group}/${version}` : version;
-  return validateBuiltinObject(schema, obj, { ...engineTarget(ctx), kubernetesMinor: crd.builtin?.kubernetesMinor, apiVersion, kind: crd.kind, partial });
+  return validateBuiltinObject(schema, obj, { ...engineTarget(ctx), kubernetesMinor: crd.builtin?.kubernetesMinor, apiVersion, kind: crd.kind, partial: opts.partial, kustomized: opts.kustomized });
 }
 
 const baselineIds = new WeakMap<object, number>();

@@ -99,7 +99,7 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
 function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const role = roleOf(doc.value);
   const fc = ctx.files.get(uri);
-  const patch = partialRole(fc, doc.value) ?? '';
+  const patch = partialRole(fc, doc.value, uri) ?? '';
   // Baselines (and, for a CRD, the workspace's objects of its kind) decide update findings.
   const update = `${ctx.baselineGeneration}:${ctx.workspaceGeneration}:${JSON.stringify(ctx.settings.compatibility)}`;
   if (role.role === 'crd')
@@ -151,7 +151,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   }
   if ('notChecked' in coverage && coverage.notChecked === 'patch') return out;
   // A patch, a scaffold's CRD patch or a test assertion is a partial object (fileRole.ts).
-  const patch = partialRole(ctx.files.get(td.uri), doc.value);
+  const patch = partialRole(ctx.files.get(td.uri), doc.value, td.uri);
   let role = roleOf(doc.value);
   let value = doc.value;
   if (doc.template && role.role === 'cr') {
@@ -326,8 +326,10 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   const surprises = metadataSurprises(doc);
   const checked = surprises.length ? withScalarsAsWritten(value, surprises) : value;
   const key = textKey(doc.text, ctx.settings.yamlVersion) + (surprises.length ? '\u0000metadata as written' : '');
-  if (surprises.length) out.push(...metadataSurpriseFindings(td, doc, surprises, checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, { partial })));
-  const r: CrCheck | CrUpdateCheck = base ? checkCrUpdate(ctx, crd, version.name, key, checked, base.object) : checkCr(ctx, crd, version.name, key, checked, { partial });
+  // A built-in object kustomize builds: its transformers and patches may add what is missing.
+  const kustomized = !!crd.builtin && !!ctx.files.get(td.uri)?.kustomize;
+  if (surprises.length) out.push(...metadataSurpriseFindings(td, doc, surprises, checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, { partial, kustomized })));
+  const r: CrCheck | CrUpdateCheck = base ? checkCrUpdate(ctx, crd, version.name, key, checked, base.object) : checkCr(ctx, crd, version.name, key, checked, { partial, kustomized });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;

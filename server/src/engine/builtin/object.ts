@@ -11,7 +11,7 @@ import { internalError, invalid, FieldPath, type FieldError } from '../field';
 import { pruneUnknownFields } from '../pruning/algorithm';
 import { coerceObjectMeta } from '../pruning/objectmeta';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON, isJSONObject } from '../json/values';
+import { deepCopyJSON, isJSONObject, setOwn } from '../json/values';
 import { validateOpenAPI } from '../validation/validation';
 import { validateSchemaRules } from '../customresource/value';
 import { partialObjectSchema, withoutPatchDirectives } from '../customresource/partial';
@@ -29,6 +29,11 @@ export interface BuiltinObjectOptions extends KubernetesTarget {
    * (customresource/partial.ts); strategic merge patch directives are ignored.
    */
   partial?: boolean;
+  /**
+   * A resource kustomize builds: its transformers and patches may supply what is missing (commonLabels
+   * adds the selector), so nothing is reported as missing (Required).
+   */
+  kustomized?: boolean;
 }
 
 /**
@@ -64,6 +69,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   // (reported as pruned, as for custom resources); ObjectMeta decodes as for every object. Go's defaulting
   // is not applied: the schema's `required` stands for the handwritten "Required value" checks, which run
   // on what was sent.
+  obj = withoutNulls(obj, 0);
   const p = pruneUnknownFields(obj, schema, { isResourceRoot: true });
   let work = (p.object === obj ? deepCopyJSON(obj) : p.object) as Record<string, unknown>;
   res.pruned.push(...p.pruned);
@@ -86,7 +92,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   errs.push(...validateOpenAPI(work, root));
   validateSchemaRules(errs, work, root, { isResourceRoot: true, kubernetesMinor: opts.kubernetesMinor, partial: opts.partial });
   if (!opts.partial) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work));
-  res.errors.push(...dedupErrors(errs.filter((e) => !(opts.partial && e.type === 'FieldValueRequired') && !emptyEnumValue(e))));
+  res.errors.push(...dedupErrors(errs.filter((e) => !((opts.partial || opts.kustomized) && e.type === 'FieldValueRequired') && !emptyEnumValue(e))));
 }
 
 /**
@@ -95,6 +101,32 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
  */
 function emptyEnumValue(e: FieldError): boolean {
   return e.type === 'FieldValueNotSupported' && e.badValue === '';
+}
+
+/**
+ * Go's encoding/json reads null as the zero value, without error, whatever the field's type (`env: null`,
+ * `creationTimestamp: null`): such fields are as if unset. Copies what it changes.
+ */
+function withoutNulls(v: unknown, depth: number): unknown {
+  if (depth > 1000) return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = withoutNulls(x, depth + 1);
+      if (y !== x) (out ??= [...v])[i] = y;
+    });
+    return out ?? v;
+  }
+  if (!isJSONObject(v)) return v;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const y = x === null ? undefined : withoutNulls(x, depth + 1);
+    if (y === x) continue;
+    out ??= { ...v };
+    if (y === undefined) delete out[k];
+    else setOwn(out, k, y);
+  }
+  return out ?? v;
 }
 
 const roots = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
