@@ -7,11 +7,14 @@ import { type FieldPath, forbidden, invalid, notSupported, required, type FieldE
 import { validateAnnotations, validateLabels } from '../../objectmeta/objectmeta';
 import { labelSelectorAsSelector, labelSelectorValue, selectorEmpty, selectorMatches, validateLabelSelector } from './labelselector';
 import { defaultedRestartPolicy, validateDNS1123Label, validateNonnegativeField, validatePodTemplateSpec } from './podspec';
+import { isJSONObject } from '../../json/values';
 import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
 
 const SELECTOR_MISMATCH = '`selector` does not match template `labels`';
 
 const templateLabels = (template: JSONObject) => stringMap(obj(template.metadata).labels);
+/** The template's labels as the bad value of a mismatch: a nil map prints null. */
+const labelsValue = (template: JSONObject) => (isJSONObject(obj(template.metadata).labels) ? templateLabels(template) : null);
 
 /** The strict selector checks of Deployment, ReplicaSet and StatefulSet: required, valid, not empty. */
 function validateRequiredSelector(selector: JSONObject | undefined, fldPath: FieldPath, kindWord: string): FieldError[] {
@@ -32,7 +35,7 @@ function validatePodTemplateSpecForReplicaSet(template: JSONObject, selector: JS
   const errs: FieldError[] = [];
   const s = labelSelectorAsSelector(selector);
   if ('error' in s) return errs;
-  if (!selectorEmpty(s) && !selectorMatches(s, templateLabels(template))) errs.push(invalid(fldPath.child('metadata', 'labels'), templateLabels(template), SELECTOR_MISMATCH));
+  if (!selectorEmpty(s) && !selectorMatches(s, templateLabels(template))) errs.push(invalid(fldPath.child('metadata', 'labels'), labelsValue(template), SELECTOR_MISMATCH));
   errs.push(...validatePodTemplateSpec(template, fldPath));
   const spec = obj(template.spec);
   const rp = defaultedRestartPolicy(spec);
@@ -100,7 +103,7 @@ export function validateStatefulSetSpec(spec: JSONObject, fldPath: FieldPath): F
       tspec.volumes = [...added, ...list(tspec.volumes).filter((v) => !claims.includes(str(obj(v).name)))];
     }
     const t: JSONObject = { ...template, spec: tspec };
-    if (!selectorEmpty(s) && !selectorMatches(s, templateLabels(t))) errs.push(invalid(tPath.child('metadata', 'labels'), templateLabels(t), SELECTOR_MISMATCH));
+    if (!selectorEmpty(s) && !selectorMatches(s, templateLabels(t))) errs.push(invalid(tPath.child('metadata', 'labels'), labelsValue(t), SELECTOR_MISMATCH));
     errs.push(...validatePodTemplateSpec(t, tPath));
     // ValidatePodTemplateSpecForStatefulSet checks labels and annotations a second time.
     const meta = obj(t.metadata);
@@ -120,7 +123,7 @@ export function validateDaemonSetSpec(spec: JSONObject, fldPath: FieldPath): Fie
   const errs = validateLabelSelector(selector, fldPath.child('selector'));
   const template = obj(spec.template);
   const s = labelSelectorAsSelector(selector);
-  if (!('error' in s) && !selectorMatches(s, templateLabels(template))) errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), templateLabels(template), SELECTOR_MISMATCH));
+  if (!('error' in s) && !selectorMatches(s, templateLabels(template))) errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), labelsValue(template), SELECTOR_MISMATCH));
   if (selector && Object.keys(stringMap(selector.matchLabels)).length + list(selector.matchExpressions).length === 0) {
     errs.push(invalid(fldPath.child('selector'), labelSelectorValue(selector), 'empty selector is invalid for daemonset'));
   }
@@ -148,7 +151,7 @@ export function validateReplicationControllerSpec(spec: JSONObject, fldPath: Fie
   errs.push(...validateNonnegativeField(intPtr(spec.replicas), fldPath.child('replicas')));
   const tPath = fldPath.child('template');
   if (!template) return [...errs, required(tPath, '')];
-  if (Object.entries(selector).some(([k, v]) => labels[k] !== v)) errs.push(invalid(tPath.child('metadata', 'labels'), labels, SELECTOR_MISMATCH));
+  if (Object.entries(selector).some(([k, v]) => labels[k] !== v)) errs.push(invalid(tPath.child('metadata', 'labels'), labelsValue(template), SELECTOR_MISMATCH));
   errs.push(...validatePodTemplateSpec(template, tPath));
   const tspec = obj(template.spec);
   const rp = defaultedRestartPolicy(tspec);
@@ -190,7 +193,7 @@ export function validateJobSpec(spec: JSONObject, fldPath: FieldPath): FieldErro
   if (!selector) errs.push(required(fldPath.child('selector'), ''));
   else errs.push(...validateLabelSelector(selector, fldPath.child('selector')));
   const s = labelSelectorAsSelector(selector);
-  const labels = templateLabels(obj(spec.template));
-  if (!('error' in s) && !selectorMatches(s, labels)) errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), labels, SELECTOR_MISMATCH));
+  const template = obj(spec.template);
+  if (!('error' in s) && !selectorMatches(s, templateLabels(template))) errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), labelsValue(template), SELECTOR_MISMATCH));
   return errs;
 }

@@ -105,8 +105,7 @@ export function parseStandardError(spec: string): string | undefined | 'unknown'
 function validateScheduleFormat(schedule: string, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const err = parseStandardError(schedule);
-  if (err === 'unknown') return errs;
-  if (err !== undefined) errs.push(invalid(p, schedule, err));
+  if (err !== undefined && err !== 'unknown') errs.push(invalid(p, schedule, err));
   if (schedule.includes('TZ')) errs.push(invalid(p, schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'));
   return errs;
 }

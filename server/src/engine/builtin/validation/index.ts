@@ -5,7 +5,7 @@
  * as its zero value. Only the kinds and versions below are judged; anything else gives no findings.
  * What is ported and what is not: docs/builtin-validation.md.
  */
-import { FieldPath, type FieldError } from '../../field';
+import { FieldPath, forbidden, type FieldError } from '../../field';
 import type { NameValidator } from '../../objectmeta/objectmeta';
 import { validateDaemonSetSpec, validateDeploymentSpec, validateJobSpec, validateReplicaSetSpec, validateReplicationControllerSpec, validateStatefulSetSpec } from './controllers';
 import { validateCronJob } from './cronjob';
@@ -14,7 +14,7 @@ import { dnsLabelName, dnsSubdomainName, pathSegmentName, validateBuiltinObjectM
 import { validatePodSpec } from './podspec';
 import { validateRole, validateRoleBinding } from './rbac';
 import { validateService } from './service';
-import { obj, type JSONObject } from './values';
+import { list, obj, type JSONObject } from './values';
 
 export type { JSONObject } from './values';
 
@@ -28,10 +28,17 @@ interface KindRule {
 
 const spec = (f: (spec: JSONObject, p: FieldPath) => FieldError[]) => (o: JSONObject) => f(obj(o.spec), FieldPath.root('spec'));
 
+function validatePodCreate(object: JSONObject): FieldError[] {
+  const p = FieldPath.root('spec');
+  const errs = validatePodSpec(obj(object.spec), p);
+  if (list(obj(object.spec).ephemeralContainers).length > 0) errs.push(forbidden(p.child('ephemeralContainers'), 'cannot be set on create'));
+  return errs;
+}
+
 /** Kind rules by `apiVersion/kind`. */
 const KINDS: Record<string, KindRule> = {
-  // core/validation.ValidatePodCreate: ValidatePodName, ValidatePodSpec
-  'v1/Pod': { namespaced: true, name: dnsSubdomainName, rest: spec(validatePodSpec) },
+  // core/validation.ValidatePodCreate: ValidatePodName, ValidatePodSpec, no ephemeral containers on create
+  'v1/Pod': { namespaced: true, name: dnsSubdomainName, rest: validatePodCreate },
   // ValidateServiceCreate (RelaxedServiceNameValidation: NameIsDNSLabel)
   'v1/Service': { namespaced: true, name: dnsLabelName, rest: validateService },
   'v1/ConfigMap': { namespaced: true, name: dnsSubdomainName },

@@ -195,7 +195,7 @@ function validateVolumeSource(vol: JSONObject, p: FieldPath): FieldError[] {
     const need = { hostPath: 'path', secret: 'secretName', persistentVolumeClaim: 'claimName', configMap: 'name' }[json];
     if (need && str(src[need]).length === 0) errs.push(required(p.child(path).child(need), ''));
   }
-  if (n === 0) errs.push(required(p, 'must specify a volume type'));
+  // No source: SetDefaults_Volume gives it an emptyDir, so ValidateVolumes' "must specify a volume type" cannot happen from v1.
   return errs;
 }
 
@@ -256,7 +256,7 @@ function validateResourceRequirements(resources: JSONObject, fldPath: FieldPath)
   const limits = obj(resources.limits);
   const requests = obj(resources.requests);
   const negative = (q: Quantity, p: FieldPath) => {
-    if (q.compareTo(Quantity.ofInt(0n)) < 0) errs.push(invalid(p, q.toString(), 'must be greater than or equal to 0'));
+    if (q.compareTo(Quantity.ofInt(0n)) < 0) errs.push(invalid(p, q.goString(), 'must be greater than or equal to 0'));
   };
   for (const [name, v] of Object.entries(limits)) {
     const q = quantityOf(v);
@@ -271,8 +271,8 @@ function validateResourceRequirements(resources: JSONObject, fldPath: FieldPath)
       const limit = quantityOf(limits[name]);
       if (!limit) continue;
       const c = q.compareTo(limit);
-      if (c !== 0 && !overcommitAllowed(name)) errs.push(invalid(reqPath, q.toString(), `must be equal to ${name} limit of ${limit.toString()}`));
-      else if (c > 0) errs.push(invalid(reqPath, q.toString(), `must be less than or equal to ${name} limit of ${limit.toString()}`));
+      if (c !== 0 && !overcommitAllowed(name)) errs.push(invalid(reqPath, q.goString(), `must be equal to ${name} limit of ${limit.goString()}`));
+      else if (c > 0) errs.push(invalid(reqPath, q.goString(), `must be less than or equal to ${name} limit of ${limit.goString()}`));
     } else if (!overcommitAllowed(name)) {
       errs.push(required(limPath, 'Limit must be set for non overcommitable resources'));
     }

@@ -57,14 +57,7 @@ export function validateService(object: JSONObject): FieldError[] {
       if (int(port.nodePort)) errs.push(forbidden(sp.child('ports').index(i).child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
     });
   }
-  const nodePorts = new Set<string>();
-  ports.forEach((port, i) => {
-    const np = int(port.nodePort);
-    if (!np) return;
-    const key = `${str(port.protocol) || 'TCP'}/${np}`;
-    if (nodePorts.has(key)) errs.push(duplicate(sp.child('ports').index(i).child('nodePort'), np));
-    nodePorts.add(key);
-  });
+  // Duplicate nodePorts: on create the allocator answers first ("provided port is already allocated"), not validation.
   const seen = new Set<string>();
   ports.forEach((port, i) => {
     const protocol = str(port.protocol) || 'TCP';
