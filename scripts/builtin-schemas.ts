@@ -152,6 +152,11 @@ function reduceRelease(defs: Map<string, Json>): Map<string, string> {
     }
     const out: Json = {};
     for (const k of KEEP) if (s[k] !== undefined) out[k] = s[k];
+    // []byte decodes from base64, and "" is an empty slice (kubectl-validate's AllowEmptyByteFormat).
+    if (s.format === 'byte') {
+      delete out.format;
+      out.allOf = [{ anyOf: [{ format: 'byte' }, { maxLength: 0 }] }];
+    }
     if (s.format === 'int-or-string') {
       delete out.format;
       delete out.type;

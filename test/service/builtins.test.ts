@@ -153,5 +153,8 @@ test('kustomize: a resource is not asked for what kustomize adds (commonLabels: 
   );
   assert.deepEqual(s.coverage(patch), [{ checked: 'partialObject' }]);
   // Without a kustomization around it, the same Deployment lacks its selector.
-  checkFindings(s, noSelector, [{ text: 'spec', code: 'FieldValueRequired', apiMessage: 'spec.selector: Required value' }]);
+  checkFindings(s, noSelector, [
+    { text: 'spec', code: 'FieldValueRequired', apiMessage: 'spec.selector: Required value' },
+    { text: '{app: web}', code: 'FieldValueInvalid', apiMessage: '`selector` does not match template `labels`' },
+  ]);
 });

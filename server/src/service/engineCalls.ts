@@ -83,7 +83,15 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
 function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj: unknown, opts: { partial?: boolean; kustomized?: boolean }): CustomResourceResult {
   const schema = crdVersionSchemas(crd.crd).find((v) => v.name === version)?.schema ?? {};
   const apiVersion = crd.group ? `${crd.group}/${version}` : version;
-  return validateBuiltinObject(schema, obj, { ...engineTarget(ctx), kubernetesMinor: crd.builtin?.kubernetesMinor, apiVersion, kind: crd.kind, partial: opts.partial, kustomized: opts.kustomized });
+  return validateBuiltinObject(schema, obj, {
+    ...engineTarget(ctx),
+    kubernetesMinor: crd.builtin?.kubernetesMinor,
+    apiVersion,
+    kind: crd.kind,
+    partial: opts.partial,
+    kustomized: opts.kustomized,
+    namespaced: crd.builtin?.namespaced,
+  });
 }
 
 const baselineIds = new WeakMap<object, number>();

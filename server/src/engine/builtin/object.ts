@@ -18,7 +18,8 @@ import { partialObjectSchema, withoutPatchDirectives } from '../customresource/p
 import type { CustomResourceResult } from '../customresource/strategy';
 import type { KubernetesTarget } from '../version';
 import { deprecationWarning } from './schemas';
-import { handwrittenErrors } from './validation';
+import { HANDWRITTEN_KINDS, handwrittenErrors } from './validation';
+import { validateBuiltinObjectMeta } from './validation/objectmeta';
 
 export interface BuiltinObjectOptions extends KubernetesTarget {
   /** The object's apiVersion (`apps/v1`) and kind, which name `schema`. */
@@ -34,6 +35,8 @@ export interface BuiltinObjectOptions extends KubernetesTarget {
    * adds the selector), so nothing is reported as missing (Required).
    */
   kustomized?: boolean;
+  /** The kind is namespaced (its metadata.namespace is required, defaulted to the request's). */
+  namespaced?: boolean;
 }
 
 /**
@@ -91,8 +94,23 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   const root = rootSchema(schema);
   errs.push(...validateOpenAPI(work, root));
   validateSchemaRules(errs, work, root, { isResourceRoot: true, kubernetesMinor: opts.kubernetesMinor, partial: opts.partial });
-  if (!opts.partial) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work));
-  res.errors.push(...dedupErrors(errs.filter((e) => !((opts.partial || opts.kustomized) && e.type === 'FieldValueRequired') && !emptyEnumValue(e))));
+  if (!opts.partial) {
+    // A kind without handwritten checks ported still has ObjectMeta's (name or generateName, labels,
+    // annotations); its name rule is not known here: not checked.
+    if (HANDWRITTEN_KINDS.includes(`${opts.apiVersion}/${opts.kind}`)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work));
+    else errs.push(...validateBuiltinObjectMeta(work, opts.namespaced ?? true, () => []));
+  }
+  const selectorByKustomize = opts.kustomized && !(isJSONObject(work.spec) && work.spec.selector !== undefined);
+  res.errors.push(...dedupErrors(errs.filter((e) => !((opts.partial || opts.kustomized) && e.type === 'FieldValueRequired') && !emptyEnumValue(e) && !(selectorByKustomize && selectorError(e)))));
+}
+
+/**
+ * An error on a controller's selector or on its match with the template's labels: kustomize's
+ * commonLabels (and `labels` with includeSelectors) write the selector a resource leaves out, with the
+ * same labels as the template's.
+ */
+function selectorError(e: FieldError): boolean {
+  return e.field.startsWith('spec.selector') || e.field === 'spec.template.metadata.labels';
 }
 
 /**
