@@ -158,3 +158,41 @@ test('kustomize: a resource is not asked for what kustomize adds (commonLabels: 
     { text: '{app: web}', code: 'FieldValueInvalid', apiMessage: '`selector` does not match template `labels`' },
   ]);
 });
+
+test('Helm templates: what the literal YAML decides is judged; a check across fields the template fills in is not', () => {
+  const s = new LanguageService();
+  const uri = 'file:///ws/chart/templates/deployment.yaml';
+  s.setFileContext(uri, { helmTemplate: true });
+  const text = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        imagePullPolicy: Sometimes
+        volumeMounts:
+        - {name: config, mountPath: /etc/config}
+      volumes:
+      {{- toYaml .Values.volumes | nindent 6 }}
+`;
+  const td = TextDocument.create(uri, 'yaml', 1, text);
+  s.update(td);
+  // The volume named by the mount comes from the values: only the literal enum is judged.
+  assert.deepEqual(
+    s.findings(td).map((f) => `${f.code} ${td.getText(f.range)}`),
+    ['FieldValueNotSupported Sometimes'],
+  );
+  // Without a template, the same mount of no volume is the API server's NotFound.
+  checkFindings(s, text.replace('{{ .Release.Name }}', 'web').replace(/ {6}volumes:\n.*\n/, ''), [
+    { text: 'Sometimes', code: 'FieldValueNotSupported' },
+    { text: 'config', code: 'FieldValueNotFound', apiMessage: 'volumeMounts[0].name: Not found: "config"' },
+  ]);
+});

@@ -372,7 +372,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   // What of this template object needs the whole object: the findings the partial check does not have.
   const p = partial ? r : checkCr(ctx, crd, version.name, key, checked, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
-  return literalFindings(doc, out, partialMessages);
+  return literalFindings(doc, out, partialMessages, crd.builtin ? [] : undefined);
 }
 
 /**
