@@ -213,8 +213,9 @@ export function literalFindings(doc: YamlDoc, findings: Finding[], partialMessag
     const engine = f.code.startsWith('FieldValue') && f.apiMessage !== undefined && partialMessages !== undefined;
     const whole = engine ? !partialMessages!.has(f.apiMessage!) : f.code === 'FieldValueRequired';
     // `wholeScope`: a finding that needs the whole object depends on all of it there (the API server's
-    // cross-field checks of a built-in kind: a volume mount's volume, a selector's template labels).
-    if (whole && wholeScope && f.code !== 'FieldValueRequired') return !decidedByTemplate(t, wholeScope, f.code, true);
+    // cross-field checks of a built-in kind: a volume mount's volume, a selector's template labels; a
+    // required field, which an item of an `if` or `range` list may hold).
+    if (whole && wholeScope) return !decidedByTemplate(t, wholeScope, '', true);
     return !decidedByTemplate(t, segs, f.code, whole);
   });
 }
