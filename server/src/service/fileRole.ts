@@ -14,7 +14,8 @@ export function partialRole(fc: FileContext | undefined, value: unknown, uri?: s
   if (!fc) return undefined;
   if (fc.patch) return fc.patch;
   // kubebuilder's `manager_*_patch.yaml` beside a kustomization, listed or commented out: a patch.
-  if (fc.kustomize && uri !== undefined && isPatchByName(uri)) return 'partial';
+  // (Not a CRD: kubebuilder's CRD patches are told by their content, below.)
+  if (fc.kustomize && uri !== undefined && isPatchByName(uri) && !(isJSONObject(value) && value.kind === 'CustomResourceDefinition')) return 'partial';
   // A test tool compares an assertion with the object the cluster holds: any subset of it.
   if (fc.testTool?.role === 'assertion') return 'partial';
   if (fc.kustomize === 'scaffoldPatch' && isCrdPatch(value)) return 'partial';
