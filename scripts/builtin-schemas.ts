@@ -43,6 +43,7 @@ const RELEASES: Record<string, string> = {
 const API_MODULE = 'k8s.io/api@v0.37.2';
 
 const OUT = join(__dirname, '..', 'server', 'src', 'engine', 'builtin');
+const BASE64_PATTERN = '^[A-Za-z0-9+/\\r\\n]*(=[\\r\\n]*){0,2}$';
 const QUANTITY_PATTERN = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 /** Types with a JSON decoding of their own that reads null (kubectl-validate's AnnotateNullable). */
 const NULLABLE = new Set([
@@ -152,10 +153,11 @@ function reduceRelease(defs: Map<string, Json>): Map<string, string> {
     }
     const out: Json = {};
     for (const k of KEEP) if (s[k] !== undefined) out[k] = s[k];
-    // []byte decodes from base64, and "" is an empty slice (kubectl-validate's AllowEmptyByteFormat).
+    // []byte decodes with Go's base64.StdEncoding, which skips line breaks ("" is an empty slice; a
+    // Secret's PEM written as a folded block): the alphabet and padding, not the CRD `byte` format.
     if (s.format === 'byte') {
       delete out.format;
-      out.allOf = [{ anyOf: [{ format: 'byte' }, { maxLength: 0 }] }];
+      out.pattern = BASE64_PATTERN;
     }
     if (s.format === 'int-or-string') {
       delete out.format;
