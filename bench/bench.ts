@@ -8,6 +8,9 @@
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
  *
+ * `builtins`: `crd-yaml check` over 5,000 objects of built-in kinds beside kubectl-validate and kubeconform
+ * (builtins.ts), one run each, wall time and peak RSS.
+ *
  * `repo`: `crd-yaml check` of a repository-like tree (repository.ts: charts made of the real CRDs and
  * samples) as a whole, beside the sum of its charts checked one by one, and with --jobs 1 and 2: wall and
  * CPU time (user + system) of one run each. CPU time is what to compare on a shared machine.
@@ -21,6 +24,7 @@ import { parseAllDocuments } from 'yaml';
 import { LspClient } from './lsp-client';
 import { CRONTAB_CRD, cronTabs, yamlFiles } from './fixtures';
 import { writeRepositoryTree } from './repository';
+import { goTool, kubeconformModule, writeBuiltinObjects, writeKubeconformSchemas } from './builtins';
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -35,7 +39,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,cel').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,builtins,repo,cel').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 
@@ -478,6 +482,30 @@ async function scenarioCli() {
   }
 }
 
+/** 5,000 objects of built-in kinds: crd-yaml check, kubectl-validate, kubeconform, one run each. */
+async function scenarioBuiltins() {
+  const ws = tmpWorkspace('builtins');
+  const dir = path.join(ws, 'objects');
+  const n = writeBuiltinObjects(dir);
+  const scenario = `(builtins) ${n} objects, 50 files`;
+  const a = measure(path.join(ROOT, 'bin', 'crd-yaml'), ['check', dir], ws);
+  report({ scenario, server: 'crd-yaml check', median: a.ms, p95: a.ms, extra: `peak RSS ${fmt(a.rssMB)} MB; exit ${a.status}; ${a.out.trim().split('\n').pop()}` });
+  const kv = kubectlValidate();
+  if ('skipped' in kv) report({ scenario, server: 'kubectl-validate', median: NaN, p95: NaN, extra: `skipped: ${kv.skipped}` });
+  else {
+    const b = measure(kv.bin, [dir], ws);
+    report({ scenario, server: 'kubectl-validate', median: b.ms, p95: b.ms, extra: `peak RSS ${fmt(b.rssMB)} MB; exit ${b.status}` });
+  }
+  const kc = goTool(ROOT, 'kubeconform', kubeconformModule);
+  if ('skipped' in kc) report({ scenario, server: 'kubeconform', median: NaN, p95: NaN, extra: `skipped: ${kc.skipped}` });
+  else {
+    // Offline, kubeconform cannot download its schemas: it gets crd-yaml's (1.37), as standalone JSON schemas.
+    const location = writeKubeconformSchemas(path.join(ws, 'kubeconform-schemas'));
+    const c = measure(kc.bin, ['-summary', '-schema-location', location, dir], ws);
+    report({ scenario, server: 'kubeconform', median: c.ms, p95: c.ms, extra: `peak RSS ${fmt(c.rssMB)} MB; exit ${c.status}; ${c.out.trim().split('\n').pop()}` });
+  }
+}
+
 /** One run of a command: wall and CPU time (user + system, of the process and its threads) by GNU time. */
 function measureCpu(command: string, argv: string[], cwd: string): { ms: number; cpuMs: number; rssMB: number; status: number | null } {
   if (!fs.existsSync('/usr/bin/time')) {
@@ -519,6 +547,7 @@ async function main() {
   if (ONLY.has('d')) await scenarioD();
   if (ONLY.has('e')) await scenarioE();
   if (ONLY.has('cli')) await scenarioCli();
+  if (ONLY.has('builtins')) await scenarioBuiltins();
   if (ONLY.has('repo')) await scenarioRepository();
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');

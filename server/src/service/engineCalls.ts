@@ -6,7 +6,7 @@
 import { validateCustomResourceDefinition } from '../engine/crd/validation';
 import { validateCustomResource, type CustomResourceResult } from '../engine/customresource/strategy';
 import { validateBuiltinObject } from '../engine/builtin/object';
-import { crdVersionSchemas } from '../engine/crd/storageversion';
+import { resolveVersion } from './kube';
 import { compareWithCreate, validateCustomResourceDefinitionUpdate } from '../engine/crd/update';
 import { withSubtreeMemo } from '../engine/field/memo';
 import type { CrCheck, CrdCheck, CrdUpdateCheck, CrUpdateCheck, Guarded } from './caches';
@@ -81,7 +81,7 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
 
 /** A built-in object (builtins.ts): the built-in create path on its version's schema. */
 function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj: unknown, opts: { partial?: boolean; kustomized?: boolean }): CustomResourceResult {
-  const schema = crdVersionSchemas(crd.crd).find((v) => v.name === version)?.schema ?? {};
+  const schema = resolveVersion(crd, version)?.schema ?? {};
   const apiVersion = crd.group ? `${crd.group}/${version}` : version;
   return validateBuiltinObject(schema, obj, {
     ...engineTarget(ctx),

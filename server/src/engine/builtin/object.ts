@@ -137,7 +137,10 @@ function withoutNulls(v: unknown, depth: number): unknown {
   }
   if (!isJSONObject(v)) return v;
   let out: Record<string, unknown> | undefined;
-  for (const [k, x] of Object.entries(v)) {
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const x = v[k];
+    if (x !== null && typeof x !== 'object') continue;
     const y = x === null ? undefined : withoutNulls(x, depth + 1);
     if (y === x) continue;
     out ??= { ...v };
