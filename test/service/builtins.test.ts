@@ -196,3 +196,10 @@ spec:
     { text: 'config', code: 'FieldValueNotFound', apiMessage: 'volumeMounts[0].name: Not found: "config"' },
   ]);
 });
+
+test('quick fix on a built-in object: add a required field', () => {
+  const s = new LanguageService();
+  const service = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - name: http\n    targetPort: 8080\n';
+  const [added] = checkFixesRemove(s, service, 'FieldValueRequired');
+  assert.match(added, /^ {4}port: /m);
+});
