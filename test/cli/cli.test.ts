@@ -203,7 +203,7 @@ test('a kind or version a built-in group does not have is an error (kubectl: no 
         7,
         'error',
         'NoKindMatch',
-        'no matches for kind "Deployment" in version "extensions/v1beta1" (Deployment is served as apps/v1)',
+        'no matches for kind "Deployment" in version "extensions/v1beta1" (removed in Kubernetes 1.16: use apps/v1 Deployment)',
         'no matches for kind "Deployment" in version "extensions/v1beta1"',
       ],
     ],

@@ -203,3 +203,17 @@ test('quick fix on a built-in object: add a required field', () => {
   const [added] = checkFixesRemove(s, service, 'FieldValueRequired');
   assert.match(added, /^ {4}port: /m);
 });
+
+test("a version Kubernetes removed is refused with its replacement at any target version, from k8s.io/api's lifecycle", () => {
+  const pdb = 'apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1}\n';
+  for (const kubernetesMinor of [30, 37])
+    checkFindings(new LanguageService({ kubernetesMinor }), pdb, [
+      {
+        text: 'PodDisruptionBudget',
+        code: 'NoKindMatch',
+        severity: 'error',
+        message: '(removed in Kubernetes 1.25: use policy/v1 PodDisruptionBudget)',
+        apiMessage: 'no matches for kind "PodDisruptionBudget" in version "policy/v1beta1"',
+      },
+    ]);
+});

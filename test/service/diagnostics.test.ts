@@ -141,8 +141,8 @@ test('kinds no CRD defines: silent by default, a hint when configured; a kind a 
         apiMessage: 'no matches for kind "Deploymnet" in version "apps/v1"',
       },
     ]);
-    checkFindings(s, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'NoKindMatch', severity: 'error', message: '(Ingress is served as networking.k8s.io/v1)' }]);
-    checkFindings(s, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'NoKindMatch', severity: 'error', message: '(apps/v1beta1 is not served: use apps/v1)' }]);
+    checkFindings(s, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'NoKindMatch', severity: 'error', message: '(removed in Kubernetes 1.22: use networking.k8s.io/v1 Ingress)' }]);
+    checkFindings(s, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'NoKindMatch', severity: 'error', message: '(removed in Kubernetes 1.16: use apps/v1 Deployment)' }]);
     checkFindings(s, 'apiVersion: v1\nkind: Servce\n', [{ text: 'Servce', code: 'NoKindMatch', severity: 'error', message: '(did you mean "Service"?)' }]);
     // kubectl maps the kind in lower case, and the API server refuses it when decoding (kube-apiserver 1.37:
     // `pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" ...`);
