@@ -499,9 +499,10 @@ async function scenarioBuiltins() {
   const kc = goTool(ROOT, 'kubeconform', kubeconformModule);
   if ('skipped' in kc) report({ scenario, server: 'kubeconform', median: NaN, p95: NaN, extra: `skipped: ${kc.skipped}` });
   else {
-    // Offline, kubeconform cannot download its schemas: it gets crd-yaml's (1.37), as standalone JSON schemas.
+    // Offline, kubeconform cannot download its schemas: it gets crd-yaml's (1.37), as standalone JSON
+    // schemas in their -strict form (unknown fields refused, as crd-yaml and kubectl apply do).
     const location = writeKubeconformSchemas(path.join(ws, 'kubeconform-schemas'));
-    const c = measure(kc.bin, ['-summary', '-schema-location', location, dir], ws);
+    const c = measure(kc.bin, ['-strict', '-summary', '-schema-location', location, dir], ws);
     report({ scenario, server: 'kubeconform', median: c.ms, p95: c.ms, extra: `peak RSS ${fmt(c.rssMB)} MB; exit ${c.status}; ${c.out.trim().split('\n').pop()}` });
   }
 }

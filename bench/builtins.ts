@@ -3,7 +3,8 @@
  * Services, ConfigMaps, RBAC, Jobs, Ingresses, StatefulSets, CronJobs, in 50 files), beside kubectl-validate
  * and kubeconform (each built from its Go module into .work/bench/go/bin when missing), one run each: wall
  * time and peak RSS. kubeconform reads JSON schemas from a schema location it would download; offline it
- * is given the schemas of crd-yaml's own table (Kubernetes 1.37), written as standalone JSON schemas.
+ * is given the schemas of crd-yaml's own table (Kubernetes 1.37), written as standalone JSON schemas in
+ * their -strict form, and runs with -strict (unknown fields refused, as crd-yaml does).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -56,6 +57,19 @@ export function goTool(root: string, name: string, module: string): { bin: strin
 export const kubeconformModule = KUBECONFORM;
 
 /**
+ * The -strict variant of a schema, as openapi2jsonschema --strict writes kubeconform's: objects with
+ * properties allow no others (crd-yaml refuses unknown fields as kubectl apply does: the same work).
+ */
+function strict(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(strict);
+  if (typeof s !== 'object' || s === null) return s;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) out[k] = k === 'enum' || k === 'default' ? v : strict(v);
+  if (out.properties && out.additionalProperties === undefined && out['x-kubernetes-preserve-unknown-fields'] !== true) out.additionalProperties = false;
+  return out;
+}
+
+/**
  * kubeconform's standalone JSON schemas (`<kind>-<group>-<version>.json`, lower case) of the kinds used,
  * from crd-yaml's table at Kubernetes 1.37; returns the `-schema-location` template.
  */
@@ -79,7 +93,7 @@ export function writeKubeconformSchemas(dir: string): string {
     const schema = table.schema(apiVersion, kind, 37);
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
     const suffix = group ? `-${group.split('.')[0]}-${version}` : `-${version}`;
-    fs.writeFileSync(path.join(dir, `${kind.toLowerCase()}${suffix}.json`), JSON.stringify(schema));
+    fs.writeFileSync(path.join(dir, `${kind.toLowerCase()}${suffix}.json`), JSON.stringify(strict(schema)));
   }
   return path.join(dir, '{{ .ResourceKind }}{{ .KindSuffix }}.json');
 }
