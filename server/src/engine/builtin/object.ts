@@ -76,12 +76,17 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   const p = pruneUnknownFields(obj, schema, { isResourceRoot: true });
   let work = (p.object === obj ? deepCopyJSON(obj) : p.object) as Record<string, unknown>;
   res.pruned.push(...p.pruned);
-  const c = coerceObjectMeta(work, schema, { isResourceRoot: true });
+  // Built-in schemas have no embedded resources: only the root's metadata is ObjectMeta's to coerce (not
+  // the whole object copied again).
+  const head: Record<string, unknown> = {};
+  for (const k of ['apiVersion', 'kind', 'metadata']) if (Object.hasOwn(work, k)) head[k] = work[k];
+  const c = coerceObjectMeta(head, {}, { isResourceRoot: true });
   if (c.error) {
     res.errors.push(c.error);
     return;
   }
-  work = c.object as Record<string, unknown>;
+  const coerced = c.object as Record<string, unknown>;
+  if (Object.hasOwn(coerced, 'metadata')) work.metadata = coerced.metadata;
   res.pruned.push(...c.pruned);
   // PrepareForCreate of every kind with a status: a create does not set it.
   if ('status' in work && isJSONObject(schema.properties?.status)) {
