@@ -10,6 +10,8 @@
  *
  * `editor`: the packaged extension in code-server (bench/editor.mjs): opening the 2.9 MB argo CRD to its
  * first diagnostics (beside `crd-yaml check` of it), keystrokes to updated diagnostics, hovers.
+ * `builtins`: `crd-yaml check` over 5,000 objects of built-in kinds beside kubectl-validate and kubeconform
+ * (builtins.ts), one run each, wall time and peak RSS.
  *
  * `repo`: `crd-yaml check` of a repository-like tree (repository.ts: charts made of the real CRDs and
  * samples) as a whole, beside the sum of its charts checked one by one, and with --jobs 1 and 2: wall and
@@ -32,6 +34,7 @@ import { parseAllDocuments } from 'yaml';
 import { LspClient } from './lsp-client';
 import { CRONTAB_CRD, cronTabs, yamlFiles } from './fixtures';
 import { writeRepositoryTree } from './repository';
+import { goTool, kubeconformModule, writeBuiltinObjects, writeKubeconformSchemas } from './builtins';
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -46,7 +49,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,repo,catalog,catalog-fetch,cel,editor').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,builtins,repo,catalog,catalog-fetch,cel,editor').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 /** `--sites c3,c5` runs only those edit sites of scenario c. */
@@ -527,6 +530,31 @@ async function scenarioCli() {
   }
 }
 
+/** 5,000 objects of built-in kinds: crd-yaml check, kubectl-validate, kubeconform, one run each. */
+async function scenarioBuiltins() {
+  const ws = tmpWorkspace('builtins');
+  const dir = path.join(ws, 'objects');
+  const n = writeBuiltinObjects(dir);
+  const scenario = `(builtins) ${n} objects, 50 files`;
+  const a = measure(path.join(ROOT, 'bin', 'crd-yaml'), ['check', dir], ws);
+  report({ scenario, server: 'crd-yaml check', median: a.ms, p95: a.ms, extra: `peak RSS ${fmt(a.rssMB)} MB; exit ${a.status}; ${a.out.trim().split('\n').pop()}` });
+  const kv = kubectlValidate();
+  if ('skipped' in kv) report({ scenario, server: 'kubectl-validate', median: NaN, p95: NaN, extra: `skipped: ${kv.skipped}` });
+  else {
+    const b = measure(kv.bin, [dir], ws);
+    report({ scenario, server: 'kubectl-validate', median: b.ms, p95: b.ms, extra: `peak RSS ${fmt(b.rssMB)} MB; exit ${b.status}` });
+  }
+  const kc = goTool(ROOT, 'kubeconform', kubeconformModule);
+  if ('skipped' in kc) report({ scenario, server: 'kubeconform', median: NaN, p95: NaN, extra: `skipped: ${kc.skipped}` });
+  else {
+    // Offline, kubeconform cannot download its schemas: it gets crd-yaml's (1.37), as standalone JSON
+    // schemas in their -strict form (unknown fields refused, as crd-yaml and kubectl apply do).
+    const location = writeKubeconformSchemas(path.join(ws, 'kubeconform-schemas'));
+    const c = measure(kc.bin, ['-strict', '-summary', '-schema-location', location, dir], ws);
+    report({ scenario, server: 'kubeconform', median: c.ms, p95: c.ms, extra: `peak RSS ${fmt(c.rssMB)} MB; exit ${c.status}; ${c.out.trim().split('\n').pop()}` });
+  }
+}
+
 /** One run of a command: wall and CPU time (user + system, of the process and its threads) by GNU time. */
 function measureCpu(command: string, argv: string[], cwd: string): { ms: number; cpuMs: number; rssMB: number; status: number | null } {
   if (!fs.existsSync('/usr/bin/time')) {
@@ -600,6 +628,7 @@ async function main() {
   if (ONLY.has('d')) await scenarioD();
   if (ONLY.has('e')) await scenarioE();
   if (ONLY.has('cli')) await scenarioCli();
+  if (ONLY.has('builtins')) await scenarioBuiltins();
   if (ONLY.has('repo')) await scenarioRepository();
   if (ONLY.has('catalog')) await scenarioCatalog();
   if (ONLY.has('catalog-fetch')) {

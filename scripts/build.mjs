@@ -1,7 +1,7 @@
 // Bundles the client, the language server (main thread and workers) and the CLI into dist/ with esbuild.
 // dist/server.js starts dist/worker.js (beside it) twice: the check worker and the query worker.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -75,6 +75,10 @@ await Promise.all([
   build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli-main.js' }),
   build({ ...common, entryPoints: ['server/src/cli/launch.ts'], outfile: 'dist/cli-launch.js' }),
 ]);
+
+// The built-in kinds' schemas (engine/builtin/schemas.json, 3 MB): read by workspace/builtinSchemas.ts beside
+// the bundles on first use, not bundled (every start-up would compile them).
+copyFileSync('server/src/engine/builtin/schemas.json', 'dist/builtin-schemas.json');
 
 // The bundles as ASCII: esbuild leaves non-ASCII characters in regular expression literals and comments
 // (a µ in a duration pattern, a ± in a comment), and one of them makes V8 hold the whole 1.7 MB source as a

@@ -31,7 +31,7 @@ run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'p
 // What ships: the bundles, the grammar, the manifest, README and its images; never node_modules.
 const { listFiles, PackageManager } = createRequire(import.meta.url)('@vscode/vsce');
 const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
-const must = ['package.json', 'dist/extension.js', 'dist/server.js', 'dist/worker.js', 'images/icon.png', 'README.md'];
+const must = ['package.json', 'dist/extension.js', 'dist/server.js', 'dist/worker.js', 'dist/builtin-schemas.json', 'images/icon.png', 'README.md'];
 const missing = must.filter((f) => !files.includes(f));
 const stray = files.filter((f) => f.includes('node_modules/') || f.endsWith('.map') || f.endsWith('.ts'));
 if (missing.length || stray.length) {

@@ -95,7 +95,7 @@ test('YAML syntax errors: file:line:col, exit 1; other documents of the file sti
 });
 
 test('duplicate keys are warnings (exit 0), as the API server only warns', () => {
-  const dir = tmp({ 'dup.yaml': 'apiVersion: v1\nkind: ConfigMap\nkind: ConfigMap\n' });
+  const dir = tmp({ 'dup.yaml': 'apiVersion: v1\nkind: ConfigMap\nkind: ConfigMap\nmetadata: {name: c}\n' });
   const r = cli(['check', 'dup.yaml'], dir);
   assert.equal(r.code, 0);
   assert.match(r.out, /^dup\.yaml:3:1: warning: .*\[YAMLWarning DUPLICATE_KEY\]$/m);
@@ -113,22 +113,26 @@ test('files without Kubernetes objects and built-in objects give nothing (as in 
 
 test('a custom resource without its CRD is not checked: counted, listed with --unknown-kinds hint, never an error; exit 1 when nothing at all was checked', () => {
   const dir = tmp({ 'cr.yaml': CR_NO_CRD, 'pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n' });
-  const r = cli(['check', 'cr.yaml', 'pod.yaml'], dir);
+  const r = cli(['check', '--builtins', 'off', 'cr.yaml', 'pod.yaml'], dir);
   // kubeconform and kubectl-validate fail without a schema: a run that checked nothing must not pass.
   assert.equal(r.code, 1);
   assert.equal(r.out, '');
   assert.equal(
     r.err,
     'crd-yaml: 2 files, 2 documents: 0 errors, 0 warnings, 0 info; nothing checked (exit code 1): no CRD known for the kinds of its objects; ' +
-      'not checked: 1 object with no CRD for its kind (give CRDs with --crd <file|url> or --cluster; --unknown-kinds hint lists them), 1 object of built-in kinds (not validated yet)\n',
+      'not checked: 1 object with no CRD for its kind (give CRDs with --crd <file|url> or --cluster; --unknown-kinds hint lists them), 1 object of built-in kinds (--builtins off, or no schema at the Kubernetes version)\n',
   );
+  // With the built-in kinds (the default), the Pod is checked: the API server requires its containers.
+  const b = cli(['check', 'cr.yaml', 'pod.yaml'], dir);
+  assert.equal(b.out, 'pod.yaml:2:1: error: spec.containers: Required value [FieldValueRequired spec.containers]\n');
+  assert.match(b.err, /checked 1 object of built-in kinds; not checked: 1 object with no CRD/);
   const h = cli(['check', '--unknown-kinds', 'hint', 'cr.yaml'], dir);
   assert.equal(h.code, 1);
   assert.equal(h.out, 'cr.yaml:2:7: info: nowhere.example.com/Gadget not checked: no CRD known for it [UnknownKind]\n');
   assert.doesNotMatch(h.err, /--unknown-kinds hint lists them/);
   assert.throws(() => parseArgs(['check', '--unknown-kinds', 'loud', 'a']), /unknown --unknown-kinds "loud"/);
   // Built-in objects only: nothing to supply, nothing failed.
-  assert.equal(cli(['check', 'pod.yaml'], dir).code, 0);
+  assert.equal(cli(['check', '--builtins', 'off', 'pod.yaml'], dir).code, 0);
 });
 
 test('--fail-on-unchecked: exit 1 when any object had no CRD, even beside checked ones; the summary counts both', () => {
@@ -146,7 +150,7 @@ test('--fail-on-unchecked: exit 1 when any object had no CRD, even beside checke
   assert.throws(() => parseArgs(['preview', '--fail-on-unchecked', 'a']), /--fail-on-unchecked is for check/);
   // JSON and SARIF carry the same counts.
   const j = JSON.parse(cli(['check', '-f', 'json', '.'], dir).out);
-  assert.deepEqual(j.summary.checked, { crd: 1, customResource: 1, partialObject: 0, unservedKind: 0 });
+  assert.deepEqual(j.summary.checked, { crd: 1, customResource: 1, builtinObject: 0, partialObject: 0, unservedKind: 0 });
   assert.equal(j.summary.notChecked.noCrd, 1);
   assert.equal(j.summary.unchecked, 1);
   const sarif = JSON.parse(cli(['check', '-f', 'sarif', '.'], dir).out);
@@ -163,13 +167,14 @@ test('the summary line: documents not checked by reason, each with its next step
     'chart/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
     'chart/templates/x.yaml': '{{- if .Values.on }}\napiVersion: {{ .Values.api }}\nkind: {{ .Values.kind }}\nmetadata:\n  name: x\n{{- end }}\n',
   });
-  const r = cli(['check', '.'], dir);
+  const r = cli(['check', '--builtins', 'off', '.'], dir);
   assert.equal(
     r.err,
     'crd-yaml: 6 files, 8 documents: 0 errors, 0 warnings, 0 info; nothing checked (exit code 1): no CRD known for the kinds of its objects; not checked: ' +
       '1 object with no CRD for its kind (give CRDs with --crd <file|url> or --cluster; --unknown-kinds hint lists them), 1 document a template decides (--unknown-kinds hint lists them), ' +
-      '1 object of built-in kinds (not validated yet), 4 documents of client-side tools (kustomize, Helm, ...), 1 document that is not a Kubernetes object\n',
+      '1 object of built-in kinds (--builtins off, or no schema at the Kubernetes version), 4 documents of client-side tools (kustomize, Helm, ...), 1 document that is not a Kubernetes object\n',
   );
+  assert.match(cli(['check', '.'], dir).err, /0 errors, 0 warnings, 0 info; checked 1 object of built-in kinds; not checked: /);
   // hint lists the objects with no CRD and the documents a template decides.
   const h = cli(['check', '--unknown-kinds', 'hint', '.'], dir);
   assert.match(h.out, /^chart\/templates\/x\.yaml:2:1: info: not checked: the template decides what this document is \(its apiVersion or kind\) \[TemplateKind\]$/m);
@@ -185,7 +190,7 @@ test('a kind or version a built-in group does not have is an error (kubectl: no 
     'removed.yaml': 'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: a\n',
     'ok.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n',
   });
-  const r = cli(['check', '-f', 'json', 'typo.yaml', 'removed.yaml', 'ok.yaml'], dir);
+  const r = cli(['check', '--builtins', 'off', '-f', 'json', 'typo.yaml', 'removed.yaml', 'ok.yaml'], dir);
   assert.equal(r.code, 1);
   const j = JSON.parse(r.out);
   assert.deepEqual(
@@ -198,12 +203,12 @@ test('a kind or version a built-in group does not have is an error (kubectl: no 
         7,
         'error',
         'NoKindMatch',
-        'no matches for kind "Deployment" in version "extensions/v1beta1" (Deployment is served as apps/v1)',
+        'no matches for kind "Deployment" in version "extensions/v1beta1" (removed in Kubernetes 1.16: use apps/v1 Deployment)',
         'no matches for kind "Deployment" in version "extensions/v1beta1"',
       ],
     ],
   );
-  assert.deepEqual(j.summary.checked, { crd: 0, customResource: 0, partialObject: 0, unservedKind: 2 });
+  assert.deepEqual(j.summary.checked, { crd: 0, customResource: 0, builtinObject: 0, partialObject: 0, unservedKind: 2 });
   assert.equal(j.summary.notChecked.builtinKind, 1);
   // Kubernetes older than the built-in table (1.34): not an error, said with --unknown-kinds hint.
   const old = cli(['check', '--kubernetes-version', '1.30', '--unknown-kinds', 'hint', 'typo.yaml'], dir);

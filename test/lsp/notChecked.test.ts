@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type { CodeAction } from 'vscode-languageserver-protocol';
 import { startServer } from './client';
 
-const TEXT = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n---\napiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: c\n---\napiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata:\n  name: i\n';
+const TEXT =
+  'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: [{name: c, image: i}]\n---\napiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: c\n---\napiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata:\n  name: i\n';
 
 async function notCheckedActions(initializationOptions: unknown): Promise<{ message: string; line: number; actions: CodeAction[] }> {
   const ws = mkdtempSync(join(tmpdir(), 'crd-yaml-lsp-'));
@@ -38,7 +39,7 @@ async function notCheckedActions(initializationOptions: unknown): Promise<{ mess
 test('an object with no CRD: one information at the kind of the first, with actions to supply CRDs (VS Code extension)', async () => {
   const r = await notCheckedActions({ trusted: true });
   assert.equal(r.message, 'cert-manager.io/Certificate not checked: no CRD known for it (nor for 1 more object of this file)');
-  assert.equal(r.line, 6);
+  assert.equal(r.line, 8);
   assert.deepEqual(
     r.actions.map((a) => [a.title, a.command?.command, a.command?.arguments, a.edit]),
     [

@@ -26,7 +26,9 @@ test('coverage of each document: checked (CRD, custom resource, unserved kind) o
   const s = serviceWithCrd();
   assert.deepEqual(coverageOf(s, CRD_URI, WIDGET_CRD), ['checked:crd']);
   const mixed = [WIDGET, CERT, POD, 'apiVersion: apps/v1\nkind: Deploymnet\n', '- a list\n', 'a: values file\n'].join('---\n');
-  assert.deepEqual(coverageOf(s, 'file:///ws/mixed.yaml', mixed), ['checked:customResource', 'noCrd', 'builtinKind', 'checked:unservedKind', 'notObject', 'notObject']);
+  assert.deepEqual(coverageOf(s, 'file:///ws/mixed.yaml', mixed), ['checked:customResource', 'noCrd', 'checked:builtinObject', 'checked:unservedKind', 'notObject', 'notObject']);
+  // crdYaml.builtins off: a built-in kind is not checked.
+  assert.deepEqual(coverageOf(serviceWithCrd({ builtins: false }), 'file:///ws/mixed.yaml', mixed), ['checked:customResource', 'noCrd', 'builtinKind', 'checked:unservedKind', 'notObject', 'notObject']);
   // A Widget whose version the CRD does not serve is still checked: the API server refuses it.
   assert.deepEqual(coverageOf(s, 'file:///ws/v9.yaml', WIDGET.replace('v1', 'v9')), ['checked:customResource']);
   assert.deepEqual(coverageOf(s, 'file:///ws/broken.yaml', `${WIDGET}spec: [\n`), ['yamlError']);
@@ -63,7 +65,7 @@ test('coverage: an object whose CRD has YAML errors, and a built-in kind of a Ku
 });
 
 test('a built-in version the API server does not serve is refused only as it would be sent: not a chart adapting to the cluster, not a patch', () => {
-  const s = serviceWithCrd();
+  const s = serviceWithCrd({ builtins: false });
   // helm renders policy/v1 on a current cluster (Capabilities), or the else branch is the old one: not sent as written.
   const capabilities = '{{- if .Capabilities.APIVersions.Has "policy/v1" }}\napiVersion: policy/v1\n{{- else }}\napiVersion: policy/v1beta1\n{{- end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: p\n';
   assert.deepEqual(coverageOf(s, 'file:///ws/chart/templates/pdb.yaml', capabilities, { helmTemplate: true }), ['template']);
@@ -77,6 +79,11 @@ test('a built-in version the API server does not serve is refused only as it wou
   const patch = 'apiVersion: admissionregistration.k8s.io/v1beta1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: m\n';
   assert.deepEqual(coverageOf(s, 'file:///ws/config/default/webhookcainjection_patch.yaml', patch), ['patch']);
   assert.deepEqual(coverageOf(s, 'file:///ws/config/default/webhooks.yaml', patch), ['checked:unservedKind']);
+  // With the built-in kinds checked, the branch a current API server serves is the one checked.
+  const builtins = serviceWithCrd();
+  assert.deepEqual(coverageOf(builtins, 'file:///ws/chart/templates/pdb.yaml', capabilities, { helmTemplate: true }), ['checked:builtinObject']);
+  assert.deepEqual(coverageOf(builtins, 'file:///ws/chart/templates/pdb2.yaml', elseBranch, { helmTemplate: true }), ['checked:builtinObject']);
+  assert.deepEqual(coverageOf(builtins, 'file:///ws/chart/templates/pdb3.yaml', gated, { helmTemplate: true }), ['checked:unservedKind']);
 });
 
 /** The information findings of a file under an unknownKinds setting. */

@@ -110,9 +110,10 @@ test('unserved and unknown versions, deprecated versions and wrong kinds', () =>
 
 test('kinds no CRD defines: silent by default, a hint when configured; a kind a built-in group does not have is an error', () => {
   const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  bogus: 1\n';
-  checkFindings(serviceWithCrd(), deployment, []);
+  // (With crdYaml.builtins off: built-in objects are not checked, test/service/builtins.test.ts checks them.)
+  checkFindings(serviceWithCrd({ builtins: false }), deployment, []);
   checkFindings(serviceWithCrd(), 'apiVersion: other.example.org/v1\nkind: Thing\n', []);
-  const hint = serviceWithCrd({ unknownKinds: 'hint' });
+  const hint = serviceWithCrd({ unknownKinds: 'hint', builtins: false });
   const [thing] = checkFindings(hint, 'apiVersion: other.example.org/v1\nkind: Thing\n', [
     { text: 'Thing', code: 'UnknownKind', severity: 'information', message: 'other.example.org/Thing not checked: no CRD known for it' },
   ]);
@@ -140,8 +141,8 @@ test('kinds no CRD defines: silent by default, a hint when configured; a kind a 
         apiMessage: 'no matches for kind "Deploymnet" in version "apps/v1"',
       },
     ]);
-    checkFindings(s, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'NoKindMatch', severity: 'error', message: '(Ingress is served as networking.k8s.io/v1)' }]);
-    checkFindings(s, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'NoKindMatch', severity: 'error', message: '(apps/v1beta1 is not served: use apps/v1)' }]);
+    checkFindings(s, 'apiVersion: extensions/v1beta1\nkind: Ingress\n', [{ text: 'Ingress', code: 'NoKindMatch', severity: 'error', message: '(removed in Kubernetes 1.22: use networking.k8s.io/v1 Ingress)' }]);
+    checkFindings(s, 'apiVersion: apps/v1beta1\nkind: Deployment\n', [{ text: 'Deployment', code: 'NoKindMatch', severity: 'error', message: '(removed in Kubernetes 1.16: use apps/v1 Deployment)' }]);
     checkFindings(s, 'apiVersion: v1\nkind: Servce\n', [{ text: 'Servce', code: 'NoKindMatch', severity: 'error', message: '(did you mean "Service"?)' }]);
     // kubectl maps the kind in lower case, and the API server refuses it when decoding (kube-apiserver 1.37:
     // `pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" ...`);

@@ -57,6 +57,8 @@ export interface CliArgs {
   catalog?: string;
   /** lock: fetch every catalog CRD again instead of keeping the locked ones (--update). */
   update: boolean;
+  /** --builtins on|off: built-in kinds (Deployment, Service, ...) checked too (default on). */
+  builtins: boolean;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -116,6 +118,9 @@ Options:
                      How unknown fields are reported, as the API server's fieldValidation:
                      Strict (default, as kubectl apply): an error; Warn: a warning (the
                      field is pruned); Ignore: not reported.
+  --builtins on|off  Check objects of Kubernetes' built-in kinds (Deployment, Service, ...)
+                     against their schemas at --kubernetes-version and the API server's own
+                     checks (default on); off: only CRDs and custom resources.
   --base REF         check: check each object as an update of the same object (group, kind,
                      namespace, name) in the same file at the git revision REF (HEAD, main,
                      v1.2.0, HEAD~1): transition rules, ratcheting of unchanged values, CRD
@@ -190,6 +195,7 @@ export function parseArgs(argv: string[]): CliArgs {
     quiet: false,
     yaml12: false,
     fieldValidation: 'Strict',
+    builtins: true,
     unknownKinds: 'ignore',
     failOnUnchecked: false,
     followSymlinks: false,
@@ -254,6 +260,10 @@ export function parseArgs(argv: string[]): CliArgs {
       const v = value();
       if (v !== 'ignore' && v !== 'hint') throw new UsageError(`unknown --unknown-kinds "${v}" (expected ignore or hint)`);
       args.unknownKinds = v;
+    } else if (a === '--builtins') {
+      const v = value();
+      if (v !== 'on' && v !== 'off') throw new UsageError(`unknown --builtins "${v}" (expected on or off)`);
+      args.builtins = v === 'on';
     } else if (a === '--fail-on-unchecked') args.failOnUnchecked = true;
     else if (a === '--base') args.base = value();
     else if (a === '--base-cluster') args.baseCluster = true;

@@ -39,6 +39,8 @@ export interface CheckOptions {
   unknownKinds?: 'ignore' | 'hint';
   /** The Kubernetes minor checked as (--kubernetes-version); undefined: the newest. */
   kubernetesMinor?: number;
+  /** Built-in kinds checked too (default true; service/builtins.ts). */
+  builtins?: boolean;
   /** The CRDs the CEL lints run on (--cel-lint-scope); undefined: `authored`. */
   celLintScope?: ServiceSettings['celLintScope'];
   /** The directory relative paths are resolved against. */
@@ -131,6 +133,7 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
       compatibility: opts.compatibility ?? {},
       kubernetesMinor: opts.kubernetesMinor,
       celLintScope: opts.celLintScope,
+      builtins: opts.builtins ?? true,
     },
     { batch: true },
   );

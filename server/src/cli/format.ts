@@ -70,7 +70,7 @@ const NOT_CHECKED_WORDS: Array<[NotCheckedReason, (n: number, hint: boolean, cat
   ],
   ['crdUnreadable', (n) => `${plural(n, 'object')} whose CRD has YAML syntax errors`],
   ['template', (n, hint) => `${plural(n, 'document')} a template decides${hint ? '' : ' (--unknown-kinds hint lists them)'}`],
-  ['builtinKind', (n) => `${plural(n, 'object')} of built-in kinds (not validated yet)`],
+  ['builtinKind', (n) => `${plural(n, 'object')} of built-in kinds (--builtins off, or no schema at the Kubernetes version)`],
   ['patch', (n) => plural(n, 'patch', 'patches')],
   ['clientSide', (n) => `${plural(n, 'document')} of client-side tools (kustomize, Helm, ...)`],
   ['yamlError', (n) => `${plural(n, 'document')} with YAML syntax errors`],
@@ -92,6 +92,7 @@ export function formatSummary(report: CheckReport, counts: Record<Severity, numb
   const checked = [
     c.checked.crd && plural(c.checked.crd, 'CRD'),
     c.checked.customResource && plural(c.checked.customResource, 'custom resource'),
+    c.checked.builtinObject && `${plural(c.checked.builtinObject, 'object')} of built-in kinds`,
     c.checked.partialObject && `${plural(c.checked.partialObject, 'partial object')} (patches, test assertions)`,
     c.checked.unservedKind && `${plural(c.checked.unservedKind, 'object')} of a kind Kubernetes does not serve`,
   ].filter(Boolean);

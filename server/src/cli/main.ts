@@ -113,6 +113,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
     unknownKinds: args.unknownKinds,
     kubernetesMinor: args.kubernetesMinor,
     celLintScope: args.celLintScope,
+    builtins: args.builtins,
     cwd: io.cwd,
     contexts: repo.contexts,
   } as const;

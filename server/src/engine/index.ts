@@ -2,6 +2,9 @@
  * The engine layer's face: the only module other layers import from engine/ (test/unit/layers.test.ts).
  */
 // What other layers use, by module:
+export { validateBuiltinObject } from './builtin/object';
+export { BuiltinSchemas, removedIn } from './builtin/schemas';
+export type { BuiltinSchemaTable } from './builtin/schemas';
 export type { CheckedAst } from './cel/checker/checker';
 export type { CelType } from './cel/common/types';
 export { evaluate, PER_CALL_LIMIT } from './cel/environment';
@@ -44,5 +47,5 @@ export { inferType } from './schema/infer';
 export type { JSONSchemaProps } from './schema/types';
 export { SUPPORTED_STRING_FORMAT_NAMES } from './validation/formats';
 export { validateAgainstSchema } from './validation/schema';
-export { parseKubernetesVersion, supportedKubernetesVersions } from './version';
+export { NEWEST_KUBERNETES_MINOR, parseKubernetesVersion, supportedKubernetesVersions } from './version';
 export type { KubernetesTarget } from './version';

@@ -179,13 +179,14 @@ export class Checker {
           kubernetesMinor: s.kubernetesMinor,
           celLints: s.celLints,
           celLintScope: s.celLintScope,
+          builtins: s.builtins,
         });
         const repoChanged = this.repo.configure(s.raw);
         this.scheduler.delayMs = s.diagnosticsDelayMs;
         if (repoChanged) void this.indexSources(false);
         if (this.baselines.configure(s.baseline)) for (const uri of this.docs.keys()) this.refreshBaseline(uri);
         const compatChanged = JSON.stringify(before.compatibility) !== JSON.stringify(s.compatibility) || JSON.stringify(before.celLints) !== JSON.stringify(s.celLints) || before.celLintScope !== s.celLintScope;
-        if (repoChanged || compatChanged || before.unknownKinds !== s.unknownKinds || before.fieldValidation !== s.fieldValidation || before.kubernetesMinor !== s.kubernetesMinor) {
+        if (repoChanged || compatChanged || before.unknownKinds !== s.unknownKinds || before.fieldValidation !== s.fieldValidation || before.kubernetesMinor !== s.kubernetesMinor || before.builtins !== s.builtins) {
           for (const uri of this.docs.keys()) this.scheduler.schedule(uri, false);
         }
         if (before.crdPaths.join() !== s.crdPaths.join() || before.exclude.join() !== s.exclude.join()) void this.scan();

@@ -52,6 +52,7 @@ export class Queries {
           kubernetesMinor: settings.kubernetesMinor,
           celLints: settings.celLints,
           celLintScope: settings.celLintScope,
+          builtins: settings.builtins,
           syntaxDiagnostics: repo.syntaxDiagnostics !== 'off',
           templates: repo.templates,
         });

@@ -24,6 +24,8 @@ export interface WorkerSettings {
   celLints: Partial<Record<CelLintCode, CelLintSeverity>>;
   /** `crdYaml.cel.lintScope`: the CRDs the CEL lints run on. */
   celLintScope: CelLintScope;
+  /** `crdYaml.builtins`: built-in kinds checked too (service/builtins.ts). */
+  builtins: boolean;
   /** The whole `crdYaml` settings object, for the repository features (lsp/repository.ts). */
   raw: Record<string, unknown>;
 }
@@ -38,6 +40,7 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   compatibility: {},
   celLints: {},
   celLintScope: 'authored',
+  builtins: true,
   raw: {},
 };
 
@@ -63,6 +66,7 @@ export function readWorkerSettings(raw: unknown): WorkerSettings {
     kubernetesMinor: typeof r.kubernetesVersion === 'string' ? parseKubernetesVersion(r.kubernetesVersion) : undefined,
     celLints: readCelLints(r.cel),
     celLintScope: readCelLintScope(r.cel),
+    builtins: r.builtins !== false,
     raw: r,
   };
 }

@@ -52,9 +52,14 @@ export interface ServiceSettings {
    * rules changed against the baseline of vendored or generated ones; `all` every CRD; `off` none.
    */
   celLintScope?: CelLintScope;
+  /**
+   * Kubernetes' built-in kinds (Deployment, Service, ...) checked against their schemas at the target
+   * version and the API server's handwritten checks (builtins.ts); false: not checked (`crdYaml.builtins`).
+   */
+  builtins: boolean;
 }
 
-export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check', compatibility: {} };
+export const DEFAULT_SERVICE_SETTINGS: ServiceSettings = { unknownKinds: 'ignore', fieldValidation: 'Strict', yamlVersion: '1.1', syntaxDiagnostics: true, templates: 'check', compatibility: {}, builtins: true };
 
 /**
  * What the caller knows of a file from its place in the repository (the service does no IO): set with

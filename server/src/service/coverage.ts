@@ -5,18 +5,18 @@
  * API server does not serve); otherwise the reason says what would let it be checked.
  */
 import type { ServiceContext } from './context';
-import { partialRole } from './fileRole';
-import { lookupIdentity, roleOf } from './kube';
+import { isPatchByName, partialRole } from './fileRole';
+import { lookupIdentity, resolveCr, roleOf } from './kube';
 import { identityToCheck, notCheckedByTemplate } from './templates';
 import { builtinKindAnswer, isClientSideKind } from './unknownKind';
 import type { YamlDoc, YamlFile } from './yamlDocument';
 
 /** What a checked document was checked as. */
-export type CheckedAs = 'crd' | 'customResource' | 'partialObject' | 'unservedKind';
+export type CheckedAs = 'crd' | 'customResource' | 'builtinObject' | 'partialObject' | 'unservedKind';
 
 /** Why a document was not checked. */
 export type NotCheckedReason =
-  /** A built-in kind (Pod, Deployment): crd-yaml does not validate built-in kinds yet. */
+  /** A built-in kind (Pod, Deployment) with `crdYaml.builtins` off, or without a schema at the target version. */
   | 'builtinKind'
   /** No CRD known for the object's group/kind. */
   | 'noCrd'
@@ -70,18 +70,13 @@ function adaptsToCluster(doc: YamlDoc, source: string): boolean {
   return /\{\{-?\s*else\b/.test(kindAt < 0 ? text : text.slice(0, kindAt));
 }
 
-/** A patch by its file name (`manager_webhook_patch.yaml`, `patches/...`): kustomize's, not sent as written. */
-function isPatchByName(uri: string): boolean {
-  return /(^|\/)patch(es)?\/|[_.-]patch(es)?\.ya?ml$/i.test(uri.split(/[?#]/)[0]);
-}
-
 /** The coverage of one document of the file `uri` (`source`: the file's text, as written). */
 export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc, source: string): DocumentCoverage {
   if (skippedForTemplate(ctx, doc)) return { notChecked: 'template' };
   if (doc.syntax.some((s) => s.severity === 'error')) return { notChecked: doc.template && !doc.template.substitutionOnly ? 'template' : 'yamlError' };
   const fc = ctx.files.get(uri);
   // A kustomize patch, a kubebuilder scaffold's CRD patch (fileRole.ts).
-  const partial = partialRole(fc, doc.value);
+  const partial = partialRole(fc, doc.value, uri);
   if (partial === 'json6902') return { notChecked: 'patch' };
   let role = roleOf(doc.value);
   if (doc.template && role.role === 'cr') {
@@ -97,6 +92,8 @@ export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc,
   // cannot change (engine/customresource/partial.ts; a test's expressions are unknown values).
   if (crd) return crd.broken ? { notChecked: 'crdUnreadable', group, kind, apiVersion } : { checked: partial === 'partial' ? 'partialObject' : 'customResource' };
   if (isClientSideKind(group, apiVersion, kind) || clientSideFile(uri)) return { notChecked: 'clientSide', group, kind, apiVersion };
+  // A built-in kind's version with a schema at the target version (builtins.ts), as a custom resource is.
+  if (resolveCr(ctx.index, role)?.crd.builtin) return { checked: partial === 'partial' ? 'partialObject' : 'builtinObject' };
   const builtin = builtinKindAnswer(group, role.version, kind, apiVersion, ctx.settings.kubernetesMinor);
   if (builtin?.served === false) {
     // Refused as written; but a chart that picks the version from the cluster renders another, and a
@@ -123,7 +120,7 @@ export interface CoverageCounts {
 
 export function emptyCoverage(): CoverageCounts {
   return {
-    checked: { crd: 0, customResource: 0, partialObject: 0, unservedKind: 0 },
+    checked: { crd: 0, customResource: 0, builtinObject: 0, partialObject: 0, unservedKind: 0 },
     notChecked: { builtinKind: 0, noCrd: 0, crdUnreadable: 0, template: 0, patch: 0, clientSide: 0, yamlError: 0, notObject: 0 },
   };
 }
@@ -146,5 +143,5 @@ export function addCoverageCounts(into: CoverageCounts, from: CoverageCounts): C
 
 /** The number of documents checked. */
 export function checkedCount(c: CoverageCounts): number {
-  return c.checked.crd + c.checked.customResource + c.checked.partialObject + c.checked.unservedKind;
+  return c.checked.crd + c.checked.customResource + c.checked.builtinObject + c.checked.partialObject + c.checked.unservedKind;
 }

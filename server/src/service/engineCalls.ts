@@ -4,7 +4,9 @@
  * (caches.ts), so that an unchanged document is never re-checked.
  */
 import { validateCustomResourceDefinition } from '../engine';
-import { validateCustomResource } from '../engine';
+import { validateCustomResource, type CustomResourceResult } from '../engine';
+import { validateBuiltinObject } from '../engine';
+import { resolveVersion } from './kube';
 import { compareWithCreate, validateCustomResourceDefinitionUpdate } from '../engine';
 import { withSubtreeMemo } from '../engine';
 import type { CrCheck, CrdCheck, CrdUpdateCheck, CrUpdateCheck, Guarded } from './caches';
@@ -65,16 +67,31 @@ export function checkCrd(ctx: ServiceContext, text: string, crd: unknown): CrdCh
  * The API server's create path for a CR document against a CRD version (cached by CRD id and text);
  * `partial`: a patch or template object (engine/customresource/partial.ts).
  */
-export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean } = {}): CrCheck {
+export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, text: string, obj: unknown, opts: { partial?: boolean; kustomized?: boolean } = {}): CrCheck {
   // The engine decodes a copy of the object (strategy.ts): the parse is passed as it is.
-  const check = () => guard(() => validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, partial: opts.partial }));
+  const check = () => guard(() => (crd.builtin ? checkBuiltin(ctx, crd, version, obj, opts) : validateCustomResource(crd.crd, obj, { ...engineTarget(ctx), version, partial: opts.partial })));
   if (ctx.caches.oneShot) return check();
-  const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}\u0000${text}`;
+  const key = `${crd.id}\u0000${version}\u0000${opts.partial ? 'partial' : ''}${opts.kustomized ? 'kustomized' : ''}\u0000${text}`;
   const hit = ctx.caches.crChecks.get(key);
   if (hit) return hit;
   const r = check();
   ctx.caches.crChecks.set(key, r);
   return r;
+}
+
+/** A built-in object (builtins.ts): the built-in create path on its version's schema. */
+function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj: unknown, opts: { partial?: boolean; kustomized?: boolean }): CustomResourceResult {
+  const schema = resolveVersion(crd, version)?.schema ?? {};
+  const apiVersion = crd.group ? `${crd.group}/${version}` : version;
+  return validateBuiltinObject(schema, obj, {
+    ...engineTarget(ctx),
+    kubernetesMinor: crd.builtin?.kubernetesMinor,
+    apiVersion,
+    kind: crd.kind,
+    partial: opts.partial,
+    kustomized: opts.kustomized,
+    namespaced: crd.builtin?.namespaced,
+  });
 }
 
 const baselineIds = new WeakMap<object, number>();

@@ -99,7 +99,7 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
 function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   const role = roleOf(doc.value);
   const fc = ctx.files.get(uri);
-  const patch = partialRole(fc, doc.value) ?? '';
+  const patch = partialRole(fc, doc.value, uri) ?? '';
   // Baselines (and, for a CRD, the workspace's objects of its kind) decide update findings.
   const update = `${ctx.baselineGeneration}:${ctx.workspaceGeneration}:${JSON.stringify(ctx.settings.compatibility)}`;
   if (role.role === 'crd')
@@ -113,11 +113,11 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
     // The branch checked is the first one a known CRD serves: every branch's CRD decides.
     const crds = branches.map((b) => {
       const r = roleOf(b);
-      return r.role === 'cr' ? (ctx.index.lookup(r.group, r.kind)?.id ?? '-') : '-';
+      return r.role === 'cr' ? (resolveCr(ctx.index, r)?.crd.id ?? '-') : '-';
     });
     return `cr-branches:${crds.join(',')}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
   }
-  const crd = ctx.index.lookup(role.group, role.kind);
+  const crd = resolveCr(ctx.index, role)?.crd ?? ctx.index.lookup(role.group, role.kind);
   if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
   // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
   return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index
@@ -151,7 +151,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
   }
   if ('notChecked' in coverage && coverage.notChecked === 'patch') return out;
   // A patch, a scaffold's CRD patch or a test assertion is a partial object (fileRole.ts).
-  const patch = partialRole(ctx.files.get(td.uri), doc.value);
+  const patch = partialRole(ctx.files.get(td.uri), doc.value, td.uri);
   let role = roleOf(doc.value);
   let value = doc.value;
   if (doc.template && role.role === 'cr') {
@@ -320,27 +320,27 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
     return out;
   }
   // A patch (a partial object) updates nothing by itself.
-  const base = partial ? undefined : baselineFor(ctx, td.uri, value);
+  const base = partial || crd.builtin ? undefined : baselineFor(ctx, td.uri, value);
   // `name: no` in metadata: ObjectMeta does not decode and the API server reports only that. It gets the
   // YAML 1.1 finding and "Quote it" as a spec value does, and the rest of the object is checked as quoted.
   const surprises = metadataSurprises(doc);
   const checked = surprises.length ? withScalarsAsWritten(value, surprises) : value;
   const key = textKey(doc.text, ctx.settings.yamlVersion) + (surprises.length ? '\u0000metadata as written' : '');
-  if (surprises.length) out.push(...metadataSurpriseFindings(td, doc, surprises, checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, { partial })));
-  const r: CrCheck | CrUpdateCheck = base ? checkCrUpdate(ctx, crd, version.name, key, checked, base.object) : checkCr(ctx, crd, version.name, key, checked, { partial });
+  // A built-in object kustomize builds: its transformers and patches may add what is missing.
+  const kustomized = !!crd.builtin && !!ctx.files.get(td.uri)?.kustomize;
+  if (surprises.length) out.push(...metadataSurpriseFindings(td, doc, surprises, checkCr(ctx, crd, version.name, textKey(doc.text, ctx.settings.yamlVersion), value, { partial, kustomized })));
+  const r: CrCheck | CrUpdateCheck = base ? checkCrUpdate(ctx, crd, version.name, key, checked, base.object) : checkCr(ctx, crd, version.name, key, checked, { partial, kustomized });
   const deprecation = (text: string) => {
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'warning', 'DeprecatedVersion', text, 'cr');
     f.apiMessage = text;
     f.params = { origin: 'deprecatedVersion' };
     f.provenance = { crd: crd.name, version: version.name, ...crdSourceOf(crd) };
-    f.related = [
-      provenanceInfo(ctx, crd, version, [
-        { kind: 'field', name: 'spec' },
-        { kind: 'field', name: 'versions' },
-        { kind: 'index', index: version.index },
-        { kind: 'field', name: 'deprecated' },
-      ]),
-    ];
+    f.related = provenanceInfo(ctx, crd, version, [
+      { kind: 'field', name: 'spec' },
+      { kind: 'field', name: 'versions' },
+      { kind: 'index', index: version.index },
+      { kind: 'field', name: 'deprecated' },
+    ]);
     return f;
   };
   if (!r.ok) {
@@ -372,7 +372,7 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
   // What of this template object needs the whole object: the findings the partial check does not have.
   const p = partial ? r : checkCr(ctx, crd, version.name, key, checked, { partial: true });
   const partialMessages = new Set(p.ok ? p.value.errors.map(errorMessage) : []);
-  return literalFindings(doc, out, partialMessages);
+  return literalFindings(doc, out, partialMessages, crd.builtin ? [] : undefined);
 }
 
 /**
@@ -449,7 +449,7 @@ function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDo
     const f = unknownFieldFinding(ctx, td, doc, { path: p.path, segments: segs, kind: role.kind, version: version.name, suggestions: siblingSuggestions(version, segs, doc), document: 'cr' });
     if (!f) continue;
     f.provenance = { crd: crd.name, version: version.name, ...crdSourceOf(crd) };
-    f.related = [provenanceInfo(ctx, crd, version, parentSchemaSegments(version, segs))];
+    f.related = provenanceInfo(ctx, crd, version, parentSchemaSegments(version, segs));
     out.push(f);
   }
   return out;
@@ -516,16 +516,20 @@ function parentSchemaSegments(version: CrdVersion, segs: PathSegment[]): PathSeg
   return undefined;
 }
 
-function provenanceInfo(ctx: ServiceContext, crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding {
+/** Where in the CRD a finding comes from (none for a built-in kind: its schema is no file). */
+function provenanceInfo(ctx: ServiceContext, crd: IndexedCrd, version: CrdVersion, segs: PathSegment[] | undefined, rule?: string): RelatedFinding[] {
+  if (crd.builtin) return [];
   const where = segs ?? [
     { kind: 'field', name: 'spec' },
     { kind: 'field', name: 'versions' },
     { kind: 'index', index: version.index },
   ];
-  return {
-    location: crdLocation(ctx, crd, where),
-    message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}${crd.catalog ? ` (from the catalog: ${crd.catalog.url}, tag ${crd.catalog.tag})` : ''}`,
-  };
+  return [
+    {
+      location: crdLocation(ctx, crd, where),
+      message: `CRD ${crd.name}, version ${version.name}${rule ? `, rule: ${rule}` : ''}${crd.catalog ? ` (from the catalog: ${crd.catalog.url}, tag ${crd.catalog.tag})` : ''}`,
+    },
+  ];
 }
 
 /** A catalog CRD's origin, for a finding's provenance (workspace/catalog.ts). */
@@ -563,7 +567,7 @@ export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc
     let where: PathSegment[] | undefined;
     if (p?.rulePath) where = [{ kind: 'field', name: 'spec' }, { kind: 'field', name: 'versions' }, { kind: 'index', index: from.version.index }, { kind: 'field', name: 'schema' }, ...parseFieldPath(p.rulePath)];
     else where = parentSchemaSegments(from.version, [...printed, { kind: 'field', name: '' }]);
-    f.related = [provenanceInfo(ctx, from.crd, from.version, where, rule)];
+    f.related = provenanceInfo(ctx, from.crd, from.version, where, rule);
   } else if (rule) {
     f.provenance = { rule };
   }

@@ -35,9 +35,22 @@ export interface Resolution {
 
 /** Resolves a CR role against the index (version may be missing or unserved: the caller reports it). */
 export function resolveCr(index: CrdIndex, role: Extract<DocumentRole, { role: 'cr' }>): Resolution | undefined {
-  const crd = index.lookup(role.group, role.kind);
+  const crd = index.lookupOrBuiltin(role.group, role.kind);
   if (!crd) return undefined;
-  return { crd, version: crdVersions(crd.crd).find((v) => v.name === role.version) };
+  const version = resolveVersion(crd, role.version);
+  // A built-in version without a schema at the target version is not served: unknownKind.ts says so.
+  if (crd.builtin && !version) return undefined;
+  return { crd, version };
+}
+
+const builtinVersions = new WeakMap<IndexedCrd, CrdVersion[]>();
+
+/** A version of a CRD by name (a built-in kind's versions read once: its CRD never changes). */
+export function resolveVersion(crd: IndexedCrd, name: string): CrdVersion | undefined {
+  if (!crd.builtin) return crdVersions(crd.crd).find((v) => v.name === name);
+  let versions = builtinVersions.get(crd);
+  if (!versions) builtinVersions.set(crd, (versions = crdVersions(crd.crd)));
+  return versions.find((v) => v.name === name);
 }
 
 /**

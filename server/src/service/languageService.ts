@@ -20,6 +20,7 @@ import { fileCoverage, type DocumentCoverage } from './coverage';
 import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
 import { roleOf } from './kube';
+import { builtinCrd } from './builtins';
 import { docAt, type YamlFile } from './yamlDocument';
 import { hover } from './hover';
 import { completion } from './completion';
@@ -71,6 +72,7 @@ export class LanguageService {
       workspaceGeneration: 0,
       testRuns: new Map(),
     };
+    this.index.builtins = (group, kind) => (this.ctx.settings.builtins ? builtinCrd(group, kind, this.ctx.settings.kubernetesMinor) : undefined);
   }
 
   /**
@@ -126,6 +128,7 @@ export class LanguageService {
     if (settings.templates && settings.templates !== this.ctx.settings.templates) this.ctx.caches.openFiles.clear();
     // Another Kubernetes version: every engine answer may change (the checks' caches start over).
     if ('kubernetesMinor' in settings && settings.kubernetesMinor !== this.ctx.settings.kubernetesMinor) this.ctx.caches = new ServiceCaches({ memo: !this.options.batch });
+    if ('builtins' in settings && settings.builtins !== this.ctx.settings.builtins) this.ctx.caches = new ServiceCaches({ memo: !this.options.batch });
     Object.assign(this.ctx.settings, settings);
   }
 

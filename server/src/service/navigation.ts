@@ -178,7 +178,8 @@ export function definition(ctx: ServiceContext, td: TextDocument, file: YamlFile
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return [];
   const res = resolveCr(ctx.index, role);
-  if (!res) return [];
+  // A built-in kind's schema is in no file of the workspace: nothing to go to.
+  if (!res || res.crd.builtin) return [];
   const at = pathAtOffset(doc, offset);
   if (!at || at.segments.length === 0) return [];
   const first = at.segments[0];

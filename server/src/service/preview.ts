@@ -93,6 +93,8 @@ export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: Yaml
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return null;
   const res = resolveCr(ctx.index, role);
+  // A built-in object is stored after Go's defaulting, which crd-yaml does not run: no preview.
+  if (res?.crd.builtin) return null;
   if (!res && !(opts.unknownKinds && !BUILTIN_API_GROUPS.has(role.group))) return null;
   const meta = (doc.value as { metadata?: { name?: unknown } }).metadata;
   const p: StoredObjectPreview = {
@@ -224,7 +226,8 @@ export function previewLenses(ctx: ServiceContext, td: TextDocument, file: YamlF
   const out: CodeLens[] = [];
   for (const doc of file.docs) {
     const role = roleOf(doc.value);
-    if (role.role !== 'cr' || !resolveCr(ctx.index, role)) continue;
+    const res = role.role === 'cr' ? resolveCr(ctx.index, role) : undefined;
+    if (!res || res.crd.builtin) continue;
     const range = headRange(td, doc);
     out.push({
       range,

@@ -202,14 +202,22 @@ export function templateDecidesSpec(doc: YamlDoc): boolean {
  * The findings of a template document that its literal YAML decides. `partialMessages`: the API server
  * messages of the same object checked as a partial one (a finding missing there needs the whole object).
  */
-export function literalFindings(doc: YamlDoc, findings: Finding[], partialMessages?: ReadonlySet<string>): Finding[] {
+export function literalFindings(doc: YamlDoc, findings: Finding[], partialMessages?: ReadonlySet<string>, wholeScope?: readonly PathSegment[]): Finding[] {
   const t = doc.template;
   if (!t) return findings;
+  // When an if/else picks the kind, a field inside an `if` may be another branch's kind's (a chart's
+  // `volumeClaimTemplates` written for its StatefulSet branch): not unknown to the one checked.
+  const branched = identityBranches(doc) !== undefined;
   return findings.filter((f) => {
     if (f.code === 'YAMLSyntax' || f.code === 'YAMLWarning') return !!t.substitutionOnly;
     const segs: PathSegment[] = f.segments ?? (f.field !== undefined ? parseFieldPath(f.field) : []);
+    if (branched && f.code === 'UnknownField' && t.conditional.has(pathKey(segs.slice(0, -1)))) return false;
     const engine = f.code.startsWith('FieldValue') && f.apiMessage !== undefined && partialMessages !== undefined;
     const whole = engine ? !partialMessages!.has(f.apiMessage!) : f.code === 'FieldValueRequired';
+    // `wholeScope`: a finding that needs the whole object depends on all of it there (the API server's
+    // cross-field checks of a built-in kind: a volume mount's volume, a selector's template labels; a
+    // required field, which an item of an `if` or `range` list may hold).
+    if (whole && wholeScope) return !decidedByTemplate(t, wholeScope, '', true);
     return !decidedByTemplate(t, segs, f.code, whole);
   });
 }

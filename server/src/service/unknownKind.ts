@@ -5,6 +5,8 @@
  */
 import { BUILTIN_MINORS, builtinKind, builtinKindsNamed, builtinKindsOfGroup, builtinVersions, isBuiltinGroup } from '../engine';
 import { closestNames } from '../engine';
+import { removedIn } from '../engine';
+import { NEWEST_KUBERNETES_MINOR } from '../engine';
 
 /**
  * API groups of client tools whose files look like objects but are never sent to a server: kustomizations
@@ -79,6 +81,11 @@ export function builtinKindAnswer(group: string, version: string, kind: string, 
     });
   }
   const apiMessage = `no matches for kind "${kind}" in version "${apiVersion}"`;
+  // A pre-release version Kubernetes removed (k8s.io/api's lifecycle): sure at any target version.
+  const removed = removedIn(apiVersion, kind, kubernetesMinor ?? NEWEST_KUBERNETES_MINOR);
+  if (removed?.replacement) {
+    return { served: false, message: `${apiMessage} (removed in Kubernetes ${removed.removed}: use ${removed.replacement})`, apiMessage, suggestions: [] };
+  }
   let why: string;
   let suggestions: string[] = [];
   const served = builtinVersions(group, kind);

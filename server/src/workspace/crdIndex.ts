@@ -31,6 +31,11 @@ export interface IndexedCrd {
   source?: CrdSourceKind;
   /** Its text is plain block YAML (yaml/block.ts read its value): keys can be located without a parse. */
   blockYaml?: boolean;
+  /**
+   * A Kubernetes built-in kind's schemas in CRD form (service/builtins.ts): no file, no text; its
+   * versions are those with a schema at the target Kubernetes version.
+   */
+  builtin?: { namespaced: boolean; kubernetesMinor: number };
   /** Fetched from the CRD catalog (workspace/catalog.ts): its URL and the catalog's tag. */
   catalog?: CrdOrigin;
 }
@@ -224,9 +229,20 @@ export class CrdIndex {
     return [...this.sources.external.keys()];
   }
 
+  /**
+   * Kubernetes' built-in kinds as CRDs (service/builtins.ts, set by the service with `crdYaml.builtins`):
+   * what `lookupOrBuiltin` answers where no CRD defines a group/kind.
+   */
+  builtins?: (group: string, kind: string) => IndexedCrd | undefined;
+
   /** The CRD defining group/kind (see the class comment for which one when several do). */
   lookup(group: string, kind: string): IndexedCrd | undefined {
     return this.byKey.get(crdKey(group, kind))?.[0];
+  }
+
+  /** The CRD defining group/kind, or else the built-in kind's schemas. */
+  lookupOrBuiltin(group: string, kind: string): IndexedCrd | undefined {
+    return this.lookup(group, kind) ?? this.builtins?.(group, kind);
   }
 
   /** Every definition of group/kind, the one in use first. */

@@ -210,6 +210,8 @@ export function withParams(e: FieldError, params: FieldErrorParams): FieldError 
 }
 /** field.Duplicate */
 export const duplicate = (p: FieldPath | string | null, v: unknown) => make('FieldValueDuplicate', p, v, '');
+/** field.NotFound */
+export const notFound = (p: FieldPath | string | null, v: unknown) => make('FieldValueNotFound', p, v, '');
 /** field.TooLong: `may not be more than N bytes` (`1 byte`; maxLength < 0 means unknown), apimachinery v0.37. */
 export function tooLong(p: FieldPath | string | null, v: unknown, maxLength: number): FieldError {
   return make('FieldValueTooLong', p, v, maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long');

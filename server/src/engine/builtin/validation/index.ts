@@ -1,0 +1,78 @@
+/**
+ * The API server's handwritten validation of built-in kinds (the checks of pkg/apis/<group>/validation
+ * that no OpenAPI schema carries), on a v1 object as the user wrote it, before defaulting. Schema
+ * validation (types, unknown fields, enums) comes first and is not repeated here; a mistyped field reads
+ * as its zero value. Only the kinds and versions below are judged; anything else gives no findings.
+ * What is ported and what is not: docs/builtin-validation.md.
+ */
+import { FieldPath, forbidden, type FieldError } from '../../field';
+import type { NameValidator } from '../../objectmeta/objectmeta';
+import { validateDaemonSetSpec, validateDeploymentSpec, validateJobSpec, validateReplicaSetSpec, validateReplicationControllerSpec, validateStatefulSetSpec } from './controllers';
+import { validateCronJob } from './cronjob';
+import { validateIngress } from './ingress';
+import { dnsLabelName, dnsSubdomainName, pathSegmentName, validateBuiltinObjectMeta } from './objectmeta';
+import { validatePodSpec } from './podspec';
+import { validateRole, validateRoleBinding } from './rbac';
+import { validateService } from './service';
+import { list, obj, type JSONObject } from './values';
+
+export type { JSONObject } from './values';
+
+interface KindRule {
+  namespaced: boolean;
+  /** The kind's ValidateXName. */
+  name: NameValidator;
+  /** The checks after ValidateObjectMeta. */
+  rest?: (object: JSONObject) => FieldError[];
+}
+
+const spec = (f: (spec: JSONObject, p: FieldPath) => FieldError[]) => (o: JSONObject) => f(obj(o.spec), FieldPath.root('spec'));
+
+function validatePodCreate(object: JSONObject): FieldError[] {
+  const p = FieldPath.root('spec');
+  const errs = validatePodSpec(obj(object.spec), p);
+  if (list(obj(object.spec).ephemeralContainers).length > 0) errs.push(forbidden(p.child('ephemeralContainers'), 'cannot be set on create'));
+  return errs;
+}
+
+/** Kind rules by `apiVersion/kind`. */
+const KINDS: Record<string, KindRule> = {
+  // core/validation.ValidatePodCreate: ValidatePodName, ValidatePodSpec, no ephemeral containers on create
+  'v1/Pod': { namespaced: true, name: dnsSubdomainName, rest: validatePodCreate },
+  // ValidateServiceCreate (RelaxedServiceNameValidation: NameIsDNSLabel)
+  'v1/Service': { namespaced: true, name: dnsLabelName, rest: validateService },
+  'v1/ConfigMap': { namespaced: true, name: dnsSubdomainName },
+  'v1/Secret': { namespaced: true, name: dnsSubdomainName },
+  'v1/ServiceAccount': { namespaced: true, name: dnsSubdomainName },
+  'v1/PersistentVolumeClaim': { namespaced: true, name: dnsSubdomainName },
+  'v1/Namespace': { namespaced: false, name: dnsLabelName },
+  'v1/ReplicationController': { namespaced: true, name: dnsSubdomainName, rest: spec(validateReplicationControllerSpec) },
+  'apps/v1/Deployment': { namespaced: true, name: dnsSubdomainName, rest: spec(validateDeploymentSpec) },
+  'apps/v1/ReplicaSet': { namespaced: true, name: dnsSubdomainName, rest: spec(validateReplicaSetSpec) },
+  // ValidateStatefulSetName: NameIsDNSLabel
+  'apps/v1/StatefulSet': { namespaced: true, name: dnsLabelName, rest: spec(validateStatefulSetSpec) },
+  'apps/v1/DaemonSet': { namespaced: true, name: dnsSubdomainName, rest: spec(validateDaemonSetSpec) },
+  'batch/v1/Job': { namespaced: true, name: dnsSubdomainName, rest: spec(validateJobSpec) },
+  'batch/v1/CronJob': { namespaced: true, name: dnsSubdomainName, rest: validateCronJob },
+  'networking.k8s.io/v1/Ingress': { namespaced: true, name: dnsSubdomainName, rest: validateIngress },
+  'rbac.authorization.k8s.io/v1/Role': { namespaced: true, name: pathSegmentName, rest: (o) => validateRole(o, true) },
+  'rbac.authorization.k8s.io/v1/ClusterRole': { namespaced: false, name: pathSegmentName, rest: (o) => validateRole(o, false) },
+  'rbac.authorization.k8s.io/v1/RoleBinding': { namespaced: true, name: pathSegmentName, rest: (o) => validateRoleBinding(o, true) },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { namespaced: false, name: pathSegmentName, rest: (o) => validateRoleBinding(o, false) },
+};
+
+/** The kinds (`apiVersion/kind`) handwrittenErrors judges. */
+export const HANDWRITTEN_KINDS: readonly string[] = Object.keys(KINDS);
+
+/**
+ * The errors the API server's handwritten validation gives for creating this object (server-side
+ * dry-run, fieldValidation=Strict), field for field; [] for kinds not listed in HANDWRITTEN_KINDS.
+ */
+export function handwrittenErrors(apiVersion: string, kind: string, object: JSONObject): FieldError[] {
+  const rule = KINDS[`${apiVersion}/${kind}`];
+  if (!rule) return [];
+  const errs = validateBuiltinObjectMeta(object, rule.namespaced, rule.name);
+  if (rule.rest) errs.push(...rule.rest(object));
+  for (const e of errs) e.severity = 'error';
+  return errs;
+}

@@ -1,0 +1,461 @@
+/**
+ * core/validation's checks of a Pod template (ValidatePodTemplateSpec, ValidatePodSpec) that users hit
+ * most: volumes, containers (names, ports, env, volume mounts, resources, probes), the restart policy.
+ * The object is the v1 one before defaulting: where a check reads a field the API server defaults first
+ * (restartPolicy Always, port protocol TCP, terminationMessagePolicy File, probe thresholds), a missing
+ * value stands for the default, so only what the user wrote is judged. See docs/builtin-validation.md for
+ * what ValidatePodSpec checks that is not ported.
+ */
+import { duplicate, forbidden, invalid, notFound, notSupported, required, type FieldPath, type FieldError } from '../../field';
+import { parseQuantity, Quantity } from '../../cel/library/quantity';
+import { regexError, utilValidationChecks } from '../../objectmeta/names';
+import { validateAnnotations, validateLabels } from '../../objectmeta/objectmeta';
+import { goKind } from '../../json/go';
+import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
+
+const { isDNS1123Label, isDNS1123Subdomain } = utilValidationChecks;
+
+/** core/validation.ValidateDNS1123Label */
+export function validateDNS1123Label(value: string, p: FieldPath): FieldError[] {
+  return isDNS1123Label(value).map((m) => invalid(p, value, m));
+}
+
+/** util/validation.IsValidPortNum */
+export function isValidPortNum(port: number): string[] {
+  return port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+}
+
+/** util/validation.IsValidPortName: an IANA service name. */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (port.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+/** core/validation.ValidatePortNumOrName on an intstr.IntOrString. */
+export function validatePortNumOrName(port: unknown, p: FieldPath): FieldError[] {
+  if (typeof port === 'string') return isValidPortName(port).map((m) => invalid(p, port, m));
+  const n = int(port);
+  if (n === undefined) return [];
+  return isValidPortNum(n).map((m) => invalid(p, n, m));
+}
+
+/** apimachinery ValidateNonnegativeField */
+export function validateNonnegativeField(value: number | undefined, p: FieldPath): FieldError[] {
+  return value !== undefined && value < 0 ? [invalid(p, value, 'must be greater than or equal to 0')] : [];
+}
+
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
+/** validateContainerPorts (protocol defaulted to TCP by SetDefaults_ContainerPort). */
+function validateContainerPorts(ports: unknown[], fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  ports.forEach((x, i) => {
+    const port = obj(x);
+    const p = fldPath.index(i);
+    const name = str(port.name);
+    if (name.length > 0) {
+      const msgs = isValidPortName(name);
+      if (msgs.length) for (const m of msgs) errs.push(invalid(p.child('name'), name, m));
+      else if (names.has(name)) errs.push(duplicate(p.child('name'), name));
+      else names.add(name);
+    }
+    const containerPort = int(port.containerPort);
+    if (containerPort === 0) errs.push(required(p.child('containerPort'), ''));
+    else if (containerPort !== undefined) for (const m of isValidPortNum(containerPort)) errs.push(invalid(p.child('containerPort'), containerPort, m));
+    const hostPort = int(port.hostPort);
+    if (hostPort) for (const m of isValidPortNum(hostPort)) errs.push(invalid(p.child('hostPort'), hostPort, m));
+    const protocol = str(port.protocol);
+    if (protocol !== '' && !PROTOCOLS.includes(protocol)) errs.push(notSupported(p.child('protocol'), protocol, PROTOCOLS));
+  });
+  return errs;
+}
+
+/** util/validation.IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation, GA since 1.34). */
+function isRelaxedEnvVarName(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length === 0) errs.push('environment variable name must be non-empty');
+  for (const ch of value) {
+    const c = ch.codePointAt(0)!;
+    if (c > 0x7f || c < 0x20 || c === 0x7f || ch === '=') {
+      errs.push("a valid environment variable name must consist only of printable ASCII characters other than '='");
+      break;
+    }
+  }
+  return errs;
+}
+
+/** util/validation.IsConfigMapKey */
+function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 253) errs.push('must be no more than 253 characters');
+  if (!/^[-._a-zA-Z0-9]+$/.test(value)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
+  if (value === '.') errs.push("must not be '.'");
+  else if (value === '..') errs.push("must not be '..'");
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
+/** validateConfigMapKeySelector / validateSecretKeySelector: the name a DNS subdomain, the key a config key. */
+function validateKeySelector(s: JSONObject, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(s.name);
+  for (const m of isDNS1123Subdomain(name)) errs.push(invalid(p.child('name'), name, m));
+  const key = str(s.key);
+  if (key.length === 0) errs.push(required(p.child('key'), ''));
+  else for (const m of isConfigMapKey(key)) errs.push(invalid(p.child('key'), key, m));
+  return errs;
+}
+
+/** ValidateEnv (relaxed names) and validateEnvVarValueFrom's source count and key selectors. */
+function validateEnv(vars: unknown[], fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  vars.forEach((x, i) => {
+    const ev = obj(x);
+    const p = fldPath.index(i);
+    const name = str(ev.name);
+    if (name.length === 0) errs.push(required(p.child('name'), ''));
+    else for (const m of isRelaxedEnvVarName(name)) errs.push(invalid(p.child('name'), name, m));
+    const from = ptr(ev.valueFrom);
+    if (!from) return;
+    const fp = p.child('valueFrom');
+    let sources = 0;
+    // fieldRef, resourceFieldRef and fileKeyRef are counted, their own checks are not ported.
+    if (ptr(from.fieldRef)) sources++;
+    if (ptr(from.resourceFieldRef)) sources++;
+    const cm = ptr(from.configMapKeyRef);
+    if (cm) {
+      sources++;
+      errs.push(...validateKeySelector(cm, fp.child('configMapKeyRef')));
+    }
+    const secret = ptr(from.secretKeyRef);
+    if (secret) {
+      sources++;
+      errs.push(...validateKeySelector(secret, fp.child('secretKeyRef')));
+    }
+    if (ptr(from.fileKeyRef)) sources++;
+    if (sources === 0) errs.push(invalid(fp, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`'));
+    else if (str(ev.value).length !== 0) errs.push(invalid(fp, '', 'may not be specified when `value` is not empty'));
+    else if (sources > 1) errs.push(invalid(fp, '', 'may not have more than one field specified at a time'));
+  });
+  return errs;
+}
+
+/** The VolumeSource members in validateVolumeSource's order, with the path Go names each by. */
+const VOLUME_SOURCES: Array<[json: string, path: string]> = [
+  ['emptyDir', 'emptyDir'],
+  ['hostPath', 'hostPath'],
+  ['gitRepo', 'gitRepo'],
+  ['gcePersistentDisk', 'gcePersistentDisk'],
+  ['awsElasticBlockStore', 'awsElasticBlockStore'],
+  ['secret', 'secret'],
+  ['nfs', 'nfs'],
+  ['iscsi', 'iscsi'],
+  ['glusterfs', 'glusterfs'],
+  ['flocker', 'flocker'],
+  ['persistentVolumeClaim', 'persistentVolumeClaim'],
+  ['rbd', 'rbd'],
+  ['cinder', 'cinder'],
+  ['cephfs', 'cephFS'],
+  ['quobyte', 'quobyte'],
+  ['downwardAPI', 'downwarAPI'],
+  ['fc', 'fc'],
+  ['flexVolume', 'flexVolume'],
+  ['configMap', 'configMap'],
+  ['azureFile', 'azureFile'],
+  ['vsphereVolume', 'vsphereVolume'],
+  ['photonPersistentDisk', 'photonPersistentDisk'],
+  ['portworxVolume', 'portworxVolume'],
+  ['azureDisk', 'azureDisk'],
+  ['storageos', 'storageos'],
+  ['projected', 'projected'],
+  ['scaleIO', 'scaleIO'],
+  ['csi', 'csi'],
+  ['ephemeral', 'ephemeral'],
+  ['image', 'image'],
+];
+
+/** validateVolumeSource: exactly one source; the required name of the common ones (the rest of each source is not ported). */
+function validateVolumeSource(vol: JSONObject, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  let n = 0;
+  for (const [json, path] of VOLUME_SOURCES) {
+    const src = ptr(vol[json]);
+    if (!src) continue;
+    if (n > 0) {
+      errs.push(forbidden(p.child(path), 'may not specify more than 1 volume type'));
+      continue;
+    }
+    n++;
+    const need = { hostPath: 'path', secret: 'secretName', persistentVolumeClaim: 'claimName', configMap: 'name' }[json];
+    if (need && str(src[need]).length === 0) errs.push(required(p.child(path).child(need), ''));
+  }
+  // No source: SetDefaults_Volume gives it an emptyDir, so ValidateVolumes' "must specify a volume type" cannot happen from v1.
+  return errs;
+}
+
+/** ValidateVolumes: the names of the volumes without errors (what volume mounts may name). */
+function validateVolumes(volumes: unknown[], fldPath: FieldPath, errs: FieldError[]): Set<string> {
+  const names = new Set<string>();
+  volumes.forEach((x, i) => {
+    const vol = obj(x);
+    const p = fldPath.index(i);
+    const name = str(vol.name);
+    const el = validateVolumeSource(vol, p);
+    if (name.length === 0) el.push(required(p.child('name'), ''));
+    else el.push(...validateDNS1123Label(name, p.child('name')));
+    if (names.has(name)) el.push(duplicate(p.child('name'), name));
+    if (el.length === 0) names.add(name);
+    else errs.push(...el);
+  });
+  return names;
+}
+
+/** ValidateVolumeMounts: name and mountPath required, the name a declared volume, mount paths unique. */
+function validateVolumeMounts(mounts: unknown[], volumes: Set<string>, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const mountPoints = new Set<string>();
+  mounts.forEach((x, i) => {
+    const m = obj(x);
+    const p = fldPath.index(i);
+    const name = str(m.name);
+    const mountPath = str(m.mountPath);
+    if (name.length === 0) errs.push(required(p.child('name'), ''));
+    if (!volumes.has(name)) errs.push(notFound(p.child('name'), name));
+    if (mountPath.length === 0) errs.push(required(p.child('mountPath'), ''));
+    if (mountPoints.has(mountPath)) errs.push(invalid(p.child('mountPath'), mountPath, 'must be unique'));
+    mountPoints.add(mountPath);
+  });
+  return errs;
+}
+
+/** A quantity as the decoder reads it (a JSON string or number), or undefined when it is not one. */
+function quantityOf(v: unknown): Quantity | undefined {
+  const text = typeof v === 'string' ? v.trim() : goKind(v) === 'int' || goKind(v) === 'float' ? String(v) : undefined;
+  if (text === undefined) return undefined;
+  const q = parseQuantity(text);
+  return typeof q === 'string' ? undefined : q;
+}
+
+/** helper.IsNativeResource and not hugepages: IsOvercommitAllowed. */
+const overcommitAllowed = (name: string) => (!name.includes('/') || name.includes('kubernetes.io/')) && !name.startsWith('hugepages-');
+
+/**
+ * validateResourceRequirements: quantities not negative; a request no more than its limit (equal to it
+ * for extended resources, which need a limit). Resource names and hugepages are not ported.
+ */
+function validateResourceRequirements(resources: JSONObject, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const limPath = fldPath.child('limits');
+  const reqPath = fldPath.child('requests');
+  const limits = obj(resources.limits);
+  const requests = obj(resources.requests);
+  const negative = (q: Quantity, p: FieldPath) => {
+    if (q.compareTo(Quantity.ofInt(0n)) < 0) errs.push(invalid(p, q.goString(), 'must be greater than or equal to 0'));
+  };
+  for (const [name, v] of Object.entries(limits)) {
+    const q = quantityOf(v);
+    if (q) negative(q, limPath.key(name));
+  }
+  for (const [name, v] of Object.entries(requests)) {
+    const q = quantityOf(v);
+    if (!q) continue;
+    negative(q, reqPath.key(name));
+    if (name.startsWith('hugepages-')) continue;
+    if (Object.hasOwn(limits, name)) {
+      const limit = quantityOf(limits[name]);
+      if (!limit) continue;
+      const c = q.compareTo(limit);
+      if (c !== 0 && !overcommitAllowed(name)) errs.push(invalid(reqPath, q.goString(), `must be equal to ${name} limit of ${limit.goString()}`));
+      else if (c > 0) errs.push(invalid(reqPath, q.goString(), `must be less than or equal to ${name} limit of ${limit.goString()}`));
+    } else if (!overcommitAllowed(name)) {
+      errs.push(required(limPath, 'Limit must be set for non overcommitable resources'));
+    }
+  }
+  return errs;
+}
+
+/** The handler members of a probe (handlerFromProbe) and of a lifecycle hook (handlerFromLifecycle), in validateHandler's order. */
+const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+
+/** validateHandler: exactly one handler, and each handler's own checks (httpGet's path and scheme are defaulted). */
+function validateHandler(handler: JSONObject, members: string[], gracePeriod: number, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  let n = 0;
+  for (const m of members) {
+    const h = ptr(handler[m]);
+    if (!h) continue;
+    if (n > 0) {
+      errs.push(forbidden(fldPath.child(m), 'may not specify more than 1 handler type'));
+      continue;
+    }
+    n++;
+    const p = fldPath.child(m);
+    switch (m) {
+      case 'exec':
+        if (list(h.command).length === 0) errs.push(required(p.child('command'), ''));
+        break;
+      case 'httpGet': {
+        errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
+        const scheme = str(h.scheme);
+        if (scheme !== '' && scheme !== 'HTTP' && scheme !== 'HTTPS') errs.push(notSupported(p.child('scheme'), scheme, ['HTTP', 'HTTPS']));
+        break;
+      }
+      case 'tcpSocket':
+        errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
+        break;
+      case 'grpc': {
+        const port = int(h.port);
+        if (port !== undefined) for (const msg of isValidPortNum(port)) errs.push(invalid(p.child('port'), port, msg));
+        break;
+      }
+      case 'sleep': {
+        const s = int(h.seconds);
+        if (s !== undefined && (s < 0 || s > gracePeriod)) errs.push(invalid(p, s, `must be non-negative and less than terminationGracePeriodSeconds (${gracePeriod})`));
+        break;
+      }
+    }
+  }
+  if (n === 0) errs.push(required(fldPath, 'must specify a handler type'));
+  return errs;
+}
+
+/** validateLivenessProbe / validateReadinessProbe / validateStartupProbe over validateProbe (0 thresholds are defaulted). */
+function validateProbe(probe: JSONObject | undefined, kind: 'liveness' | 'readiness' | 'startup', gracePeriod: number, p: FieldPath): FieldError[] {
+  if (!probe) return [];
+  const errs = validateHandler(probe, PROBE_HANDLERS, gracePeriod, p);
+  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) errs.push(...validateNonnegativeField(int(probe[f]), p.child(f)));
+  const tgps = intPtr(probe.terminationGracePeriodSeconds);
+  if (tgps !== undefined && tgps <= 0) errs.push(invalid(p.child('terminationGracePeriodSeconds'), tgps, 'must be greater than 0'));
+  const success = int(probe.successThreshold);
+  if (kind !== 'readiness' && success !== undefined && success !== 0 && success !== 1) errs.push(invalid(p.child('successThreshold'), success, 'must be 1'));
+  if (kind === 'readiness' && tgps !== undefined) errs.push(invalid(p.child('terminationGracePeriodSeconds'), tgps, 'must not be set for readinessProbes'));
+  return errs;
+}
+
+function validateLifecycle(lifecycle: JSONObject, gracePeriod: number, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const hook of ['postStart', 'preStop']) {
+    const h = ptr(lifecycle[hook]);
+    if (h) errs.push(...validateHandler(h, LIFECYCLE_HANDLERS, gracePeriod, p.child(hook)));
+  }
+  return errs;
+}
+
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+
+/** validateContainerCommon: name, image, terminationMessagePolicy, ports, env, envFrom names, mounts, pull policy, resources. */
+function validateContainerCommon(ctr: JSONObject, volumes: Set<string>, p: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(ctr.name);
+  if (name.length === 0) errs.push(required(p.child('name'), ''));
+  else errs.push(...validateDNS1123Label(name, p.child('name')));
+  if (str(ctr.image).length === 0) errs.push(required(p.child('image'), ''));
+  const tmp = str(ctr.terminationMessagePolicy);
+  if (tmp !== '' && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(notSupported(p.child('terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
+  errs.push(...validateContainerPorts(list(ctr.ports), p.child('ports')));
+  errs.push(...validateEnv(list(ctr.env), p.child('env')));
+  list(ctr.envFrom).forEach((x, i) => {
+    const prefix = str(obj(x).prefix);
+    if (prefix.length > 0) for (const m of isRelaxedEnvVarName(prefix)) errs.push(invalid(p.child('envFrom').index(i).child('prefix'), prefix, m));
+  });
+  errs.push(...validateVolumeMounts(list(ctr.volumeMounts), volumes, p.child('volumeMounts')));
+  const pull = str(ctr.imagePullPolicy);
+  if (pull !== '' && !PULL_POLICIES.includes(pull)) errs.push(notSupported(p.child('imagePullPolicy'), pull, PULL_POLICIES));
+  errs.push(...validateResourceRequirements(obj(ctr.resources), p.child('resources')));
+  return errs;
+}
+
+const INIT_ONLY = 'may not be set for init containers without restartPolicy=Always';
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+
+/**
+ * ValidatePodSpec's containers, init containers, ephemeral containers, volumes and restartPolicy
+ * (defaulted to Always), plus its DNS-label fields (hostname, subdomain).
+ */
+export function validatePodSpec(spec: JSONObject, fldPath: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const gracePeriod = intPtr(spec.terminationGracePeriodSeconds) ?? 30;
+  const volumes = validateVolumes(list(spec.volumes), fldPath.child('volumes'), errs);
+
+  const containers = list(spec.containers).map(obj);
+  const initContainers = list(spec.initContainers).map(obj);
+  // validateContainers
+  const cPath = fldPath.child('containers');
+  if (containers.length === 0) errs.push(required(cPath, ''));
+  const names = new Set<string>();
+  containers.forEach((ctr, i) => {
+    const p = cPath.index(i);
+    errs.push(...validateContainerCommon(ctr, volumes, p));
+    const name = str(ctr.name);
+    if (names.has(name)) errs.push(duplicate(p.child('name'), name));
+    else names.add(name);
+    const lifecycle = ptr(ctr.lifecycle);
+    if (lifecycle) errs.push(...validateLifecycle(lifecycle, gracePeriod, p.child('lifecycle')));
+    errs.push(...validateProbe(ptr(ctr.livenessProbe), 'liveness', gracePeriod, p.child('livenessProbe')));
+    errs.push(...validateProbe(ptr(ctr.readinessProbe), 'readiness', gracePeriod, p.child('readinessProbe')));
+    errs.push(...validateProbe(ptr(ctr.startupProbe), 'startup', gracePeriod, p.child('startupProbe')));
+  });
+  // validateInitContainers
+  const iPath = fldPath.child('initContainers');
+  const allNames = new Set(containers.map((c) => str(c.name)));
+  initContainers.forEach((ctr, i) => {
+    const p = iPath.index(i);
+    errs.push(...validateContainerCommon(ctr, volumes, p));
+    // Its restartPolicy values (ContainerRestartRules, beta in 1.35) are not ported.
+    const restartPolicy = ctr.restartPolicy;
+    const name = str(ctr.name);
+    if (allNames.has(name)) errs.push(duplicate(p.child('name'), name));
+    else if (name.length > 0) allNames.add(name);
+    if (restartPolicy === 'Always') {
+      const lifecycle = ptr(ctr.lifecycle);
+      if (lifecycle) errs.push(...validateLifecycle(lifecycle, gracePeriod, p.child('lifecycle')));
+      errs.push(...validateProbe(ptr(ctr.livenessProbe), 'liveness', gracePeriod, p.child('livenessProbe')));
+      errs.push(...validateProbe(ptr(ctr.readinessProbe), 'readiness', gracePeriod, p.child('readinessProbe')));
+      errs.push(...validateProbe(ptr(ctr.startupProbe), 'startup', gracePeriod, p.child('startupProbe')));
+    } else {
+      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) if (ptr(ctr[f])) errs.push(forbidden(p.child(f), INIT_ONLY));
+    }
+  });
+  // validateEphemeralContainers: names unique across all containers (the allow-list of fields is not ported)
+  const ePath = fldPath.child('ephemeralContainers');
+  const ephemeralNames = new Set([...containers, ...initContainers].map((c) => str(c.name)));
+  list(spec.ephemeralContainers).forEach((x, i) => {
+    const ec = obj(x);
+    const p = ePath.index(i);
+    errs.push(...validateContainerCommon(ec, volumes, p));
+    const name = str(ec.name);
+    if (ephemeralNames.has(name)) errs.push(duplicate(p.child('name'), name));
+    else ephemeralNames.add(name);
+  });
+
+  const restartPolicy = str(spec.restartPolicy);
+  if (restartPolicy !== '' && !RESTART_POLICIES.includes(restartPolicy)) errs.push(notSupported(fldPath.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
+  errs.push(...validateLabels(stringMap(spec.nodeSelector), fldPath.child('nodeSelector')));
+  for (const f of ['hostname', 'subdomain']) {
+    const v = str(spec[f]);
+    if (v.length > 0) errs.push(...validateDNS1123Label(v, fldPath.child(f)));
+  }
+  return errs;
+}
+
+/** The restart policy after SetDefaults_PodSpec: Always when unset. */
+export const defaultedRestartPolicy = (spec: JSONObject): string => str(spec.restartPolicy) || 'Always';
+
+/** ValidatePodTemplateSpec: template labels and annotations, the pod spec, no ephemeral containers. */
+export function validatePodTemplateSpec(template: JSONObject, fldPath: FieldPath): FieldError[] {
+  const meta = obj(template.metadata);
+  const errs = validateLabels(stringMap(meta.labels), fldPath.child('labels'));
+  errs.push(...validateAnnotations(stringMap(meta.annotations), fldPath.child('annotations')));
+  const spec = obj(template.spec);
+  errs.push(...validatePodSpec(spec, fldPath.child('spec')));
+  if (list(spec.ephemeralContainers).length > 0) errs.push(forbidden(fldPath.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+  return errs;
+}
