@@ -20,7 +20,7 @@ import {
   CEL_BLOWUPS,
   CEL_LONG_BLOWUPS,
   celExpr,
-  crdWithSchema,
+  FUZZ_CRD,
   exampleFiles,
   iterations,
   mutate,
@@ -37,6 +37,7 @@ import {
   seed,
   yq,
 } from './gen';
+import { crdYaml } from '../crd';
 import { heapMB, Probe, swallowedFailures } from './probe';
 
 const SEED = seed();
@@ -248,7 +249,8 @@ test('pathological YAML: 10k nesting levels, 10 MB scalars, many documents, alia
 function celCrd(rules: string[]): string {
   const rs = (ind: string, xs: string[]) => xs.map((x) => `${ind}- rule: ${yq(x)}\n${ind}  message: ${yq(`failed: ${x.slice(0, 20)}`)}`).join('\n');
   const at = (k: number) => rules.filter((_, i) => i % 4 === k);
-  return crdWithSchema(`type: object
+  return crdYaml(
+    `type: object
 properties:
   spec:
     type: object
@@ -283,7 +285,9 @@ ${rs('        ', at(2).length ? at(2) : ['true'])}
         x-kubernetes-preserve-unknown-fields: true
         x-kubernetes-validations:
 ${rs('        ', at(3).length ? at(3) : ['true'])}
-`);
+`,
+    FUZZ_CRD,
+  );
 }
 
 function celCr(r: Rng): string {
@@ -355,7 +359,8 @@ test('random and catastrophic regex patterns: CRD check and CR validation stay l
   // Every blow-up runs; then `n` random patterns.
   for (let i = 0; i < REGEX_BLOWUPS.length + n; i++, done++) {
     const pat = blowups.length ? blowups.shift()! : regexPattern(r);
-    const crd = crdWithSchema(`type: object
+    const crd = crdYaml(
+      `type: object
 properties:
   spec:
     type: object
@@ -375,7 +380,9 @@ properties:
           pattern: ${yq(pat)}
     x-kubernetes-validations:
     - rule: ${yq(`!has(self.s) || self.s.matches(${JSON.stringify(pat)})`)}
-`);
+`,
+      FUZZ_CRD,
+    );
     const crdTd = TextDocument.create('file:///fuzz/re-crd.yaml', 'yaml', i + 1, crd);
     exercise(p, r, s, crdTd, `pattern ${JSON.stringify(pat)}`, 1);
     // Blow-up patterns always meet the long value; random ones a random value.
