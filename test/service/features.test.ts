@@ -3,11 +3,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
-import { CompletionItemKind } from 'vscode-languageserver-types';
+import { CompletionItemKind, type Position } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { renderPreview } from '../../server/src/service/preview';
 import { completionsAt, CRD_URI, docOf, expectWhole, fixedDocOf, hoverAt, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
 
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
+
+/** Each case's answer, by name: its text opened at one fixed URI in the case's service, asked, closed. */
+function answersOf(cases: Array<[string, LanguageService, string]>, uriName: string, ask: (s: LanguageService, td: TextDocument, pos: Position) => unknown): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const [name, s, text] of cases) {
+    const { td, pos } = fixedDocOf(text, uriName);
+    s.update(td);
+    answers[name] = ask(s, td, pos);
+    s.close(td.uri);
+  }
+  return answers;
+}
 
 // ---- hover
 
@@ -68,14 +81,10 @@ test('hover: the whole answers, on CR fields and CRD keywords and rules (expecte
     ['CRD rule key', crd, WIDGET_CRD.replace('- rule: "self.replicas <= 5"', '- ru<|>le: "self.replicas <= 5"')],
     ['CRD scope', crd, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced')],
   ];
-  const answers: Record<string, unknown> = {};
-  for (const [name, s, text] of cases) {
-    const { td, pos } = fixedDocOf(text, 'hover');
-    s.update(td);
-    answers[name] = s.hover(td, pos) ?? null;
-    s.close(td.uri);
-  }
-  expectWhole('hover', answers);
+  expectWhole(
+    'hover',
+    answersOf(cases, 'hover', (s, td, pos) => s.hover(td, pos) ?? null),
+  );
 });
 
 test('a whole answer that differs from its expected file fails, whatever part differs', () => {
@@ -170,14 +179,10 @@ test('completion: the whole answers, in CRs and CRDs (expected/completion.json)'
     ['CRD type values', crd, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')],
     ['CRD rule on self', crd, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')],
   ];
-  const answers: Record<string, unknown> = {};
-  for (const [name, s, text] of cases) {
-    const { td, pos } = fixedDocOf(text, 'completion');
-    s.update(td);
-    answers[name] = s.completion(td, pos);
-    s.close(td.uri);
-  }
-  expectWhole('completion', answers);
+  expectWhole(
+    'completion',
+    answersOf(cases, 'completion', (s, td, pos) => s.completion(td, pos)),
+  );
 });
 
 // ---- code actions
@@ -230,14 +235,10 @@ test('code actions: the whole answers over each document (expected/code-actions.
     ['CRD type missing', crd, WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n')],
     ['CRD uniqueItems', crd, WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n')],
   ];
-  const answers: Record<string, unknown> = {};
-  for (const [name, s, text] of cases) {
-    const { td } = fixedDocOf(text, 'actions');
-    s.update(td);
-    answers[name] = s.fixes(td, { start: { line: 0, character: 0 }, end: td.positionAt(td.getText().length) });
-    s.close(td.uri);
-  }
-  expectWhole('code-actions', answers);
+  expectWhole(
+    'code-actions',
+    answersOf(cases, 'actions', (s, td) => s.fixes(td, { start: { line: 0, character: 0 }, end: td.positionAt(td.getText().length) })),
+  );
 });
 
 // ---- preview
