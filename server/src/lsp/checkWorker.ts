@@ -13,8 +13,6 @@ import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol';
 import { LanguageService } from '../service/languageService';
-import type { CrdSourceKind } from '../workspace/crdIndex';
-import { namesOf } from '../workspace/lightIndex';
 import { RepositoryFeatures, type Handlers } from './repository';
 import { isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
 import { answer } from './answer';
@@ -29,6 +27,7 @@ import { RUN_TESTS_COMMAND } from '../service/crdTests';
 import { threadCpuMs } from './threadCpu';
 import type { FromWorker, IndexFeed, ToWorker, WorkerStats } from './workerProtocol';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
+import { IndexFeeder } from './indexFeed';
 
 /** The full check of a large CRD starts once the user has paused typing; a newer edit drops it. */
 const FULL_PASS_IDLE_MS = 300;
@@ -93,14 +92,16 @@ export class Checker {
   /** Baselines of open files (crdYaml.baseline), read here and handed to the query worker too. */
   private readonly baselines: EditorBaselines;
   private trusted = true;
+  /** The query worker's copy of the index (disk files as this worker reads them) and of the open files. */
+  private readonly feed: IndexFeeder;
 
   constructor(
     private readonly post: (m: FromWorker) => void,
-    /** The query worker's index feed (disk files as this worker reads them). */
-    private readonly feed: (m: IndexFeed) => void,
+    feed: (m: IndexFeed) => void,
     /** Latest versions seen by the main thread, by slot (shared memory). */
     private readonly latest?: Int32Array,
   ) {
+    this.feed = new IndexFeeder(this.service, feed);
     this.scheduler = new DiagnosticsScheduler((uri, urgent) => this.check(uri, urgent));
     const handlers: Handlers = {
       onRequest: (type, handler) => void this.customRequests.set(type.method, handler as (p: never) => unknown),
@@ -145,7 +146,7 @@ export class Checker {
     void read
       .then(() => {
         if (!this.docs.has(uri)) return;
-        this.feed({ t: 'baseline', uri, baseline: this.service.baselineOf(uri) });
+        this.feed.baseline(uri);
         this.scheduler.schedule(uri, false);
       })
       .catch((e) => this.log(`baseline of ${uri}: ${(e as Error).message}`));
@@ -228,7 +229,7 @@ export class Checker {
         } catch (e) {
           this.log(`${m.method} failed: ${(e as Error).message}`);
         }
-        this.fileEvents = this.fileEvents.then(() => this.feedAll());
+        this.fileEvents = this.fileEvents.then(() => this.feed.all());
         return;
       case 'poisoned':
         this.poisoned.set(m.uri, { version: m.version, why: m.why });
@@ -271,7 +272,7 @@ export class Checker {
           this.meter.sawVersion(uri, doc.version);
           this.updateContext(uri);
           changed = this.service.update(doc);
-          this.feedCrds(uri, 'open', doc.version);
+          this.feed.crds(uri, 'open', doc.version);
           if (this.repo.isExcluded(uri)) {
             // crdYaml.validate.exclude: no diagnostics (the CRDs it defines are still used).
             publish = [];
@@ -324,7 +325,7 @@ export class Checker {
             this.post({ t: 'response', id, error: (e as Error).message });
           },
         )
-        .then(() => this.feedAll());
+        .then(() => this.feed.all());
       return;
     }
     if (method === RUN_TESTS_COMMAND) {
@@ -347,7 +348,7 @@ export class Checker {
         this.meter.sawVersion(doc.uri, doc.version);
         this.updateContext(doc.uri);
         const changed = this.service.update(doc);
-        this.feedCrds(doc.uri, 'open', doc.version);
+        this.feed.crds(doc.uri, 'open', doc.version);
         for (const dep of this.service.dependents(changed)) if (dep !== doc.uri) this.scheduler.schedule(dep, false);
         return answer(this.service, method, doc, params, (msg) => this.log(msg));
       },
@@ -374,7 +375,7 @@ export class Checker {
       },
       { uri: doc.uri, version: doc.version },
     );
-    this.feed({ t: 'testRun', uri: doc.uri, run: this.service.testRunOf(doc.uri) });
+    this.feed.testRun(doc.uri);
     this.scheduler.schedule(doc.uri, false);
     this.post({ t: 'response', id, result: jsonSafe(result), stats: this.meter.stats });
     this.post({ t: 'stats', stats: this.meter.stats });
@@ -410,9 +411,9 @@ export class Checker {
     this.meter.forget(uri);
     this.repo.forget(uri);
     this.baselines.forget(uri);
-    this.fedContexts.delete(uri);
+    this.feed.forget(uri);
     const changed = this.service.close(uri);
-    this.feedCrds(uri, 'open');
+    this.feed.crds(uri, 'open');
     this.afterIndexChange(changed);
     // The file on disk counts again, if it is one the index reads (and may read).
     this.fileEvents = this.fileEvents.then(() => this.fileChanged(uri, false)).catch((e) => this.log(`reading ${uri} failed: ${(e as Error).message}`));
@@ -441,31 +442,14 @@ export class Checker {
 
   private indexDisk(uri: string, text: string | undefined): void {
     const changed = this.meter.task('index', () => this.service.indexDiskFile(uri, text), { uri });
-    this.feedCrds(uri, 'disk');
+    this.feed.crds(uri, 'disk');
     this.afterIndexChange(changed);
   }
 
-  /** What the query worker last got of each source (CRD ids), so that unchanged CRDs are not sent again. */
-  private readonly fed = new Map<string, string>();
-
-  /** Tells the query worker what an open document is, when that changed. */
-  private readonly fedContexts = new Map<string, string>();
+  /** What an open document is (the repository features find out), also told to the query worker. */
   private updateContext(uri: string): void {
     this.repo.updateContext(uri);
-    const context = this.repo.contextOf(uri) ?? {};
-    const key = JSON.stringify(context);
-    if (this.fedContexts.get(uri) === key) return;
-    this.fedContexts.set(uri, key);
-    this.feed({ t: 'context', uri, context });
-  }
-
-  /** Feeds every disk and external source that changed (after the repository features touched the index). */
-  private feedAll(): void {
-    for (const source of ['disk', 'external'] as const) {
-      const uris = new Set(source === 'disk' ? this.service.index.diskSources() : this.service.index.externalSources());
-      for (const key of this.fed.keys()) if (key.startsWith(`${source} `)) uris.add(key.slice(source.length + 1));
-      for (const uri of uris) this.feedCrds(uri, source);
-    }
+    this.feed.context(uri, this.repo.contextOf(uri) ?? {});
   }
 
   /** The CRD sources outside the workspace (crdYaml.crdSources, goModules), then the query worker's copy. */
@@ -475,18 +459,7 @@ export class Checker {
     } catch (e) {
       this.log(`CRD sources failed: ${(e as Error).message}`);
     }
-    this.feedAll();
-  }
-
-  /** Tells the query worker the CRDs a source now holds, when they changed. */
-  private feedCrds(uri: string, source: CrdSourceKind, version?: number): void {
-    const crds = this.service.index.entriesOf(uri, source);
-    const key = `${source} ${uri}`;
-    const ids = crds.map((c) => c.id).join(',');
-    if ((this.fed.get(key) ?? '') === ids) return;
-    if (ids) this.fed.set(key, ids);
-    else this.fed.delete(key);
-    this.feed({ t: 'crds', uri, source, version, crds: crds.map(namesOf) });
+    this.feed.all();
   }
 
   private afterIndexChange(changed: string[]): void {
