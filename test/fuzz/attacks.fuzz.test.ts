@@ -22,23 +22,8 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import {
-  aliasWidthCr,
-  crdWithSchema,
-  EXPENSIVE_PATTERN,
-  expensivePatternCr,
-  expensivePatternCrd,
-  hugeCr,
-  hugeIntegerCr,
-  manyDocuments,
-  oneLineListCr,
-  outOfRangeChange,
-  Rng,
-  seed,
-  wideMapCr,
-  widgetCr,
-  widgetFile,
-} from './gen';
+import { aliasWidthCr, EXPENSIVE_PATTERN, expensivePatternCr, expensivePatternCrd, hugeCr, hugeIntegerCr, manyDocuments, oneLineListCr, outOfRangeChange, Rng, seed, wideMapCr, widgetCr, widgetFile } from './gen';
+import { crdYaml } from '../crd';
 import { FuzzServer, percentile } from './server';
 
 const SEED = seed();
@@ -196,7 +181,7 @@ async function runAttack(t: { diagnostic: (m: string) => void }, attack: Attack,
     assert.equal(rechecked.length, 1);
     assert.match(String(rechecked[0].message), /too many replicas/);
     const crd = `file://${ws}/later-crd.yaml`;
-    await s.open(crd, crdWithSchema('type: object\nproperties:\n  spec:\n    type: objekt\n', 'Later', 'later.example.com'));
+    await s.open(crd, crdYaml('type: object\nproperties:\n  spec:\n    type: objekt\n', { kind: 'Later', group: 'later.example.com' }));
     const crdDiags = await s.diagnosticsFor(crd, 1);
     assert.ok(
       crdDiags.some((d) => /Unsupported value: "objekt"/.test(apiText(d))),

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedPath } from '../shared';
+import { crdYaml } from '../crd';
 
 export const ROOT = join(__dirname, '..', '..');
 export const REALWORLD = sharedPath('realworld', 'crds');
@@ -362,36 +363,14 @@ function laughs(): string {
   return `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  image: x\n  extra:\n    ${s.replace(/\n/g, '\n    ')}`;
 }
 
-/** A CRD header with a schema body indented under openAPIV3Schema (8 spaces). */
-export function crdWithSchema(schemaYaml: string, kind = 'Fuzz', group = 'fuzz.example.com'): string {
-  const plural = `${kind.toLowerCase()}s`;
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.${group}
-spec:
-  group: ${group}
-  scope: Namespaced
-  names:
-    plural: ${plural}
-    singular: ${kind.toLowerCase()}
-    kind: ${kind}
-    listKind: ${kind}List
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-${schemaYaml.replace(/^/gm, '        ')}
-`;
-}
+/** The names of the fuzz runs' CRD (test/crd.ts crdYaml). */
+export const FUZZ_CRD = { kind: 'Fuzz', group: 'fuzz.example.com' };
 
 function nestedSchemaCrd(depth: number): string {
   // Flow style so the depth is not limited by indentation width.
   const open = '{type: object, properties: {a: '.repeat(depth);
   const close = '}}'.repeat(depth);
-  return crdWithSchema(`type: object\nproperties:\n  spec: ${open}{type: string}${close}`);
+  return crdYaml(`type: object\nproperties:\n  spec: ${open}{type: string}${close}`, FUZZ_CRD);
 }
 
 function nestedBlockSchemaCrd(depth: number): string {
@@ -402,7 +381,7 @@ function nestedBlockSchemaCrd(depth: number): string {
     ind += '    ';
   }
   s += `${ind}leaf:\n${ind}  type: string\n`;
-  return crdWithSchema(s);
+  return crdYaml(s, FUZZ_CRD);
 }
 
 // ---------------------------------------------------------------- CEL
@@ -816,10 +795,9 @@ export const EXPENSIVE_PATTERN = '.{1000}'.repeat(10) + '$';
 
 /** A CRD whose string field has an expensive pattern and a default of `defaultLength` characters. */
 export function expensivePatternCrd(pattern: string, defaultLength: number): string {
-  return crdWithSchema(
+  return crdYaml(
     `type: object\nproperties:\n  spec:\n    type: object\n    properties:\n      value:\n        type: string\n        pattern: ${yq(pattern)}\n        default: ${yq('d'.repeat(defaultLength))}\n      name:\n        type: string\n        pattern: '^[a-z]+$'\n`,
-    'Patterned',
-    'patterns.example.com',
+    { kind: 'Patterned', group: 'patterns.example.com' },
   );
 }
 

@@ -133,7 +133,7 @@ test('a check that exhausts the check worker heap: the worker restarts, the docu
       const argo = `file://${ws}/argo.yaml`;
       await s.open(argo, readFileSync(ARGO, 'utf8'));
       const d = await s.diagnosticsFor(argo, 1, 120_000).then(async (first) => {
-        // The quick pass may publish first; the not-checked finding follows the restart.
+        // A first check may publish before the worker ends; the not-checked finding follows the restart.
         for (let i = 0; i < 1200 && !first.some((x) => x.code === 'NotChecked'); i++) {
           await new Promise((r) => setTimeout(r, 100));
           first = s.latest.get(argo)!.diagnostics;

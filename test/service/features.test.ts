@@ -1,11 +1,26 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
-import { CompletionItemKind } from 'vscode-languageserver-types';
+import { CompletionItemKind, type Position } from 'vscode-languageserver-types';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { renderPreview } from '../../server/src/service/preview';
-import { completionsAt, CRD_URI, docOf, hoverAt, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
+import { completionsAt, CRD_URI, docOf, expectWhole, fixedDocOf, hoverAt, quickFixes, serviceWithCrd, WIDGET_CRD } from './helpers';
 
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
+
+/** Each case's answer, by name: its text opened at one fixed URI in the case's service, asked, closed. */
+function answersOf(cases: Array<[string, LanguageService, string]>, uriName: string, ask: (s: LanguageService, td: TextDocument, pos: Position) => unknown): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const [name, s, text] of cases) {
+    const { td, pos } = fixedDocOf(text, uriName);
+    s.update(td);
+    answers[name] = ask(s, td, pos);
+    s.close(td.uri);
+  }
+  return answers;
+}
 
 // ---- hover
 
@@ -50,6 +65,33 @@ test('hover on CRD keywords explains them; on a rule, the type of self', () => {
   assert.match(costly, /transition rule/);
   const scope = hoverAt(s, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced'));
   assert.match(scope, /Namespaced or Cluster/);
+});
+
+test('hover: the whole answers, on CR fields and CRD keywords and rules (expected/hover.json)', () => {
+  const cr = serviceWithCrd();
+  const crd = new LanguageService();
+  const cases: Array<[string, LanguageService, string]> = [
+    ['CR field with enum', cr, HEAD + 'spec:\n  si<|>ze: small\n'],
+    ['CR value with default and minimum', cr, HEAD + 'spec:\n  size: small\n  replicas: <|>3\n'],
+    ['CR object with rules', cr, HEAD + 'sp<|>ec:\n  size: small\n'],
+    ['CR set list', cr, HEAD + 'spec:\n  ta<|>gs: [a]\n'],
+    ['CR unknown field', cr, HEAD + 'spec:\n  unkn<|>own: 1\n'],
+    ['CRD keyword', crd, WIDGET_CRD.replace('x-kubernetes-list-type: set', 'x-kubernetes-list-<|>type: set')],
+    ['CRD rule expression', crd, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"')],
+    ['CRD rule key', crd, WIDGET_CRD.replace('- rule: "self.replicas <= 5"', '- ru<|>le: "self.replicas <= 5"')],
+    ['CRD scope', crd, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced')],
+  ];
+  expectWhole(
+    'hover',
+    answersOf(cases, 'hover', (s, td, pos) => s.hover(td, pos) ?? null),
+  );
+});
+
+test('a whole answer that differs from its expected file fails, whatever part differs', () => {
+  if (process.env.CRD_YAML_UPDATE === '1') return; // the expected files are being written
+  const hover = JSON.parse(readFileSync(join(__dirname, 'expected', 'hover.json'), 'utf8'));
+  hover['CR unknown field'].range.end.character++;
+  assert.throws(() => expectWhole('hover', hover), /differs from test\/service\/expected\/hover\.json/);
 });
 
 // ---- completion
@@ -126,6 +168,23 @@ test('completion in CRDs: schema keywords, type values, rule fields', () => {
   assert.deepEqual(scope, ['Namespaced', 'Cluster']);
 });
 
+test('completion: the whole answers, in CRs and CRDs (expected/completion.json)', () => {
+  const cr = serviceWithCrd();
+  const crd = new LanguageService();
+  const cases: Array<[string, LanguageService, string]> = [
+    ['CR properties', cr, HEAD + 'spec:\n  <|>\n'],
+    ['CR enum value', cr, HEAD + 'spec:\n  size: <|>\n'],
+    ['CR apiVersion', cr, 'apiVersion: <|>\nkind: Widget\n'],
+    ['CRD keywords of an integer', crd, WIDGET_CRD.replace('                  default: 1\n', '                  default: 1\n                  <|>\n')],
+    ['CRD type values', crd, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')],
+    ['CRD rule on self', crd, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')],
+  ];
+  expectWhole(
+    'completion',
+    answersOf(cases, 'completion', (s, td, pos) => s.completion(td, pos)),
+  );
+});
+
 // ---- code actions
 
 test('quick fix: replace a value not in the enum with the closest allowed one', () => {
@@ -164,6 +223,22 @@ test('quick fix: uniqueItems: true becomes x-kubernetes-list-type: set', () => {
   const f = fixes.find((x) => x.code === 'FieldValueForbidden')!;
   assert.ok(f, JSON.stringify(fixes));
   assert.equal(f.result, WIDGET_CRD);
+});
+
+test('code actions: the whole answers over each document (expected/code-actions.json)', () => {
+  const cr = serviceWithCrd();
+  const crd = new LanguageService();
+  const cases: Array<[string, LanguageService, string]> = [
+    ['CR value not in the enum', cr, HEAD + 'spec:\n  size: medum  # comment kept\n'],
+    ['CR field to prune', cr, HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n    g: 2\n  replicas: 1\n'],
+    ['CR required field missing', cr, HEAD + 'spec:\n  replicas: 1 # one\n'],
+    ['CRD type missing', crd, WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n')],
+    ['CRD uniqueItems', crd, WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n')],
+  ];
+  expectWhole(
+    'code-actions',
+    answersOf(cases, 'actions', (s, td) => s.fixes(td, { start: { line: 0, character: 0 }, end: td.positionAt(td.getText().length) })),
+  );
 });
 
 // ---- preview

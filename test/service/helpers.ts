@@ -2,8 +2,8 @@
  * Helpers for data-driven language-service tests: YAML text in, findings/hovers/completions/edits out.
  * A cursor is written `<|>` in the text.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CompletionItem, Position, TextEdit } from 'vscode-languageserver-types';
@@ -119,4 +119,27 @@ export function hoverAt(s: LanguageService, yamlText: string): string {
   if (!h) return '';
   const c = h.contents as { value?: string };
   return c.value ?? String(h.contents);
+}
+
+/**
+ * The whole answer against its expected file (test/service/expected/<name>.json), so that a change
+ * anywhere in it fails, not only in the fragment a test looks at. CRD_YAML_UPDATE=1 writes the current
+ * answers instead: review their diff before committing it.
+ */
+export function expectWhole(name: string, actual: unknown): void {
+  const file = join(__dirname, 'expected', `${name}.json`);
+  const text = `${JSON.stringify(actual, null, 2)}\n`;
+  if (process.env.CRD_YAML_UPDATE === '1') {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return;
+  }
+  assert.ok(existsSync(file), `no expected answer test/service/expected/${name}.json: write it with CRD_YAML_UPDATE=1 and review it`);
+  assert.deepEqual(JSON.parse(text), JSON.parse(readFileSync(file, 'utf8')), `the answer differs from test/service/expected/${name}.json (CRD_YAML_UPDATE=1 rewrites it)`);
+}
+
+/** A document at a fixed URI (whole answers must not depend on how many documents a file made before). */
+export function fixedDocOf(text: string, name: string): { td: TextDocument; pos: Position } {
+  const { td, pos } = docOf(text);
+  return { td: TextDocument.create(`file:///ws/${name}.yaml`, 'yaml', 1, td.getText()), pos };
 }

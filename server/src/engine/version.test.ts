@@ -5,38 +5,14 @@ import { featureGates, kubernetesMinor, parseKubernetesVersion, supportedKuberne
 import { validateCustomResourceDefinition } from './crd/validation';
 import { validateCustomResourceDefinitionUpdate } from './crd/update';
 import { validateCustomResource } from './customresource/strategy';
+import { crdObject } from '../../../test/crd';
 
 /** A CRD whose spec.tags carries `rule`, optionally with selectable fields. */
 function crd(rule: string, selectable = false): any {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          ...(selectable ? { selectableFields: [{ jsonPath: '.spec.nope' }] } : {}),
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: { tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 20 }, 'x-kubernetes-validations': [{ rule }] } },
-                },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
+  return crdObject({
+    versions: [{ name: 'v1', storage: true, ...(selectable ? { selectableFields: [{ jsonPath: '.spec.nope' }] } : {}) }],
+    specProperties: { tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 20 }, 'x-kubernetes-validations': [{ rule }] } },
+  });
 }
 
 const errors = (errs: FieldError[]) => errs.filter((e) => (e.severity ?? 'error') === 'error');

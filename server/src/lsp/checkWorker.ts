@@ -29,9 +29,6 @@ import type { FromWorker, IndexFeed, ToWorker, WorkerStats } from './workerProto
 import { QueryWorkerFeed } from './indexFeed';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 
-/** The full check of a large CRD starts once the user has paused typing; a newer edit drops it. */
-const FULL_PASS_IDLE_MS = 300;
-
 /** Work counters and CPU time of one worker (posted after each task). */
 export class WorkMeter {
   readonly stats: WorkerStats = { cpuMs: 0, tasks: 0, parses: 0, staleSkipped: 0, staleDropped: 0, heapUsedMB: 0, cpuByDocument: {} };
@@ -75,7 +72,6 @@ export class Checker {
   private readonly slots = new Map<string, number>();
   private readonly readable = new ReadableRoots();
   private readonly poisoned = new Map<string, { version: number; why: string }>();
-  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly meter = new WorkMeter();
   private readonly scheduler: DiagnosticsScheduler;
   private settings = DEFAULT_WORKER_SETTINGS;
@@ -243,12 +239,10 @@ export class Checker {
   }
 
   private changed(uri: string): void {
-    clearTimeout(this.idleTimers.get(uri));
-    this.idleTimers.delete(uri);
     this.scheduler.schedule(uri, true);
   }
 
-  /** One document's check: on a keystroke (urgent) large CRDs get the quick pass, the full one when idle. */
+  /** One document's check (urgent: the document just edited, checked before its dependents). */
   private check(uri: string, urgent: boolean): void {
     const doc = this.docs.get(uri);
     if (!doc) return;
@@ -280,12 +274,12 @@ export class Checker {
             publish = [];
             return;
           }
-          const { findings, pending } = urgent ? this.service.quickFindings(doc) : { findings: this.service.findings(doc), pending: false };
+          // An edit of a large CRD re-checks only the path to the edit: the keystroke's findings are final.
+          const findings = this.service.findings(doc);
           if (this.isStale(uri, doc.version) || this.docs.get(uri) !== doc) this.meter.stats.staleDropped++;
           else publish = jsonSafe(findings.map((f) => toDiagnostic(f, uri)));
-          if (pending) this.fullPassWhenIdle(uri);
           // The CRDs of its objects no local CRD defines, from the catalog (after the scan: a workspace CRD wins).
-          else if (this.scannedOnce) this.repo.catalogFor(doc);
+          if (this.scannedOnce) this.repo.catalogFor(doc);
         },
         { uri, version: doc.version },
       );
@@ -303,17 +297,6 @@ export class Checker {
   /** Diagnostics go to the main thread serialized here: it forwards the text (lsp/rawJson.ts). */
   private publish(uri: string, version: number, diagnostics: Diagnostic[], stats?: WorkerStats): void {
     this.post({ t: 'diagnostics', uri, version, params: JSON.stringify({ uri, version, diagnostics }), stats });
-  }
-
-  private fullPassWhenIdle(uri: string): void {
-    clearTimeout(this.idleTimers.get(uri));
-    this.idleTimers.set(
-      uri,
-      setTimeout(() => {
-        this.idleTimers.delete(uri);
-        this.scheduler.schedule(uri, false);
-      }, FULL_PASS_IDLE_MS),
-    );
   }
 
   private request(id: number, method: string, params: unknown): void {
@@ -408,8 +391,6 @@ export class Checker {
 
   private close(uri: string): void {
     this.scheduler.cancel(uri);
-    clearTimeout(this.idleTimers.get(uri));
-    this.idleTimers.delete(uri);
     this.docs.delete(uri);
     this.slots.delete(uri);
     this.meter.forget(uri);

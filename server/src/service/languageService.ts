@@ -276,14 +276,6 @@ export class LanguageService {
     else this.ctx.testRuns.delete(uri);
   }
 
-  /**
-   * The findings for a keystroke: the same as `findings` (an edit of a large CRD re-checks only the path
-   * to the edit), so `pending` is always false. Kept for lsp/ until it drops its wait for a typing pause.
-   */
-  quickFindings(td: TextDocument): { findings: Finding[]; pending: boolean } {
-    return { findings: this.findings(td), pending: false };
-  }
-
   hover(td: TextDocument, pos: Position): Hover | null {
     return hover(this.ctx, td, this.file(td), pos);
   }

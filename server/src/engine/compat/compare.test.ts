@@ -2,22 +2,12 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { compareCustomResourceDefinitions } from './compare';
 import { COMPAT_CATEGORIES } from './categories';
+import { crdObject } from '../../../../test/crd';
 
 type Version = { name: string; served?: boolean; storage?: boolean; schema?: Record<string, unknown> };
 
-function crd(versions: Version[], extra: { scope?: string; status?: Record<string, unknown> } = {}): Record<string, unknown> {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: extra.scope ?? 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: versions.map((v) => ({ served: true, storage: false, ...v, schema: { openAPIV3Schema: v.schema ?? root({}) } })),
-    },
-    ...(extra.status ? { status: extra.status } : {}),
-  };
+function crd(versions: Version[], extra: { scope?: 'Namespaced' | 'Cluster'; status?: Record<string, unknown> } = {}): Record<string, unknown> {
+  return crdObject({ scope: extra.scope, versions: versions.map((v) => ({ ...v, schema: v.schema ?? root({}) })), more: extra.status ? { status: extra.status } : {} });
 }
 
 const root = (spec: Record<string, unknown>, required?: string[]) => ({

@@ -2,20 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldError } from '../field';
 import { validateCustomResourceDefinition } from './validation';
+import { crdObject } from '../../../../test/crd';
 
-function crd(spec: Record<string, unknown>): any {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } } }],
-    },
-  };
-}
+const crd = (spec: Record<string, unknown>) => crdObject({ specProperties: spec });
 
 const costErrors = (errs: FieldError[]) => errs.filter((e) => e.params?.origin === 'celCost');
 

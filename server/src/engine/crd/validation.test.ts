@@ -4,27 +4,11 @@ import { errorMessage, type FieldError } from '../field';
 import { validateCustomResourceDefinition, validateDeprecationWarning } from './validation';
 import { goURLParse, goURLParseRequestURI } from '../json/gourl';
 import { validFieldPath } from '../schema/cel/fieldpath';
+import { crdObject } from '../../../../test/crd';
 
 /** A valid single-version CRD; `mutate` edits a copy. */
 function crd(mutate: (c: any) => void = () => {}): any {
-  const c: any = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
-        },
-      ],
-    },
-  };
+  const c = crdObject({ specProperties: { size: { type: 'integer' } } });
   mutate(c);
   return c;
 }

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { errorMessage } from '../field';
 import { validateCustomResource, CEL_SKIPPED_MESSAGE } from './strategy';
 import { compareKubeAwareVersionStrings } from '../crd/versions';
+import { crdObject } from '../../../../test/crd';
 
 const schema = {
   type: 'object',
@@ -15,21 +16,14 @@ const schema = {
     status: { type: 'object', properties: { ready: { type: 'boolean' } } },
   },
 };
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { kind: 'Widget', plural: 'widgets' },
-    versions: [
-      { name: 'v1alpha1', served: true, storage: false, deprecated: true, schema: { openAPIV3Schema: schema } },
-      { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema }, subresources: { status: {} } },
-      { name: 'v2', served: false, storage: false, schema: { openAPIV3Schema: schema } },
-    ],
-  },
-};
+const crd = crdObject({
+  schema,
+  versions: [
+    { name: 'v1alpha1', deprecated: true },
+    { name: 'v1', storage: true, subresources: { status: {} } },
+    { name: 'v2', served: false },
+  ],
+});
 const cr = (apiVersion: string, extra: Record<string, unknown> = {}) => ({ apiVersion, kind: 'Widget', metadata: { name: 'w' }, ...extra });
 
 test('a valid create: status dropped with the status subresource, unknown fields pruned', () => {

@@ -2,27 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkCustomResourceUpdate } from './update';
 import { checkCustomResourceDefinitionUpdate } from '../crd/update';
+import { crdObject } from '../../../../test/crd';
 
-const crd = (maximum: number, versions = [{ name: 'v1', storage: true }], extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: versions.map((v) => ({
-      ...v,
-      served: true,
-      schema: {
-        openAPIV3Schema: {
-          type: 'object',
-          properties: { spec: { type: 'object', properties: { n: { type: 'integer', maximum, 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'must not decrease' }] }, ...extra } } },
-        },
-      },
-    })),
-  },
-});
+const crd = (maximum: number, versions = [{ name: 'v1', storage: true }], extra: Record<string, unknown> = {}) =>
+  crdObject({
+    names: { singular: 'widget', listKind: 'WidgetList' },
+    versions,
+    specProperties: { n: { type: 'integer', maximum, 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'must not decrease' }] }, ...extra },
+  });
 const w = (n: number, more: Record<string, unknown> = {}) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { n, ...more } });
 const brief = (errs: { field: string; detail: string }[]) => errs.map((e) => `${e.field}: ${e.detail}`);
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CEL_SKIPPED_MESSAGE, hasCelValidator, validateCustomResourceValue } from './value';
 import { errorMessage } from '../field';
-import { correlatedDeepEqual } from '../validation/schema';
+import { correlatedDeepEqual } from '../validation/ratcheting';
 import type { JSONSchemaProps } from '../schema/types';
 
 const rule = (extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'string', 'x-kubernetes-validations': [{ rule: 'self.size() > 1' }], ...extra });

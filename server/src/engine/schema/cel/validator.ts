@@ -13,7 +13,7 @@ import { toCelValue, withConversionCache, withTypeAndObjectMetaMemo } from './un
 import { IntegralFloat } from '../../json/lossless';
 import { isJSONObject } from '../../json/values';
 import { Optional } from '../../cel/runtime/values';
-import { correlatedDeepEqual } from '../../validation/schema';
+import { correlatedDeepEqual } from '../../validation/ratcheting';
 import { makeMapList, type MapList } from '../../listtype/maplist';
 
 export interface CelValidationOptions {

@@ -1,0 +1,58 @@
+/**
+ * kube-openapi's basicCommonValidator (validate/validator.go): enum.
+ */
+import { asFloat64, asInt64, floatToInt64, formatGoFloat, goDeepEqual, goKind } from '../json/go';
+import type { OpenAPIError } from './kube-openapi-errors';
+import { nameOf, segsOf, type ValuePath } from './result';
+
+/** basicCommonValidator: reflect's convertible-and-DeepEqual comparison against each enum value. */
+export function enumMatches(data: unknown, values: unknown[]): boolean {
+  const dk = goKind(data);
+  for (const ev of values) {
+    const ek = goKind(ev);
+    if (ek === 'nil' || dk === 'nil') continue;
+    if (dk === ek) {
+      if (goDeepEqual(data, ev)) return true;
+      continue;
+    }
+    // reflect.Value.Convert between numeric kinds, and int -> string (a rune).
+    if ((dk === 'int' || dk === 'float') && (ek === 'int' || ek === 'float')) {
+      if (ek === 'int') {
+        const d = dk === 'int' ? asInt64(data) : floatToInt64(asFloat64(data));
+        if (d === asInt64(ev)) return true;
+      } else if (asFloat64(data) === asFloat64(ev)) return true;
+    } else if (dk === 'int' && ek === 'string') {
+      const n = asInt64(data);
+      const s = n >= 0n && n <= 0x10ffffn && !(n >= 0xd800n && n <= 0xdfffn) ? String.fromCodePoint(Number(n)) : '\ufffd';
+      if (s === ev) return true;
+    }
+  }
+  return false;
+}
+
+export function enumError(path: ValuePath | null, data: unknown, values: unknown[]): OpenAPIError {
+  const name = nameOf(path);
+  return { code: 'Enum', name, segments: segsOf(path), value: data, values, message: `${name} in body should be one of ${goSliceString(values)}` };
+}
+
+function goSliceString(values: unknown[]): string {
+  const one = (v: unknown): string => {
+    const k = goKind(v);
+    if (k === 'nil') return '<nil>';
+    if (k === 'int' || k === 'float') return k === 'int' ? asInt64(v).toString() : formatGoFloat(asFloat64(v));
+    if (k === 'slice') return '[' + (v as unknown[]).map(one).join(' ') + ']';
+    if (k === 'map') {
+      const o = v as Record<string, unknown>;
+      return (
+        'map[' +
+        Object.keys(o)
+          .sort()
+          .map((key) => `${key}:${one(o[key])}`)
+          .join(' ') +
+        ']'
+      );
+    }
+    return String(v);
+  };
+  return '[' + values.map(one).join(' ') + ']';
+}

@@ -1,0 +1,86 @@
+/**
+ * The one CRD fixture of the tests: a valid apiextensions.k8s.io/v1 CRD (widgets.example.com, kind
+ * Widget, namespaced, one served storage version v1 whose schema is an object with a `spec` object),
+ * each part overridable, so a test states only what it is about.
+ */
+
+/** A version of the fixture: its name, and what differs from a served, non-storage version. */
+export interface CrdVersion {
+  name: string;
+  served?: boolean;
+  storage?: boolean;
+  /** Its openAPIV3Schema (default: the fixture's schema). */
+  schema?: Record<string, unknown>;
+  [more: string]: unknown;
+}
+
+export interface CrdOptions {
+  group?: string;
+  kind?: string;
+  /** Default: the kind in lower case, with an s. */
+  plural?: string;
+  /** More of spec.names (singular, listKind, shortNames, ...). */
+  names?: Record<string, unknown>;
+  scope?: 'Namespaced' | 'Cluster';
+  /** The openAPIV3Schema of every version without its own (default: `spec` with specProperties). */
+  schema?: Record<string, unknown>;
+  /** The properties of spec, when no schema is given. */
+  specProperties?: Record<string, unknown>;
+  /** Default: v1, served and storage. */
+  versions?: CrdVersion[];
+  /** More fields of spec (conversion, preserveUnknownFields, ...). */
+  spec?: Record<string, unknown>;
+  /** More top-level fields (status, ...). */
+  more?: Record<string, unknown>;
+}
+
+/** The fixture CRD as a decoded object (a fresh copy each call: tests may mutate it). */
+export function crdObject(o: CrdOptions = {}): any {
+  const group = o.group ?? 'example.com';
+  const kind = o.kind ?? 'Widget';
+  const plural = o.plural ?? `${kind.toLowerCase()}s`;
+  const schema = o.schema ?? { type: 'object', properties: { spec: { type: 'object', properties: o.specProperties ?? {} } } };
+  const versions = (o.versions ?? [{ name: 'v1', storage: true }]).map(({ schema: own, ...v }) => ({
+    served: true,
+    storage: false,
+    ...v,
+    schema: { openAPIV3Schema: structuredClone(own ?? schema) },
+  }));
+  return structuredClone({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: { group, scope: o.scope ?? 'Namespaced', names: { plural, kind, ...o.names }, versions, ...o.spec },
+    ...o.more,
+  });
+}
+
+/**
+ * The fixture CRD as YAML text with `schemaYaml` as the openAPIV3Schema of its one version (v1, served,
+ * storage): for tests about the text (positions, edits, fuzzing) rather than the decoded object.
+ */
+export function crdYaml(schemaYaml: string, o: { kind?: string; group?: string } = {}): string {
+  const kind = o.kind ?? 'Widget';
+  const group = o.group ?? 'example.com';
+  const plural = `${kind.toLowerCase()}s`;
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${plural}.${group}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names:
+    plural: ${plural}
+    singular: ${kind.toLowerCase()}
+    kind: ${kind}
+    listKind: ${kind}List
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+${schemaYaml.replace(/^/gm, '        ')}
+`;
+}
