@@ -161,3 +161,28 @@ test('splice: whole lines deleted or added (type lines, properties, list items) 
   // The test must exercise the splice (an edit that breaks the document is parsed whole, and so are the next ones until it is clean).
   assert.ok(spliced > 15, `spliced ${spliced}`);
 });
+
+test('splice: a line added above the first entry of a block mapping, or that entry deleted, re-parses only that mapping', () => {
+  const props = CRD.indexOf('properties:\n', CRD.length / 2) + 'properties:\n'.length;
+  const indent = /^ */.exec(CRD.slice(props))![0];
+  // A mapping whose first entry is one line, with more entries after it.
+  const first = /:\n( +)description: [^\n]*\n\1[a-z]/g;
+  first.lastIndex = CRD.length / 2;
+  const m = first.exec(CRD)!;
+  const firstStart = m.index + 2;
+  const firstEnd = CRD.indexOf('\n', firstStart) + 1;
+  const cases = [
+    ['added', CRD.slice(0, props) + `${indent}zz: {type: string}\n` + CRD.slice(props)],
+    ['deleted', CRD.slice(0, firstStart) + CRD.slice(firstEnd)],
+    // At another indentation the mapping would not read the same: parsed whole, and still right.
+    ['deeper', CRD.slice(0, props) + `${indent}  zz: 1\n` + CRD.slice(props)],
+  ] as const;
+  for (const [name, next] of cases) {
+    const f = parseYamlDocuments(CRD);
+    void f.documents[0].value;
+    const root = f.documents[0].ast.contents;
+    const g = parseYamlDocuments(next, { previous: f, consumePrevious: true });
+    assert.deepEqual(snapshot(g), snapshot(parseYamlDocuments(next)), name);
+    assert.equal(g.documents[0].ast.contents === root, name !== 'deeper', `${name}: spliced`);
+  }
+});

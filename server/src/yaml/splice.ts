@@ -47,11 +47,14 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   if (doc.errors.length || doc.warnings.length || src.value?.error || src.value?.problems?.length || !doc.contents) return undefined;
   let removed = src.chunkText.slice(edit.start, edit.oldEnd);
   let inserted = newText.slice(edit.start, edit.newEnd);
+  // Where a node starts, as far as holding the edit goes (see startOf).
+  let from = (n: Node): number => n.range![0];
   if (/[\r\n]/.test(removed) || /[\r\n]/.test(inserted)) {
     // Whole lines deleted or added (a `type:` line, a property): spliced like a one-line edit.
     const lines = wholeLines(src.chunkText, newText, edit);
     if (!lines) return undefined;
     edit = lines;
+    from = startOf(src.chunkText, newText, lines);
     removed = src.chunkText.slice(edit.start, edit.oldEnd);
     inserted = newText.slice(edit.start, edit.newEnd);
   }
@@ -69,11 +72,11 @@ export function spliceDocument(src: SpliceSource, newText: string, edit: TextEdi
   let node = doc.contents as Node;
   for (;;) {
     const r = node.range;
-    if (!r || !(r[0] < edit.start && edit.oldEnd < r[1])) break;
+    if (!r || !(from(node) < edit.start && edit.oldEnd < r[1])) break;
     if ((isMap(node) || isSeq(node)) && !node.flow && !node.tag && !node.anchor) target = node;
     // A flow or tagged collection is re-parsed as part of the block collection around it.
     else if (isMap(node) || isSeq(node)) break;
-    const next = childHolding(node, edit);
+    const next = childHolding(node, edit, from);
     if (!next) break;
     spine.push(next.step);
     node = next.node;
@@ -137,6 +140,21 @@ function wholeLines(before: string, after: string, edit: TextEdit): TextEdit | u
   if (start > 0 && text.charCodeAt(start - 1) !== 10) return undefined;
   if (text.charCodeAt(end - 1) !== 10) return undefined;
   return deleting ? { start, oldEnd: end, newEnd: start } : { start, oldEnd: start, newEnd: end };
+}
+
+/**
+ * Where a node starts for a whole-line edit: a block collection whose first line is the edited one (only
+ * its indentation before it, in both texts: a property added above the first one, or the first one
+ * deleted) holds the edit as if it started on the line before. Its re-parse then checks that it still
+ * starts at its column, after the same indentation, so the lines around it read as before.
+ */
+function startOf(before: string, after: string, edit: TextEdit): (n: Node) => number {
+  return (n) => {
+    const at = n.range![0];
+    if (!(isMap(n) || isSeq(n)) || n.flow || at < edit.start) return at;
+    const spaces = (t: string) => /^ *$/.test(t.slice(edit.start, at));
+    return at - edit.start <= 1024 && spaces(before) && spaces(after) ? edit.start - 1 : at;
+  };
 }
 
 /** A plain key that reads the same in YAML 1.1 and 1.2 and in kubectl's conversion: a string. */
@@ -215,14 +233,14 @@ function renameInValue(root: unknown, spine: Step[], old: string, name: string):
 }
 
 /** The child (pair value or sequence item) whose range holds the edit; keys end the walk. */
-function childHolding(node: Node, edit: TextEdit): { node: Node; step: Step } | undefined {
+function childHolding(node: Node, edit: TextEdit, from: (n: Node) => number): { node: Node; step: Step } | undefined {
   if (isMap(node)) {
     for (let i = 0; i < node.items.length; i++) {
       const p = node.items[i];
       const k = p.key as Node | null;
       if (k?.range && k.range[0] <= edit.oldEnd && edit.start <= k.range[2]) return undefined;
       const v = p.value as Node | null;
-      if (v?.range && v.range[0] <= edit.start && edit.oldEnd <= v.range[2]) {
+      if (v?.range && from(v) <= edit.start && edit.oldEnd <= v.range[2]) {
         if (!isScalar(k) || k.value === '<<') return undefined;
         return { node: v, step: { parent: node, index: i, key: k.value === null || k.value === undefined ? '' : String(k.value) } };
       }
@@ -233,7 +251,7 @@ function childHolding(node: Node, edit: TextEdit): { node: Node; step: Step } | 
     for (let i = 0; i < node.items.length; i++) {
       const it = node.items[i] as Node | null;
       if (isPair(it)) return undefined;
-      if (it?.range && it.range[0] <= edit.start && edit.oldEnd <= it.range[2]) return { node: it, step: { parent: node, index: i } };
+      if (it?.range && from(it) <= edit.start && edit.oldEnd <= it.range[2]) return { node: it, step: { parent: node, index: i } };
     }
   }
   return undefined;

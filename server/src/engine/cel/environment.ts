@@ -72,19 +72,29 @@ export function supportedMinor(minor: Minor | undefined): Minor {
   return kubernetesMinor(minor);
 }
 
-const parseCache = new Map<string, ParseResult>();
-const PARSE_CACHE_MAX = 4000;
+const parseCache = new Map<string, { key: string; parsed: ParseResult }>();
+/**
+ * Parsed rules kept, the least recently used dropped first: a check of thousands of CRDs meets tens of
+ * thousands of rules, and 4,000 ASTs (the bound before, then cleared at once) were most of what a check
+ * of the CRD catalog kept alive; related CRDs come together (a project's, a provider's), so the rules
+ * seen again are recent ones.
+ */
+const PARSE_CACHE_MAX = 1000;
 
 function cachedParse(src: string, decls: EnvDecls): ParseResult {
   const key = `${decls.macros.twoVarComprehensions ? 1 : 0}${decls.macros.sortBy ? 1 : 0}${src}`;
-  let p = parseCache.get(key);
-  if (!p) {
-    if (parseCache.size >= PARSE_CACHE_MAX) parseCache.clear();
-    // The cache outlives the CRD the rule was read from: a copy of the rule, not a slice of the CRD's text.
-    p = parse(detachedString(src), decls.macros);
-    parseCache.set(detachedString(key), p);
+  const hit = parseCache.get(key);
+  if (hit) {
+    // Moved to the end under its own key (the one asked with may be a slice of a CRD's text).
+    parseCache.delete(hit.key);
+    parseCache.set(hit.key, hit);
+    return hit.parsed;
   }
-  return p;
+  if (parseCache.size >= PARSE_CACHE_MAX) parseCache.delete(parseCache.keys().next().value!);
+  // The cache outlives the CRD the rule was read from: a copy of the rule, not a slice of the CRD's text.
+  const own = { key: detachedString(key), parsed: parse(detachedString(src), decls.macros) };
+  parseCache.set(own.key, own);
+  return own.parsed;
 }
 
 /** A CEL environment of the Kubernetes base environment at a version. */

@@ -33,9 +33,13 @@ interface Entry {
 
 const cache = new Map<string, Entry>();
 let cachedInsts = 0;
-/** The compile cache holds at most this many patterns and this many instructions (about 70 bytes each). */
+/**
+ * The compile cache holds at most this many patterns and this many instructions (about 70 bytes each):
+ * 35 MB at most (2,000,000 before: a check of the CRD catalog, with its thousands of patterns, kept them
+ * to the end and its workers grew with the input).
+ */
 const MAX_CACHE = 5000;
-const MAX_CACHED_INSTS = 2_000_000;
+const MAX_CACHED_INSTS = 500_000;
 /**
  * re2js gives each compiled pattern a lazily built DFA of up to 8 MB; compiled validators keep their
  * patterns for as long as the CRD is known, so that is capped per pattern (a DFA that outgrows it falls
