@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { runCli } from '../../server/src/cli/main';
 import { defaultSharedDir } from '../conformance/runner';
+import { crdYaml } from '../crd';
 
 function cli(argv: string[], cwd: string): { code: number; out: string; err: string } {
   let out = '';
@@ -29,31 +30,18 @@ function tmp(files: Record<string, string>): string {
   return dir;
 }
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              replicas:
-                type: integer
-                maximum: 10
-                x-kubernetes-validations:
-                - {rule: self >= oldSelf, message: must not decrease}
-              mode: {type: string, enum: [a, b]}
-`;
+const CRD = crdYaml(`type: object
+properties:
+  spec:
+    type: object
+    properties:
+      replicas:
+        type: integer
+        maximum: 10
+        x-kubernetes-validations:
+        - {rule: self >= oldSelf, message: must not decrease}
+      mode: {type: string, enum: [a, b]}
+`);
 
 const w = (spec: string) => `{apiVersion: example.com/v1, kind: Widget, metadata: {name: a}, spec: ${spec}}`;
 
