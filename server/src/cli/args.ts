@@ -51,6 +51,10 @@ export interface CliArgs {
   kubernetesMinor?: number;
   /** check: the CRDs the CEL lints run on (--cel-lint-scope; service/lintScope.ts). */
   celLintScope: CelLintScope;
+  /** check: Go packages of kubebuilder types (`--go ./api/...`), checked through the CRDs they generate. */
+  goPatterns: string[];
+  /** check: folders' Go API packages are not generated and checked (`--no-go`). */
+  noGo: boolean;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -90,6 +94,11 @@ Options:
                      YAML (fetched once, then read from the cache in ~/.cache/crd-yaml;
                      repeatable). Their own problems are not reported. For test: where
                      \`crd: group/Kind\` is looked up.
+  --go PATTERN       check: Go packages of kubebuilder types (e.g. ./api/...; repeatable):
+                     their CRDs are generated with the project's controller-tools (built
+                     with your Go) and findings are reported at the markers and fields
+                     that made them. Folders given as PATHS are searched for such
+                     packages too; --no-go skips them.
   --exclude GLOB     Do not check files matching GLOB (relative to the current directory,
                      e.g. 'chart/**'; repeatable). CRDs they define are still used.
   --cluster          Also load the CRDs of a cluster (read-only: a list of
@@ -182,6 +191,8 @@ export function parseArgs(argv: string[]): CliArgs {
     baseCluster: false,
     compatibility: {},
     celLintScope: 'authored',
+    goPatterns: [],
+    noGo: false,
   };
   let command: string | undefined;
   let formatGiven: string | undefined;
@@ -208,6 +219,8 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '-f' || a === '--format') formatGiven = value();
     else if (a === '--crd') args.crdPaths.push(value());
     else if (a === '--exclude') args.exclude.push(value());
+    else if (a === '--go') args.goPatterns.push(value());
+    else if (a === '--no-go') args.noGo = true;
     else if (a === '--cluster') args.cluster = true;
     else if (a === '--kubeconfig') args.kubeconfig = value();
     else if (a === '--context') args.context = value();

@@ -12,6 +12,7 @@ import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
+import type { GoCheck } from './goCheck';
 import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -73,14 +74,28 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
     return EXIT_OK;
   }
   // The network is used only for --cluster and --crd URLs.
-  if (args.cluster || args.crdPaths.some(isUrl)) return remoteCrdFiles(args).then((remote) => runWith(args, io, remote));
+  const remote = args.cluster || args.crdPaths.some(isUrl) ? remoteCrdFiles(args) : undefined;
+  // Go API packages (folders given, --go): generated and checked before the YAML (a worker's share has none).
+  const go = args.command === 'check' && !io.shard && (args.goPatterns.length || !args.noGo) ? goPackages(args, io) : undefined;
+  if (remote || go) return Promise.all([remote, go]).then(([r, g]) => runWith(args, io, r ?? { files: [], errors: [] }, g));
   return runWith(args, io, { files: [], errors: [] });
 }
 
-function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCrds): number | Promise<number> {
+/** The Go check of `check` (cli/goCheck.ts), when the arguments name Go packages or folders that hold them. */
+async function goPackages(args: ReturnType<typeof parseArgs>, io: CliIO): Promise<GoCheck | undefined> {
+  const { checkGoPackages } = await import('./goCheck');
+  const g = await checkGoPackages(args.noGo ? [] : args.paths, args.goPatterns, { cwd: io.cwd, fieldValidation: args.fieldValidation, kubernetesMinor: args.kubernetesMinor, celLintScope: args.celLintScope });
+  return g.dirs.length || args.goPatterns.length ? g : undefined;
+}
+
+function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCrds, go?: GoCheck): number | Promise<number> {
   const collectOpts = { followSymlinks: args.followSymlinks };
   const collected = collectYamlFiles(args.paths, io.cwd, collectOpts);
-  const { inputErrors, skippedLinks } = collected;
+  const { skippedLinks } = collected;
+  // A folder of Go API packages without YAML is checked through its Go types.
+  const inputErrors = collected.inputErrors.filter((e) => !go?.dirs.some((d) => e.startsWith(`${d}: no .yaml or .yml files`)));
+  // Said once, not an input error: the YAML is still checked and the exit code is the findings'.
+  for (const n of go?.notes ?? []) io.stderr(`crd-yaml: ${n}\n`);
   // --exclude: not checked, but the CRDs they define are still used.
   const excluded = excludedBy(args.exclude, io.cwd);
   const files = collected.files.filter((f) => !excluded(f.path));
@@ -187,6 +202,13 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
     });
   }
   const report = checkFiles(files, { ...opts, compatibility: args.compatibility, ...(io.shard ? { shard: io.shard } : {}), onInput: io.onInput, done: io.done });
+  if (go) {
+    report.findings.push(...go.findings);
+    report.files += go.files;
+    // Each generated CRD is a CRD document checked.
+    report.documents += go.crds;
+    report.coverage.checked.crd += go.crds;
+  }
   if (io.shard) {
     io.shard.report({ report, inputErrors });
     return EXIT_OK;

@@ -114,9 +114,7 @@ function placeOf(crd: GoCrd, f: Finding, versions: number): GoPlace | undefined 
   for (const names of paths) {
     const items = names.lastIndexOf('items');
     if (items > 0 && names[items + 1] === 'properties' && /x-kubernetes-list-map-keys/.test(f.apiMessage ?? f.message)) {
-      const list = names.slice(0, items).join('/');
-      const key = names[items + 2];
-      const m = markers.find((x) => x.effects.some((e) => e.pointer.startsWith(`/${list}/x-kubernetes-list-map-keys`)) && new RegExp(`=\\s*"?${escapeRe(key)}"?\\s*$`).test(x.text));
+      const m = listMapKeyMarker(crd, names.slice(0, items), names[items + 2]);
       if (m) return { pos: m.span, marker: m, names };
     }
     for (const m of markers)
@@ -139,6 +137,22 @@ function placeOf(crd: GoCrd, f: Finding, versions: number): GoPlace | undefined 
       }
     }
   return best ?? rootPlace(crd);
+}
+
+/**
+ * The `+listMapKey=<key>` marker of a list node: the one whose effect is that node's list-map keys, else
+ * the nearest one above the list's field in its comment (a generator that does not map the marker's effect).
+ */
+function listMapKeyMarker(crd: GoCrd, list: string[], key: string): GoMarker | undefined {
+  const names = (m: GoMarker) => m.name === 'listMapKey' && new RegExp(`=\\s*"?${escapeRe(key)}"?\\s*$`).test(m.text);
+  const markers = (crd.markers ?? []).filter(names);
+  const pointer = `/${list.join('/')}`;
+  const byEffect = markers.find((m) => m.effects.some((e) => e.pointer.startsWith(`${pointer}/x-kubernetes-list-map-keys`)));
+  if (byEffect) return byEffect;
+  const field = crd.nodes?.[pointer]?.field;
+  if (!field) return undefined;
+  const above = markers.filter((m) => m.span.file === field.file && m.span.line < field.line && field.line - m.span.line <= 30);
+  return above.sort((a, b) => b.span.line - a.span.line)[0];
 }
 
 function escapeRe(s: string): string {

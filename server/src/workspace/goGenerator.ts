@@ -24,6 +24,8 @@ export interface GeneratorOptions {
   cacheDir: string;
   /** go/crdgen's sources (default: beside dist/, then the checkout's). */
   sourceDir?: string;
+  /** A generator already built (go/crdgen/build.sh; `CRD_YAML_CRDGEN`): no build, whatever the version. */
+  bin?: string;
   /** The go command (default `go` on PATH). */
   goBin?: string;
   /** A generate request's deadline (default 120 s: the first load of a large module's packages). */
@@ -297,10 +299,10 @@ export class GoGenerator {
    */
   async generate(moduleDir: string, opts: { packages?: string[]; overlays?: Record<string, string>; sourceMap?: boolean } = {}): Promise<GenerateAnswer> {
     const { version, pinned } = this.versionFor(moduleDir);
-    if (!version) return { ok: false, problem: { kind: 'build', message: 'the CRD generator (go/crdgen) is not installed with crd-yaml' } };
+    if (!version && !this.opts.bin) return { ok: false, problem: { kind: 'build', message: 'the CRD generator (go/crdgen) is not installed with crd-yaml' } };
     let p = this.processes.get(moduleDir);
     if (!p || p.exited) {
-      const b = await this.build(version);
+      const b: Built = this.opts.bin ? { ok: true, bin: this.opts.bin } : await this.build(version!);
       if (!b.ok) return b;
       p = this.start(b.bin, moduleDir);
     }
