@@ -276,6 +276,7 @@ export function goFindingsByFile(state: GoState, check: (td: TextDocument) => { 
       document: 'other',
     });
   }
+  for (const l of out.values()) l.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   state.findings = out;
   return out;
 }
