@@ -119,6 +119,20 @@ function placeOf(crd: GoCrd, f: Finding, versions: number): GoPlace | undefined 
       const m = listMapKeyMarker(crd, names.slice(0, items), names[items + 2]);
       if (m) return { pos: m.span, marker: m, names };
     }
+    // A key the list's items do not have: the +listMapKey naming it.
+    const keys = names.indexOf('x-kubernetes-list-map-keys');
+    if (keys > 0 && /^\d+$/.test(names[keys + 1] ?? '')) {
+      const key = valueAtNames(crd.crd, names.slice(0, keys + 2));
+      const m = typeof key === 'string' ? listMapKeyMarker(crd, names.slice(0, keys), key) : undefined;
+      if (m) return { pos: m.span, marker: m, names };
+    }
+    // A default whose check ran a rule that does not compile (the API server then compiles no other rule):
+    // the XValidation marker of that rule, found by its text.
+    const rule = /rule compile error:[^]*?\n \| (.*)\n/.exec(f.apiMessage ?? f.message)?.[1];
+    if (rule !== undefined) {
+      const m = markers.find((x) => x.name === 'kubebuilder:validation:XValidation' && ruleOf(x) === rule);
+      if (m) return { pos: m.span, marker: m, names };
+    }
     for (const m of markers)
       for (const e of m.effects) {
         const en = pointerNames(e.pointer);
@@ -155,6 +169,23 @@ function listMapKeyMarker(crd: GoCrd, list: string[], key: string): GoMarker | u
   if (!field) return undefined;
   const above = markers.filter((m) => m.span.file === field.file && m.span.line < field.line && field.line - m.span.line <= 30);
   return above.sort((a, b) => b.span.line - a.span.line)[0];
+}
+
+/** The value at a path of names in a JSON value. */
+function valueAtNames(v: unknown, names: string[]): unknown {
+  let cur = v;
+  for (const n of names) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[n];
+  }
+  return cur;
+}
+
+/** The rule of an XValidation marker, as a value (Go escapes read). */
+function ruleOf(m: GoMarker): string | undefined {
+  const mk = markerOfLine(`// ${m.text}`);
+  if (mk?.xvalidationArgs === undefined) return undefined;
+  return markerArguments(`// ${m.text}`, mk.xvalidationArgs).find((a) => a.name === 'rule')?.literal.value;
 }
 
 function escapeRe(s: string): string {
