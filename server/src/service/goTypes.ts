@@ -128,7 +128,7 @@ function placeOf(crd: GoCrd, f: Finding, versions: number): GoPlace | undefined 
     }
     // A default whose check ran a rule that does not compile (the API server then compiles no other rule):
     // the XValidation marker of that rule, found by its text.
-    const rule = /rule compile error:[^]*?\n \| (.*)\n/.exec(f.apiMessage ?? f.message)?.[1];
+    const rule = /rule compile error:[\s\S]*?\n \| (.*)\n/.exec(f.apiMessage ?? f.message)?.[1];
     if (rule !== undefined) {
       const m = markers.find((x) => x.name === 'kubebuilder:validation:XValidation' && ruleOf(x) === rule);
       if (m) return { pos: m.span, marker: m, names };
