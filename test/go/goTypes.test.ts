@@ -57,7 +57,8 @@ test('crd-yaml check -f json on the fixture module: exactly the five findings on
   // The CEL error at the undefined field inside rule="self.replica <= ...": the column of `replica`.
   const gadget = readFileSync(join(API, 'gadget_types.go'), 'utf8').split('\n')[7];
   assert.equal(out.findings[0].column, gadget.indexOf('replica <=') + 1);
-  assert.equal(out.summary.checked.crd, 3);
+  // The three generated CRDs and the checked-in one under config/.
+  assert.equal(out.summary.checked.crd, 4);
   assert.equal(r.status, 1);
 });
 
@@ -97,4 +98,17 @@ test('the editor: the same five findings on open, a rename quick fix for Minimun
   })) as Array<{ label: string }>;
   const labels = items.map((i) => i.label);
   for (const field of ['replicas', 'maxReplicas', 'mode']) assert.ok(labels.includes(field), `${field} in ${labels.join(', ')}`);
+
+  // Drift: the checked-in sprockets CRD (default 32) is not what the types generate (default 80).
+  const crdFile = join(MODULE, 'config', 'crd', 'bases', 'example.com_sprockets.yaml');
+  const crdUri = pathToFileURL(crdFile).href;
+  const drift = server.diagnostics(crdUri, (d) => d.some((x) => x.code === 'GeneratedDrift'), 60_000);
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: crdUri, languageId: 'yaml', version: 1, text: readFileSync(crdFile, 'utf8') } });
+  const info = (await drift).find((x) => x.code === 'GeneratedDrift')!;
+  assert.equal(info.severity, 3);
+  const fixes = (await server.conn.sendRequest('textDocument/codeAction', { textDocument: { uri: crdUri }, range: info.range, context: { diagnostics: [info] } })) as Array<{
+    edit?: { changes?: Record<string, Array<{ newText: string }>> };
+  }>;
+  const written = fixes.map((a) => a.edit?.changes?.[crdUri]?.[0]?.newText).find((t) => t?.includes('default: 80'));
+  assert.ok(written, JSON.stringify(fixes).slice(0, 500));
 });

@@ -25,11 +25,14 @@ export const PROJECTS = [
 ];
 
 export interface Mutation {
-  kind: 'celTypo' | 'badPattern' | 'defaultAboveMaximum' | 'defaultNotInEnum' | 'misspelledMarker' | 'listMapKeyUnknown';
+  kind: 'celTypo' | 'badPattern' | 'defaultAboveMaximum' | 'defaultNotInEnum' | 'misspelledMarker' | 'listMapKeyUnknown' | 'listMapKeyOptional';
   file: string;
   /** 0-based line changed (or inserted). */
   line: number;
   text: string;
+  /** Another mistake than one line: the file's whole new text, and the marker line the finding belongs on. */
+  newText?: string;
+  expect?: { file: string; line: number };
 }
 
 export interface Outcome {
@@ -92,6 +95,46 @@ function mutationsOf(file: string, lines: string[]): Mutation[] {
   return out;
 }
 
+/**
+ * A list-map key made optional: for `+listMapKey=k` on a field `F []T`, the field of T whose JSON name is k
+ * loses `+required` and gets `+optional` and omitempty (when it has no default). The finding belongs on the
+ * `+listMapKey` line.
+ */
+function optionalKeyMutations(files: string[], texts: Map<string, string>): Mutation[] {
+  const out: Mutation[] = [];
+  for (const file of files) {
+    const lines = texts.get(file)!.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const lmk = /^\s*\/\/\s*\+listMapKey=([A-Za-z]+)\s*$/.exec(lines[i]);
+      if (!lmk) continue;
+      const decl = /^\s*\w+\s+\[\]\*?(\w+)\s/.exec(lines[declarationLine(lines, i)] ?? '');
+      if (!decl) continue;
+      // The item type, in a file of the same package.
+      for (const other of files.filter((f) => path.dirname(f) === path.dirname(file))) {
+        const ol = texts.get(other)!.split('\n');
+        const start = ol.findIndex((l) => l.startsWith(`type ${decl[1]} struct {`));
+        if (start < 0) continue;
+        for (let j = start + 1; j < ol.length && ol[j] !== '}'; j++) {
+          const tag = new RegExp(`json:"${lmk[1]}(,[^"]*)?"`).exec(ol[j]);
+          if (!tag || /^\s*\/\//.test(ol[j])) continue;
+          let k = j;
+          while (k > 0 && /^\s*\/\//.test(ol[k - 1])) k--;
+          const block = ol.slice(k, j);
+          if (block.some((l) => /\+kubebuilder:default/.test(l))) break;
+          const indent = /^\s*/.exec(ol[j])![0];
+          const field = ol[j].replace(tag[0], `json:"${lmk[1]}${tag[1]?.includes('omitempty') ? tag[1] : `${tag[1] ?? ''},omitempty`}"`);
+          const kept = block.filter((l) => !/\+(required|kubebuilder:validation:Required)\s*$/.test(l));
+          const newLines = [...ol.slice(0, k), ...kept, `${indent}// +optional`, field, ...ol.slice(j + 1)];
+          out.push({ kind: 'listMapKeyOptional', file: other, line: j, text: field, newText: newLines.join('\n'), expect: { file, line: i } });
+          break;
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** The line of the declaration a comment line is about: the first line after its comment block. */
 function declarationLine(lines: string[], line: number): number {
   let j = line;
@@ -110,6 +153,7 @@ export async function runProject(generator: GoGenerator, moduleDir: string, api:
   const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
   const byKind = new Map<string, Mutation[]>();
   for (const f of files) for (const m of mutationsOf(f, texts.get(f)!.split('\n'))) byKind.set(m.kind, [...(byKind.get(m.kind) ?? []), m]);
+  byKind.set('listMapKeyOptional', optionalKeyMutations(files, texts));
   const chosen: Mutation[] = [];
   for (const list of byKind.values()) {
     // Spread over the list: every file's mistakes, not only the first file's.
@@ -129,13 +173,17 @@ export async function runProject(generator: GoGenerator, moduleDir: string, api:
   for (const m of chosen) {
     const lines = texts.get(m.file)!.split('\n');
     const inserted = m.kind === 'defaultAboveMaximum' || m.kind === 'defaultNotInEnum';
-    const mutated = inserted ? [...lines.slice(0, m.line), m.text, ...lines.slice(m.line)] : lines.map((l, i) => (i === m.line ? m.text : l));
-    const after = await findingsWith({ file: m.file, text: mutated.join('\n') });
-    // Findings of the mutated file that the published text does not have (lines below an insertion moved by one).
-    const before = new Set((base.get(m.file) ?? []).map((f) => key(inserted && f.range.start.line >= m.line ? { ...f, range: { ...f.range, start: { ...f.range.start, line: f.range.start.line + 1 } } } : f)));
-    const fresh = (after.get(m.file) ?? []).filter((f) => !before.has(key(f)));
-    const field = declarationLine(mutated, m.line);
-    const onMarker = fresh.find((f) => f.range.start.line === m.line);
+    const mutated = m.newText ?? (inserted ? [...lines.slice(0, m.line), m.text, ...lines.slice(m.line)] : lines.map((l, i) => (i === m.line ? m.text : l))).join('\n');
+    const after = await findingsWith({ file: m.file, text: mutated });
+    const expectFile = m.expect?.file ?? m.file;
+    const expectLine = m.expect?.line ?? m.line;
+    const shown = expectFile === m.file ? mutated.split('\n') : texts.get(expectFile)!.split('\n');
+    // Findings of the file the finding belongs in that the published text does not have (lines below an insertion moved by one).
+    const moved = (f: Finding) => (inserted && f.range.start.line >= m.line ? { ...f, range: { ...f.range, start: { ...f.range.start, line: f.range.start.line + 1 } } } : f);
+    const before = new Set((base.get(expectFile) ?? []).map((f) => key(expectFile === m.file ? moved(f) : f)));
+    const fresh = (after.get(expectFile) ?? []).filter((f) => !before.has(key(f)));
+    const field = declarationLine(shown, expectLine);
+    const onMarker = fresh.find((f) => f.range.start.line === expectLine);
     const onField = fresh.find((f) => f.range.start.line === field);
     const o: Outcome = onMarker
       ? { mutation: m, where: 'marker', found: onMarker.message }
@@ -143,7 +191,7 @@ export async function runProject(generator: GoGenerator, moduleDir: string, api:
         ? { mutation: m, where: 'field', found: onField.message }
         : { mutation: m, where: 'missed', found: fresh[0] && `${fresh[0].range.start.line + 1}: ${fresh[0].message}` };
     outcomes.push(o);
-    log(`${o.where.padEnd(6)} ${m.kind.padEnd(20)} ${path.relative(moduleDir, m.file)}:${m.line + 1}${o.where === 'missed' ? `  (${o.found ?? 'no new finding'})` : ''}`);
+    log(`${o.where.padEnd(6)} ${m.kind.padEnd(20)} ${path.relative(moduleDir, expectFile)}:${expectLine + 1}${o.where === 'missed' ? `  (${o.found ?? 'no new finding'})` : ''}`);
   }
   return outcomes;
 }

@@ -106,7 +106,13 @@ export class Queries {
       this.post({ t: 'response', id, result: emptyAnswer(method) });
       return;
     }
-    // A Go file's requests need its module's generated CRDs, which the check worker holds.
+    // A Go file's requests need its module's generated CRDs, which the check worker holds (and so does
+    // the fix of a checked-in CRD's drift from them).
+    const drift = method === 'textDocument/codeAction' && (params as { context?: { diagnostics?: Array<{ code?: unknown }> } }).context?.diagnostics?.some((d) => d.code === 'GeneratedDrift');
+    if (drift) {
+      this.post({ t: 'response', id, delegate: true });
+      return;
+    }
     if (isGoUri(doc.uri)) {
       if (GO_METHODS.has(method)) this.post({ t: 'response', id, delegate: true });
       else this.post({ t: 'response', id, result: emptyAnswer(method) });
