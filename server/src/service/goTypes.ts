@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import type { PathSegment } from '../engine/field';
 import { deepEqualJSON, isJSONObject } from '../engine/json/values';
 import type { GoCrd, GoGeneration, GoMarker, GoPos, GoSpan } from '../workspace/crdgenProtocol';
-import { scalarSourceOffsets, v1PathsOfInternalCrdPath } from '../yaml';
+import { parseFieldPath, scalarSourceOffsets, v1PathsOfInternalCrdPath } from '../yaml';
 import { celCompletion, celHover, celSignatureHelp, ruleSiteOf, type CelAt } from './celEditor';
 import type { ServiceContext } from './context';
 import type { Finding, Fix } from './finding';
@@ -36,6 +36,8 @@ export interface GoState {
   /** The CRD values, by name (for CEL sites and drift). */
   values: Map<string, unknown>;
   findings?: Map<string, Finding[]>;
+  /** Marker edits of findings whose fix is a new marker (a cost bound), by finding. */
+  inserts?: WeakMap<Finding, { file: string; line: number; text: string; title: string }>;
 }
 
 export function goState(generation: GoGeneration, text: (file: string) => string | undefined): GoState {
@@ -275,7 +277,7 @@ export function goFindingsByFile(state: GoState, check: (td: TextDocument) => { 
       if (!place) continue;
       const text = state.text(place.pos.file);
       const range = celRange(file, td, f, place, text) ?? goRange(text, place);
-      add(place.pos.file, {
+      const gf: Finding = {
         ...f,
         range,
         path: undefined,
@@ -283,7 +285,10 @@ export function goFindingsByFile(state: GoState, check: (td: TextDocument) => { 
         related: undefined,
         provenance: { ...f.provenance, crd: crd.name },
         ...(place.marker ? {} : { notes: [...(f.notes ?? []), `in the CRD ${crd.name} these types generate`] }),
-      });
+      };
+      add(place.pos.file, gf);
+      const bound = boundMarker(state, crd, f, place.names);
+      if (bound) (state.inserts ??= new WeakMap()).set(gf, bound);
     }
   }
   for (const m of state.generation.markerProblems) {
@@ -317,12 +322,42 @@ export function goFindingsByFile(state: GoState, check: (td: TextDocument) => { 
   return out;
 }
 
+const BOUND_MARKERS = { maxItems: 'MaxItems', maxProperties: 'MaxProperties', maxLength: 'MaxLength' } as const;
+
+/**
+ * An over-budget rule's bound (celCostBound.ts in YAML) as a marker: `+kubebuilder:validation:MaxItems=N`
+ * above the field of the unbounded list, map or string (`items:MaxLength` for the strings of a list).
+ */
+function boundMarker(state: GoState, crd: GoCrd, f: Finding, names: string[]): { file: string; line: number; text: string; title: string } | undefined {
+  const cost = f.params?.cost;
+  if (f.params?.origin !== 'celCost' || !cost?.dominant || !cost.maxBound) return undefined;
+  const root = names.indexOf('openAPIV3Schema');
+  if (root < 0) return undefined;
+  const target = [...names.slice(0, root + 1), ...parseFieldPath(cost.dominant.path).map(nameOf)];
+  const marker = BOUND_MARKERS[cost.maxBound.keyword];
+  let field = crd.nodes?.[`/${target.join('/')}`]?.field;
+  let name = `kubebuilder:validation:${marker}`;
+  if (!field && target.at(-1) === 'items') {
+    field = crd.nodes?.[`/${target.slice(0, -1).join('/')}`]?.field;
+    name = `kubebuilder:validation:items:${marker}`;
+  }
+  const text = field && state.text(field.file);
+  if (!field || text === undefined) return undefined;
+  const indent = /^\s*/.exec(lineOf(text, field.line))![0];
+  return { file: field.file, line: field.line - 1, text: `${indent}// +${name}=${cost.maxBound.value}\n`, title: `Add +${name}=${cost.maxBound.value}` };
+}
+
 /** The quick fixes of Go findings meeting `range`: the marker renamed as controller-tools suggests, a CEL field's "did you mean". */
-export function goFixes(td: TextDocument, findings: Finding[], range: Range): Fix[] {
+export function goFixes(td: TextDocument, findings: Finding[], range: Range, state?: GoState): Fix[] {
   const out: Fix[] = [];
   const before = (p: Position, q: Position) => p.line < q.line || (p.line === q.line && p.character < q.character);
   for (const f of findings) {
     if (before(f.range.end, range.start) || before(range.end, f.range.start)) continue;
+    const insert = state?.inserts?.get(f);
+    if (insert) {
+      const at = { line: insert.line, character: 0 };
+      out.push({ title: insert.title, edits: [{ range: { start: at, end: at }, newText: insert.text }], findings: [f], preferred: true });
+    }
     const written = td.getText(f.range);
     const names = f.params?.suggestions ?? [];
     // Only where the range is the name as written (an identifier in a rule has no escapes).

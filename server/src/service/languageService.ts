@@ -296,6 +296,11 @@ export class LanguageService {
     return { findings: fileFindings(this.ctx, td, file), file };
   }
 
+  private goStateOfUri(uri: string): GoState | undefined {
+    const file = pathOfUri(uri);
+    return file ? this.goStateOf(file) : undefined;
+  }
+
   private goCel(td: TextDocument, pos: Position) {
     const file = pathOfUri(td.uri);
     const s = file && this.goStateOf(file);
@@ -354,7 +359,7 @@ export class LanguageService {
 
   /** The quick fixes of the findings whose range meets `range` (fixes/index.ts). */
   fixes(td: TextDocument, range: Range): Fix[] {
-    if (isGoUri(td.uri)) return goFixes(td, this.goFindings(td.uri), range);
+    if (isGoUri(td.uri)) return goFixes(td, this.goFindings(td.uri), range, this.goStateOfUri(td.uri));
     const out: Fix[] = [];
     const seen = new Set<string>();
     const all = this.findings(td);
@@ -373,7 +378,7 @@ export class LanguageService {
 
   /** The quick fixes of one finding of the document (`all`: the document's findings, when at hand). */
   fixesOf(td: TextDocument, f: Finding, all: Finding[] = this.findings(td)): Fix[] {
-    if (isGoUri(td.uri)) return goFixes(td, [f], f.range);
+    if (isGoUri(td.uri)) return goFixes(td, [f], f.range, this.goStateOfUri(td.uri));
     const file = this.file(td);
     if (f.code === 'GeneratedDrift') return [...this.goStates.values()].flatMap((s) => driftFixes(s, td, file, f)).slice(0, 1);
     const doc = docAt(file, td.offsetAt(f.range.start));
