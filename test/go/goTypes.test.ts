@@ -6,11 +6,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chooseVersion, crdgenSourceDir, GoGenerator, supportedVersions } from '../../server/src/workspace/goGenerator';
+import { chooseVersion, crdgenSourceDir, defaultCacheDir, GoGenerator, supportedVersions } from '../../server/src/workspace/goGenerator';
 import { startServer, type TestServer } from '../lsp/client';
 
 const REPO = resolve(__dirname, '..', '..');
@@ -35,8 +34,8 @@ before(async () => {
   const src = crdgenSourceDir();
   const version = src && chooseVersion(supportedVersions(src), undefined);
   assert.ok(version, 'go/crdgen/versions holds the controller-tools versions the generator builds with');
-  // Built as the editor builds it, into this run's cache (a warm module cache makes it quick).
-  const b = await new GoGenerator({ cacheDir: process.env.CRD_YAML_CACHE ?? mkdtempSync(join(tmpdir(), 'crd-yaml-go-')) }).build(version);
+  // Built as the editor builds it, into the same cache (once per machine and generator source).
+  const b = await new GoGenerator({ cacheDir: process.env.CRD_YAML_CACHE ?? defaultCacheDir() }).build(version);
   assert.ok(b.ok, b.ok ? '' : b.problem.message);
   bin = b.bin;
 });

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LanguageService } from '../../server/src/service/languageService';
 import type { Finding } from '../../server/src/service/finding';
-import { GoGenerator } from '../../server/src/workspace/goGenerator';
+import { defaultCacheDir, GoGenerator } from '../../server/src/workspace/goGenerator';
 
 /** The projects and tags (../shared/crd-releases: the newest tag the module proxy serves). */
 export const PROJECTS = [
@@ -160,21 +160,30 @@ export async function runProject(generator: GoGenerator, moduleDir: string, api:
     const step = Math.max(1, list.length / perKind);
     for (let k = 0; k < Math.min(perKind, list.length); k++) chosen.push(list[Math.floor(k * step)]);
   }
-  const findingsWith = async (overlay?: { file: string; text: string }) => {
-    const a = await generator.generate(moduleDir, { packages: [`./${api}/...`], overlays: overlay ? { [overlay.file]: overlay.text } : {} });
+  // Each mutation regenerates only its package's CRDs (its version of them): the published text's
+  // findings of that package are the baseline.
+  const findingsWith = async (pkg: string, overlay?: { file: string; text: string }) => {
+    const a = await generator.generate(moduleDir, { packages: [pkg], overlays: overlay ? { [overlay.file]: overlay.text } : {} });
     if (!a.ok) throw new Error(a.problem.message);
     service.setGoGeneration(moduleDir, a.generation, (f) => (overlay && f === overlay.file ? overlay.text : texts.get(f)));
     const out = new Map<string, Finding[]>();
     for (const f of service.goFindingFiles(moduleDir)) out.set(f, service.goFindings(pathToFileURL(f).href));
     return out;
   };
-  const base = await findingsWith();
+  const bases = new Map<string, Map<string, Finding[]>>();
+  const baseOf = async (pkg: string) => {
+    let b = bases.get(pkg);
+    if (!b) bases.set(pkg, (b = await findingsWith(pkg)));
+    return b;
+  };
   const outcomes: Outcome[] = [];
   for (const m of chosen) {
     const lines = texts.get(m.file)!.split('\n');
     const inserted = m.kind === 'defaultAboveMaximum' || m.kind === 'defaultNotInEnum';
     const mutated = m.newText ?? (inserted ? [...lines.slice(0, m.line), m.text, ...lines.slice(m.line)] : lines.map((l, i) => (i === m.line ? m.text : l))).join('\n');
-    const after = await findingsWith({ file: m.file, text: mutated });
+    const pkg = `./${path.relative(moduleDir, path.dirname(m.file)).split(path.sep).join('/')}`;
+    const base = await baseOf(pkg);
+    const after = await findingsWith(pkg, { file: m.file, text: mutated });
     const expectFile = m.expect?.file ?? m.file;
     const expectLine = m.expect?.line ?? m.line;
     const shown = expectFile === m.file ? mutated.split('\n') : texts.get(expectFile)!.split('\n');
@@ -208,7 +217,7 @@ if (require.main === module) {
   const perKind = Number(process.argv[process.argv.indexOf('--per-kind') + 1]) || 12;
   void (async () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-mutations-'));
-    const generator = new GoGenerator({ cacheDir: process.env.CRD_YAML_CACHE ?? path.join(os.homedir(), '.cache', 'crd-yaml'), bin: process.env.CRD_YAML_CRDGEN || undefined, log: (m) => console.error(m) });
+    const generator = new GoGenerator({ cacheDir: process.env.CRD_YAML_CACHE ?? defaultCacheDir(), bin: process.env.CRD_YAML_CRDGEN || undefined, log: (m) => console.error(m) });
     const all: Outcome[] = [];
     try {
       for (const p of PROJECTS) {

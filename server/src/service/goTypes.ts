@@ -123,10 +123,17 @@ function placeOf(crd: GoCrd, f: Finding, versions: number): GoPlace | undefined 
     }
     // A key the list's items do not have: the +listMapKey naming it.
     const keys = names.indexOf('x-kubernetes-list-map-keys');
-    if (keys > 0 && /^\d+$/.test(names[keys + 1] ?? '')) {
-      const key = valueAtNames(crd.crd, names.slice(0, keys + 2));
-      const m = typeof key === 'string' ? listMapKeyMarker(crd, names.slice(0, keys), key) : undefined;
-      if (m) return { pos: m.span, marker: m, names };
+    if (keys > 0) {
+      // One key (an index in the path), else the keys the items do not declare, else all of them.
+      const list = names.slice(0, keys);
+      const all = names[keys + 1] !== undefined ? [valueAtNames(crd.crd, names.slice(0, keys + 2))] : valueAtNames(crd.crd, names.slice(0, keys + 1));
+      const props = valueAtNames(crd.crd, [...list, 'items', 'properties']);
+      const named = (Array.isArray(all) ? all : []).filter((k): k is string => typeof k === 'string');
+      const missing = named.filter((k) => !isJSONObject(props) || !(k in props));
+      for (const k of missing.length ? missing : named) {
+        const m = listMapKeyMarker(crd, list, k);
+        if (m) return { pos: m.span, marker: m, names };
+      }
     }
     // A default whose check ran a rule that does not compile (the API server then compiles no other rule):
     // the XValidation marker of that rule, found by its text.

@@ -124,17 +124,24 @@ export function supportedVersions(sourceDir: string): string[] {
   }
 }
 
-/** The build's cache key (PROTOCOL.md): `go version`, the version, go/crdgen's *.go files and that version's go.mod and go.sum. */
+/**
+ * The build's cache key (PROTOCOL.md): `go version`, the version, then go/crdgen's *.go files,
+ * the applyconfig folders' files and that version's go.mod and go.sum, sorted by path.
+ */
 export async function buildKey(sourceDir: string, version: string, goVersion: string): Promise<string> {
   const h = createHash('sha256');
   h.update(goVersion).update('\0').update(version).update('\0');
-  const files = (await fs.readdir(sourceDir)).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go')).map((n) => [n, path.join(sourceDir, n)]);
-  for (const n of ['go.mod', 'go.sum']) files.push([n, path.join(sourceDir, 'versions', version, n)]);
-  files.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-  for (const [name, file] of files)
-    h.update(name)
+  const files: string[] = (await fs.readdir(sourceDir)).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go'));
+  for (const d of (await fs.readdir(sourceDir)).filter((n) => n.startsWith('applyconfig'))) {
+    const names = await fs.readdir(path.join(sourceDir, d)).catch(() => [] as string[]);
+    for (const n of names) files.push(`${d}/${n}`);
+  }
+  files.push(`versions/${version}/go.mod`, `versions/${version}/go.sum`);
+  files.sort();
+  for (const f of files)
+    h.update(f)
       .update('\0')
-      .update(await fs.readFile(file).catch(() => Buffer.alloc(0)))
+      .update(await fs.readFile(path.join(sourceDir, f)).catch(() => Buffer.alloc(0)))
       .update('\0');
   return h.digest('hex').slice(0, 16);
 }
