@@ -12,7 +12,8 @@ import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
-import type { GoCheck } from './goCheck';
+import { checkGoPackages, type GoCheck } from './goCheck';
+import { findApiPackages } from '../workspace/goPackages';
 import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -76,15 +77,15 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
   // The network is used only for --cluster and --crd URLs.
   const remote = args.cluster || args.crdPaths.some(isUrl) ? remoteCrdFiles(args) : undefined;
   // Go API packages (folders given, --go): generated and checked before the YAML (a worker's share has none).
-  const go = args.command === 'check' && !io.shard && (args.goPatterns.length || !args.noGo) ? goPackages(args, io) : undefined;
+  const goDirs = args.command === 'check' && !io.shard && !args.noGo ? args.paths.filter((p) => p !== '-' && findApiPackages(path.resolve(io.cwd, p)).length > 0) : [];
+  const go = args.command === 'check' && !io.shard && (goDirs.length || args.goPatterns.length) ? goPackages(args, io, goDirs) : undefined;
   if (remote || go) return Promise.all([remote, go]).then(([r, g]) => runWith(args, io, r ?? { files: [], errors: [] }, g));
   return runWith(args, io, { files: [], errors: [] });
 }
 
 /** The Go check of `check` (cli/goCheck.ts), when the arguments name Go packages or folders that hold them. */
-async function goPackages(args: ReturnType<typeof parseArgs>, io: CliIO): Promise<GoCheck | undefined> {
-  const { checkGoPackages } = await import('./goCheck');
-  const g = await checkGoPackages(args.noGo ? [] : args.paths, args.goPatterns, { cwd: io.cwd, fieldValidation: args.fieldValidation, kubernetesMinor: args.kubernetesMinor, celLintScope: args.celLintScope });
+async function goPackages(args: ReturnType<typeof parseArgs>, io: CliIO, dirs: string[]): Promise<GoCheck | undefined> {
+  const g = await checkGoPackages(dirs, args.goPatterns, { cwd: io.cwd, fieldValidation: args.fieldValidation, kubernetesMinor: args.kubernetesMinor, celLintScope: args.celLintScope });
   return g.dirs.length || args.goPatterns.length ? g : undefined;
 }
 

@@ -7,7 +7,7 @@
  * never waits on Go for longer than that. Go missing or a module that does not build is said once
  * (`problem`), plainly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs, existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -323,7 +323,7 @@ export class GoGenerator {
 
   private start(bin: string, moduleDir: string): GeneratorProcess {
     this.stats.starts++;
-    const child = spawn(bin, [], { cwd: moduleDir, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnChild(bin, [], { cwd: moduleDir, stdio: ['pipe', 'pipe', 'pipe'] });
     const p = new GeneratorProcess(child, this.opts.timeoutMs ?? 120_000, () => {
       if (this.processes.get(moduleDir) === p) this.processes.delete(moduleDir);
     });
@@ -338,6 +338,11 @@ export class GoGenerator {
   }
 }
 
+/** child_process loaded on first use (a check without Go types never loads it: start-up counts, ARCHITECTURE.md). */
+function spawnChild(...args: Parameters<typeof import('node:child_process').spawn>): ChildProcess {
+  return (require('node:child_process') as typeof import('node:child_process')).spawn(...args);
+}
+
 function lastLines(s: string, n = 3): string {
   return s.trim().split('\n').slice(-n).join(' ').trim() || '(no output)';
 }
@@ -349,7 +354,7 @@ function run(cmd: string, args: string[], opts: { cwd: string; timeoutMs: number
     let err = '';
     let child: ChildProcess;
     try {
-      child = spawn(cmd, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+      child = spawnChild(cmd, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
     } catch (e) {
       resolve({ code: -1, out, err: (e as Error).message });
       return;

@@ -24,7 +24,10 @@ export function moduleRootOf(dir: string, stopAt?: string): string | undefined {
 
 const SKIP = new Set(['vendor', 'testdata', 'node_modules']);
 
-/** The API packages (folders) under `root`, at most `budget.entries` directory entries read. */
+/** The files that declare an API package: groupversion_info.go, doc.go, register.go, *_types.go. */
+const API_FILE = /^(?:groupversion_info|doc|register|[A-Za-z0-9_]+_types)\.go$/;
+
+/** The API packages (folders) under `root` (or `root` itself), at most `budget.entries` directory entries read. */
 export function findApiPackages(root: string, budget: { entries: number } = { entries: 100_000 }): string[] {
   const out: string[] = [];
   const walk = (dir: string, depth: number) => {
@@ -38,7 +41,8 @@ export function findApiPackages(root: string, budget: { entries: number } = { en
     budget.entries -= ents.length;
     let api = false;
     for (const e of ents) {
-      if (api || !e.isFile() || !e.name.endsWith('.go') || e.name.endsWith('_test.go')) continue;
+      // Where kubebuilder and code-generator put these markers: not every Go file of a repository is read.
+      if (api || !e.isFile() || !API_FILE.test(e.name)) continue;
       try {
         api = declaresApiTypes(fs.readFileSync(path.join(dir, e.name), 'utf8'));
       } catch {
