@@ -31,7 +31,7 @@ test('mutations of gateway-api, jobset and kueue types: >= 200, >= 95 % on the m
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-mutations-'));
   const all: Outcome[] = [];
   try {
-    for (const p of PROJECTS) all.push(...(await runProject(generator, moduleCopy(p.module, p.version, work), p.api, 14)));
+    for (const p of PROJECTS) all.push(...(await runProject(generator, moduleCopy(p.module, p.version, work), p.api, 16)));
   } finally {
     generator.dispose();
     fs.rmSync(work, { recursive: true, force: true });

@@ -214,7 +214,7 @@ export function summary(outcomes: Outcome[]): string {
 }
 
 if (require.main === module) {
-  const perKind = Number(process.argv[process.argv.indexOf('--per-kind') + 1]) || 12;
+  const perKind = Number(process.argv[process.argv.indexOf('--per-kind') + 1]) || 16;
   void (async () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-mutations-'));
     const generator = new GoGenerator({ cacheDir: process.env.CRD_YAML_CACHE ?? defaultCacheDir(), bin: process.env.CRD_YAML_CRDGEN || undefined, log: (m) => console.error(m) });
