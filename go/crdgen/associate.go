@@ -3,8 +3,8 @@ package main
 // Which marker comments belong to which declaration. controller-tools' markers.Collector answers this but
 // keeps only the parsed values, not where the comments are; the association below follows its rules
 // (pkg/markers/collect.go of controller-tools, Apache-2.0, unchanged from v0.17 to v0.23) step for step, so
-// a marker is placed on the node controller-gen places it on. TestAssociationMatchesCollector holds the two
-// together on real API packages.
+// a marker is placed on the node controller-gen places it on. checkSourceMap (published_test.go) holds the two
+// together on the demo and on real API packages.
 
 import (
 	"go/ast"
@@ -31,12 +31,15 @@ type associations struct {
 	specs    map[*loader.Package]map[token.Pos]*ast.TypeSpec
 	fileFor  map[*loader.Package]map[ast.Node]*ast.File
 	fieldPkg map[*ast.Field]*loader.Package
+	parsed   map[token.Pos]parsedMarker // each marker parsed once per request
+	trials   map[trialKey]trialResult   // each schema marker tried once per node shape
 }
 
 func newAssociations(w *workspace, reg *markers.Registry) *associations {
 	return &associations{w: w, reg: reg, byPkg: map[*loader.Package]map[ast.Node][]markerComment{},
 		fields: map[*loader.Package]map[token.Pos]*ast.Field{}, specs: map[*loader.Package]map[token.Pos]*ast.TypeSpec{},
-		fileFor: map[*loader.Package]map[ast.Node]*ast.File{}, fieldPkg: map[*ast.Field]*loader.Package{}}
+		fileFor: map[*loader.Package]map[ast.Node]*ast.File{}, fieldPkg: map[*ast.Field]*loader.Package{},
+		parsed: map[token.Pos]parsedMarker{}, trials: map[trialKey]trialResult{}}
 }
 
 // of returns the marker comments of every node (*ast.File for package level, *ast.TypeSpec, *ast.Field).

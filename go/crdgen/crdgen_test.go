@@ -142,6 +142,12 @@ func TestDemoGeneratesWithSourceMap(t *testing.T) {
 	}
 }
 
+func TestDemoSourceMapCoversEveryNode(t *testing.T) {
+	ws := newWorkspace(demoDir(t))
+	res := ws.generate(generateParams{ModuleDir: ws.dir})
+	checkSourceMap(t, ws, res)
+}
+
 func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 	file, src := demoTypes(t)
 	ws := newWorkspace(demoDir(t))
@@ -203,6 +209,23 @@ func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 	if res.Stats["load"] != "full" || len(res.CRDs) != 1 {
 		t.Errorf("import change: %v", res.Stats)
 	}
+	// a new API version written in the editor, not yet on disk: go list runs again and its CRD version appears
+	v2 := filepath.Join(demoDir(t), "api", "v2", "widget_types.go")
+	v2src := "// +groupName=demo.example.com\n// +versionName=v2\npackage v2\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
+		"// +kubebuilder:object:root=true\ntype Widget struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSize int32 `json:\"size\"`\n}\n"
+	res = ws.generate(generateParams{ModuleDir: ws.dir, Overlays: map[string]string{v2: v2src}})
+	versions, _ := dig(res.CRDs[0].CRD, "spec", "versions").([]any)
+	if res.Stats["load"] != "full" || len(res.CRDs) != 1 || len(versions) != 2 {
+		t.Errorf("new package in an overlay: %v, %d versions, errors %+v", res.Stats, len(versions), res.Errors)
+	}
+	if n := res.CRDs[0].Nodes["/spec/versions/1/schema/openAPIV3Schema/properties/size"]; n.Field == nil || n.Field.File != v2 {
+		t.Errorf("the new version's field is not mapped to the overlay: %+v", n)
+	}
+	res = ws.generate(generateParams{ModuleDir: ws.dir, Overlays: map[string]string{v2: v2src}})
+	if res.Stats["load"] != "none" {
+		t.Errorf("the new package loaded, the same overlay again: %v", res.Stats)
+	}
+
 	// back to the disk: the overlay is gone, the file is as saved
 	res = ws.generate(generateParams{ModuleDir: ws.dir})
 	if got := lookupPointer(res.CRDs[0].CRD, root+"/properties/spec/properties/replicas/maximum"); got != float64(10) {

@@ -55,4 +55,4 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
 
-replace crdyaml.local/applyconfig => ./applyconfig
+replace crdyaml.local/applyconfig => ./versions/applyconfig

@@ -36,6 +36,9 @@ type workspace struct {
 	dirFiles    map[string]string
 	modStamp    [32]byte
 
+	packageDirs map[string]bool // directories of the loaded local packages
+	seenDirs    map[string]bool // overlay directories that made a reload once
+
 	last    *generateResult // the last answer, given again while nothing changes
 	lastKey string
 }
@@ -57,6 +60,15 @@ func (w *workspace) sync(patterns, buildFlags []string, overlays map[string]stri
 	w.overlays = ov
 	if w.roots == nil || !sameStrings(patterns, w.patterns) || !sameStrings(buildFlags, w.buildFlags) || w.modStamp != w.moduleStamp() {
 		return w.fullLoad(patterns, buildFlags)
+	}
+	// a Go file in a directory the patterns cover that held no loaded package (a new API version being
+	// written): go list must see it
+	for f := range ov {
+		dir := filepath.Dir(f)
+		if strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") && !w.packageDirs[dir] && !w.seenDirs[dir] && w.covers(dir) {
+			w.seenDirs[dir] = true // once: if it still holds no package after the reload, it stays that way
+			return w.fullLoad(patterns, buildFlags)
+		}
 	}
 	// which local packages changed, and how
 	changed := map[*loader.Package]map[string]*ast.File{}
@@ -147,7 +159,12 @@ func (w *workspace) fullLoad(patterns, buildFlags []string) loadStats {
 		}
 	}
 	sort.Slice(w.local, func(i, j int) bool { return w.local[i].PkgPath < w.local[j].PkgPath })
+	w.packageDirs = map[string]bool{}
+	if w.seenDirs == nil {
+		w.seenDirs = map[string]bool{}
+	}
 	for _, p := range w.local {
+		w.packageDirs[pkgDir(p)] = true
 		w.dirFiles[pkgDir(p)] = w.dirListing(pkgDir(p))
 		w.parsePackage(p, nil)
 	}
@@ -225,6 +242,18 @@ func (w *workspace) moduleStamp() [32]byte {
 		all = append(append(all, b...), 0)
 	}
 	return sha256.Sum256(all)
+}
+
+// covers: would the loaded patterns (./x/..., ./x, ./...) take a package in dir?
+func (w *workspace) covers(dir string) bool {
+	for _, p := range w.patterns {
+		rec := strings.HasSuffix(p, "/...") || p == "..."
+		base := filepath.Join(w.dir, filepath.FromSlash(strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")))
+		if dir == base || rec && strings.HasPrefix(dir, base+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 func pkgDir(p *loader.Package) string {

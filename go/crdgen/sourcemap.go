@@ -409,17 +409,32 @@ func (m *mapper) applyMarker(c markerComment, target markers.TargetType, ptr str
 	if def == nil {
 		return // not the crd generator's: reported by checkMarkers if nobody's
 	}
-	val, err := def.Parse(c.text())
-	if err != nil {
+	parsed, ok := m.a.parsed[c.Slash]
+	if !ok {
+		v, err := def.Parse(c.text())
+		parsed = parsedMarker{v, err}
+		m.a.parsed[c.Slash] = parsed
+	}
+	if parsed.err != nil {
 		m.record(c, target, nil)
 		return
 	}
+	val := parsed.val
 	var effects []effect
 	switch {
 	case hasMethod(val, "ApplyToCRD") && target == markers.DescribesType && strings.HasSuffix(ptr, "/openAPIV3Schema"):
 		effects = m.crdEffects(val)
 	case hasMethod(val, "ApplyToSchema"):
-		effects = schemaEffects(val, schema, ptr)
+		// a type's marker lands on every node of that type: try it once per node shape
+		key := trialKey{c.Slash, shapeKey(schema)}
+		t, done := m.a.trials[key]
+		if !done {
+			t.base, t.trial = schemaTrial(val, schema)
+			m.a.trials[key] = t
+		}
+		if t.trial != nil {
+			effects = diffEffects(t.base, t.trial, schema, ptr)
+		}
 	}
 	if parent != nil && target == markers.DescribesField {
 		switch def.Name {
@@ -475,9 +490,34 @@ func callApply(val any, method string, target any, extra ...any) (ok bool) {
 	return true
 }
 
-// schemaEffects applies a schema marker to the node's bare shape (type, format, items' type) and reads off
-// what it added, located in the generated node.
-func schemaEffects(val any, final map[string]any, ptr string) []effect {
+type parsedMarker struct {
+	val any
+	err error
+}
+
+type trialKey struct {
+	comment token.Pos
+	shape   string
+}
+
+type trialResult struct{ base, trial map[string]any }
+
+// shapeKey names what of a node a schema marker's trial depends on.
+func shapeKey(final map[string]any) string {
+	shape := map[string]any{}
+	for _, k := range []string{"type", "format", "x-kubernetes-int-or-string", "nullable", "x-kubernetes-list-type", "x-kubernetes-map-type"} {
+		shape[k] = final[k]
+	}
+	if items, ok := final["items"].(map[string]any); ok {
+		shape["items"] = []any{items["type"], items["format"]}
+	}
+	b, _ := json.Marshal(shape)
+	return string(b)
+}
+
+// schemaTrial applies a schema marker to the node's bare shape (type, format, items' type): the bare shape
+// before and after; diffEffects then reads off what it added, located in the generated node.
+func schemaTrial(val any, final map[string]any) (map[string]any, map[string]any) {
 	base := map[string]any{}
 	for _, k := range []string{"type", "format", "x-kubernetes-int-or-string", "nullable"} {
 		if v, ok := final[k]; ok {
@@ -496,7 +536,7 @@ func schemaEffects(val any, final map[string]any, ptr string) []effect {
 	var props apiext.JSONSchemaProps
 	var baseNorm map[string]any
 	if !roundTrip(base, &props) || !roundTrip(&props, &baseNorm) {
-		return nil
+		return nil, nil
 	}
 	if !callApply(val, "ApplyToSchema", &props) {
 		// some markers need their neighbours' work first (listMapKey needs listType=map)
@@ -507,14 +547,14 @@ func schemaEffects(val any, final map[string]any, ptr string) []effect {
 		}
 		props, baseNorm = apiext.JSONSchemaProps{}, nil
 		if !roundTrip(base, &props) || !roundTrip(&props, &baseNorm) || !callApply(val, "ApplyToSchema", &props) {
-			return nil
+			return nil, nil
 		}
 	}
 	var trial map[string]any
 	if !roundTrip(&props, &trial) {
-		return nil
+		return nil, nil
 	}
-	return diffEffects(baseNorm, trial, final, ptr)
+	return baseNorm, trial
 }
 
 // crdEffects applies a CRD-level marker (resource, printcolumn, subresource, ...) to the CRD's bare shape.

@@ -8,8 +8,8 @@ for v in "$@"; do
   d=versions/$v
   mkdir -p "$d"
   # the applyconfiguration generator came with v0.18: older versions get the module that has none
-  ac=./applyconfig
-  case "$v" in v0.1[0-7].*) ac=./applyconfig-none ;; esac
+  ac=./versions/applyconfig
+  case "$v" in v0.1[0-7].*) ac=./versions/applyconfig-none ;; esac
   printf 'module crdyaml.local/crdgen\n\ngo 1.23.0\n\nrequire (\n\tcrdyaml.local/applyconfig v0.0.0\n\tsigs.k8s.io/controller-tools %s\n)\n\nreplace crdyaml.local/applyconfig => %s\n' "$v" "$ac" > "$d/go.mod"
   : > "$d/go.sum"
   # a build with -mod=mod adds exactly what this

@@ -35,4 +35,4 @@ require (
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.2 // indirect
 )
 
-replace crdyaml.local/applyconfig => ./applyconfig-none
+replace crdyaml.local/applyconfig => ./versions/applyconfig-none

@@ -47,4 +47,4 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.0 // indirect
 )
 
-replace crdyaml.local/applyconfig => ./applyconfig
+replace crdyaml.local/applyconfig => ./versions/applyconfig
