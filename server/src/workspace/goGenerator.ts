@@ -132,9 +132,11 @@ export async function buildKey(sourceDir: string, version: string, goVersion: st
   const h = createHash('sha256');
   h.update(goVersion).update('\0').update(version).update('\0');
   const files: string[] = (await fs.readdir(sourceDir)).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go'));
-  for (const d of (await fs.readdir(sourceDir)).filter((n) => n.startsWith('applyconfig'))) {
-    const names = await fs.readdir(path.join(sourceDir, d)).catch(() => [] as string[]);
-    for (const n of names) files.push(`${d}/${n}`);
+  // The applyconfig modules a version's go.mod replaces in are part of its build too.
+  const versions = path.join(sourceDir, 'versions');
+  for (const d of (await fs.readdir(versions).catch(() => [] as string[])).filter((n) => n.startsWith('applyconfig'))) {
+    const names = await fs.readdir(path.join(versions, d)).catch(() => [] as string[]);
+    for (const n of names) files.push(`versions/${d}/${n}`);
   }
   files.push(`versions/${version}/go.mod`, `versions/${version}/go.sum`);
   files.sort();
