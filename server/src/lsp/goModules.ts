@@ -17,7 +17,7 @@ import { defaultCacheDir, GoGenerator } from '../workspace/goGenerator';
 import { declaresApiTypes, moduleRootOf } from '../workspace/goPackages';
 
 /** An edit's generation waits this long for the next keystroke (a save generates at once). */
-export const GO_EDIT_DELAY_MS = 250;
+export const GO_EDIT_DELAY_MS = 100;
 
 interface ModuleState {
   running: boolean;
