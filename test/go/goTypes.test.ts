@@ -87,6 +87,10 @@ test('the editor: the same five findings on open, a rename quick fix for Minimun
 
   // Completion after `self.` in the rule typed anew: the fields of GadgetSpec.
   const gadget = pathToFileURL(join(API, 'gadget_types.go')).href;
+  const original = readFileSync(join(API, 'gadget_types.go'), 'utf8').split('\n')[7];
+  // Hover on `self` in the marker as written: the struct's fields, as in a YAML rule.
+  const hover = (await server.conn.sendRequest('textDocument/hover', { textDocument: { uri: gadget }, position: { line: 7, character: original.indexOf('self.') + 1 } })) as { contents?: { value?: string } } | null;
+  assert.match(hover?.contents?.value ?? '', /maxReplicas/);
   const text = readFileSync(join(API, 'gadget_types.go'), 'utf8').replace('rule="self.replica <= self.maxReplicas"', 'rule="self."');
   await server.conn.sendNotification('textDocument/didChange', { textDocument: { uri: gadget, version: 2 }, contentChanges: [{ text }] });
   const line = text.split('\n')[7];
