@@ -11,7 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../service/languageService';
 import { generationProblem } from '../service/goTypes';
 import { defaultCacheDir, GoGenerator } from '../workspace/goGenerator';
-import { findApiPackages, moduleRootOf, packagePattern } from '../workspace/goPackages';
+import { moduleRootOf, packagePattern } from '../workspace/goPackages';
 import type { CheckOptions, FileFinding } from './check';
 
 export interface GoCheck {
@@ -56,21 +56,12 @@ function patternsByModule(patterns: string[], cwd: string): Map<string, Set<stri
 }
 
 /**
- * The Go findings of the API packages in the folders `paths` and of the `--go` patterns. `generator`:
+ * The Go findings of the API packages `pkgDirs` (folders, as cli/files.ts found them) and of the `--go` patterns. `generator`:
  * a session's generator (tests pass theirs; the CLI makes one and ends its processes after).
  */
-export async function checkGoPackages(paths: string[], goPatterns: string[], opts: CheckOptions & { generator?: GoGenerator; service?: LanguageService } = {}): Promise<GoCheck> {
+export async function checkGoPackages(pkgDirs: string[], goPatterns: string[], opts: CheckOptions & { generator?: GoGenerator; service?: LanguageService } = {}): Promise<GoCheck> {
   const cwd = opts.cwd ?? process.cwd();
   const dirs: string[] = [];
-  const pkgDirs: string[] = [];
-  for (const p of paths) {
-    const abs = path.resolve(cwd, p);
-    const found = findApiPackages(abs);
-    if (found.length) {
-      dirs.push(p);
-      pkgDirs.push(...found);
-    }
-  }
   const modules = byModule(pkgDirs);
   for (const [m, pats] of patternsByModule(goPatterns, cwd)) {
     const s = modules.get(m) ?? new Set<string>();

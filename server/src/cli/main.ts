@@ -6,14 +6,13 @@ import { checkFiles, readBaselines, type CheckOptions, type CheckReport } from '
 import { parseArgs, UsageError, USAGE, type CliArgs } from './args';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { collectYamlFiles, describeFsError, type InputFile } from './files';
+import { collectYamlFiles, describeFsError, type CollectResult, type InputFile } from './files';
 import { convertFiles } from './convert';
 import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
 import { checkGoPackages, type GoCheck } from './goCheck';
-import { findApiPackages } from '../workspace/goPackages';
 import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -76,25 +75,25 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
   }
   // The network is used only for --cluster and --crd URLs.
   const remote = args.cluster || args.crdPaths.some(isUrl) ? remoteCrdFiles(args) : undefined;
-  // Go API packages (folders given, --go): generated and checked before the YAML (a worker's share has none).
-  const goDirs = args.command === 'check' && !io.shard && !args.noGo ? args.paths.filter((p) => p !== '-' && findApiPackages(path.resolve(io.cwd, p)).length > 0) : [];
-  const go = args.command === 'check' && !io.shard && (goDirs.length || args.goPatterns.length) ? goPackages(args, io, goDirs) : undefined;
-  if (remote || go) return Promise.all([remote, go]).then(([r, g]) => runWith(args, io, r ?? { files: [], errors: [] }, g));
-  return runWith(args, io, { files: [], errors: [] });
+  // One search of the folders given: YAML files, and the Go API packages `check` generates and checks
+  // before the YAML (a worker's share has none).
+  const withGo = args.command === 'check' && !io.shard && !args.noGo;
+  const collected = collectYamlFiles(args.paths, io.cwd, { followSymlinks: args.followSymlinks, goPackages: withGo });
+  const go = args.command === 'check' && !io.shard && (collected.goPackages.length || args.goPatterns.length) ? goPackages(args, io, collected) : undefined;
+  if (remote || go) return Promise.all([remote, go]).then(([r, g]) => runWith(args, io, r ?? { files: [], errors: [] }, collected, g));
+  return runWith(args, io, { files: [], errors: [] }, collected);
 }
 
 /** The Go check of `check` (cli/goCheck.ts), when the arguments name Go packages or folders that hold them. */
-async function goPackages(args: ReturnType<typeof parseArgs>, io: CliIO, dirs: string[]): Promise<GoCheck | undefined> {
-  const g = await checkGoPackages(dirs, args.goPatterns, { cwd: io.cwd, fieldValidation: args.fieldValidation, kubernetesMinor: args.kubernetesMinor, celLintScope: args.celLintScope });
-  return g.dirs.length || args.goPatterns.length ? g : undefined;
+async function goPackages(args: ReturnType<typeof parseArgs>, io: CliIO, collected: CollectResult): Promise<GoCheck | undefined> {
+  const g = await checkGoPackages(collected.goPackages, args.goPatterns, { cwd: io.cwd, fieldValidation: args.fieldValidation, kubernetesMinor: args.kubernetesMinor, celLintScope: args.celLintScope });
+  return { ...g, dirs: collected.goRoots };
 }
 
-function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCrds, go?: GoCheck): number | Promise<number> {
+function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCrds, collected: CollectResult, go?: GoCheck): number | Promise<number> {
   const collectOpts = { followSymlinks: args.followSymlinks };
-  const collected = collectYamlFiles(args.paths, io.cwd, collectOpts);
   const { skippedLinks } = collected;
-  // A folder of Go API packages without YAML is checked through its Go types.
-  const inputErrors = collected.inputErrors.filter((e) => !go?.dirs.some((d) => e.startsWith(`${d}: no .yaml or .yml files`)));
+  const inputErrors = [...collected.inputErrors];
   // Said once, not an input error: the YAML is still checked and the exit code is the findings'.
   for (const n of go?.notes ?? []) io.stderr(`crd-yaml: ${n}\n`);
   // --exclude: not checked, but the CRDs they define are still used.

@@ -1,7 +1,7 @@
 /**
  * Which Go packages define CRDs (IO): a package whose files declare `+groupName=` or
  * `+kubebuilder:object:root=true` holds kubebuilder API types; its module is the nearest go.mod above it.
- * Walks are bounded (entries) and skip vendor/, testdata/, node_modules and hidden folders, as `go` does.
+ * The CLI notes them in its one search of the folders given (cli/files.ts), the editor per open file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,43 +22,8 @@ export function moduleRootOf(dir: string, stopAt?: string): string | undefined {
   }
 }
 
-const SKIP = new Set(['vendor', 'testdata', 'node_modules']);
-
 /** The files that declare an API package: groupversion_info.go, doc.go, register.go, *_types.go. */
-const API_FILE = /^(?:groupversion_info|doc|register|[A-Za-z0-9_]+_types)\.go$/;
-
-/** The API packages (folders) under `root` (or `root` itself), at most `budget.entries` directory entries read. */
-export function findApiPackages(root: string, budget: { entries: number } = { entries: 100_000 }): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    if (depth > 20 || budget.entries <= 0) return;
-    let ents: fs.Dirent[];
-    try {
-      ents = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    budget.entries -= ents.length;
-    let api = false;
-    for (const e of ents) {
-      // Where kubebuilder and code-generator put these markers: not every Go file of a repository is read.
-      if (api || !e.isFile() || !API_FILE.test(e.name)) continue;
-      try {
-        api = declaresApiTypes(fs.readFileSync(path.join(dir, e.name), 'utf8'));
-      } catch {
-        // Unreadable: not counted.
-      }
-    }
-    if (api) out.push(dir);
-    for (const e of ents) if (e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith('.') && !e.name.startsWith('_')) walk(path.join(dir, e.name), depth + 1);
-  };
-  try {
-    if (fs.statSync(root).isDirectory()) walk(root, 0);
-  } catch {
-    // Not a folder.
-  }
-  return out;
-}
+export const API_FILE = /^(?:groupversion_info|doc|register|[A-Za-z0-9_]+_types)\.go$/;
 
 /** The go/packages pattern of a package folder inside a module (`./api/v1`). */
 export function packagePattern(moduleDir: string, pkgDir: string): string {
