@@ -19,6 +19,8 @@ export function ensureBuilt(): void {
 export interface TestServer {
   conn: ProtocolConnection;
   proc: ChildProcess;
+  /** The server's answer to `initialize`. */
+  initializeResult: unknown;
   /** Resolves with the next diagnostics for a URI that satisfy the predicate. */
   diagnostics(uri: string, pred?: (d: Diagnostic[], version?: number) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
   /**
@@ -31,9 +33,11 @@ export interface TestServer {
 }
 
 /** Starts the server over stdio and initializes it for a workspace folder. */
-export async function startServer(workspace: string | null, initializationOptions?: unknown, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<TestServer> {
-  ensureBuilt();
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
+export async function startServer(workspace: string | null, initializationOptions?: unknown, opts: { env?: NodeJS.ProcessEnv; command?: string[] } = {}): Promise<TestServer> {
+  // `command`: another way to start it (the installed package's `crd-yaml lsp --stdio`, test/package).
+  if (!opts.command) ensureBuilt();
+  const [cmd, ...args] = opts.command ?? [process.execPath, SERVER, '--stdio'];
+  const proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
   let err = '';
   proc.stderr!.on('data', (d) => (err += d));
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
@@ -73,7 +77,7 @@ export async function startServer(workspace: string | null, initializationOption
         }
       }, timeoutMs).unref();
     });
-  await conn.sendRequest('initialize', {
+  const initializeResult = await conn.sendRequest('initialize', {
     processId: process.pid,
     rootUri: workspace ? `file://${workspace}` : null,
     workspaceFolders: workspace ? [{ uri: `file://${workspace}`, name: 'ws' }] : null,
@@ -84,6 +88,7 @@ export async function startServer(workspace: string | null, initializationOption
   return {
     conn,
     proc,
+    initializeResult,
     diagnostics(uri, pred = () => true, timeoutMs = 10000) {
       return wait<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && pred(p.diagnostics, p.version), timeoutMs).then((p) => p.diagnostics);
     },
