@@ -4,7 +4,9 @@
 //   3. the extension tests (test/e2e/suite) inside code-server's extension host,
 //   4. the browser smoke test (Explorer, squiggle, Problems, command palette, screenshot),
 //   5. Neovim headless as a second LSP client (test/lsp/neovim.test.ts),
-//   6. Emacs + eglot headless as a third, configured as the README says (test/lsp/emacs.test.ts).
+//   6. Emacs + eglot headless as a third, configured as docs/editors.md says (test/lsp/emacs.test.ts);
+//      both start `crd-yaml lsp --stdio` of the npm package, packed and installed into a prefix of its own
+//      (scripts/pack-install.mjs), as a user installs it.
 // Ends with "e2e: N passed, N failed, N skipped" and exits 1 on any failure.
 // Options: --no-setup, --no-package (reuse the .vsix), --keep (keep the temp dir),
 //          --update-screenshot (write docs/screenshot.png; default .work/e2e/screenshot.png),
@@ -12,7 +14,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { packAndInstall } from './pack-install.mjs';
 import { bundleSuite, CHROMIUM, CodeServer, packRedhatYamlStub, prepareWorkspace, ROOT, WORK } from '../test/e2e/lib.mjs';
 import { runExtensionTests } from '../test/e2e/ext-tests.mjs';
 import { runSmoke } from '../test/e2e/smoke.mjs';
@@ -127,6 +130,13 @@ try {
   await cs.stop();
 }
 
+/** The npm package installed as a user installs it, for the editors (once, on first use). */
+let installed;
+function installedEnv() {
+  installed ??= phase('npm pack + npm install -g --prefix', () => packAndInstall(join(tmp, 'npm')));
+  return { ...process.env, CRD_YAML_INSTALLED_BIN: installed.bin, PATH: `${dirname(installed.bin)}${delimiter}${process.env.PATH}` };
+}
+
 /** Runs one headless-editor LSP test file (skipped when the editor is not installed). */
 function editorTest(title, name, bin, file) {
   phase(title, () => {
@@ -136,7 +146,7 @@ function editorTest(title, name, bin, file) {
       results.push({ name, ok: true, skipped: `${bin} not installed`, ms: 0 });
       return;
     }
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], { cwd: ROOT, encoding: 'utf8', env: installedEnv() });
     const out = `${r.stdout}${r.stderr}`;
     const skipped = /^# skip [1-9]/m.test(out);
     const ok = r.status === 0;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the build reads: the sources, the manifest, and what the package ships beside dist/. */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'bin', 'server', 'client', 'scripts', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const SOURCES = ['package.json', '.npmignore', 'package-lock.json', 'tsconfig.json', 'bin', 'server', 'client', 'scripts', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 
 function npm(args, cwd) {
   // npm_config_* of an enclosing `npm test` (its cache, its prefix) must not steer these installs.

@@ -10,6 +10,14 @@ import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver
 
 export const ROOT = join(__dirname, '..', '..');
 export const SERVER = join(ROOT, 'dist', 'server.js');
+/**
+ * The command an editor test starts: the installed package's `crd-yaml lsp --stdio` where the e2e tier
+ * installed it (scripts/e2e-run.mjs sets CRD_YAML_INSTALLED_BIN and puts its folder first on PATH, so the
+ * command is the one docs/editors.md gives), else the checkout's dist/server.js.
+ */
+export function editorLspCommand(): string[] {
+  return process.env.CRD_YAML_INSTALLED_BIN ? ['crd-yaml', 'lsp', '--stdio'] : [process.execPath, SERVER, '--stdio'];
+}
 
 /** Builds dist/ when it is missing (npm test builds first; a single-file run may not have). */
 export function ensureBuilt(): void {
