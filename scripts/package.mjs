@@ -31,7 +31,17 @@ run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'p
 // walkthrough's pages; never node_modules.
 const { listFiles, PackageManager } = createRequire(import.meta.url)('@vscode/vsce');
 const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
-const must = ['package.json', 'dist/extension.js', 'dist/server.js', 'dist/worker.js', 'images/icon.png', 'README.md', 'LICENSE', 'CHANGELOG.md', ...(pkg.contributes.walkthroughs ?? []).flatMap((w) => w.steps.map((s) => s.media.markdown ?? s.media.image))];
+const must = [
+  'package.json',
+  'dist/extension.js',
+  'dist/server.js',
+  'dist/worker.js',
+  'images/icon.png',
+  'README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+  ...(pkg.contributes.walkthroughs ?? []).flatMap((w) => w.steps.map((s) => s.media.markdown ?? s.media.image)),
+];
 const missing = must.filter((f) => !files.includes(f));
 const stray = files.filter((f) => f.includes('node_modules/') || f.endsWith('.map') || f.endsWith('.ts'));
 if (missing.length || stray.length) {
