@@ -32,7 +32,7 @@ const VSIX = join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
 const CS_DIR = process.env.CRD_YAML_CODE_SERVER_DIR ?? join(WORK, 'cs');
 const SCREENSHOT = argv.has('--update-screenshot') ? join(ROOT, 'docs', 'screenshot.png') : join(WORK, 'screenshot.png');
 const ONBOARDING_SCREENSHOT = argv.has('--update-screenshot') ? join(ROOT, 'docs', 'onboarding.png') : join(WORK, 'onboarding.png');
-const WALKTHROUGH_SCREENSHOT = join(WORK, 'walkthrough.png');
+const WALKTHROUGH_SCREENSHOT = argv.has('--update-screenshot') ? join(ROOT, 'docs', 'walkthrough.png') : join(WORK, 'walkthrough.png');
 
 const t0 = Date.now();
 const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
@@ -179,7 +179,7 @@ function editorTest(title, name, bin, file) {
 }
 
 if (part('nvim')) editorTest('neovim (second LSP client)', 'neovim: diagnostics of an invalid CR arrive over stdio', 'nvim', 'test/lsp/neovim.test.ts');
-if (part('emacs')) editorTest('emacs + eglot (third LSP client)', 'emacs: eglot with the README config gets the diagnostics of an invalid CR', 'emacs', 'test/lsp/emacs.test.ts');
+if (part('emacs')) editorTest('emacs + eglot (third LSP client)', 'emacs: eglot with the docs/editors.md config gets the diagnostics of an invalid CR', 'emacs', 'test/lsp/emacs.test.ts');
 
 const failed = results.filter((r) => !r.ok);
 const skipped = results.filter((r) => r.ok && r.skipped);
