@@ -20,6 +20,7 @@ let ws: string;
 let server: TestServer;
 
 before(async () => {
+  if (NO_SHARED) return;
   ws = mkdtempSync(join(tmpdir(), 'crd-yaml-lsp-new-'));
   mkdirSync(join(ws, 'crds'));
   copyFileSync(CERTIFICATES, join(ws, 'crds', 'certificates.yaml'));
@@ -28,7 +29,7 @@ before(async () => {
 
 after(async () => {
   await server?.stop();
-  rmSync(ws, { recursive: true, force: true });
+  if (ws) rmSync(ws, { recursive: true, force: true });
 });
 
 /** The tab stops of a snippet in order of their numbers: `${n:text}` and `${n|a,b|}` (no nesting here). */
