@@ -96,6 +96,7 @@ Commands:
                      ConversionReview as the API server would (its CRD from PATHS or --crd),
                      apply the API server's checks to the answer, and validate the converted
                      objects against the target version's schema. Prints the converted objects.
+  lsp [--stdio]      Run the language server for any LSP client, over stdio (docs/editors.md).
 
 Options:
   -f, --format FMT   check: text (default), json or sarif (SARIF 2.1.0)
