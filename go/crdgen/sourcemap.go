@@ -214,15 +214,10 @@ func (m *mapper) walk(ptr string, t types.Type, schema map[string]any, field *as
 	entry, seen := m.crd.Nodes[ptr]
 	if field != nil && entry.Field == nil {
 		entry.Field = m.fieldPos(field)
-		for _, c := range m.a.of(m.pkgOfField(field))[field] {
-			m.applyMarker(c, markers.DescribesField, ptr, schema, parent)
-		}
+		m.fieldMarkers(field, ptr, schema, parent)
 	}
 	for hops := 0; hops < 16; hops++ {
-		if p, ok := types.Unalias(t).(*types.Pointer); ok {
-			t = p.Elem()
-			continue
-		}
+		t = pointee(t)
 		named, ok := types.Unalias(t).(*types.Named)
 		if !ok {
 			break
@@ -299,17 +294,9 @@ func (m *mapper) walk(ptr string, t types.Type, schema map[string]any, field *as
 // walkInline maps an embedded (inlined) struct's fields into the node that embeds it.
 func (m *mapper) walkInline(ptr string, t types.Type, schema map[string]any, field *ast.Field, parent *parentInfo, depth int) {
 	if field != nil {
-		for _, c := range m.a.of(m.pkgOfField(field))[field] {
-			m.applyMarker(c, markers.DescribesField, ptr, schema, parent)
-		}
+		m.fieldMarkers(field, ptr, schema, parent)
 	}
-	for hops := 0; hops < 16; hops++ {
-		if p, ok := types.Unalias(t).(*types.Pointer); ok {
-			t = p.Elem()
-			continue
-		}
-		break
-	}
+	t = pointee(t)
 	saved, had := m.crd.Nodes[ptr]
 	m.walk(ptr, t, schema, nil, parent, depth)
 	if had { // the embedding type stays the node's type
@@ -318,6 +305,25 @@ func (m *mapper) walkInline(ptr string, t types.Type, schema map[string]any, fie
 }
 
 func (m *mapper) pkgOfField(f *ast.Field) *loader.Package { return m.a.fieldPkg[f] }
+
+// fieldMarkers applies a field's own markers to the schema node the field made.
+func (m *mapper) fieldMarkers(field *ast.Field, ptr string, schema map[string]any, parent *parentInfo) {
+	for _, c := range m.a.of(m.pkgOfField(field))[field] {
+		m.applyMarker(c, markers.DescribesField, ptr, schema, parent)
+	}
+}
+
+// pointee is the type a chain of pointers leads to (bounded, as controller-gen's own walk is).
+func pointee(t types.Type) types.Type {
+	for hops := 0; hops < 16; hops++ {
+		p, ok := types.Unalias(t).(*types.Pointer)
+		if !ok {
+			break
+		}
+		t = p.Elem()
+	}
+	return t
+}
 
 func (m *mapper) fieldPos(f *ast.Field) *pos {
 	if len(f.Names) > 0 {
