@@ -102,7 +102,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   if (!opts.partial) {
     // A kind without handwritten checks ported still has ObjectMeta's (name or generateName, labels,
     // annotations); its name rule is not known here: not checked.
-    if (HANDWRITTEN_KINDS.includes(`${opts.apiVersion}/${opts.kind}`)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work));
+    if (HANDWRITTEN_KINDS.includes(`${opts.apiVersion}/${opts.kind}`)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work, opts.kubernetesMinor));
     else errs.push(...validateBuiltinObjectMeta(work, opts.namespaced ?? true, () => []));
   }
   const selectorByKustomize = opts.kustomized && !(isJSONObject(work.spec) && work.spec.selector !== undefined);
