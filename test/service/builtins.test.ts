@@ -4,6 +4,10 @@
  * opt-out, and what kustomize and Helm supply left alone.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../../server/src/service/languageService';
@@ -216,4 +220,42 @@ test("a version Kubernetes removed is refused with its replacement at any target
         apiMessage: 'no matches for kind "PodDisruptionBudget" in version "policy/v1beta1"',
       },
     ]);
+});
+
+test("go to definition: a built-in object's field leads to its schema node in the kind's schemas, written once to the cache folder (read-only)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-builtin-def-'));
+  try {
+    const s = new LanguageService();
+    const at = (marked: string) => {
+      const { td, pos } = docOf(marked);
+      s.update(td);
+      return s.definition(td, pos);
+    };
+    const marked = DEPLOYMENT.replace('- name: web', '- na<|>me: web');
+    // Without a folder to write to there is no file to go to.
+    assert.deepEqual(at(marked), []);
+    s.setBuiltinSchemaDir(dir);
+    const [loc] = at(marked);
+    const file = fileURLToPath(loc.uri);
+    assert.equal(path.relative(dir, file), path.join('kubernetes-1.37', 'apps', 'deployment.yaml'));
+    assert.equal(fs.statSync(file).mode & 0o222, 0);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    assert.equal(lines[loc.range.start.line].trim(), 'name:');
+    // The node is the container's `name` (its description), not another field's of that name.
+    assert.match(lines.slice(loc.range.start.line, loc.range.start.line + 4).join('\n'), /Name of the container specified as a DNS_LABEL/);
+    const [kind] = at(DEPLOYMENT.replace('kind: Deployment', 'kind: Deplo<|>yment'));
+    assert.equal(kind.uri, loc.uri);
+    assert.equal(lines[kind.range.start.line].trim(), 'kind: Deployment');
+    // Opened in the editor, the written file is neither a CRD of the workspace (the Deployment stays a
+    // built-in object: its handwritten checks still run) nor checked.
+    const written = TextDocument.create(loc.uri, 'yaml', 1, fs.readFileSync(file, 'utf8'));
+    s.update(written);
+    assert.deepEqual(s.findings(written), []);
+    checkFindings(s, DEPLOYMENT.replace('- name: web', '- name: Web'), [{ text: 'Web', code: 'FieldValueInvalid', apiMessage: 'spec.template.spec.containers[0].name: Invalid value' }]);
+    // Another Kubernetes version: another file.
+    s.configure({ kubernetesMinor: 30 });
+    assert.match(fileURLToPath(at(marked)[0].uri), /kubernetes-1\.30/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -65,3 +65,40 @@ test('kinds and versions not judged give nothing', () => {
   assert.deepEqual(handwrittenErrors('example.com/v1', 'Widget', { metadata: { name: 'Bad_Name' } }), []);
   assert.notDeepEqual(handwrittenErrors('apps/v1', 'Deployment', { metadata: { name: 'Bad_Name' } }), []);
 });
+
+// The Service and Ingress answers at 1.35 and 1.36 are a real kube-apiserver 1.37.2's with --emulated-version
+// (dry-run); 1.31 cannot be emulated: its env var names are IsEnvVarName's, as k8s.io/kubernetes v1.31's
+// ValidateEnv with the gate off (its default until 1.32, pkg/features/kube_features.go).
+test("older --kubernetes-version targets: the handwritten checks follow that release's feature gates", () => {
+  const causes = (o: Record<string, unknown>, minor: number) => asCauses(handwrittenErrors(o.apiVersion as string, o.kind as string, o, minor)).map((c) => `${c.field}: ${c.message}`);
+  // RelaxedServiceNameValidation (on since 1.36): before, a Service's name (and an Ingress backend's) is a DNS-1035 label.
+  const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: '1web' }, spec: { ports: [{ port: 80 }] } };
+  assert.deepEqual(causes(service, 37), []);
+  assert.deepEqual(causes(service, 36), []);
+  assert.deepEqual(causes(service, 35), [
+    "metadata.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+  ]);
+  const ingress = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web' }, spec: { defaultBackend: { service: { name: '1web', port: { number: 80 } } } } };
+  assert.deepEqual(causes(ingress, 36), []);
+  assert.deepEqual(
+    causes(ingress, 35).map((c) => c.slice(0, c.indexOf(':', c.indexOf(':') + 1))),
+    ['spec.defaultBackend.service.name: Invalid value'],
+  );
+  // RelaxedEnvironmentVariableValidation (on since 1.32): before, IsEnvVarName.
+  const pod = (name: string) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { containers: [{ name: 'c', image: 'busybox', env: [{ name, value: 'x' }], envFrom: [{ prefix: name, configMapRef: { name: 'cm' } }] }] },
+  });
+  assert.deepEqual(causes(pod('1 VAR'), 32), []);
+  assert.deepEqual(causes(pod('1 VAR'), 31), [
+    "spec.containers[0].env[0].name: Invalid value: \"1 VAR\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')",
+    "spec.containers[0].envFrom[0].prefix: Invalid value: \"1 VAR\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')",
+  ]);
+  assert.deepEqual(
+    causes(pod('..X'), 30).map((c) => c.slice(c.lastIndexOf(': ') + 2)),
+    ["must not start with '..'", "must not start with '..'"],
+  );
+  assert.deepEqual(causes(pod('..X'), 37), []);
+});

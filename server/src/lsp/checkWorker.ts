@@ -29,6 +29,7 @@ import { threadCpuMs } from './threadCpu';
 import type { FromWorker, IndexFeed, ToWorker, WorkerStats } from './workerProtocol';
 import { QueryWorkerFeed } from './indexFeed';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
+import { builtinSchemaDir } from '../workspace/builtinSchemaFiles';
 
 /** Work counters and CPU time of one worker (posted after each task). */
 export class WorkMeter {
@@ -239,6 +240,8 @@ export class Checker {
         this.trusted = m.init.trusted !== false;
         this.repo.initialize(m.init);
         if (typeof m.init.cacheDir === 'string' && m.init.cacheDir) this.go.setCacheDir(m.init.cacheDir);
+        // The built-in schemas go to definition writes are generated files: neither indexed nor checked.
+        this.service.setBuiltinSchemaDir(builtinSchemaDir(typeof m.init.cacheDir === 'string' && m.init.cacheDir ? m.init.cacheDir : undefined));
         return;
       case 'notify':
         try {

@@ -21,6 +21,7 @@ import { WorkMeter } from './checkWorker';
 import { jsonSafe } from './jsonSafe';
 import { customResourceKinds } from './baselines';
 import type { FromWorker, IndexFeed, ToWorker } from './workerProtocol';
+import { builtinSchemaDir } from '../workspace/builtinSchemaFiles';
 
 /** Documents at least this long are parsed here only for hover, completion and definitions. */
 export const LARGE_DOCUMENT_CHARS = 256 * 1024;
@@ -60,6 +61,10 @@ export class Queries {
         });
         return;
       }
+      case 'init':
+        // Go to definition on a built-in object's field opens its kind's schemas, written to the cache folder.
+        this.service.setBuiltinSchemaDir(builtinSchemaDir(typeof m.init.cacheDir === 'string' && m.init.cacheDir ? m.init.cacheDir : undefined));
+        return;
       case 'open':
         this.docs.set(m.uri, TextDocument.create(m.uri, m.languageId, m.version, m.text));
         return;

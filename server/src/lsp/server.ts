@@ -208,6 +208,7 @@ class Session {
 
   private replay(): void {
     this.workers.post('check', { t: 'init', init: this.init });
+    this.workers.post('query', { t: 'init', init: this.init });
     for (const [uri, p] of this.poisoned) this.workers.post('check', { t: 'poisoned', uri, version: p.version, why: p.why });
     this.workers.post('check', { t: 'settings', raw: this.settings });
     this.workers.post('query', { t: 'settings', raw: this.settings });
@@ -315,6 +316,7 @@ class Session {
     const options = params.initializationOptions as { settings?: unknown; trusted?: unknown; cacheDir?: unknown } | undefined;
     this.init = { trusted: options?.trusted, cacheDir: options?.cacheDir };
     this.workers.post('check', { t: 'init', init: this.init });
+    this.workers.post('query', { t: 'init', init: this.init });
     if (options?.settings) this.applySettings(options.settings);
     this.folders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri)).filter((p): p is string => !!p);
     if (!this.folders.length && params.rootUri) {

@@ -7,7 +7,11 @@
 import { builtinVersions } from '../engine';
 import { NEWEST_KUBERNETES_MINOR } from '../engine';
 import type { IndexedCrd } from '../workspace/crdIndex';
+import type { ServiceContext } from './context';
 import { builtinSchemas } from '../workspace/builtinSchemas';
+import { builtinSchemaFile } from '../workspace/builtinSchemaFiles';
+import { stringify } from 'yaml';
+import { pathToFileURL } from 'node:url';
 
 const made = new Map<string, IndexedCrd | null>();
 let nextId = 0;
@@ -40,4 +44,29 @@ export function builtinCrd(group: string, kind: string, kubernetesMinor: number 
   }
   made.set(key, out);
   return out ?? undefined;
+}
+
+const asFiles = new WeakMap<IndexedCrd, IndexedCrd | null>();
+
+/**
+ * A built-in group/kind's CRD as a read-only file in `dir` (workspace/builtinSchemaFiles.ts), for go to
+ * definition: the same CRD with that file's URI and text (undefined: the file cannot be written).
+ */
+export function builtinCrdFile(crd: IndexedCrd, dir: string): IndexedCrd | undefined {
+  if (!crd.builtin) return undefined;
+  let out = asFiles.get(crd);
+  if (out === undefined) {
+    const header = `# ${crd.name}: the OpenAPI schemas of its versions, as crd-yaml checks its objects (generated, read-only).\n`;
+    // Definitions shared by several fields (ObjectMeta) are written out at each, never as YAML aliases.
+    const text = header + stringify(crd.crd, { lineWidth: 0, aliasDuplicateObjects: false });
+    const file = builtinSchemaFile(dir, crd.builtin.kubernetesMinor, crd.group, crd.kind, text);
+    out = file ? { ...crd, uri: pathToFileURL(file).href, text, startLine: 0, blockYaml: undefined } : null;
+    asFiles.set(crd, out);
+  }
+  return out ?? undefined;
+}
+
+/** Whether a URI is one of the built-in schemas builtinCrdFile writes (generated: neither indexed nor checked). */
+export function isBuiltinSchemaFile(ctx: ServiceContext, uri: string): boolean {
+  return !!ctx.builtinSchemaDir && uri.startsWith(pathToFileURL(ctx.builtinSchemaDir).href + '/');
 }

@@ -115,6 +115,8 @@ export interface ServiceContext {
   testRuns: Map<string, TestRun>;
   /** URIs of the workspace folders (the CLI: its working directory): files are named by their paths from these. */
   folders?: string[];
+  /** Where built-in kinds' schemas are written for go to definition (builtins.ts); none: not written. */
+  builtinSchemaDir?: string;
 }
 
 /**

@@ -20,7 +20,7 @@ import { fileCoverage, type DocumentCoverage } from './coverage';
 import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
 import { roleOf } from './kube';
-import { builtinCrd } from './builtins';
+import { builtinCrd, isBuiltinSchemaFile } from './builtins';
 import { docAt, type YamlFile } from './yamlDocument';
 import { hover } from './hover';
 import { completion } from './completion';
@@ -133,6 +133,11 @@ export class LanguageService {
     if (JSON.stringify(uris) === JSON.stringify(this.ctx.folders ?? [])) return;
     this.ctx.folders = [...uris];
     this.ctx.workspaceGeneration++;
+  }
+
+  /** Where go to definition writes built-in kinds' schemas (their fields lead there); undefined: nowhere. */
+  setBuiltinSchemaDir(dir: string | undefined): void {
+    this.ctx.builtinSchemaDir = dir;
   }
 
   /** Workspace files changed: what CRD changes break is computed again. */
@@ -259,6 +264,9 @@ export class LanguageService {
   }
 
   private crdsOf(uri: string, f: YamlFile, lineAt: (offset: number) => number): IndexedCrd[] {
+    // A built-in kind's schemas written for go to definition are not a CRD of the workspace (opened, they
+    // would stand for the built-in kind).
+    if (isBuiltinSchemaFile(this.ctx, uri)) return [];
     const docs = f.docs
       // A CRD whose spec a template decides is not one to check objects against.
       .filter((d) => roleOf(d.value).role === 'crd' && !templateDecidesSpec(d))
@@ -270,6 +278,7 @@ export class LanguageService {
   /** The findings of a document (finding.ts: lsp/ renders them as diagnostics, cli/ as text, JSON, SARIF). */
   findings(td: TextDocument): Finding[] {
     if (isGoUri(td.uri)) return this.goFindings(td.uri);
+    if (isBuiltinSchemaFile(this.ctx, td.uri)) return [];
     const file = this.file(td);
     const f = fileFindings(this.ctx, td, file);
     // A checked-in CRD that its Go types (generated in this session) no longer make.

@@ -1,11 +1,13 @@
 /**
  * Document symbols (documents, kinds, names, the field tree), go to definition (a CR field to its schema
- * node in the CRD, apiVersion/kind to the CRD), and folding ranges.
+ * node in the CRD, apiVersion/kind to the CRD; a built-in object's to its kind's schemas written as a CRD
+ * file, builtins.ts), and folding ranges.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Location, type Position } from 'vscode-languageserver-types';
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
+import { builtinCrdFile } from './builtins';
 import { docAt, findPath, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
 import { isJSONObject } from '../engine';
 
@@ -177,9 +179,11 @@ export function definition(ctx: ServiceContext, td: TextDocument, file: YamlFile
   if (!doc) return [];
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return [];
-  const res = resolveCr(ctx.index, role);
-  // A built-in kind's schema is in no file of the workspace: nothing to go to.
-  if (!res || res.crd.builtin) return [];
+  const resolved = resolveCr(ctx.index, role);
+  // A built-in kind's schema is in no file of the workspace: it is written once into the cache folder.
+  const crd = resolved?.crd.builtin ? (ctx.builtinSchemaDir ? builtinCrdFile(resolved.crd, ctx.builtinSchemaDir) : undefined) : resolved?.crd;
+  if (!resolved || !crd) return [];
+  const res = { crd, version: resolved.version };
   const at = pathAtOffset(doc, offset);
   if (!at || at.segments.length === 0) return [];
   const first = at.segments[0];

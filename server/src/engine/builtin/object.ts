@@ -80,7 +80,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   // the whole object copied again).
   const head: Record<string, unknown> = {};
   for (const k of ['apiVersion', 'kind', 'metadata']) if (Object.hasOwn(work, k)) head[k] = work[k];
-  const c = coerceObjectMeta(head, {}, { isResourceRoot: true });
+  const c = coerceObjectMeta(head, NO_SCHEMA, { isResourceRoot: true });
   if (c.error) {
     res.errors.push(c.error);
     return;
@@ -102,7 +102,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   if (!opts.partial) {
     // A kind without handwritten checks ported still has ObjectMeta's (name or generateName, labels,
     // annotations); its name rule is not known here: not checked.
-    if (HANDWRITTEN_KINDS.includes(`${opts.apiVersion}/${opts.kind}`)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work));
+    if (HANDWRITTEN_KINDS.includes(`${opts.apiVersion}/${opts.kind}`)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work, opts.kubernetesMinor));
     else errs.push(...validateBuiltinObjectMeta(work, opts.namespaced ?? true, () => []));
   }
   const selectorByKustomize = opts.kustomized && !(isJSONObject(work.spec) && work.spec.selector !== undefined);
@@ -154,6 +154,9 @@ function withoutNulls(v: unknown, depth: number): unknown {
   }
   return out ?? v;
 }
+
+/** The schema ObjectMeta coercion runs under: one object, so that its structural form is converted once. */
+const NO_SCHEMA: JSONSchemaProps = {};
 
 const roots = new WeakMap<JSONSchemaProps, JSONSchemaProps>();
 

@@ -138,6 +138,11 @@ export function validateNamespaceName(name: string, prefix: boolean): string[] {
   return utilValidationChecks.isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 }
 
+/** api/validation NameIsDNS1035Label (util/validation wording): a Service's name before RelaxedServiceNameValidation. */
+export function nameIsDNS1035Label(name: string, prefix: boolean): string[] {
+  return utilValidationChecks.isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+}
+
 /** schema.ParseGroupVersion: the error, if any. */
 export function parseGroupVersion(gv: string): { group: string; version: string; error?: string } {
   if (gv === '' || gv === '/') return { group: '', version: '' };

@@ -10,7 +10,8 @@ import type { NameValidator } from '../../objectmeta/objectmeta';
 import { validateDaemonSetSpec, validateDeploymentSpec, validateJobSpec, validateReplicaSetSpec, validateReplicationControllerSpec, validateStatefulSetSpec } from './controllers';
 import { validateCronJob } from './cronjob';
 import { validateIngress } from './ingress';
-import { dnsLabelName, dnsSubdomainName, pathSegmentName, validateBuiltinObjectMeta } from './objectmeta';
+import { dnsLabelName, dnsSubdomainName, pathSegmentName, serviceName, validateBuiltinObjectMeta } from './objectmeta';
+import { withFeatureGates } from './gates';
 import { validatePodSpec } from './podspec';
 import { validateRole, validateRoleBinding } from './rbac';
 import { validateService } from './service';
@@ -39,8 +40,8 @@ function validatePodCreate(object: JSONObject): FieldError[] {
 const KINDS: Record<string, KindRule> = {
   // core/validation.ValidatePodCreate: ValidatePodName, ValidatePodSpec, no ephemeral containers on create
   'v1/Pod': { namespaced: true, name: dnsSubdomainName, rest: validatePodCreate },
-  // ValidateServiceCreate (RelaxedServiceNameValidation: NameIsDNSLabel)
-  'v1/Service': { namespaced: true, name: dnsLabelName, rest: validateService },
+  // ValidateServiceCreate (RelaxedServiceNameValidation: NameIsDNSLabel, before 1.36 NameIsDNS1035Label)
+  'v1/Service': { namespaced: true, name: serviceName, rest: validateService },
   'v1/ConfigMap': { namespaced: true, name: dnsSubdomainName },
   'v1/Secret': { namespaced: true, name: dnsSubdomainName },
   'v1/ServiceAccount': { namespaced: true, name: dnsSubdomainName },
@@ -66,13 +67,18 @@ export const HANDWRITTEN_KINDS: readonly string[] = Object.keys(KINDS);
 
 /**
  * The errors the API server's handwritten validation gives for creating this object (server-side
- * dry-run, fieldValidation=Strict), field for field; [] for kinds not listed in HANDWRITTEN_KINDS.
+ * dry-run, fieldValidation=Strict), field for field, at a target Kubernetes minor (undefined: the newest); [] for
+ * kinds not listed in HANDWRITTEN_KINDS.
  */
-export function handwrittenErrors(apiVersion: string, kind: string, object: JSONObject): FieldError[] {
+export function handwrittenErrors(apiVersion: string, kind: string, object: JSONObject, kubernetesMinor?: number): FieldError[] {
   const rule = KINDS[`${apiVersion}/${kind}`];
   if (!rule) return [];
-  const errs = validateBuiltinObjectMeta(object, rule.namespaced, rule.name);
-  if (rule.rest) errs.push(...rule.rest(object));
+  // The feature gates of the target version, as its API server defaults them (./gates.ts).
+  const errs = withFeatureGates(kubernetesMinor, () => {
+    const out = validateBuiltinObjectMeta(object, rule.namespaced, rule.name);
+    if (rule.rest) out.push(...rule.rest(object));
+    return out;
+  });
   for (const e of errs) e.severity = 'error';
   return errs;
 }

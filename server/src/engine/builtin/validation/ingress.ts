@@ -5,7 +5,8 @@
  * checks are not ported.
  */
 import { FieldPath, invalid, notSupported, required, type FieldError } from '../../field';
-import { utilValidationChecks, regexError } from '../../objectmeta/names';
+import { nameIsDNS1035Label, utilValidationChecks, regexError } from '../../objectmeta/names';
+import { featureGates } from './gates';
 import { isValidPortName, isValidPortNum } from './podspec';
 import { int, list, obj, ptr, str, type JSONObject } from './values';
 
@@ -47,8 +48,8 @@ function validateIngressBackend(backend: JSONObject, p: FieldPath): FieldError[]
   const errs: FieldError[] = [];
   const name = str(service.name);
   if (name.length === 0) errs.push(required(p.child('service', 'name'), ''));
-  // RelaxedServiceNameValidation (GA in 1.37): NameIsDNSLabel
-  else for (const m of isDNS1123Label(name)) errs.push(invalid(p.child('service', 'name'), name, m));
+  // ValidateServiceName: NameIsDNSLabel with RelaxedServiceNameValidation (on since 1.36), else NameIsDNS1035Label
+  else for (const m of featureGates().relaxedServiceNameValidation ? isDNS1123Label(name) : nameIsDNS1035Label(name, false)) errs.push(invalid(p.child('service', 'name'), name, m));
   const port = obj(service.port);
   const portName = str(port.name);
   const portNumber = int(port.number) ?? 0;

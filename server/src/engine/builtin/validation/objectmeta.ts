@@ -4,13 +4,19 @@
  */
 import { FieldPath, invalid, type FieldError } from '../../field';
 import { decodeObjectMeta, validateObjectMeta, type NameValidator } from '../../objectmeta/objectmeta';
-import { isPathSegmentName, nameIsDNSSubdomain, validateNamespaceName } from '../../objectmeta/names';
+import { isPathSegmentName, nameIsDNS1035Label, nameIsDNSSubdomain, validateNamespaceName } from '../../objectmeta/names';
+import { featureGates } from './gates';
 import type { JSONObject } from './values';
 
 /** apimachinery NameIsDNSSubdomain: most kinds' ValidateXName. */
 export const dnsSubdomainName: NameValidator = nameIsDNSSubdomain;
-/** apimachinery NameIsDNSLabel: Namespace, StatefulSet, Service (RelaxedServiceNameValidation, GA in 1.37). */
+/** apimachinery NameIsDNSLabel: Namespace, StatefulSet. */
 export const dnsLabelName: NameValidator = validateNamespaceName;
+/**
+ * ValidateServiceCreate's name check: NameIsDNSLabel with RelaxedServiceNameValidation (on since 1.36),
+ * else core/validation.ValidateServiceName (NameIsDNS1035Label).
+ */
+export const serviceName: NameValidator = (name, prefix) => (featureGates().relaxedServiceNameValidation ? validateNamespaceName(name, prefix) : nameIsDNS1035Label(name, prefix));
 /** rbac/validation.ValidateRBACName = content.IsPathSegmentName (the prefix flag is ignored). */
 export const pathSegmentName: NameValidator = (name) => isPathSegmentName(name, false);
 

@@ -12,6 +12,7 @@ import { regexError, utilValidationChecks } from '../../objectmeta/names';
 import { validateAnnotations, validateLabels } from '../../objectmeta/objectmeta';
 import { goKind } from '../../json/go';
 import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
+import { featureGates } from './gates';
 
 const { isDNS1123Label, isDNS1123Subdomain } = utilValidationChecks;
 
@@ -76,6 +77,38 @@ function validateContainerPorts(ports: unknown[], fldPath: FieldPath): FieldErro
   return errs;
 }
 
+/**
+ * An env var name or envFrom prefix as ValidateEnv / validateEnvFrom check it: IsRelaxedEnvVarName with
+ * RelaxedEnvironmentVariableValidation (on since 1.32), else IsEnvVarName.
+ */
+function envVarNameErrors(value: string): string[] {
+  return featureGates().relaxedEnvironmentVariableValidation ? isRelaxedEnvVarName(value) : isEnvVarName(value);
+}
+
+/** util/validation.IsEnvVarName (before RelaxedEnvironmentVariableValidation). */
+function isEnvVarName(value: string): string[] {
+  const errs: string[] = [];
+  if (!/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(value)) {
+    errs.push(
+      regexError(
+        "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
+        '[-._a-zA-Z][-._a-zA-Z0-9]*',
+        'my.env-name',
+        'MY_ENV.NAME',
+        'MyEnvName1',
+      ),
+    );
+  }
+  return [...errs, ...hasChDirPrefix(value)];
+}
+
+/** util/validation's hasChDirPrefix. */
+function hasChDirPrefix(value: string): string[] {
+  if (value === '.') return ["must not be '.'"];
+  if (value === '..') return ["must not be '..'"];
+  return value.startsWith('..') ? ["must not start with '..'"] : [];
+}
+
 /** util/validation.IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation, GA since 1.34). */
 function isRelaxedEnvVarName(value: string): string[] {
   const errs: string[] = [];
@@ -95,10 +128,7 @@ function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 253) errs.push('must be no more than 253 characters');
   if (!/^[-._a-zA-Z0-9]+$/.test(value)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
-  if (value === '.') errs.push("must not be '.'");
-  else if (value === '..') errs.push("must not be '..'");
-  else if (value.startsWith('..')) errs.push("must not start with '..'");
-  return errs;
+  return [...errs, ...hasChDirPrefix(value)];
 }
 
 /** validateConfigMapKeySelector / validateSecretKeySelector: the name a DNS subdomain, the key a config key. */
@@ -120,7 +150,7 @@ function validateEnv(vars: unknown[], fldPath: FieldPath): FieldError[] {
     const p = fldPath.index(i);
     const name = str(ev.name);
     if (name.length === 0) errs.push(required(p.child('name'), ''));
-    else for (const m of isRelaxedEnvVarName(name)) errs.push(invalid(p.child('name'), name, m));
+    else for (const m of envVarNameErrors(name)) errs.push(invalid(p.child('name'), name, m));
     const from = ptr(ev.valueFrom);
     if (!from) return;
     const fp = p.child('valueFrom');
@@ -363,7 +393,7 @@ function validateContainerCommon(ctr: JSONObject, volumes: Set<string>, p: Field
   errs.push(...validateEnv(list(ctr.env), p.child('env')));
   list(ctr.envFrom).forEach((x, i) => {
     const prefix = str(obj(x).prefix);
-    if (prefix.length > 0) for (const m of isRelaxedEnvVarName(prefix)) errs.push(invalid(p.child('envFrom').index(i).child('prefix'), prefix, m));
+    if (prefix.length > 0) for (const m of envVarNameErrors(prefix)) errs.push(invalid(p.child('envFrom').index(i).child('prefix'), prefix, m));
   });
   errs.push(...validateVolumeMounts(list(ctr.volumeMounts), volumes, p.child('volumeMounts')));
   const pull = str(ctr.imagePullPolicy);
