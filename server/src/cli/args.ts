@@ -106,7 +106,7 @@ Options:
                      public CustomResourceDefinition/catalog on GitHub, tag by
                      --kubernetes-version, else main; $CRD_YAML_CATALOG overrides). Only the
                      group and kind are sent; answers are cached in ~/.cache/crd-yaml. off:
-                     never.
+                     never. test: also for a \`crd: group/Kind\` no local CRD defines.
   --exclude GLOB     Do not check files matching GLOB (relative to the current directory,
                      e.g. 'chart/**'; repeatable). CRDs they define are still used.
   --cluster          Also load the CRDs of a cluster (read-only: a list of

@@ -115,7 +115,16 @@ export interface ServiceContext {
   testRuns: Map<string, TestRun>;
   /** URIs of the workspace folders (the CLI: its working directory): files are named by their paths from these. */
   folders?: string[];
+  /** What the CRD catalog answered for group/kinds no local CRD defines, by `group/kind` (set by the caller, which asks it). */
+  catalog: Map<string, CatalogAnswer>;
 }
+
+/**
+ * The CRD catalog's answer for a group/kind it was asked for and did not give (workspace/catalog.ts):
+ * not in the catalog, or refused by crd-yaml.lock (`refused`: why, in the file's terms; `detail`: the
+ * catalog's own words with the URL and hashes; `lock`: the lock file's entry).
+ */
+export type CatalogAnswer = { notFound: true } | { refused: string; detail: string; lock?: Location };
 
 /**
  * The parsed text of an indexed CRD: the editor's own parse when the CRD is in an open document (a
