@@ -160,6 +160,13 @@ test('a lock file whose hash the catalog file no longer has: the CRD is refused;
     assert.equal(e.relatedInformation?.[0].location.uri, uri('crd-yaml.lock'));
     assert.equal(e.relatedInformation?.[0].location.range.start.line, 1);
     assert.match(e.relatedInformation?.[0].message ?? '', /has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
+    // crd-yaml.lock open (the extension gives it to the server as YAML): the refused entry, in the catalog's words.
+    const lock = await open(s, 'crd-yaml.lock', (d) => d.length > 0);
+    assert.deepEqual(
+      lock.map((d) => [d.range.start.line, d.severity, d.code]),
+      [[1, 1, 'CatalogLockMismatch']],
+    );
+    assert.match(String(lock[0].message), /^postgresql\.cnpg\.io\/Publication: catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
     // A CRD rule test file naming the kind: its Run says why the cases cannot run.
     fs.writeFileSync(
       path.join(ws, 'pub.crdtest.yaml'),

@@ -299,7 +299,11 @@ export class RepositoryFeatures {
           if ('error' in a) this.deps.log(`catalog: ${a.error}`);
           // Said on the objects of the kind: not in the catalog, or refused by the lock (with its entry).
           const answer: CatalogAnswer | undefined = 'notFound' in a ? { notFound: true } : a.mismatch ? { refused: a.mismatch, detail: a.error, ...this.lockEntry(a.group, a.kind) } : undefined;
-          if (answer && svc.setCatalogAnswer(a.group, a.kind, answer)) changed.push(crdKey(a.group, a.kind));
+          if (answer && svc.setCatalogAnswer(a.group, a.kind, answer)) {
+            changed.push(crdKey(a.group, a.kind));
+            // crd-yaml.lock, when open, shows the refused entry too.
+            if ('lock' in answer && answer.lock) this.deps.schedule(answer.lock.uri);
+          }
           continue;
         }
         // A local CRD indexed meanwhile wins anyway (crdIndex.ts ranks external sources last).

@@ -398,6 +398,16 @@ function unknownKindFinding(range: Range, coverage: Extract<DocumentCoverage, { 
 }
 
 /**
+ * crd-yaml.lock open in the editor: an error on each entry whose CRD the catalog no longer serves with the
+ * locked hash (the objects of its kind have theirs, crFindings), in the catalog's own words.
+ */
+export function lockFileFindings(ctx: ServiceContext, uri: string): Finding[] {
+  const out: Finding[] = [];
+  for (const [key, a] of ctx.catalog) if ('refused' in a && a.lock?.uri === uri) out.push(finding(a.lock.range, 'error', 'CatalogLockMismatch', `${key}: ${a.detail}`, 'other'));
+  return out;
+}
+
+/**
  * `crdYaml.unknownKinds: file`: one information on the first object of the file no known CRD defines. Not
  * in patches nor in Go templates (a chart's objects are checked as rendered: `hint` lists them).
  */

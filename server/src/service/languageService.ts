@@ -15,7 +15,7 @@ import { ServiceCaches } from './caches';
 import type { FileBaseline, WorkspaceObjects } from './update';
 import { isTestFile, runTests, testCrdKind, testFindings, testLenses, type TestRun } from './crdTests';
 import type { Finding, Fix } from './finding';
-import { fileFindings } from './findings';
+import { fileFindings, lockFileFindings } from './findings';
 import { fileCoverage, type DocumentCoverage } from './coverage';
 import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
@@ -294,6 +294,7 @@ export class LanguageService {
   /** The findings of a document (finding.ts: lsp/ renders them as diagnostics, cli/ as text, JSON, SARIF). */
   findings(td: TextDocument): Finding[] {
     const f = fileFindings(this.ctx, td, this.file(td));
+    if (td.uri.endsWith('/crd-yaml.lock')) return [...f, ...lockFileFindings(this.ctx, td.uri)];
     return isTestFile(td.uri) ? [...f, ...testFindings(this.ctx, td)] : f;
   }
 
