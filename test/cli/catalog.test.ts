@@ -169,6 +169,53 @@ test('lock: the CRDs in use pinned by sha256; a changed catalog file is refused 
   fs.rmSync(path.join(dir, 'crd-yaml.lock'));
 });
 
+test('test: a `crd: group/Kind` no local CRD defines comes from the catalog, as a kind for check; a kind it lacks and a refused lock say so', async () => {
+  process.env.CRD_YAML_CACHE = path.join(dir, 'cache-crdtest');
+  const object = (spec: string) => `{apiVersion: postgresql.cnpg.io/v1, kind: Publication, metadata: {name: p}, spec: {cluster: {name: db}, dbname: app, name: p, ${spec}}}`;
+  fs.writeFileSync(
+    path.join(dir, 'pub.crdtest.yaml'),
+    [
+      'crd: postgresql.cnpg.io/Publication',
+      'tests:',
+      '  - name: enum',
+      `    object: ${object('publicationReclaimPolicy: keep, target: {allTables: true}')}`,
+      '    expect:',
+      '      errors:',
+      '        - {type: FieldValueNotSupported, field: spec.publicationReclaimPolicy}',
+      // The API server's note that the CRD's CEL rules were skipped for the invalid object.
+      '        - {message: some validation rules were not checked}',
+      '  - name: rule',
+      `    object: ${object('target: {}')}`,
+      '    expect:',
+      '      errors:',
+      '        - {message: allTables and objects are mutually exclusive}',
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(path.join(dir, 'widget.crdtest.yaml'), 'crd: example.com/Widget\ntests:\n  - name: w\n    object: {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}}\n    expect: valid\n');
+  const ran = await cli(['test', '--catalog', server.template, 'pub.crdtest.yaml', 'widget.crdtest.yaml']);
+  assert.equal(ran.code, 1, ran.err);
+  assert.match(ran.out, /^PASS pub\.crdtest\.yaml:3: enum$/m);
+  assert.match(ran.out, /^PASS pub\.crdtest\.yaml:9: rule$/m);
+  assert.match(ran.out, /^FAIL widget\.crdtest\.yaml:3: w\n.*no known CRD defines example\.com\/Widget \(not in the catalog either\)/m);
+  // The catalog off: the Publication is not found either, and nothing says the catalog.
+  const off = await cli(['test', '--catalog', 'off', 'pub.crdtest.yaml']);
+  assert.equal(off.code, 1);
+  assert.match(off.out, /^FAIL pub\.crdtest\.yaml:3: enum\n.*no known CRD defines postgresql\.cnpg\.io\/Publication$/m);
+
+  // A lock whose hash the catalog file does not have: refused (exit 2, naming the CRD), the cases say why.
+  const url = server.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication');
+  fs.writeFileSync(path.join(dir, 'crd-yaml.lock'), `catalog:\n  - group: postgresql.cnpg.io\n    kind: Publication\n    url: ${url}\n    tag: main\n    sha256: ${'0'.repeat(64)}\n`);
+  try {
+    const refused = await cli(['test', '--catalog', server.template, 'pub.crdtest.yaml']);
+    assert.equal(refused.code, 2, refused.err);
+    assert.match(refused.err, /catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
+    assert.match(refused.out, /^FAIL pub\.crdtest\.yaml:3: enum\n.*crd postgresql\.cnpg\.io\/Publication: its CRD in the catalog is not the one crd-yaml\.lock pins/m);
+  } finally {
+    fs.rmSync(path.join(dir, 'crd-yaml.lock'));
+  }
+});
+
 test('the default catalog is the public one, by tag; a bad template is a usage error', async () => {
   // Only its shape: no test reaches the internet.
   assert.equal(DEFAULT_CATALOG, 'https://raw.githubusercontent.com/CustomResourceDefinition/catalog/{tag}/definitions/{group}/{kind}.yaml');

@@ -2,8 +2,9 @@
  * The editor with CRDs from a catalog served on the loopback interface (test/catalogServer.ts): a
  * cataloged kind gets its CRD's checks (enum, CEL rule, defaults in the preview) with the catalog as
  * provenance, the status bar counts catalog CRDs apart, go to definition opens the cached CRD; a kind the
- * catalog lacks stays silent; the cache answers without the server; a lock file refuses changed bytes;
- * an untrusted workspace fetches nothing.
+ * catalog lacks is said not checked, "not in the catalog either"; the cache answers without the server; a
+ * lock file refuses changed bytes with an error on the object's kind; an untrusted workspace fetches
+ * nothing; a CRD rule test file's `crd: group/Kind` is asked of the catalog too.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -98,12 +99,9 @@ test('a cataloged kind is checked with its catalog CRD; the status bar, the CRD 
       rule.some((d) => String(d.message).includes('allTables and objects are mutually exclusive')),
       show(rule).join('\n'),
     );
-    // Not in the catalog: nothing but the "not checked" information, as for any unknown kind.
-    const widget = await open(s, 'widget.yaml', () => true);
-    assert.ok(
-      widget.every((d) => d.severity !== 1 && d.severity !== 2),
-      show(widget).join('\n'),
-    );
+    // Not in the catalog: nothing but the "not checked" information, which says the catalog was asked.
+    const widget = await open(s, 'widget.yaml', (d) => d.some((x) => String(x.message).includes('catalog')));
+    assert.deepEqual(show(widget), ['1 UnknownKind example.com/Widget not checked: no CRD known for it (not in the catalog either)']);
     await s.notification<{ crdCount: number; catalogCount?: number }>('crdYaml/status', (p) => p.crdCount === 1 && p.catalogCount === 1, 20000);
     // The preview: the CRD's default.
     const preview = await s.conn.sendRequest<{ yaml: string } | null>('crdYaml/preview', { textDocument: { uri: uri('rule.yaml') }, position: { line: 1, character: 0 } });
@@ -150,15 +148,40 @@ test('a lock file whose hash the catalog file no longer has: the CRD is refused;
   try {
     await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
     const refused = s.notification<{ message: string }>('window/logMessage', (p) => p.message.startsWith('catalog: '), 20000, true);
-    const pub = await open(s, 'pub.yaml', (d) => d.length > 0);
+    // An error on the kind of the object it leaves unchecked, naming the CRD, linked to the lock's entry.
+    const pub = await open(s, 'pub.yaml', (d) => d.some((x) => x.code === 'CatalogLockMismatch'));
     assert.match((await refused).message, /catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
     assert.equal(catalog.requests.length, 1);
     assert.ok(!hasEnum(pub), show(pub).join('\n'));
+    assert.deepEqual(show(pub), ['1 CatalogLockMismatch postgresql.cnpg.io/Publication not checked: its CRD in the catalog is not the one crd-yaml.lock pins (another sha256; crd-yaml lock --update takes the new one)']);
+    const [e] = pub;
+    assert.equal(e.severity, 1);
+    assert.deepEqual(e.range, { start: { line: 1, character: 6 }, end: { line: 1, character: 17 } });
+    assert.equal(e.relatedInformation?.[0].location.uri, uri('crd-yaml.lock'));
+    assert.equal(e.relatedInformation?.[0].location.range.start.line, 1);
+    assert.match(e.relatedInformation?.[0].message ?? '', /has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
+    // crd-yaml.lock open (the extension gives it to the server as YAML): the refused entry, in the catalog's words.
+    const lock = await open(s, 'crd-yaml.lock', (d) => d.length > 0);
+    assert.deepEqual(
+      lock.map((d) => [d.range.start.line, d.severity, d.code]),
+      [[1, 1, 'CatalogLockMismatch']],
+    );
+    assert.match(String(lock[0].message), /^postgresql\.cnpg\.io\/Publication: catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
+    // A CRD rule test file naming the kind: its Run says why the cases cannot run.
+    fs.writeFileSync(
+      path.join(ws, 'pub.crdtest.yaml'),
+      `crd: postgresql.cnpg.io/Publication\ntests:\n  - name: p\n    object: {apiVersion: postgresql.cnpg.io/v1, kind: Publication, metadata: {name: p}}\n    expect: valid\n`,
+    );
+    await open(s, 'pub.crdtest.yaml', () => true);
+    const failed = s.diagnostics(uri('pub.crdtest.yaml'), (d) => d.some((x) => x.code === 'TestFailed'), 20000);
+    await s.conn.sendRequest('workspace/executeCommand', { command: 'crdYaml.runTests', arguments: [uri('pub.crdtest.yaml')] });
+    assert.match(String((await failed).find((x) => x.code === 'TestFailed')?.message), /crd postgresql\.cnpg\.io\/Publication: its CRD in the catalog is not the one crd-yaml\.lock pins/);
     const crds = await s.conn.sendRequest<unknown[]>('crdYaml/crds', {});
     assert.deepEqual(crds, []);
   } finally {
     await s.stop();
     fs.rmSync(path.join(ws, 'crd-yaml.lock'));
+    fs.rmSync(path.join(ws, 'pub.crdtest.yaml'), { force: true });
   }
   const before = catalog.requests.length;
   s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir: path.join(base, 'cache-untrusted'), trusted: false });
@@ -171,5 +194,39 @@ test('a lock file whose hash the catalog file no longer has: the CRD is refused;
     assert.equal(catalog.requests.length, before, 'nothing fetched in an untrusted workspace');
   } finally {
     await s.stop();
+  }
+});
+
+test("a CRD rule test file's `crd: group/Kind` no local CRD defines comes from the catalog: its Run checks against it", async () => {
+  fs.writeFileSync(
+    path.join(ws, 'backup.crdtest.yaml'),
+    [
+      'crd: postgresql.cnpg.io/ScheduledBackup',
+      'tests:',
+      '  - name: schedule missing',
+      '    object: {apiVersion: postgresql.cnpg.io/v1, kind: ScheduledBackup, metadata: {name: b}, spec: {cluster: {name: db}}}',
+      '    expect:',
+      '      errors:',
+      '        - {type: FieldValueRequired, field: spec.schedule}',
+      '        - {message: some validation rules were not checked}',
+      '',
+    ].join('\n'),
+  );
+  const s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir: path.join(base, 'cache-crdtest') });
+  try {
+    await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
+    // Only the test file is open: it alone asks the catalog for the CRD it names.
+    const counted = s.notification<{ catalogCount?: number }>('crdYaml/status', (p) => p.catalogCount === 1, 20000);
+    await open(s, 'backup.crdtest.yaml', () => true);
+    await counted;
+    assert.ok(
+      catalog.requests.some((r) => r.endsWith('/postgresql.cnpg.io/scheduledbackup.yaml')),
+      catalog.requests.join('\n'),
+    );
+    const result = await s.conn.sendRequest<{ passed: number; failed: number }>('workspace/executeCommand', { command: 'crdYaml.runTests', arguments: [uri('backup.crdtest.yaml')] });
+    assert.deepEqual(result, { passed: 1, failed: 0 });
+  } finally {
+    await s.stop();
+    fs.rmSync(path.join(ws, 'backup.crdtest.yaml'));
   }
 });

@@ -36,3 +36,8 @@ test('"CRD: Add a Folder or URL of CRDs..." is contributed under the id other co
   assert.ok(cmd);
   assert.equal(cmd.category, 'CRD');
 });
+
+test('crd-yaml.lock opens as YAML: the client hands it to the server, which marks refused entries', () => {
+  const yaml = (pkg.contributes.languages as Array<{ id: string; filenames?: string[] }>).find((l) => l.id === 'yaml');
+  assert.ok(yaml?.filenames?.includes('crd-yaml.lock'));
+});

@@ -111,7 +111,7 @@ Options:
                      public CustomResourceDefinition/catalog on GitHub, tag by
                      --kubernetes-version, else main; $CRD_YAML_CATALOG overrides). Only the
                      group and kind are sent; answers are cached in ~/.cache/crd-yaml. off:
-                     never.
+                     never. test: also for a \`crd: group/Kind\` no local CRD defines.
   --go PATTERN       check: Go packages of kubebuilder types (e.g. ./api/...; repeatable):
                      their CRDs are generated with the project's controller-tools (built
                      with your Go) and findings are reported at the markers and fields

@@ -81,7 +81,7 @@ export async function checkWithCatalog(files: InputFile[], opts: CheckOptions, c
     return r;
   };
   if (!wanted.length) return { report: tell(first, new Set()), errors: [], notes: [] };
-  const { found, errors, notes, unreachable } = await ask(catalog, wanted);
+  const { found, errors, notes, unreachable } = await askCatalog(catalog, wanted);
   const state = unreachable ? 'unreachable' : 'asked';
   if (!found.length) return { report: { ...tell(first, new Set()), catalog: state }, errors, notes };
   const foundKeys = new Set(found.map((a) => crdKey(a.group, a.kind)));
@@ -137,7 +137,7 @@ export async function writeLock(files: InputFile[], opts: CheckOptions, args: Pi
 export async function catalogCrdFiles(files: InputFile[], opts: CheckOptions, catalog: Catalog): Promise<{ crdFiles: InputFile[]; errors: string[]; notes: string[] }> {
   const reports: InputReport[] = [];
   checkFiles(files, { ...opts, onInput: (_f, r) => void reports.push(r) });
-  const { found, errors, notes } = await ask(catalog, wantedOf(reports));
+  const { found, errors, notes } = await askCatalog(catalog, wantedOf(reports));
   return { crdFiles: found.map(crdFileOf), errors, notes };
 }
 
@@ -145,7 +145,10 @@ export async function catalogCrdFiles(files: InputFile[], opts: CheckOptions, ca
  * The catalog's answers: the CRDs found, the ones the lock refused (errors), and why others could not
  * be read (one note: offline is said once).
  */
-async function ask(catalog: Catalog, wanted: Array<{ group: string; kind: string }>): Promise<{ found: Array<Extract<CatalogEntry, { found: true }>>; errors: string[]; notes: string[]; unreachable: boolean }> {
+export async function askCatalog(
+  catalog: Catalog,
+  wanted: Array<{ group: string; kind: string }>,
+): Promise<{ found: Array<Extract<CatalogEntry, { found: true }>>; errors: string[]; notes: string[]; unreachable: boolean; answers: CatalogEntry[] }> {
   const answers = wanted.length ? await catalog.lookupAll(wanted) : [];
   const failed = answers.flatMap((a) => (!a.found && 'error' in a ? [a] : []));
   const unreachable = failed.find((a) => !a.mismatch);
@@ -154,5 +157,5 @@ async function ask(catalog: Catalog, wanted: Array<{ group: string; kind: string
   // With a lock file, a CRD it does not pin moves with the catalog: said, so that CI pins it.
   const lock = catalog.opts.lock;
   if (lock) for (const a of found) if (!lock.has(crdKey(a.group, a.kind))) notes.push(`catalog CRD ${a.kind}.${a.group} is not in ${LOCK_FILE} (crd-yaml lock adds it)`);
-  return { found, errors: failed.filter((a) => a.mismatch).map((a) => a.error), notes, unreachable: !!unreachable };
+  return { found, errors: failed.filter((a) => a.mismatch).map((a) => a.error), notes, unreachable: !!unreachable, answers };
 }

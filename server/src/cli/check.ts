@@ -146,11 +146,8 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
   for (const f of opts.crdFiles ?? []) {
     const uri = uriOfInput(f.path, cwd);
     paths.set(uri, f.path);
-    // A catalog CRD is YAML as the API server serves it, never a template.
-    if (f.catalog) service.setFileContext(uri, { plainYaml: true, vendored: 'it is from the CRD catalog' });
-    service.indexDiskFile(uri, f.text, f.external || !isInside(path.resolve(cwd, f.path), cwd) ? 'external' : 'disk', reread(f));
-    // Marked in place (a lazily parsed CRD is not copied): its findings say where it came from.
-    if (f.catalog) for (const c of service.index.entriesOf(uri, 'external')) c.catalog = f.catalog;
+    if (f.catalog) service.indexCatalogCrd(uri, f.text, f.catalog, reread(f));
+    else service.indexDiskFile(uri, f.text, f.external || !isInside(path.resolve(cwd, f.path), cwd) ? 'external' : 'disk', reread(f));
   }
   const docs = files.map((file) => {
     const uri = uriOfInput(file.path, cwd);

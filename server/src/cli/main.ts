@@ -143,11 +143,22 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
       io.stderr(`crd-yaml: no *.crdtest.yaml files in ${args.paths.join(', ')}\n`);
       return EXIT_USAGE;
     }
-    const r = runTestFiles(tests, { crdFiles: [...crdFiles, ...others], cwd: io.cwd, kubernetesMinor: args.kubernetesMinor });
-    for (const p of r.fileProblems) io.stderr(`crd-yaml: ${p}\n`);
-    io.stdout(args.format === 'junit' ? formatTestJunit(r) : formatTestText(r));
-    if (inputErrors.length) return EXIT_USAGE;
-    return r.cases.some((c) => !c.outcome.passed) || r.fileProblems.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+    // `crd: group/Kind` no local CRD defines: from the catalog, as check (cli/catalog.ts).
+    const cat = catalogOf(args, io.cwd);
+    if ('error' in cat) {
+      io.stderr(`crd-yaml: ${cat.error}\n`);
+      return EXIT_USAGE;
+    }
+    const ran = runTestFiles(tests, { crdFiles: [...crdFiles, ...others], cwd: io.cwd, kubernetesMinor: args.kubernetesMinor, catalog: cat.catalog });
+    const printed = (r: Awaited<typeof ran>): number => {
+      for (const n of r.catalogNotes) if (!args.quiet) io.stderr(`crd-yaml: ${n}\n`);
+      for (const e of r.catalogErrors) io.stderr(`crd-yaml: ${e}\n`);
+      for (const p of r.fileProblems) io.stderr(`crd-yaml: ${p}\n`);
+      io.stdout(args.format === 'junit' ? formatTestJunit(r) : formatTestText(r));
+      if (inputErrors.length || r.catalogErrors.length) return EXIT_USAGE;
+      return r.cases.some((c) => !c.outcome.passed) || r.fileProblems.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+    };
+    return ran instanceof Promise ? ran.then(printed) : printed(ran);
   }
 
   if (args.command === 'migrate') {

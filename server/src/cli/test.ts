@@ -6,10 +6,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseTestFile, TEST_FILE_SUFFIX, type TestFile } from '../crdtest/format';
+import { parseTestFile, TEST_FILE_SUFFIX } from '../crdtest/format';
 import { describeOutcome, type CaseOutcome } from '../crdtest/run';
 import { LanguageService } from '../service';
 import { readOnlyTextDocument } from '../service';
+import { catalogable, type Catalog } from '../workspace/catalog';
+import { crdKey } from '../workspace/crdIndex';
+import { askCatalog } from './catalog';
 import { uriOfInput } from './check';
 import { describeFsError, type InputFile } from './files';
 
@@ -25,6 +28,9 @@ export interface TestRunReport {
   cases: CaseReport[];
   /** Test files that could not be used at all (syntax, no crd, no tests), one line each. */
   fileProblems: string[];
+  /** Catalog CRDs crd-yaml.lock refused (input errors, as for check), and what else the catalog said once. */
+  catalogErrors: string[];
+  catalogNotes: string[];
 }
 
 /** Whether a path names a test file. */
@@ -36,10 +42,11 @@ export function isTestFile(p: string): boolean {
  * Runs every case of the test files through the language service, as the editor's Run lenses do
  * (service/crdTests.ts: the same CRD lookup, the same Kubernetes version). `crdFiles`: where group/kind
  * references are looked up (--crd, and the other YAML files found under PATHS). A `crd:` path is relative
- * to the test file; a file that is not among them is read from disk.
+ * to the test file; a file that is not among them is read from disk. A `crd: group/Kind` none of them
+ * defines is asked of the `catalog` (cli/catalog.ts), as check asks it for a custom resource's kind.
  */
-export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; cwd: string; kubernetesMinor?: number }): TestRunReport {
-  const report: TestRunReport = { cases: [], fileProblems: [] };
+export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; cwd: string; kubernetesMinor?: number; catalog?: Catalog }): TestRunReport | Promise<TestRunReport> {
+  const report: TestRunReport = { cases: [], fileProblems: [], catalogErrors: [], catalogNotes: [] };
   const service = new LanguageService({ kubernetesMinor: opts.kubernetesMinor }, { batch: true });
   const indexed = new Set<string>();
   for (const f of opts.crdFiles) {
@@ -47,37 +54,56 @@ export function runTestFiles(files: InputFile[], opts: { crdFiles: InputFile[]; 
     service.indexDiskFile(uri, f.text, 'disk');
     indexed.add(uri);
   }
-  for (const f of files) {
-    const t: TestFile = parseTestFile(f.text);
-    const line = (offset: number) => t.text.slice(0, offset).split('\n').length;
-    for (const p of t.problems) report.fileProblems.push(`${f.path}:${line(p.range.start)}: ${p.message}`);
-    // A `crd:` file the CLI cannot read: said with the reason, as for any input.
-    let unreadable: string | undefined;
-    if (t.crd && 'path' in t.crd) {
-      const file = path.resolve(opts.cwd, path.dirname(f.path), t.crd.path);
-      const uri = pathToFileURL(file).href;
-      if (!indexed.has(uri)) {
-        try {
-          service.indexDiskFile(uri, fs.readFileSync(file, 'utf8'), 'disk');
-          indexed.add(uri);
-        } catch (e) {
-          unreadable = `crd ${t.crd.path}: ${describeFsError(e)}`;
+  const tests = files.map((f) => ({ f, t: parseTestFile(f.text) }));
+  const wanted = new Map<string, { group: string; kind: string }>();
+  for (const { t } of tests)
+    if (t.crd && !('path' in t.crd) && !service.index.lookup(t.crd.group, t.crd.kind) && catalogable(t.crd.group, t.crd.kind)) wanted.set(crdKey(t.crd.group, t.crd.kind), { group: t.crd.group, kind: t.crd.kind });
+  // Answered at once when the catalog has nothing to give.
+  if (!opts.catalog || !wanted.size) return run();
+  return askCatalog(opts.catalog, [...wanted.values()]).then((r) => {
+    for (const a of r.answers) {
+      if (a.found) service.indexCatalogCrd(uriOfInput(a.file, opts.cwd), a.text, { url: a.url, tag: a.tag });
+      // A case of a kind the catalog lacks, or the lock refused, says so (service/crdTests.ts).
+      else if ('notFound' in a) service.setCatalogAnswer(a.group, a.kind, { notFound: true });
+      else if (a.mismatch) service.setCatalogAnswer(a.group, a.kind, { refused: a.mismatch, detail: a.error });
+    }
+    report.catalogErrors.push(...r.errors);
+    report.catalogNotes.push(...r.notes);
+    return run();
+  });
+
+  function run(): TestRunReport {
+    for (const { f, t } of tests) {
+      const line = (offset: number) => t.text.slice(0, offset).split('\n').length;
+      for (const p of t.problems) report.fileProblems.push(`${f.path}:${line(p.range.start)}: ${p.message}`);
+      // A `crd:` file the CLI cannot read: said with the reason, as for any input.
+      let unreadable: string | undefined;
+      if (t.crd && 'path' in t.crd) {
+        const file = path.resolve(opts.cwd, path.dirname(f.path), t.crd.path);
+        const uri = pathToFileURL(file).href;
+        if (!indexed.has(uri)) {
+          try {
+            service.indexDiskFile(uri, fs.readFileSync(file, 'utf8'), 'disk');
+            indexed.add(uri);
+          } catch (e) {
+            unreadable = `crd ${t.crd.path}: ${describeFsError(e)}`;
+          }
         }
       }
+      const uri = uriOfInput(f.path, opts.cwd);
+      const td = readOnlyTextDocument(uri, 'yaml', 1, f.text);
+      service.update(td);
+      if (!unreadable) service.runTests(td);
+      const outcomes = service.testRunOf(uri)?.outcomes;
+      for (const c of t.cases) {
+        const problem = c.problem ?? unreadable ?? 'not run';
+        const outcome: CaseOutcome = outcomes?.get(c.index) ?? { passed: false, errors: [], missing: [], unexpected: [], problem };
+        report.cases.push({ file: f.path, name: c.name, line: line(c.nameRange.start), outcome });
+      }
+      service.close(uri);
     }
-    const uri = uriOfInput(f.path, opts.cwd);
-    const td = readOnlyTextDocument(uri, 'yaml', 1, f.text);
-    service.update(td);
-    if (!unreadable) service.runTests(td);
-    const outcomes = service.testRunOf(uri)?.outcomes;
-    for (const c of t.cases) {
-      const problem = c.problem ?? unreadable ?? 'not run';
-      const outcome: CaseOutcome = outcomes?.get(c.index) ?? { passed: false, errors: [], missing: [], unexpected: [], problem };
-      report.cases.push({ file: f.path, name: c.name, line: line(c.nameRange.start), outcome });
-    }
-    service.close(uri);
+    return report;
   }
-  return report;
 }
 
 /** The text report: PASS/FAIL lines, the differences of failures indented, and the totals last. */

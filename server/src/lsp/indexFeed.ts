@@ -7,6 +7,7 @@ import type { FileBaseline, FileContext, LanguageService, TestRun } from '../ser
 import type { CrdSourceKind } from '../workspace/crdIndex';
 import { namesOf } from '../workspace/lightIndex';
 import type { IndexFeed } from './workerProtocol';
+import { jsonSafe } from './jsonSafe';
 
 export class QueryWorkerFeed {
   /** What the query worker last got of each source (CRD ids, by `source uri`), so unchanged CRDs are not sent again. */
@@ -52,7 +53,8 @@ export class QueryWorkerFeed {
   }
 
   testRun(uri: string, run: TestRun | undefined): void {
-    this.send({ t: 'testRun', uri, run });
+    // Posted by structured clone: the engine's errors carry symbols (a Required error's omitted value).
+    this.send({ t: 'testRun', uri, run: run && { text: run.text, outcomes: new Map([...run.outcomes].map(([i, o]) => [i, jsonSafe(o)])) } });
   }
 
   /** A closed document: its context is sent again when it is opened again. */

@@ -9,11 +9,11 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { Location, NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { stringify } from 'yaml';
 import { contextNames, kubeconfigPaths, loadKubeconfig, openCluster, storedCrdManifest } from '../cluster';
-import type { FileContext } from '../service';
+import type { CatalogAnswer, FileContext } from '../service';
 import { crdVersions } from '../service';
 import type { LanguageService } from '../service';
 import { isKustomizationFile } from '../workspace/kustomize';
@@ -22,7 +22,8 @@ import { isTestToolFile } from '../workspace/testTools';
 import { globToRegExp, readCandidate, type ReadableRoots } from '../workspace/scan';
 import { defaultSourceCache, goModuleCrds, isUrl, urlSource, yamlFilesUnder } from '../workspace/sources';
 import { parseKubernetesVersion } from '../engine';
-import { Catalog, catalogable, catalogConfig, LOCK_FILE, parseLock, repositoryRootOf } from '../workspace/catalog';
+import { Catalog, catalogable, catalogConfig, LOCK_FILE, lockEntryLine, parseLock, repositoryRootOf } from '../workspace/catalog';
+import { crdKey } from '../workspace/crdIndex';
 import { CrdsRequest, ImportCrdsRequest, KubeconfigContextsRequest, TrustNotification, type CrdSummary, type ImportCrdsResult } from './protocol';
 
 /** The `crdYaml.*` settings this module reads. */
@@ -81,6 +82,8 @@ export class RepositoryFeatures {
   /** The group/kinds asked of the catalog, and the cached files of the CRDs it gave (indexed as external sources). */
   private readonly asked = new Set<string>();
   private readonly catalogUris = new Set<string>();
+  /** The crd-yaml.lock the catalog was made with (its path and text). */
+  private lock: { file: string; text: string } | undefined;
 
   constructor(
     private readonly deps: {
@@ -280,12 +283,11 @@ export class RepositoryFeatures {
     const catalog = this.currentCatalog();
     if (!catalog) return;
     const keys: Array<{ group: string; kind: string }> = [];
-    for (const c of svc.coverage(td)) {
-      if (!('notChecked' in c) || c.notChecked !== 'noCrd' || c.group === undefined || c.kind === undefined) continue;
-      const key = `${c.group}/${c.kind}`;
-      if (this.asked.has(key) || !catalogable(c.group, c.kind)) continue;
+    for (const k of svc.kindsWithoutCrd(td)) {
+      const key = crdKey(k.group, k.kind);
+      if (this.asked.has(key) || !catalogable(k.group, k.kind)) continue;
       this.asked.add(key);
-      keys.push({ group: c.group, kind: c.kind });
+      keys.push(k);
     }
     if (!keys.length) return;
     void catalog.lookupAll(keys).then((answers) => {
@@ -295,17 +297,20 @@ export class RepositoryFeatures {
       for (const a of answers) {
         if (!a.found) {
           if ('error' in a) this.deps.log(`catalog: ${a.error}`);
+          // Said on the objects of the kind: not in the catalog, or refused by the lock (with its entry).
+          const answer: CatalogAnswer | undefined = 'notFound' in a ? { notFound: true } : a.mismatch ? { refused: a.mismatch, detail: a.error, ...this.lockEntry(a.group, a.kind) } : undefined;
+          if (answer && svc.setCatalogAnswer(a.group, a.kind, answer)) {
+            changed.push(crdKey(a.group, a.kind));
+            // crd-yaml.lock, when open, shows the refused entry too.
+            if ('lock' in answer && answer.lock) this.deps.schedule(answer.lock.uri);
+          }
           continue;
         }
         // A local CRD indexed meanwhile wins anyway (crdIndex.ts ranks external sources last).
         const uri = pathToFileURL(a.file).href;
         this.catalogUris.add(uri);
-        // YAML as the API server serves it (never a template), another project's CRD (no authoring lints).
-        const fc = { plainYaml: true, vendored: 'it is from the CRD catalog' };
-        this.contexts.set(uri, fc);
-        svc.setFileContext(uri, fc);
-        changed.push(...svc.indexDiskFile(uri, a.text, 'external'));
-        for (const c of svc.index.entriesOf(uri, 'external')) c.catalog = { url: a.url, tag: a.tag };
+        this.contexts.set(uri, { plainYaml: true, vendored: 'it is from the CRD catalog' });
+        changed.push(...svc.indexCatalogCrd(uri, a.text, { url: a.url, tag: a.tag }));
         this.deps.indexed?.(uri);
         this.deps.log(`catalog: ${a.kind}.${a.group} from ${a.url}`);
       }
@@ -330,7 +335,12 @@ export class RepositoryFeatures {
       this.deps.indexed?.(uri);
     }
     this.catalogUris.clear();
+    for (const key of this.asked) {
+      const i = key.lastIndexOf('/');
+      if (svc.setCatalogAnswer(key.slice(0, i), key.slice(i + 1), undefined)) changed.push(key);
+    }
     this.asked.clear();
+    this.lock = undefined;
     if (changed.length) {
       for (const dep of svc.dependents(changed)) this.deps.schedule(dep);
       this.deps.sendStatus();
@@ -347,7 +357,9 @@ export class RepositoryFeatures {
     if (root) {
       const file = path.join(repositoryRootOf(root), LOCK_FILE);
       try {
-        lock = parseLock(readFileSync(file, 'utf8'));
+        const text = readFileSync(file, 'utf8');
+        lock = parseLock(text);
+        this.lock = { file, text };
       } catch {
         // no lock file
       }
@@ -358,6 +370,13 @@ export class RepositoryFeatures {
     }
     this.catalog.catalog = new Catalog({ config, cacheDir: this.catalogDir, allowNetwork: this.trusted, lock: lock && !('error' in lock) ? lock : undefined });
     return this.catalog.catalog;
+  }
+
+  /** Where crd-yaml.lock pins a group/kind (a refused CRD's finding links there). */
+  private lockEntry(group: string, kind: string): { lock?: Location } {
+    const line = this.lock && lockEntryLine(this.lock.text, group, kind);
+    if (!this.lock || line === undefined) return {};
+    return { lock: { uri: pathToFileURL(this.lock.file).href, range: { start: { line, character: 0 }, end: { line, character: this.lock.text.split('\n')[line].length } } } };
   }
 
   /** Of the CRDs in use, those from the catalog (the status bar counts them apart). */

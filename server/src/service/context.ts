@@ -117,7 +117,16 @@ export interface ServiceContext {
   folders?: string[];
   /** Where built-in kinds' schemas are written for go to definition (builtins.ts); none: not written. */
   builtinSchemaDir?: string;
+  /** What the CRD catalog answered for group/kinds no local CRD defines, by `group/kind` (set by the caller, which asks it). */
+  catalog: Map<string, CatalogAnswer>;
 }
+
+/**
+ * The CRD catalog's answer for a group/kind it was asked for and did not give (workspace/catalog.ts):
+ * not in the catalog, or refused by crd-yaml.lock (`refused`: why, in the file's terms; `detail`: the
+ * catalog's own words with the URL and hashes; `lock`: the lock file's entry).
+ */
+export type CatalogAnswer = { notFound: true } | { refused: string; detail: string; lock?: Location };
 
 /**
  * The parsed text of an indexed CRD: the editor's own parse when the CRD is in an open document (a

@@ -4,7 +4,8 @@
  * gave the API server's answer for it (a CRD, a custom resource against its CRD, an object of a kind the
  * API server does not serve); otherwise the reason says what would let it be checked.
  */
-import type { ServiceContext } from './context';
+import type { CatalogAnswer, ServiceContext } from './context';
+import { crdKey } from '../workspace/crdIndex';
 import { isPatchByName, partialRole } from './fileRole';
 import { lookupIdentity, resolveCr, roleOf } from './kube';
 import { identityToCheck, notCheckedByTemplate } from './templates';
@@ -37,8 +38,11 @@ export type DocumentCoverage =
   | { checked: Exclude<CheckedAs, 'unservedKind'> }
   /** The API server answers `no matches for kind`: why, in people's words and in its own. */
   | { checked: 'unservedKind'; refusal: { message: string; apiMessage: string; suggestions: string[] } }
-  /** `hint`: what can be said without checking (a built-in kind of a Kubernetes older than the built-in table). */
-  | { notChecked: NotCheckedReason; group?: string; kind?: string; apiVersion?: string; hint?: string };
+  /**
+   * `hint`: what can be said without checking (a built-in kind of a Kubernetes older than the built-in table);
+   * `catalog`: what the CRD catalog answered for a kind without a CRD (not in it, refused by crd-yaml.lock).
+   */
+  | { notChecked: NotCheckedReason; group?: string; kind?: string; apiVersion?: string; hint?: string; catalog?: CatalogAnswer };
 
 /** Files of client-side tools by name, whatever they hold (a kustomization need not say its kind). */
 const CLIENT_SIDE_FILES = /(^|\/)(kustomization\.ya?ml|Kustomization|Chart\.ya?ml|Chart\.lock|requirements\.ya?ml|values([.-][^/]*)?\.ya?ml|helmfile\.ya?ml)$/;
@@ -103,7 +107,8 @@ export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc,
     return { checked: 'unservedKind', refusal: builtin };
   }
   if (builtin) return { notChecked: 'builtinKind', group, kind, apiVersion, ...(builtin.served === undefined ? { hint: builtin.hint } : {}) };
-  return { notChecked: 'noCrd', group, kind, apiVersion };
+  const catalog = ctx.catalog.get(crdKey(group, kind));
+  return { notChecked: 'noCrd', group, kind, apiVersion, ...(catalog ? { catalog } : {}) };
 }
 
 /** The coverage of every document of a file, in order. */

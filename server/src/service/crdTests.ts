@@ -12,6 +12,7 @@ import type { ServiceContext } from './context';
 import type { Finding } from './finding';
 import { valueAt } from './kube';
 import { engineTarget } from './engineCalls';
+import { crdKey } from '../workspace/crdIndex';
 
 /** The command a Run lens invokes: arguments `[uri]` (the whole file) or `[uri, caseIndex]`. */
 export const RUN_TESTS_COMMAND = 'crdYaml.runTests';
@@ -36,6 +37,12 @@ export function testObjectAt(uri: string, value: unknown, segs: PathSegment[]): 
   return { object: o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : undefined, segments: segs.slice(3) };
 }
 
+/** The group/kind a test file's `crd:` names (undefined: a path, or none). */
+export function testCrdKind(text: string): { group: string; kind: string } | undefined {
+  const crd = parseTestFile(text).crd;
+  return crd && !('path' in crd) ? { group: crd.group, kind: crd.kind } : undefined;
+}
+
 /** The CRDs a test file names: by path (relative to the file, among the indexed CRDs) or by group/kind. */
 function crdsOf(ctx: ServiceContext, uri: string, t: TestFile): { crds: unknown[]; problem?: string } {
   if (!t.crd) return { crds: [], problem: 'the file names no CRD' };
@@ -53,7 +60,11 @@ function crdsOf(ctx: ServiceContext, uri: string, t: TestFile): { crds: unknown[
     return crds.length ? { crds } : { crds, problem: `crd ${t.crd.path}: no CustomResourceDefinition known there (is the file in the workspace?)` };
   }
   const c = ctx.index.lookup(t.crd.group, t.crd.kind);
-  return c ? { crds: [c.crd] } : { crds: [], problem: `no known CRD defines ${t.crd.group}/${t.crd.kind}` };
+  if (c) return { crds: [c.crd] };
+  // What the catalog answered (coverage.ts says the same of an object of that kind).
+  const answer = ctx.catalog.get(crdKey(t.crd.group, t.crd.kind));
+  if (answer && 'refused' in answer) return { crds: [], problem: `crd ${t.crd.group}/${t.crd.kind}: ${answer.refused}` };
+  return { crds: [], problem: `no known CRD defines ${t.crd.group}/${t.crd.kind}${answer ? ' (not in the catalog either)' : ''}` };
 }
 
 /** Runs the cases of a test file (all, or one) and remembers their outcomes. */

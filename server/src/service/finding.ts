@@ -23,6 +23,7 @@ export const FINDING_CODES = {
   UnknownKind: 'No known CRD defines this kind: the object is not checked (crdYaml.unknownKinds: once per file by default, on every object with hint; CLI: --unknown-kinds hint)',
   TemplateKind: 'A template decides what this document is (its apiVersion or kind): it is not checked (listed when crdYaml.unknownKinds is hint)',
   CRDUnreadable: 'The CRD of this object has YAML syntax errors: the object is not checked',
+  CatalogLockMismatch: "The CRD catalog's file for this kind is not the one crd-yaml.lock pins (another sha256, or gone): the object is not checked (crd-yaml lock --update takes the new one)",
   DeprecatedVersion: 'The CRD marks this version deprecated: the API server answers with a warning',
   VersionFieldLoss: 'Conversion strategy None with versions of different schemas: an object loses the fields the storage version lacks when stored, and those a served version lacks when read in it',
   EngineUnavailable: 'A check could not run on this document (see the message)',

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine';
 import { formatFieldPath, mappingKeys } from '../yaml';
-import type { IndexedCrd } from '../workspace/crdIndex';
+import { crdKey, type IndexedCrd } from '../workspace/crdIndex';
 import { identityBranches, identityToCheck, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
 import { crdLocation, type ServiceContext } from './context';
@@ -119,8 +119,8 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
   }
   const crd = resolveCr(ctx.index, role)?.crd ?? ctx.index.lookup(role.group, role.kind);
   if (crd) return `cr:${crd.id}:${ctx.settings.fieldValidation}:${patch}:${ctx.baselineGeneration}:${ctx.settings.unknownKinds}`;
-  // Unknown kind: the message depends on the group's other CRDs and on the unknownKinds setting.
-  return `cr-unknown:${ctx.settings.unknownKinds}:${ctx.index
+  // Unknown kind: the message depends on the group's other CRDs, the catalog's answer and the unknownKinds setting.
+  return `cr-unknown:${ctx.settings.unknownKinds}:${JSON.stringify(ctx.catalog.get(crdKey(role.group, role.kind)) ?? '')}:${ctx.index
     .all()
     .filter((c) => c.group === role.group)
     .map((c) => c.id)
@@ -273,6 +273,12 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: C
       f.apiMessage = coverage.refusal.apiMessage;
       if (coverage.refusal.suggestions.length) f.params = { suggestions: coverage.refusal.suggestions };
       out.push(f);
+    } else if ('notChecked' in coverage && coverage.catalog && 'refused' in coverage.catalog) {
+      // The catalog's CRD for the kind is not the one crd-yaml.lock pins: an error whatever unknownKinds
+      // says (the CLI refuses the run), on each object it leaves unchecked.
+      const f = finding(range, 'error', 'CatalogLockMismatch', `${coverage.group}/${coverage.kind} not checked: ${coverage.catalog.refused}`, 'cr');
+      if (coverage.catalog.lock) f.related = [{ location: coverage.catalog.lock, message: coverage.catalog.detail }];
+      out.push(f);
     } else if (ctx.settings.unknownKinds === 'hint' && 'notChecked' in coverage) {
       // No known CRD defines the kind. Its group may be a known CRD's all the same: an API group is shared
       // by several projects' CRDs (argoproj.io: Argo CD's, Argo Workflows', extensions'), and the cluster
@@ -384,9 +390,21 @@ function unknownKindFinding(range: Range, coverage: Extract<DocumentCoverage, { 
   if (coverage.notChecked === 'builtinKind' && coverage.hint) return finding(range, 'information', 'UnknownKind', coverage.hint, 'cr');
   if (coverage.notChecked !== 'noCrd') return undefined;
   const more = others > 0 ? ` (nor for ${others} more object${others === 1 ? '' : 's'} of this file)` : '';
-  const f = finding(range, 'information', 'UnknownKind', `${coverage.group}/${coverage.kind} not checked: no CRD known for it${more}`, 'cr');
+  // The catalog was asked and answered 404 (as the CLI's summary says it).
+  const catalog = coverage.catalog && 'notFound' in coverage.catalog ? ' (not in the catalog either)' : '';
+  const f = finding(range, 'information', 'UnknownKind', `${coverage.group}/${coverage.kind} not checked: no CRD known for it${catalog}${more}`, 'cr');
   f.params = { origin: 'noCrd' };
   return f;
+}
+
+/**
+ * crd-yaml.lock open in the editor: an error on each entry whose CRD the catalog no longer serves with the
+ * locked hash (the objects of its kind have theirs, crFindings), in the catalog's own words.
+ */
+export function lockFileFindings(ctx: ServiceContext, uri: string): Finding[] {
+  const out: Finding[] = [];
+  for (const [key, a] of ctx.catalog) if ('refused' in a && a.lock?.uri === uri) out.push(finding(a.lock.range, 'error', 'CatalogLockMismatch', `${key}: ${a.detail}`, 'other'));
+  return out;
 }
 
 /**
@@ -400,7 +418,8 @@ function firstUnknownKindFinding(ctx: ServiceContext, td: TextDocument, file: Ya
   for (const doc of file.docs) {
     if (doc.template && !doc.template.substitutionOnly) continue;
     const c = documentCoverage(ctx, td.uri, doc, td.getText());
-    if (!('notChecked' in c) || c.notChecked !== 'noCrd') continue;
+    // One the lock refused has its own error (crFindings).
+    if (!('notChecked' in c) || c.notChecked !== 'noCrd' || (c.catalog && 'refused' in c.catalog)) continue;
     if (first) others++;
     else first = { doc, coverage: c };
   }

@@ -6,16 +6,16 @@
 import { isBuiltinGroup } from '../engine';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SignatureHelp } from 'vscode-languageserver-types';
-import { CrdIndex, crdKey, extractCrds, mayHoldCrd, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
+import { CrdIndex, crdKey, extractCrds, mayHoldCrd, type CrdOrigin, type CrdSourceKind, type IndexedCrd } from '../workspace/crdIndex';
 import { lightCrds, type Rereadable } from '../workspace/lightIndex';
-import { DEFAULT_SERVICE_SETTINGS, type FileContext, type ServiceContext, type ServiceSettings } from './context';
+import { DEFAULT_SERVICE_SETTINGS, type CatalogAnswer, type FileContext, type ServiceContext, type ServiceSettings } from './context';
 import { parseFile, templateDecidesSpec } from './templates';
 import { hasGoTemplateActions } from '../yaml/template';
 import { ServiceCaches } from './caches';
 import type { FileBaseline, WorkspaceObjects } from './update';
-import { isTestFile, runTests, testFindings, testLenses, type TestRun } from './crdTests';
+import { isTestFile, runTests, testCrdKind, testFindings, testLenses, type TestRun } from './crdTests';
 import type { Finding, Fix } from './finding';
-import { fileFindings } from './findings';
+import { fileFindings, lockFileFindings } from './findings';
 import { fileCoverage, type DocumentCoverage } from './coverage';
 import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
@@ -89,6 +89,7 @@ export class LanguageService {
       baselineGeneration: 0,
       workspaceGeneration: 0,
       testRuns: new Map(),
+      catalog: new Map(),
     };
     this.index.builtins = (group, kind) => (this.ctx.settings.builtins ? builtinCrd(group, kind, this.ctx.settings.kubernetesMinor) : undefined);
   }
@@ -183,6 +184,9 @@ export class LanguageService {
       const role = roleOf(d.value);
       if (role.role === 'cr') used.add(crdKey(role.group, role.kind));
     }
+    // A CRD rule test file uses the CRD it names by group/kind (the catalog may give it).
+    const named = isTestFile(td.uri) ? testCrdKind(td.getText()) : undefined;
+    if (named) used.add(crdKey(named.group, named.kind));
     this.uses.set(td.uri, used);
     return this.index.set(
       td.uri,
@@ -239,6 +243,44 @@ export class LanguageService {
   }
 
   /**
+   * Indexes a CRD file of the catalog (workspace/catalog.ts; `undefined` text removes it): YAML as the API
+   * server serves it (never a template), another project's CRD (no authoring lints), its findings say
+   * where it came from. Returns the group/kind keys whose CRD changed.
+   */
+  indexCatalogCrd(uri: string, text: string | undefined, origin: CrdOrigin, reread?: () => string): string[] {
+    this.setFileContext(uri, text === undefined ? {} : { plainYaml: true, vendored: 'it is from the CRD catalog' });
+    const changed = this.indexDiskFile(uri, text, 'external', reread);
+    // Marked in place (a lazily parsed CRD is not copied).
+    for (const c of this.index.entriesOf(uri, 'external')) c.catalog = origin;
+    return changed;
+  }
+
+  /**
+   * Records what the catalog answered for a group/kind it did not give (`undefined`: forgotten): the
+   * objects of that kind say it (coverage.ts, findings.ts). True when that changed (re-check dependents).
+   */
+  setCatalogAnswer(group: string, kind: string, answer: CatalogAnswer | undefined): boolean {
+    const key = crdKey(group, kind);
+    if (JSON.stringify(this.ctx.catalog.get(key)) === JSON.stringify(answer)) return false;
+    if (answer) this.ctx.catalog.set(key, answer);
+    else this.ctx.catalog.delete(key);
+    return true;
+  }
+
+  /**
+   * The group/kinds a document needs a CRD for that no known CRD defines (what the catalog is asked
+   * for): its objects' (coverage.ts: not built-in, not a client tool's) and a CRD rule test file's
+   * `crd: group/Kind`.
+   */
+  kindsWithoutCrd(td: TextDocument): Array<{ group: string; kind: string }> {
+    const out = new Map<string, { group: string; kind: string }>();
+    for (const c of this.coverage(td)) if ('notChecked' in c && c.notChecked === 'noCrd' && c.group !== undefined && c.kind !== undefined) out.set(crdKey(c.group, c.kind), { group: c.group, kind: c.kind });
+    const named = isTestFile(td.uri) ? testCrdKind(td.getText()) : undefined;
+    if (named && !this.index.lookup(named.group, named.kind)) out.set(crdKey(named.group, named.kind), named);
+    return [...out.values()];
+  }
+
+  /**
    * Whether an open file has objects of a group/kind no indexed CRD defines, outside Kubernetes' built-in
    * groups (cheap: no coverage computed; coverage.ts says which and why).
    */
@@ -283,6 +325,7 @@ export class LanguageService {
     const f = fileFindings(this.ctx, td, file);
     // A checked-in CRD that its Go types (generated in this session) no longer make.
     for (const s of this.goStates.values()) f.push(...driftFindings(s, td, file));
+    if (td.uri.endsWith('/crd-yaml.lock')) return [...f, ...lockFileFindings(this.ctx, td.uri)];
     return isTestFile(td.uri) ? [...f, ...testFindings(this.ctx, td)] : f;
   }
 

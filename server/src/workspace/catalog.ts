@@ -106,6 +106,14 @@ export function parseLock(text: string): Map<string, LockEntry> | { error: strin
   return out;
 }
 
+/** The 0-based line of a group/kind's entry in a lock file's text (its `group:` line), if there. */
+export function lockEntryLine(text: string, group: string, kind: string): number | undefined {
+  const lines = text.split('\n');
+  const is = (line: string | undefined, key: string, value: string) => line !== undefined && new RegExp(`^[\\s-]*${key}:\\s*["']?${value.replace(/[.]/g, '\\.')}["']?\\s*$`).test(line);
+  for (let i = 0; i < lines.length; i++) if (is(lines[i], 'group', group) && (is(lines[i + 1], 'kind', kind) || is(lines[i - 1], 'kind', kind))) return i;
+  return undefined;
+}
+
 export function formatLock(entries: LockEntry[]): string {
   const sorted = [...entries].sort((a, b) => a.group.localeCompare(b.group) || a.kind.localeCompare(b.kind));
   const header = `# The catalog CRDs this repository's custom resources are checked against (crd-yaml lock writes it,\n# crd-yaml lock --update refreshes it). crd-yaml check and the editor use these bytes only.\n`;
@@ -122,8 +130,8 @@ export type CatalogEntry = {
   | { found: true; file: string; text: string; sha256: string }
   /** Not in the catalog (silent: the object is counted as not checked). */
   | { found: false; notFound: true }
-  /** Not available (offline and not cached, untrusted, a refused hash: `mismatch`). */
-  | { found: false; error: string; mismatch?: boolean }
+  /** Not available (offline and not cached, untrusted; refused by the lock: `mismatch`, why in the CR file's terms). */
+  | { found: false; error: string; mismatch?: string }
 );
 
 export interface CatalogOptions {
@@ -210,10 +218,18 @@ export class Catalog {
       if (cachedText !== undefined && sha256(cachedText) === locked.sha256) return found(cachedText, locked.sha256);
       const r = await this.fetch(url, undefined);
       if ('error' in r) return { ...base, found: false, error: r.error };
-      if (r.status === 'notFound') return { ...base, found: false, error: `${group}/${kind}: ${url} is not found (HTTP 404), but ${LOCK_FILE} locks it`, mismatch: true };
+      if (r.status === 'notFound') {
+        return {
+          ...base,
+          found: false,
+          error: `${group}/${kind}: ${url} is not found (HTTP 404), but ${LOCK_FILE} locks it`,
+          mismatch: `${LOCK_FILE} pins its CRD, but the catalog no longer has it (crd-yaml lock --update drops it)`,
+        };
+      }
       const got = sha256(r.text!);
       if (got !== locked.sha256) {
-        return { ...base, found: false, mismatch: true, error: `catalog CRD ${kind}.${group}: ${url} has sha256 ${got}, ${LOCK_FILE} locks ${locked.sha256} (crd-yaml lock --update takes the new one)` };
+        const mismatch = `its CRD in the catalog is not the one ${LOCK_FILE} pins (another sha256; crd-yaml lock --update takes the new one)`;
+        return { ...base, found: false, mismatch, error: `catalog CRD ${kind}.${group}: ${url} has sha256 ${got}, ${LOCK_FILE} locks ${locked.sha256} (crd-yaml lock --update takes the new one)` };
       }
       await this.store(file, { url, status: 'found', checkedAt: Date.now(), ...r.validators, sha256: got }, r.text);
       return found(r.text!, got);
