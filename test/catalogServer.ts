@@ -9,7 +9,10 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { sharedPath } from './shared';
+import { needsShared, sharedPath } from './shared';
+
+/** Why the catalog tests cannot run here (the CRDs it serves are the shared folder's), or false. */
+export const NO_CATALOG_DATA = needsShared('realworld2', 'crds', 'cloudnative-pg');
 
 /** The CRDs the catalog holds: group, kind, and the shared file. */
 export const CATALOG_CRDS = [

@@ -10,24 +10,26 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Catalog, catalogable, catalogConfig, catalogTag, catalogUrl, formatLock, parseLock, sha256, type CatalogOptions } from '../../server/src/workspace/catalog';
-import { startCatalog, type CatalogServer } from '../catalogServer';
+import { NO_CATALOG_DATA, startCatalog, type CatalogServer } from '../catalogServer';
 
 let server: CatalogServer;
 let dir: string;
 
 before(async () => {
+  if (NO_CATALOG_DATA) return;
   server = await startCatalog();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-catalog-unit-'));
 });
 
 after(async () => {
+  if (NO_CATALOG_DATA) return;
   await server?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const options = (cache: string, more: Partial<CatalogOptions> = {}): CatalogOptions => ({ config: { template: server.template, tag: 'v1.36.4' }, cacheDir: path.join(dir, cache), allowNetwork: true, ...more });
 
-test('one request per group/kind; a stale answer is revalidated (304) and a missing kind cached as not found', async () => {
+test('one request per group/kind; a stale answer is revalidated (304) and a missing kind cached as not found', { skip: NO_CATALOG_DATA }, async () => {
   const a = new Catalog(options('c1'));
   const [pub, again, missing] = await a.lookupAll([
     { group: 'postgresql.cnpg.io', kind: 'Publication' },
@@ -69,7 +71,7 @@ test('one request per group/kind; a stale answer is revalidated (304) and a miss
   assert.equal(offline.requests, 1);
 });
 
-test('untrusted: only the cache; a changed file is refused by the lock', async () => {
+test('untrusted: only the cache; a changed file is refused by the lock', { skip: NO_CATALOG_DATA }, async () => {
   const untrusted = new Catalog(options('c2', { allowNetwork: false }));
   const r = await untrusted.lookup('postgresql.cnpg.io', 'Publication');
   assert.ok(!r.found && 'error' in r && /untrusted/.test(r.error));

@@ -124,7 +124,7 @@ test('splice: typing in property names (keys) = fresh parse, the renamed entry k
   assert.ok(kept > 30, `kept ${kept}`);
 });
 
-test('splice: whole lines deleted or added (type lines, properties, list items) = fresh parse', () => {
+test('splice: whole lines deleted or added (type lines, properties, list items) = fresh parse', { skip: NO_SHARED }, () => {
   const rand = rng(29);
   let text = CRD;
   let f = parseYamlDocuments(text);
@@ -164,7 +164,7 @@ test('splice: whole lines deleted or added (type lines, properties, list items) 
   assert.ok(spliced > 15, `spliced ${spliced}`);
 });
 
-test('splice: a line added above the first entry of a block mapping, or that entry deleted, re-parses only that mapping', () => {
+test('splice: a line added above the first entry of a block mapping, or that entry deleted, re-parses only that mapping', { skip: NO_SHARED }, () => {
   const props = CRD.indexOf('properties:\n', CRD.length / 2) + 'properties:\n'.length;
   const indent = /^ */.exec(CRD.slice(props))![0];
   // A mapping whose first entry is one line, with more entries after it.
