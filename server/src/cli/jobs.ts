@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { deserialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
-import { parseBytesBound } from '../yaml/parseBound';
+import { PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES } from '../yaml/parseBound';
 import { parseArgs } from './args';
 import { ProgressLine } from './progress';
 import type { CheckReport, InputReport } from './check';
@@ -59,6 +59,18 @@ const YOUNG_GENERATION_MB = 8;
  * up past it (at least one); --jobs N is taken as asked.
  */
 export const WORKER_HEAPS_BUDGET_MB = 384;
+
+/**
+ * A worker's heap for inputs whose largest file has `largest` bytes: the base, and room for the parse of
+ * that file. The YAML layer's bound (parseBound.ts) is a fixed allowance plus so much per character; the
+ * fixed part is what a small file of pathological shape may take (a 40,000-key map of 550 KB: 80 MB), so
+ * the room is the larger of the two, not their sum: the catalog's 2.9 MB CRDs get 200 MB, not 257 MB, and
+ * V8 grows into whatever it is given. A file that needs more ends the worker, and the main thread checks
+ * the rest (same report).
+ */
+export function workerHeapMb(largest: number): number {
+  return Math.ceil(HEAP_BASE_MB + Math.max(PARSE_BYTES_PER_CHAR * largest, PARSE_FIXED_BYTES) / 1048576);
+}
 
 /** The workers a check starts: `wanted`, fewer when their heaps (`heapMb` each) add up past the budget. */
 export function workersWithin(wanted: number, heapMb: number): number {
@@ -146,7 +158,7 @@ export function runCliProcess(argv: string[], given: CliIO, load: () => Program,
       tick(file, total);
     });
   const { total: bytes, largest } = inputBytes([...args.paths, ...args.crdPaths], io.cwd);
-  const heapMb = Math.ceil(HEAP_BASE_MB + parseBytesBound(largest) / 1048576);
+  const heapMb = workerHeapMb(largest);
   const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? workersWithin(Math.min(4, os.availableParallelism()), heapMb) : 1);
   const inline = () => Promise.resolve(runCli(argv, done.size ? { ...io, done: readReports(done) } : io));
   if (jobs === 1 && args.jobs === undefined && bytes <= INLINE_INPUT_BYTES) return inline();
