@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import { runCli, type CliIO } from '../../server/src/cli/main';
-import { runCliProcess, type Program } from '../../server/src/cli/jobs';
+import { inputBytes, runCliProcess, workersWithin, WORKER_HEAPS_BUDGET_MB, type Program } from '../../server/src/cli/jobs';
 import { needsShared, sharedPath } from '../shared';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -94,6 +94,29 @@ test('a worker that fails midway: the main thread checks only the rest, and the 
       else assert.ok(given >= 3, `${given} inputs from the shares`);
       assert.equal(checkedHere + given, inputs, 'each input checked once');
     }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('workers without --jobs: fewer when their heaps add up past the budget, never none', () => {
+  // The catalog's 2.9 MB CRDs size a worker's heap at 257 MB: one worker.
+  assert.equal(workersWithin(2, 257), 1);
+  assert.equal(workersWithin(4, WORKER_HEAPS_BUDGET_MB + 1), 1);
+  assert.equal(workersWithin(4, Math.floor(WORKER_HEAPS_BUDGET_MB / 3)), 3);
+  assert.equal(workersWithin(2, Math.floor(WORKER_HEAPS_BUDGET_MB / 2)), 2);
+});
+
+test('the input bytes count YAML files in folders named like domains, and only YAML files in folders', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-bytes-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'monitoring.coreos.com'));
+    fs.writeFileSync(path.join(dir, 'monitoring.coreos.com', 'prometheus.yaml'), 'x'.repeat(300));
+    fs.writeFileSync(path.join(dir, 'top.yml'), 'x'.repeat(100));
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'x'.repeat(5000));
+    assert.deepEqual(inputBytes(['.'], dir), { total: 400, largest: 300 });
+    // A file named on the command line counts whatever its name.
+    assert.deepEqual(inputBytes(['notes.txt'], dir), { total: 5000, largest: 5000 });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

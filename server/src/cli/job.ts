@@ -2,6 +2,7 @@
  * A check worker's side of cli/jobs.ts: it runs its job with the program and posts the outcome to the
  * main thread (all output at once, so a failed worker printed nothing).
  */
+import { serialize } from 'node:v8';
 import type * as WorkerThreads from 'node:worker_threads';
 import type { CheckReport } from './check';
 import type { FromWorker, JobData } from './jobs';
@@ -26,7 +27,7 @@ export function runJob(): void {
   const post = (m: FromWorker) => parentPort!.postMessage(m);
   // Each input's report as soon as it is checked: should this worker run out of its heap, the check in
   // the main thread takes them and goes on from there instead of starting over.
-  io.onInput = (file, report, total) => post({ kind: 'input', file, report, total });
+  io.onInput = (file, report, total) => post({ kind: 'input', file, report: serialize(report), total });
   if (data.shard) {
     let report: { report: CheckReport; inputErrors: string[] } | undefined;
     io.shard = { ...data.shard, report: (r) => (report = r) };

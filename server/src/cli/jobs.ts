@@ -15,8 +15,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { deserialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
-import { parseBytesBound } from '../yaml/parseBound';
+import { PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES } from '../yaml/parseBound';
 import { parseArgs } from './args';
 import { ProgressLine } from './progress';
 import type { CheckReport, InputReport } from './check';
@@ -50,6 +51,31 @@ export const PARALLEL_INPUT_BYTES = 64 * 1024 * 1024;
  */
 const HEAP_BASE_MB = 72;
 const YOUNG_GENERATION_MB = 8;
+/**
+ * The heaps of all check workers together may not exceed this (issue 29: peak memory bounded by the
+ * largest file, not by the total): V8 grows each worker's heap into its cap, so two workers sized for the
+ * catalog's 2.9 MB CRDs (257 MB each) peaked at 560 MB where one peaks at about 300 MB, and on 2 cores
+ * the second worker saved no wall time. Without --jobs, fewer workers are started when their caps add
+ * up past it (at least one); --jobs N is taken as asked.
+ */
+export const WORKER_HEAPS_BUDGET_MB = 384;
+
+/**
+ * A worker's heap for inputs whose largest file has `largest` bytes: the base, and room for the parse of
+ * that file. The YAML layer's bound (parseBound.ts) is a fixed allowance plus so much per character; the
+ * fixed part is what a small file of pathological shape may take (a 40,000-key map of 550 KB: 80 MB), so
+ * the room is the larger of the two, not their sum: the catalog's 2.9 MB CRDs get 200 MB, not 257 MB, and
+ * V8 grows into whatever it is given. A file that needs more ends the worker, and the main thread checks
+ * the rest (same report).
+ */
+export function workerHeapMb(largest: number): number {
+  return Math.ceil(HEAP_BASE_MB + Math.max(PARSE_BYTES_PER_CHAR * largest, PARSE_FIXED_BYTES) / 1048576);
+}
+
+/** The workers a check starts: `wanted`, fewer when their heaps (`heapMb` each) add up past the budget. */
+export function workersWithin(wanted: number, heapMb: number): number {
+  return Math.max(1, Math.min(wanted, Math.floor(WORKER_HEAPS_BUDGET_MB / heapMb)));
+}
 
 /** What a check worker is given (cli/job.ts runs it). */
 export interface JobData {
@@ -61,8 +87,12 @@ export interface JobData {
 export type FromWorker =
   | { kind: 'out'; stdout: string; stderr: string; code: number }
   | { kind: 'report'; report: CheckReport; inputErrors: string[]; stderr: string }
-  /** One input checked (posted as the worker goes), of `total` input files. */
-  | { kind: 'input'; file: string; report: InputReport; total: number };
+  /**
+   * One input checked (posted as the worker goes), of `total` input files; its report serialized
+   * (v8.serialize): the main thread keeps it only in case the worker fails, as bytes (the findings of
+   * the whole catalog as objects took tens of megabytes beside the worker's own copy).
+   */
+  | { kind: 'input'; file: string; report: Uint8Array; total: number };
 
 /** The bytes of the YAML files under the given paths, and of the largest (a quick walk, bounded, links inside folders not followed). */
 export function inputBytes(paths: string[], cwd: string): { total: number; largest: number } {
@@ -80,6 +110,8 @@ export function inputBytes(paths: string[], cwd: string): { total: number; large
       return;
     }
     if (st.isFile()) {
+      // As files.ts reads folders: *.yaml and *.yml inside them; a named file whatever its name.
+      if (depth > 0 && !/\.ya?ml$/i.test(p)) return;
       total += st.size;
       largest = Math.max(largest, st.size);
     } else if (st.isDirectory()) {
@@ -91,8 +123,8 @@ export function inputBytes(paths: string[], cwd: string): { total: number; large
       }
       for (const n of names) {
         if (n.startsWith('.') || n === 'node_modules') continue;
-        const c = path.join(p, n);
-        if (/\.ya?ml$/i.test(n) || !n.includes('.')) walk(c, depth + 1);
+        // Folders named like domains (the catalog's `<group>/`) hold YAML too: every entry is looked at.
+        walk(path.join(p, n), depth + 1);
       }
     }
   };
@@ -119,16 +151,16 @@ export function runCliProcess(argv: string[], given: CliIO, load: () => Program,
   // The inputs the workers checked: a worker that runs out of its heap (or fails otherwise) is replaced
   // by a check in the main thread that goes on from there (it indexes every input again, and checks
   // the ones no worker finished).
-  const done = new Map<string, InputReport>();
+  const done = new Map<string, Uint8Array>();
   const runWorker = (data: JobData, heapMb: number) =>
     startWorker(entry, data, heapMb, (file, r, total) => {
       done.set(file, r);
       tick(file, total);
     });
   const { total: bytes, largest } = inputBytes([...args.paths, ...args.crdPaths], io.cwd);
-  const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? Math.min(4, os.availableParallelism()) : 1);
-  const heapMb = Math.ceil(HEAP_BASE_MB + parseBytesBound(largest) / 1048576);
-  const inline = () => Promise.resolve(runCli(argv, done.size ? { ...io, done } : io));
+  const heapMb = workerHeapMb(largest);
+  const jobs = args.jobs ?? (bytes > PARALLEL_INPUT_BYTES ? workersWithin(Math.min(4, os.availableParallelism()), heapMb) : 1);
+  const inline = () => Promise.resolve(runCli(argv, done.size ? { ...io, done: readReports(done) } : io));
   if (jobs === 1 && args.jobs === undefined && bytes <= INLINE_INPUT_BYTES) return inline();
   if (jobs === 1) {
     return runWorker({ argv, cwd: io.cwd }, heapMb).then(
@@ -202,7 +234,12 @@ function mergeReports(reports: CheckReport[]): CheckReport {
   };
 }
 
-function startWorker(entry: string, data: JobData, heapMb: number, onInput: (file: string, r: InputReport, total: number) => void): Promise<Exclude<FromWorker, { kind: 'input' }>> {
+/** The reports workers posted, as objects again (for the check in the main thread that goes on from them). */
+function readReports(done: Map<string, Uint8Array>): Map<string, InputReport> {
+  return new Map([...done].map(([file, bytes]) => [file, deserialize(bytes) as InputReport]));
+}
+
+function startWorker(entry: string, data: JobData, heapMb: number, onInput: (file: string, r: Uint8Array, total: number) => void): Promise<Exclude<FromWorker, { kind: 'input' }>> {
   return new Promise((resolve, reject) => {
     // Loaded here: a small check runs in the main thread and starts no worker.
     const w = new (require('node:worker_threads') as { Worker: typeof Worker }).Worker(entry, {
