@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BlockLocator, readBlockYaml, readBlockYamlCounted } from '../../server/src/yaml/block';
 import { estimateParseBytes, parseBytesOfTokens } from '../../server/src/yaml/budget';
 import type { PathSegment } from '../../server/src/engine/field';
-import { findPath, keyRange, nodeRange, parseYamlFile } from '../../server/src/service/yamlDocument';
+import { findPath, keyRange, nodeRange, parseYamlFile } from '../../server/src/yaml/file';
 import { parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
 import { sharedPath } from '../shared';
 

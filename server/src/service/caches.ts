@@ -8,7 +8,7 @@ import type { FieldError } from '../engine';
 import { SubtreeMemo } from '../engine';
 import type { CustomResourceResult } from '../engine';
 import type { Finding } from './finding';
-import type { YamlDoc, YamlFile } from './yamlDocument';
+import type { YamlDoc, YamlFile } from '../yaml/file';
 import type { BlockLocator } from '../yaml/block';
 
 /** The budgets of the caches below, in one place. */
@@ -146,7 +146,7 @@ export class ServiceCaches {
   readonly crdTexts: Lru<string, CrdText>;
   readonly crUpdateChecks = new Lru<string, CrUpdateCheck>(CACHE_BUDGETS.crUpdateChecks);
   readonly crdUpdateChecks = new Lru<string, CrdUpdateCheck>(CACHE_BUDGETS.crdUpdateChecks);
-  /** Per parsed document (the same object while its text is unchanged, service/yamlDocument.ts): its last findings. */
+  /** Per parsed document (the same object while its text is unchanged, yaml/file.ts): its last findings. */
   readonly docFindings = new WeakMap<object, DocFindings>();
   /** Parsed open documents by URI (dropped on close): they also serve locations inside open CRDs. */
   readonly openFiles = new Map<string, OpenFile>();

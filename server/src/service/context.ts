@@ -6,7 +6,7 @@ import { readOnlyTextDocument } from './textDocument';
 import type { Location, Range } from 'vscode-languageserver-types';
 import type { PathSegment } from '../engine';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
-import { findPath, keyRange, nodeRange, parseYamlFile } from './yamlDocument';
+import { findPath, keyRange, nodeRange, parseYamlFile } from '../yaml/file';
 import type { CrdText, ServiceCaches } from './caches';
 import type { CompatSeverity } from '../engine';
 import type { FileBaseline, WorkspaceObjects } from './update';

@@ -21,7 +21,7 @@ import { engineTarget } from './engineCalls';
 import type { KubernetesTarget } from '../engine';
 import { resolveCr, roleOf } from './kube';
 import { toPlain } from './preview';
-import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, type YamlDoc, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** A message about the check, and the object (index in the input list) it is about, when one. */

@@ -24,7 +24,7 @@ import { documentCoverage, type DocumentCoverage } from './coverage';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
 import { upgradeVerdicts } from './migrate';
-import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 import { partialRole } from './fileRole';
 

@@ -6,7 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Location, type Position } from 'vscode-languageserver-types';
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
-import { docAt, findPath, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, findPath, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 const MAX_SYMBOLS = 5000;

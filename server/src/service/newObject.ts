@@ -11,7 +11,7 @@ import type { IndexedCrd } from '../workspace/crdIndex';
 import type { ServiceContext } from './context';
 import { minimalValidValue } from './fixes/minimalValue';
 import { crdVersions } from './kube';
-import type { YamlDoc } from './yamlDocument';
+import type { YamlDoc } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** Whether the cursor's document has nothing in it yet (blanks and comments only). */

@@ -15,7 +15,7 @@ import { checkCr, guard, textKey } from './engineCalls';
 import { readBack, storedObject } from '../engine';
 import { crdVersions, resolveCr, roleOf } from './kube';
 import { BUILTIN_API_GROUPS } from '../yaml';
-import { docAt, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, type Node, type YamlDoc, type YamlFile } from '../yaml/file';
 
 /** The stored object of one CR document, and how it came about. */
 export interface StoredObjectPreview {

@@ -12,7 +12,7 @@ import { formatFieldPath } from '../../yaml';
 import { markStops, renderStops, yamlScalar, type Stop } from '../newObject';
 import type { Finding, Fix } from '../finding';
 import { resolveCr, roleOf, schemaAtPath } from '../kube';
-import { findWrittenPath, isMap } from '../yamlDocument';
+import { findWrittenPath, isMap } from '../../yaml/file';
 import { appendToMapping, fix, yamlKeyText, type TextEdit } from './edits';
 import { minimalValidValue } from './minimalValue';
 import type { FixContext, FixProvider } from './types';

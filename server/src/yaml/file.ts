@@ -1,29 +1,18 @@
 /**
- * The service's view of a YAML file, over the YAML layer (server/src/yaml): the documents of a file,
+ * A YAML file as the service and the CLI use it, over the layer's parse (document.ts): the documents of a file,
  * each parsed on its own and reused across edits when its text did not change, plus the node-level
  * helpers the service features need (path <-> offset, key and value ranges), all walked by the YAML layer.
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
-import { resolveAlias, resolvePath } from '../yaml/path';
 import type { PathSegment } from '../engine';
-import {
-  MAX_YAML_DOCUMENTS,
-  RETAINED_SHARE,
-  estimateParseBytes,
-  formatFieldPath,
-  parseBytesBound,
-  parseFieldPath,
-  parseYamlDocuments,
-  splitYamlChunks,
-  v1PathsOfInternalCrdPath,
-  type PathRange,
-  type YamlDocument,
-  type YamlFile as LayerFile,
-} from '../yaml';
-import { UNPARSED_DOCUMENT_BYTES, parseBytesOfTokens } from '../yaml/budget';
-import { BlockLocator, readBlockYamlCounted } from '../yaml/block';
-import { streamProblems } from '../yaml/stream';
-import type { MaskedTemplate, TemplateRegions } from '../yaml/template';
+import { MAX_YAML_DOCUMENTS, RETAINED_SHARE, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound, parseBytesOfTokens } from './budget';
+import { parseYamlDocuments, type PathRange, type YamlDocument, type YamlFile as LayerFile } from './document';
+import { formatFieldPath, parseFieldPath, resolveAlias, resolvePath } from './path';
+import { splitYamlChunks } from './split';
+import { v1PathsOfInternalCrdPath } from './crd-paths';
+import { BlockLocator, readBlockYamlCounted } from './block';
+import { streamProblems } from './stream';
+import type { MaskedTemplate, TemplateRegions } from './template';
 
 /** A syntax problem, as offsets in the whole file. */
 export interface SyntaxProblem {
@@ -173,7 +162,7 @@ export function docAt(file: YamlFile, offset: number): YamlDoc | undefined {
   return found;
 }
 
-export { parseFieldPath } from '../yaml';
+export { parseFieldPath };
 
 /** What a path leads to in a document: the value node and, for map entries, the pair (for its key). */
 export interface NodeMatch {
