@@ -15,7 +15,7 @@ import { checkCr, guard, textKey } from './engineCalls';
 import { readBack, storedObject } from '../engine';
 import { crdVersions, resolveCr, roleOf } from './kube';
 import { BUILTIN_API_GROUPS } from '../yaml';
-import { docAt, type Node, type YamlDoc, type YamlFile } from '../yaml/file';
+import { contentStart, docAt, type YamlDoc, type YamlFile } from '../yaml/file';
 
 /** The stored object of one CR document, and how it came about. */
 export interface StoredObjectPreview {
@@ -214,9 +214,7 @@ export function previewFileText(ctx: ServiceContext, td: TextDocument, file: Yam
       continue;
     }
     // Keep what precedes the content (`---`, comments) so the documents line up with the source.
-    const contents = doc.ast.contents as Node | null;
-    const contentStart = contents?.range ? doc.base + contents.range[0] : doc.start;
-    out += file.text.slice(doc.start, Math.max(doc.start, contentStart)) + renderPreview(p);
+    out += file.text.slice(doc.start, Math.max(doc.start, contentStart(doc))) + renderPreview(p);
   }
   return out;
 }

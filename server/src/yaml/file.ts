@@ -211,6 +211,11 @@ export function nodeRange(doc: YamlDoc, node: Node | null | undefined): [number,
   return [doc.base + node.range[0], doc.base + node.range[1]];
 }
 
+/** File offset of a document's first content node (past its `---` line and leading comments); its start when empty. */
+export function contentStart(doc: YamlDoc): number {
+  return nodeRange(doc, doc.ast.contents as Node | null)?.[0] ?? doc.start;
+}
+
 /** File offsets of a pair's key. */
 export function keyRange(doc: YamlDoc, pair: Pair<unknown, unknown> | undefined): [number, number] | undefined {
   if (!pair || !isScalar(pair.key) || !pair.key.range) return undefined;

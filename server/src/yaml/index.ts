@@ -45,5 +45,5 @@ export { scalarSourceOffsets } from './scalar';
 export { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, RETAINED_SHARE, SPLICE_MAX_INSERT_CHARS, estimateParseBytes, parseBytesBound } from './budget';
 export { ALIAS_RATIO_RANGE_HIGH, ALIAS_RATIO_RANGE_LOW, allowedAliasRatio, excessiveAliasing } from './decode';
 export type { DecodeWork } from './decode';
-export { docAt, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
+export { contentStart, docAt, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
 export type { NodeMatch, PathAt, SyntaxProblem, YamlDoc, YamlFile as ParsedYamlFile } from './file';
