@@ -5,10 +5,9 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
-import { parse } from 'yaml';
 import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine';
-import { formatFieldPath, mappingKeys } from '../yaml';
+import { formatFieldPath, mappingKeys, readAsYaml12 } from '../yaml';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { identityBranches, identityToCheck, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
@@ -586,11 +585,8 @@ function scalarReading(v: unknown): string {
 
 /** How plain YAML 1.2 (core schema) reads a scalar's source. */
 function yaml12Reading(source: string): string {
-  try {
-    return scalarReading(parse(source, { schema: 'core', logLevel: 'error' }));
-  } catch {
-    return '';
-  }
+  const r = readAsYaml12(source);
+  return r ? scalarReading(r.value) : '';
 }
 
 function surpriseMessage(doc: YamlDoc, segs: PathSegment[], surprise: { source: string; readAs: string }): string {

@@ -6,7 +6,6 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, Position } from 'vscode-languageserver-types';
-import { stringify } from 'yaml';
 import { stringifyJSONLossless } from '../engine';
 import type { ServiceContext } from './context';
 import type { Finding } from './finding';
@@ -14,7 +13,7 @@ import { documentFindings, headRange } from './findings';
 import { checkCr, guard, textKey } from './engineCalls';
 import { readBack, storedObject } from '../engine';
 import { crdVersions, resolveCr, roleOf } from './kube';
-import { BUILTIN_API_GROUPS } from '../yaml';
+import { BUILTIN_API_GROUPS, yamlText } from '../yaml';
 import { contentStart, docAt, type YamlDoc, type YamlFile } from '../yaml/file';
 
 /** The stored object of one CR document, and how it came about. */
@@ -191,7 +190,7 @@ export function renderPreview(p: StoredObjectPreview, opts: { title?: string } =
 }
 
 function yamlOf(v: unknown): string {
-  return stringify(toPlain(v), { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd();
+  return yamlText(toPlain(v)).trimEnd();
 }
 
 /** The previews of every CR document of a file (see previewDocument for `unknownKinds`). */
