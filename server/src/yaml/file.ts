@@ -155,6 +155,21 @@ function placedByIndentation(text: string, offset: number, layer: () => YamlDocu
   });
 }
 
+/**
+ * Where a path is in one document (document.ts rangeOfPath: its key or value, else the deepest part of it
+ * that exists): the one way the service places a path it did not get from a finding.
+ */
+export type PathLocator = Pick<YamlDocument, 'rangeOfPath'>;
+
+/**
+ * The locator of one document of plain block YAML (what readBlockYaml reads): by indentation where that
+ * tells the range exactly (block.ts), else (a missing path, a list item) from a parse on first need.
+ */
+export function blockLocator(text: string): PathLocator {
+  let doc: YamlDocument | undefined;
+  return placedByIndentation(text, 0, () => (doc ??= parseYamlDocuments(text).documents[0]));
+}
+
 /** The document containing an offset. */
 export function docAt(file: YamlFile, offset: number): YamlDoc | undefined {
   let found: YamlDoc | undefined;

@@ -48,5 +48,5 @@ export { readAsYaml12, yamlText } from './write';
 export { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, RETAINED_SHARE, SPLICE_MAX_INSERT_CHARS, estimateParseBytes, parseBytesBound } from './budget';
 export { ALIAS_RATIO_RANGE_HIGH, ALIAS_RATIO_RANGE_LOW, allowedAliasRatio, excessiveAliasing } from './decode';
 export type { DecodeWork } from './decode';
-export { contentStart, docAt, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
-export type { NodeMatch, PathAt, SyntaxProblem, YamlDoc, YamlFile as ParsedYamlFile } from './file';
+export { blockLocator, contentStart, docAt, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
+export type { NodeMatch, PathAt, PathLocator, SyntaxProblem, YamlDoc, YamlFile as ParsedYamlFile } from './file';
