@@ -9,7 +9,6 @@ import { MAX_YAML_DOCUMENTS, RETAINED_SHARE, UNPARSED_DOCUMENT_BYTES, estimatePa
 import { parseYamlDocuments, type PathRange, type YamlDocument, type YamlFile as LayerFile } from './document';
 import { formatFieldPath, parseFieldPath, resolveAlias, resolvePath } from './path';
 import { splitYamlChunks } from './split';
-import { v1PathsOfInternalCrdPath } from './crd-paths';
 import { BlockLocator, readBlockYamlCounted } from './block';
 import { streamProblems } from './stream';
 import type { MaskedTemplate, TemplateRegions } from './template';
@@ -194,7 +193,7 @@ export interface NodeMatch {
  * Walks a document along path segments: the YAML layer's resolvePath (yaml/path.ts), so aliases are
  * followed and `<<` merge keys looked through, as the value the API server decodes has them.
  */
-export function findPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
+export function findPath(doc: YamlDoc, segs: readonly PathSegment[]): NodeMatch {
   const ast = doc.ast;
   const root = resolveAlias(ast.contents, ast);
   const { steps, complete } = resolvePath(root, segs, ast);
@@ -208,16 +207,8 @@ export function findPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
  * Like findPath, but an internal CRD path the API server prints (`spec.validation.openAPIV3Schema...`)
  * is also tried as the v1 fields it came from (`spec.versions[i].schema.openAPIV3Schema...`).
  */
-export function findWrittenPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
-  const direct = findPath(doc, segs);
-  if (direct.matched === segs.length) return direct;
-  const v = doc.value as { spec?: { versions?: unknown } } | null;
-  const n = v && typeof v === 'object' && Array.isArray(v.spec?.versions) ? (v.spec!.versions!.length as number) : 0;
-  for (const alt of v1PathsOfInternalCrdPath(segs, n)) {
-    const m = findPath(doc, alt);
-    if (m.matched === alt.length) return m;
-  }
-  return direct;
+export function findWrittenPath(doc: YamlDoc, segs: readonly PathSegment[]): NodeMatch {
+  return findPath(doc, doc.layer.writtenPath(segs));
 }
 
 /** File offsets [start, end) of a node (its value, without trailing comments). */
