@@ -1,11 +1,11 @@
 /**
- * The service's node lookups are the YAML layer's (service/yamlDocument.ts over yaml/path.ts): paths go
+ * The service's node lookups are the YAML layer's (yaml/file.ts over yaml/path.ts): paths go
  * through aliases and `<<` merge keys as the decoded value does, and the cursor path names the pair it is on.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFieldPath } from '../../server/src/yaml';
-import { findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from '../../server/src/service/yamlDocument';
+import { findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from '../../server/src/yaml/file';
 
 const TEXT = [
   'apiVersion: example.com/v1', // a first document, so that offsets are file offsets

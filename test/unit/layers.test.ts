@@ -153,14 +153,14 @@ test('a planted import against the layer order is found', () => {
     ['server/src/engine/crd/x.ts', "import { LanguageService } from '../../service/languageService';\n"],
     ['server/src/service/y.ts', "import { readFileSync } from 'node:fs';\nimport { checkCrd } from './engineCalls';\n"],
     ['server/src/yaml/z.ts', "import { isJSONObject } from '../engine/json/values';\n"],
-    ['client/src/w.ts', "import { parseYamlFile } from '../../server/src/service/yamlDocument';\n"],
+    ['client/src/w.ts', "import { parseYamlFile } from '../../server/src/yaml/file';\n"],
     ['server/src/lsp/v.ts', "import { LanguageService } from '../service/languageService';\nimport { Finding } from '../service';\n"],
   ]);
   assert.deepEqual(violations(planted), [
     'server/src/engine/crd/x.ts: engine imports server/src/service/languageService.ts',
     'server/src/service/y.ts: service imports node:fs (IO or the LSP library)',
     'server/src/yaml/z.ts: yaml imports server/src/engine/json/values.ts',
-    'client/src/w.ts: client imports server/src/service/yamlDocument.ts',
+    'client/src/w.ts: client imports server/src/yaml/file.ts',
     'server/src/lsp/v.ts: lsp imports server/src/service/languageService.ts',
   ]);
 });

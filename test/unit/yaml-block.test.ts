@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BlockLocator, readBlockYaml, readBlockYamlCounted } from '../../server/src/yaml/block';
 import { estimateParseBytes, parseBytesOfTokens } from '../../server/src/yaml/budget';
 import type { PathSegment } from '../../server/src/engine/field';
-import { findPath, keyRange, nodeRange, parseYamlFile } from '../../server/src/service/yamlDocument';
+import { blockLocator } from '../../server/src/yaml/file';
 import { parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
 import { needsShared, sharedPath } from '../shared';
 
@@ -105,38 +105,6 @@ test('block YAML reader: random edits of real CRDs read as the full parse reads 
   assert.ok(compared > 300, `compared ${compared}, refused ${refused}`);
 });
 
-test('block locator: key ranges as the full parse places them, on real CRDs (paths that exist, go beyond the text, or end at list items)', { skip: NO_SHARED }, () => {
-  const rand = rng(11);
-  let compared = 0;
-  for (const c of chunks.filter((_, i) => i % 5 === 0)) {
-    const value = readBlockYaml(c.text);
-    if (value === undefined) continue;
-    const doc = parseYamlFile(c.text).docs[0];
-    const locator = new BlockLocator(c.text);
-    // Paths of the value (maps by key, lists by index), some extended past the text or cut at an item.
-    const paths = pathsOf(value);
-    for (let n = 0; n < 60; n++) {
-      let p = paths[Math.floor(rand() * paths.length)];
-      if (p.length === 0) continue;
-      const r = rand();
-      if (r < 0.2) p = [...p, { kind: 'field', name: 'missing' }];
-      else if (r < 0.3) p = [...p.slice(0, -1), { kind: 'field', name: 'nope' }, { kind: 'field', name: 'deeper' }];
-      else if (r < 0.35) p = [...p, { kind: 'index', index: 0 }, { kind: 'field', name: 'x' }];
-      const got = locator.keyRange(p);
-      const m = findPath(doc, p);
-      const want = (m.node || m.pair ? (keyRange(doc, m.pair) ?? nodeRange(doc, m.node)) : keyRange(doc, m.parentPair)) ?? [0, 0];
-      if (got === undefined) {
-        // Only a path ending at a list item is left to the parse.
-        assert.equal(p[p.length - 1].kind, 'index', `${c.file}: ${JSON.stringify(p)}`);
-        continue;
-      }
-      assert.deepEqual(got, want, `${c.file}: ${JSON.stringify(p)}`);
-      compared++;
-    }
-  }
-  assert.ok(compared > 800, `compared ${compared}`);
-});
-
 test('block locator: path ranges (key and value) as the full parse gives them, on real CRDs, or left to the parse', { skip: NO_SHARED }, () => {
   const rand = rng(13);
   let compared = 0;
@@ -164,6 +132,30 @@ test('block locator: path ranges (key and value) as the full parse gives them, o
   }
   // Most paths a finding names are answered without the parse.
   assert.ok(compared > left, `compared ${compared}, left to the parse ${left}`);
+});
+
+test('blockLocator (related locations in CRDs read from disk): the key ranges of the full parse, for paths that exist, go beyond the text or end at list items', { skip: NO_SHARED }, () => {
+  const rand = rng(11);
+  let compared = 0;
+  for (const c of chunks.filter((_, i) => i % 5 === 0)) {
+    const value = readBlockYaml(c.text);
+    if (value === undefined) continue;
+    const layer = parseYamlDocuments(c.text).documents[0];
+    const locator = blockLocator(c.text);
+    const paths = pathsOf(value);
+    for (let n = 0; n < 60; n++) {
+      let p = paths[Math.floor(rand() * paths.length)];
+      const r = rand();
+      if (r < 0.2) p = [...p, { kind: 'field', name: 'missing' }];
+      else if (r < 0.3 && p.length > 0) p = [...p.slice(0, -1), { kind: 'field', name: 'nope' }, { kind: 'field', name: 'deeper' }];
+      else if (r < 0.35) p = [...p, { kind: 'index', index: 0 }, { kind: 'field', name: 'x' }];
+      const got = locator.rangeOfPath(p, 'key');
+      const want = layer.rangeOfPath(p, 'key');
+      assert.deepEqual([got.start, got.end, got.on], [want.start, want.end, want.on], `${c.file}: ${JSON.stringify(p)}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 800, `compared ${compared}`);
 });
 
 test('block YAML reader: its token counts bound the full parse memory estimate from above, closely on real CRDs, and on random edits', { skip: NO_SHARED }, () => {

@@ -8,8 +8,7 @@ import type { FieldError } from '../engine';
 import { SubtreeMemo } from '../engine';
 import type { CustomResourceResult } from '../engine';
 import type { Finding } from './finding';
-import type { YamlDoc, YamlFile } from './yamlDocument';
-import type { BlockLocator } from '../yaml/block';
+import type { PathLocator, YamlFile } from '../yaml/file';
 
 /** The budgets of the caches below, in one place. */
 export const CACHE_BUDGETS = {
@@ -110,10 +109,10 @@ export interface CrdUpdateCheck extends CrdCheck {
 
 /** Where the fields of a CRD document are, for definitions and related information. */
 export interface CrdText {
-  /** The parsed document (parsed on first need when `block` is set). */
-  doc?: YamlDoc;
-  /** Key positions by indentation, for a CRD in plain block YAML read from disk (no parse). */
-  block?: BlockLocator;
+  /** Where its paths are (yaml/file.ts). */
+  locator: PathLocator;
+  /** Located by indentation (a CRD in plain block YAML read from disk: parsed only for a path it cannot place). */
+  byIndentation: boolean;
   /** Positions of the document's offsets. */
   lines: TextDocument;
   /** Lines to add to those positions (a CRD parsed alone, out of its file). */
@@ -146,7 +145,7 @@ export class ServiceCaches {
   readonly crdTexts: Lru<string, CrdText>;
   readonly crUpdateChecks = new Lru<string, CrUpdateCheck>(CACHE_BUDGETS.crUpdateChecks);
   readonly crdUpdateChecks = new Lru<string, CrdUpdateCheck>(CACHE_BUDGETS.crdUpdateChecks);
-  /** Per parsed document (the same object while its text is unchanged, service/yamlDocument.ts): its last findings. */
+  /** Per parsed document (the same object while its text is unchanged, yaml/file.ts): its last findings. */
   readonly docFindings = new WeakMap<object, DocFindings>();
   /** Parsed open documents by URI (dropped on close): they also serve locations inside open CRDs. */
   readonly openFiles = new Map<string, OpenFile>();
@@ -162,7 +161,7 @@ export class ServiceCaches {
     this.oneShot = opts.memo === false;
     this.memo = this.oneShot ? undefined : new SubtreeMemo();
     const textChars = this.oneShot ? CACHE_BUDGETS.heldCrdChars : CACHE_BUDGETS.crdTextChars;
-    this.crdTexts = new Lru(CACHE_BUDGETS.crdTexts, textChars, (t) => t.lines.getText().length * (t.block ? 1 : PARSED_TEXT_WEIGHT));
+    this.crdTexts = new Lru(CACHE_BUDGETS.crdTexts, textChars, (t) => t.lines.getText().length * (t.byIndentation ? 1 : PARSED_TEXT_WEIGHT));
   }
 
   /** The findings of a small CRD text checked before. */

@@ -17,7 +17,7 @@ import { guard } from './engineCalls';
 import { openAPISchemaIndex, schemaPlace, valueAt } from './kube';
 import { formatCost, valuePathOfSchemaPath } from './messages';
 import { extractMaxElements, multiplyWithOverflowGuard, STATIC_ESTIMATED_COST_LIMIT } from '../engine';
-import { isScalar, nodeRange, pathAtOffset, type Node, type YamlDoc } from './yamlDocument';
+import { isScalar, nodeRange, pathAtOffset, type Node, type YamlDoc } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /**

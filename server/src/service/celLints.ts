@@ -24,7 +24,7 @@ import type { JSONSchemaProps } from '../engine';
 import type { ServiceContext } from './context';
 import type { Finding, FindingSeverity } from './finding';
 import { lintTarget } from './lintScope';
-import { isScalar, type YamlDoc } from './yamlDocument';
+import { isScalar, type YamlDoc } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** The lints' finding codes and their default severities. */

@@ -15,7 +15,7 @@ import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } 
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt, RESOURCE_ROOT_FIELDS } from './kube';
 import { testObjectAt } from './crdTests';
 import { celAt, celCompletion, ruleSiteOf } from './celEditor';
-import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, type YamlDoc, type YamlFile } from '../yaml/file';
 import { choiceEscape, isEmptyDocument, newObjectItems, snippetEscape, yamlScalar } from './newObject';
 import { isJSONObject } from '../engine';
 

@@ -6,12 +6,12 @@ import { readOnlyTextDocument } from './textDocument';
 import type { Location, Range } from 'vscode-languageserver-types';
 import type { PathSegment } from '../engine';
 import type { CrdIndex, IndexedCrd } from '../workspace/crdIndex';
-import { findPath, keyRange, nodeRange, parseYamlFile } from './yamlDocument';
+import { blockLocator, parseYamlFile } from '../yaml/file';
 import type { CrdText, ServiceCaches } from './caches';
 import type { CompatSeverity } from '../engine';
 import type { FileBaseline, WorkspaceObjects } from './update';
 import type { TestRun } from './crdTests';
-import { BlockLocator, readBlockYaml } from '../yaml/block';
+import { readBlockYaml } from '../yaml/block';
 import type { CelLintCode, CelLintSeverity } from './celLints';
 import type { CelLintScope } from './lintScope';
 
@@ -136,7 +136,7 @@ export type CatalogAnswer = { notFound: true } | { refused: string; detail: stri
 export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
   const open = ctx.caches.openFiles.get(crd.uri);
   const doc = open?.file.docs[crd.docIndex];
-  if (open && doc && doc.text === crd.text) return { doc, lines: open.td, lineShift: 0 };
+  if (open && doc && doc.text === crd.text) return { locator: doc.layer, byIndentation: false, lines: open.td, lineShift: 0 };
   let t = ctx.caches.crdTexts.get(crd.text);
   if (!t) {
     // A CRD indexed by names only (lightIndex.ts) learns whether it is plain block YAML when its value is read;
@@ -145,24 +145,20 @@ export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
     void crd.crd;
     const block = crd.blockYaml ?? (ctx.settings.yamlVersion !== '1.2' && readBlockYaml(crd.text) !== undefined);
     const lines = readOnlyTextDocument('crd:' + crd.id, 'yaml', 0, crd.text);
-    t = block ? { block: new BlockLocator(crd.text), lines, lineShift: crd.startLine } : { doc: parseYamlFile(crd.text).docs[0], lines, lineShift: crd.startLine };
+    const locator = block ? blockLocator(crd.text) : parseYamlFile(crd.text).docs[0].layer;
+    t = { locator, byIndentation: block, lines, lineShift: crd.startLine };
     ctx.caches.crdTexts.set(crd.text, t);
   }
   return t;
 }
 
-/** The location of a path inside an indexed CRD (its key when it has one), or of the deepest existing parent. */
+/** The location of a path inside an indexed CRD: its key (a list item: its first line), or that of the deepest part of it that exists. */
 export function crdLocation(ctx: ServiceContext, crd: IndexedCrd, segs: PathSegment[]): Location {
   const t = crdText(ctx, crd);
-  let r = t.block && segs.length > 0 ? t.block.keyRange(segs) : undefined;
-  if (!r) {
-    const doc = (t.doc ??= parseYamlFile(crd.text).docs[0]);
-    const m = findPath(doc, segs);
-    r = (m.node || m.pair ? (keyRange(doc, m.pair) ?? nodeRange(doc, m.node)) : keyRange(doc, m.parentPair)) ?? [0, 0];
-  }
+  const r = t.locator.rangeOfPath(segs, 'key');
   const range: Range = {
-    start: shift(t.lines.positionAt(r[0]), t.lineShift),
-    end: shift(t.lines.positionAt(r[1]), t.lineShift),
+    start: shift(t.lines.positionAt(r.start), t.lineShift),
+    end: shift(t.lines.positionAt(r.end), t.lineShift),
   };
   return { uri: crd.uri, range };
 }

@@ -8,7 +8,6 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver-types';
-import { stringify } from 'yaml';
 import { errorMessage, type FieldError } from '../engine';
 import { checkConversionReviewResponse, conversionReviewRequest, formatGroupVersionKind, objectsToConvert, type SentConversionReview } from '../engine';
 import { migrateToV1 } from '../engine';
@@ -21,7 +20,8 @@ import { engineTarget } from './engineCalls';
 import type { KubernetesTarget } from '../engine';
 import { resolveCr, roleOf } from './kube';
 import { toPlain } from './preview';
-import { docAt, type YamlDoc, type YamlFile } from './yamlDocument';
+import { yamlText } from '../yaml';
+import { docAt, type YamlDoc, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** A message about the check, and the object (index in the input list) it is about, when one. */
@@ -232,7 +232,7 @@ export async function checkDocumentConversion(ctx: ServiceContext, td: TextDocum
       messages.push({ message: `after conversion to ${result.desiredAPIVersion}: ${errorMessage(w)}`, severity: 'warning', range: rangeOf(c.source) });
       lines.push(`# warning: ${errorMessage(w).replace(/\s*\n\s*/g, ' ')}`);
     }
-    lines.push(stringify(toPlain(c.object), { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd());
+    lines.push(yamlText(toPlain(c.object)).trimEnd());
     parts.push(lines.join('\n') + '\n');
   }
   const header = result.errors.map((e) => `# error: ${e.message}`).join('\n');

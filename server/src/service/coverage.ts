@@ -10,7 +10,7 @@ import { isPatchByName, partialRole } from './fileRole';
 import { lookupIdentity, resolveCr, roleOf } from './kube';
 import { identityToCheck, notCheckedByTemplate } from './templates';
 import { builtinKindAnswer, isClientSideKind } from './unknownKind';
-import type { YamlDoc, YamlFile } from './yamlDocument';
+import type { YamlDoc, YamlFile } from '../yaml/file';
 
 /** What a checked document was checked as. */
 export type CheckedAs = 'crd' | 'customResource' | 'builtinObject' | 'partialObject' | 'unservedKind';

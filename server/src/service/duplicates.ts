@@ -11,7 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
 import type { Finding } from './finding';
-import type { YamlDoc } from './yamlDocument';
+import type { YamlDoc } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** Every indexed definition of the group/kind a CRD value defines, the one in use first. */

@@ -5,10 +5,9 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
-import { parse } from 'yaml';
 import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine';
-import { formatFieldPath, mappingKeys } from '../yaml';
+import { formatFieldPath, mappingKeys, readAsYaml12 } from '../yaml';
 import { crdKey, type IndexedCrd } from '../workspace/crdIndex';
 import { identityBranches, identityToCheck, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
@@ -24,7 +23,7 @@ import { documentCoverage, type DocumentCoverage } from './coverage';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
 import { upgradeVerdicts } from './migrate';
-import { isScalar, parseFieldPath, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+import { contentStart, isScalar, nodeRange, parseFieldPath, type YamlDoc, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 import { partialRole } from './fileRole';
 
@@ -605,11 +604,8 @@ function scalarReading(v: unknown): string {
 
 /** How plain YAML 1.2 (core schema) reads a scalar's source. */
 function yaml12Reading(source: string): string {
-  try {
-    return scalarReading(parse(source, { schema: 'core', logLevel: 'error' }));
-  } catch {
-    return '';
-  }
+  const r = readAsYaml12(source);
+  return r ? scalarReading(r.value) : '';
 }
 
 function surpriseMessage(doc: YamlDoc, segs: PathSegment[], surprise: { source: string; readAs: string }): string {
@@ -678,8 +674,9 @@ function metadataSurpriseFindings(td: TextDocument, doc: YamlDoc, surprises: Sur
 /** A plain scalar read as a boolean or number where a string was meant (`off`, `y`, `0755`, `1.10`). */
 function plainScalarSurprise(doc: YamlDoc, segs: PathSegment[]): { source: string; readAs: string } | undefined {
   const node = doc.layer.nodeAtPath(segs);
-  if (!node || !isScalar(node) || node.type !== 'PLAIN' || !node.range || typeof node.value === 'string' || node.value === null) return undefined;
-  const source = doc.text.slice(node.range[0] + doc.base - doc.start, node.range[1] + doc.base - doc.start);
+  const r = nodeRange(doc, node);
+  if (!node || !isScalar(node) || node.type !== 'PLAIN' || !r || typeof node.value === 'string' || node.value === null) return undefined;
+  const source = doc.text.slice(r[0] - doc.start, r[1] - doc.start);
   const v = node.value;
   let readAs: string;
   if (typeof v === 'boolean') readAs = `the boolean ${v}`;
@@ -696,8 +693,7 @@ export function rangeOfPath(td: TextDocument, doc: YamlDoc, segs: PathSegment[],
 
 /** The first content line of a document (for findings about the whole document). */
 export function headRange(td: TextDocument, doc: YamlDoc): Range {
-  const contents = doc.ast.contents as Node | null;
-  const start = contents?.range ? doc.base + contents.range[0] : doc.start;
+  const start = contentStart(doc);
   const text = td.getText();
   let end = text.indexOf('\n', start);
   if (end < 0 || end > doc.end) end = doc.end;

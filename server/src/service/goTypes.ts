@@ -18,7 +18,7 @@ import { celCompletion, celHover, celSignatureHelp, ruleSiteOf, type CelAt } fro
 import type { ServiceContext } from './context';
 import type { Finding, Fix } from './finding';
 import { goStringAt, markerArguments, markerOfLine, utf16Column, type MarkerArgument } from './goMarkers';
-import { findPath, isScalar, nodeRange, type YamlFile } from './yamlDocument';
+import { findPath, isScalar, nodeRange, type YamlFile } from '../yaml/file';
 
 /** The URI a generated CRD is checked under (never a file: nothing is written). */
 export function generatedCrdUri(name: string): string {

@@ -13,7 +13,7 @@ import type { PathSegment } from '../engine';
 import { celAt, celHover, ruleSiteOf, ruleSummary } from './celEditor';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
-import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from './yamlDocument';
+import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from '../yaml/file';
 import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
 import { printedByTemplate } from './templates';

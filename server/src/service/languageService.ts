@@ -21,7 +21,7 @@ import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
 import { roleOf } from './kube';
 import { builtinCrd, isBuiltinSchemaFile } from './builtins';
-import { docAt, type YamlFile } from './yamlDocument';
+import { docAt, type YamlFile } from '../yaml/file';
 import { hover } from './hover';
 import { completion } from './completion';
 import { celAt, celSignatureHelp } from './celEditor';

@@ -12,7 +12,6 @@
  * Where objects lose fields, a second upgrade keeps them: x-kubernetes-preserve-unknown-fields on the
  * schema nodes those fields are in.
  */
-import { stringify } from 'yaml';
 import { migrateToV1, type MigrationNote } from '../engine';
 import { convertV1beta1ToV1, keysOf } from '../engine';
 import { applyEdits, type DocumentEdit } from '../engine';
@@ -20,7 +19,7 @@ import { checkObjectAgainst } from './engineCalls';
 import { errorMessage, type PathSegment } from '../engine';
 import { deepEqualJSON, isJSONObject } from '../engine';
 import type { JSONSchemaProps } from '../engine';
-import { formatFieldPath, parseYamlDocuments, type YamlDocument, type YamlFile } from '../yaml';
+import { formatFieldPath, parseYamlDocuments, yamlText, type YamlDocument, type YamlFile } from '../yaml';
 import { rewriteYamlDocument } from '../yaml/edit';
 import type { ServiceContext } from './context';
 import type { RelatedFinding } from './finding';
@@ -71,7 +70,7 @@ export function migrateDocument(file: YamlFile, doc: YamlDocument, more: Documen
   }
   const why = 'refused' in r ? `the document uses ${r.refused}` : 'the rewritten YAML did not read back as the migrated CRD';
   const marker = /^---/.test(original) ? '---\n' : '';
-  return { ...base, text: marker + stringify(m.crd, { lineWidth: 0, flowCollectionPadding: false }), commentsLost: why };
+  return { ...base, text: marker + yamlText(m.crd), commentsLost: why };
 }
 
 /** The file's text with each migrated document replaced. */

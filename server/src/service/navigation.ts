@@ -4,11 +4,11 @@
  * file, builtins.ts), and folding ranges.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Location, type Position } from 'vscode-languageserver-types';
+import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type Location, type Position, type Range } from 'vscode-languageserver-types';
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
 import { builtinCrdFile } from './builtins';
-import { docAt, findPath, isMap, isScalar, isSeq, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+import { docAt, findPath, isMap, isScalar, isSeq, nodeRange, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 const MAX_SYMBOLS = 5000;
@@ -20,7 +20,8 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
   const out: DocumentSymbol[] = [];
   for (const doc of file.docs) {
     const contents = doc.ast.contents as Node | null;
-    if (!contents?.range) continue;
+    const c = nodeRange(doc, contents);
+    if (!contents || !c) continue;
     const v = doc.value;
     const kind = isJSONObject(v) && typeof v.kind === 'string' ? v.kind : undefined;
     // The name as written: a template's `{{ include "x" . }}-tls` rather than its mask (or nothing).
@@ -30,7 +31,7 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
     ]).node;
     const name = isScalar(nameNode) ? asWritten(td, file, doc, nameNode) : undefined;
     const range = { start: td.positionAt(doc.start), end: td.positionAt(Math.max(doc.start, trimEnd(file.text, doc.end))) };
-    const sel = { start: td.positionAt(doc.base + contents.range[0]), end: td.positionAt(doc.base + contents.range[0]) };
+    const sel = span(td, [c[0], c[0]]);
     out.push({
       name: kind ? `${kind}${name ? ` ${name}` : ''}` : `document ${doc.index + 1}`,
       detail: isJSONObject(v) && typeof v.apiVersion === 'string' ? v.apiVersion : undefined,
@@ -57,16 +58,18 @@ function crdChildren(td: TextDocument, file: YamlFile, doc: YamlDoc, root: Node,
   const specSym = out.find((s) => s.name === 'spec');
   const versionSyms: DocumentSymbol[] = [];
   for (const v of versions.items as Node[]) {
-    if (!isMap(v) || !v.range) continue;
+    const vr = nodeRange(doc, v);
+    if (!isMap(v) || !vr) continue;
     const nameNode = v.items.find((p) => isScalar(p.key) && p.key.value === 'name')?.value as Node | undefined;
     const schemaNode = v.items.find((p) => isScalar(p.key) && p.key.value === 'schema')?.value as Node | undefined;
     const openAPI = isMap(schemaNode) ? (schemaNode.items.find((p) => isScalar(p.key) && p.key.value === 'openAPIV3Schema')?.value as Node | undefined) : undefined;
-    const r = { start: td.positionAt(doc.base + v.range[0]), end: td.positionAt(doc.base + v.range[1]) };
+    const r = span(td, vr);
+    const nr = nodeRange(doc, nameNode);
     versionSyms.push({
       name: isScalar(nameNode) ? asWritten(td, file, doc, nameNode) : 'version',
       kind: SymbolKind.Namespace,
       range: r,
-      selectionRange: nameNode?.range ? { start: td.positionAt(doc.base + nameNode.range[0]), end: td.positionAt(doc.base + nameNode.range[1]) } : r,
+      selectionRange: nr ? span(td, nr) : r,
       children: isMap(openAPI) ? schemaFields(td, doc, openAPI, budget) : [],
     });
   }
@@ -88,16 +91,17 @@ function schemaFields(td: TextDocument, doc: YamlDoc, schema: Node, budget: { le
     if (budget.left <= 0) break;
     const k = p.key as Node | null;
     const v = p.value as Node | null;
-    if (!isScalar(k) || !k.range) continue;
+    const kr = nodeRange(doc, k);
+    if (!isScalar(k) || !kr) continue;
     budget.left--;
     const type = v ? get(v, 'type') : undefined;
-    const end = v?.range ? v.range[1] : k.range[1];
+    const end = Math.max(nodeRange(doc, v)?.[1] ?? kr[1], kr[1]);
     out.push({
       name: String(k.value),
       detail: isScalar(type) ? String(type.value) : undefined,
       kind: isScalar(type) && type.value === 'object' ? SymbolKind.Object : isScalar(type) && type.value === 'array' ? SymbolKind.Array : SymbolKind.Field,
-      range: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + Math.max(end, k.range[1])) },
-      selectionRange: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + k.range[1]) },
+      range: span(td, [kr[0], end]),
+      selectionRange: span(td, kr),
       children: v ? schemaFields(td, doc, v, budget) : [],
     });
   }
@@ -114,10 +118,10 @@ function trimEnd(text: string, end: number): number {
  * mask `xxxx` the parse saw), else its value.
  */
 function asWritten(td: TextDocument, file: YamlFile, doc: YamlDoc, n: Node): string {
-  const r = file.template ? n.range : undefined;
+  const r = file.template ? nodeRange(doc, n) : undefined;
   if (r) {
-    const written = td.getText().slice(doc.base + r[0], doc.base + r[1]);
-    if (written !== file.text.slice(doc.base + r[0], doc.base + r[1])) return written.replace(/\s+/g, ' ').trim();
+    const written = td.getText().slice(r[0], r[1]);
+    if (written !== file.text.slice(r[0], r[1])) return written.replace(/\s+/g, ' ').trim();
   }
   return String((n as { value?: unknown }).value);
 }
@@ -125,15 +129,16 @@ function asWritten(td: TextDocument, file: YamlFile, doc: YamlDoc, n: Node): str
 /** The symbol of one `key: value` entry, without children. */
 function pairSymbol(td: TextDocument, file: YamlFile, doc: YamlDoc, p: Pair<unknown, unknown>): DocumentSymbol | undefined {
   const k = p.key as Node | null;
-  if (!isScalar(k) || !k.range) return undefined;
+  const kr = nodeRange(doc, k);
+  if (!isScalar(k) || !kr) return undefined;
   const v = p.value as Node | null;
-  const end = v?.range ? v.range[1] : k.range[1];
+  const end = Math.max(nodeRange(doc, v)?.[1] ?? kr[1], kr[1]);
   return {
     name: asWritten(td, file, doc, k) || '""',
     kind: isMap(v) ? SymbolKind.Object : isSeq(v) ? SymbolKind.Array : SymbolKind.Field,
     detail: isScalar(v) ? truncate(asWritten(td, file, doc, v)) : undefined,
-    range: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + Math.max(end, k.range[1])) },
-    selectionRange: { start: td.positionAt(doc.base + k.range[0]), end: td.positionAt(doc.base + k.range[1]) },
+    range: span(td, [kr[0], end]),
+    selectionRange: span(td, kr),
   };
 }
 
@@ -152,20 +157,26 @@ function children(td: TextDocument, file: YamlFile, doc: YamlDoc, node: Node, bu
   } else if (isSeq(node)) {
     node.items.forEach((it, i) => {
       const n = it as Node | null;
-      if (budget.left <= 0 || !n || !n.range || !(isMap(n) || isSeq(n))) return;
+      const nr = nodeRange(doc, n);
+      if (budget.left <= 0 || !n || !nr || !(isMap(n) || isSeq(n))) return;
       budget.left--;
       const nameNode = isMap(n) ? n.items.find((p) => isScalar(p.key) && p.key.value === 'name') : undefined;
       const label = nameNode && isScalar(nameNode.value) ? `${i}: ${asWritten(td, file, doc, nameNode.value)}` : String(i);
       out.push({
         name: label,
         kind: SymbolKind.Object,
-        range: { start: td.positionAt(doc.base + n.range[0]), end: td.positionAt(doc.base + n.range[1]) },
-        selectionRange: { start: td.positionAt(doc.base + n.range[0]), end: td.positionAt(doc.base + n.range[0]) },
+        range: span(td, nr),
+        selectionRange: span(td, [nr[0], nr[0]]),
         children: children(td, file, doc, n, budget),
       });
     });
   }
   return out;
+}
+
+/** The editor range of file offsets [start, end). */
+function span(td: TextDocument, [start, end]: [number, number]): Range {
+  return { start: td.positionAt(start), end: td.positionAt(end) };
 }
 
 function truncate(s: string): string {
@@ -237,9 +248,11 @@ function fold(td: TextDocument, doc: YamlDoc, node: Node, out: FoldingRange[]): 
     for (const p of node.items) {
       const k = p.key as Node | null;
       const v = p.value as Node | null;
-      if (!k?.range || !v?.range || !(isMap(v) || isSeq(v) || (isScalar(v) && String(v.value).includes('\n')))) continue;
-      const s = td.positionAt(doc.base + k.range[0]).line;
-      let endOff = doc.base + v.range[1];
+      const kr = nodeRange(doc, k);
+      const vr = nodeRange(doc, v);
+      if (!kr || !v || !vr || !(isMap(v) || isSeq(v) || (isScalar(v) && String(v.value).includes('\n')))) continue;
+      const s = td.positionAt(kr[0]).line;
+      let endOff = vr[1];
       while (endOff > 0 && /\s/.test(td.getText()[endOff - 1] ?? '')) endOff--;
       const e = td.positionAt(endOff).line;
       if (e > s) out.push({ startLine: s, endLine: e });
@@ -248,9 +261,10 @@ function fold(td: TextDocument, doc: YamlDoc, node: Node, out: FoldingRange[]): 
   } else if (isSeq(node)) {
     for (const it of node.items) {
       const n = it as Node | null;
-      if (!n?.range || !(isMap(n) || isSeq(n))) continue;
-      const s = td.positionAt(doc.base + n.range[0]).line;
-      const e = td.positionAt(doc.base + n.range[1]).line;
+      const nr = nodeRange(doc, n);
+      if (!n || !nr || !(isMap(n) || isSeq(n))) continue;
+      const s = td.positionAt(nr[0]).line;
+      const e = td.positionAt(nr[1]).line;
       if (e > s + 1) out.push({ startLine: s, endLine: e - 1 });
       fold(td, doc, n, out);
     }

@@ -5,13 +5,13 @@
  * (the name first); where the schema names the allowed values (an enum, a boolean) the stop offers them.
  */
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
-import { stringify } from 'yaml';
 import type { JSONSchemaProps } from '../engine';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import type { ServiceContext } from './context';
 import { minimalValidValue } from './fixes/minimalValue';
 import { crdVersions } from './kube';
-import type { YamlDoc } from './yamlDocument';
+import { yamlText } from '../yaml';
+import type { YamlDoc } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** Whether the cursor's document has nothing in it yet (blanks and comments only). */
@@ -89,7 +89,7 @@ export function newObjectSnippet(crd: IndexedCrd): { apiVersion: string; snippet
   const stops: Stop[] = [{ text: `my-${crd.kind.toLowerCase()}` }];
   const { apiVersion, kind, metadata: _metadata, ...rest } = sk.object;
   const body = markStops(rest, schema, stops) as Record<string, unknown>;
-  const yaml = stringify({ apiVersion, kind, metadata: { name: stopMark(1) }, ...body }, { lineWidth: 0 });
+  const yaml = yamlText({ apiVersion, kind, metadata: { name: stopMark(1) }, ...body });
   const r = renderStops(yaml, stops);
   return { apiVersion: sk.apiVersion, snippet: r.snippet, yaml: r.plain };
 }

@@ -6,7 +6,6 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens, Position } from 'vscode-languageserver-types';
-import { stringify } from 'yaml';
 import { stringifyJSONLossless } from '../engine';
 import type { ServiceContext } from './context';
 import type { Finding } from './finding';
@@ -14,8 +13,8 @@ import { documentFindings, headRange } from './findings';
 import { checkCr, guard, textKey } from './engineCalls';
 import { readBack, storedObject } from '../engine';
 import { crdVersions, resolveCr, roleOf } from './kube';
-import { BUILTIN_API_GROUPS } from '../yaml';
-import { docAt, type Node, type YamlDoc, type YamlFile } from './yamlDocument';
+import { BUILTIN_API_GROUPS, yamlText } from '../yaml';
+import { contentStart, docAt, type YamlDoc, type YamlFile } from '../yaml/file';
 
 /** The stored object of one CR document, and how it came about. */
 export interface StoredObjectPreview {
@@ -191,7 +190,7 @@ export function renderPreview(p: StoredObjectPreview, opts: { title?: string } =
 }
 
 function yamlOf(v: unknown): string {
-  return stringify(toPlain(v), { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd();
+  return yamlText(toPlain(v)).trimEnd();
 }
 
 /** The previews of every CR document of a file (see previewDocument for `unknownKinds`). */
@@ -214,9 +213,7 @@ export function previewFileText(ctx: ServiceContext, td: TextDocument, file: Yam
       continue;
     }
     // Keep what precedes the content (`---`, comments) so the documents line up with the source.
-    const contents = doc.ast.contents as Node | null;
-    const contentStart = contents?.range ? doc.base + contents.range[0] : doc.start;
-    out += file.text.slice(doc.start, Math.max(doc.start, contentStart)) + renderPreview(p);
+    out += file.text.slice(doc.start, Math.max(doc.start, contentStart(doc))) + renderPreview(p);
   }
   return out;
 }

@@ -8,7 +8,7 @@
  * over objects, ...) where an action may add to that object.
  */
 import type { Finding } from './finding';
-import { isMap, isScalar, parseYamlFile, type Node, type Pair, type YamlDoc, type YamlFile } from './yamlDocument';
+import { isMap, isScalar, parseYamlFile, type Node, type Pair, type YamlDoc, type YamlFile } from '../yaml/file';
 import { decidedByTemplate, hasGoTemplateActions, keySegments, maskTemplate, pathKey, templateRegions, type TemplateRegions } from '../yaml/template';
 import { maskSubstitutions } from '../yaml/substitution';
 import { maskExpressions } from '../yaml/expressions';

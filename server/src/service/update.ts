@@ -19,7 +19,7 @@ import type { ServiceContext } from './context';
 import type { Finding, RelatedFinding } from './finding';
 import { roleOf } from './kube';
 import { goDeepEqual } from '../engine';
-import { parseYamlFile, type YamlDoc } from './yamlDocument';
+import { parseYamlFile, type YamlDoc } from '../yaml/file';
 import { LineIndex } from '../yaml';
 
 /** The objects of one file at its baseline (all of them: documents are matched by key on each pass). */

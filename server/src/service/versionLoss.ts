@@ -9,7 +9,7 @@ import { versionFieldLoss } from '../engine';
 import { guard } from './engineCalls';
 import type { Finding } from './finding';
 import { rangeOfPath } from './findings';
-import type { YamlDoc } from './yamlDocument';
+import type { YamlDoc } from '../yaml/file';
 
 /** How many field names a message lists before "and N more". */
 const MAX_LISTED = 8;

@@ -485,50 +485,6 @@ export class BlockLocator {
   }
 
   /**
-   * Where crdLocation points for a path: the range of the path's last key, or, when the path goes beyond
-   * the text, of the last key that exists on it ([0, 0] when that is none). Undefined when it cannot say
-   * here (a path ending at a list item, whose node range it does not compute).
-   */
-  keyRange(steps: readonly Step[]): [number, number] | undefined {
-    this.index();
-    const first = this.content(0);
-    if (first === undefined) return [0, 0];
-    let l = first;
-    // The document start marker.
-    if (this.indents![l] === 0 && this.text.startsWith('---', this.starts![l])) {
-      const next = this.content(l + 1);
-      if (next === undefined) return [0, 0];
-      l = next;
-    }
-    // The current node: a block collection starting on line l at column col (a mapping's first key, or
-    // a sequence's first dash), or a scalar/null (undefined col).
-    let col: number | undefined = this.indents![l];
-    let lastKey: [number, number] | undefined;
-    for (let i = 0; i < steps.length; i++) {
-      const s = steps[i];
-      if (col === undefined) return lastKey ?? [0, 0];
-      const seq = this.isDash(l, col);
-      if (s.kind === 'index') {
-        if (!seq) return lastKey ?? [0, 0];
-        const item = this.item(l, col, s.index);
-        if (item === undefined) return lastKey ?? [0, 0];
-        if (i === steps.length - 1) return undefined;
-        lastKey = undefined;
-        ({ l, col } = item);
-        continue;
-      }
-      if (seq) return lastKey ?? [0, 0];
-      const name = s.kind === 'field' ? s.name : s.key;
-      const found = this.entry(l, col, name);
-      if (!found) return lastKey ?? [0, 0];
-      lastKey = found.key;
-      if (i === steps.length - 1) return lastKey;
-      ({ l, col } = found.value);
-    }
-    return lastKey ?? [0, 0];
-  }
-
-  /**
    * The range the full parse's rangeOfPath (document.ts) gives for a path that exists and ends at a key,
    * where indentation alone can tell it: `key`, the key; `value`, a one-line plain or quoted scalar after
    * its key, or the key when the value is empty or a block collection. Undefined for everything else (a

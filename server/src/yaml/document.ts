@@ -308,6 +308,16 @@ export class YamlDocument {
     return { start: this.chunkOffset + node.range[0] + s, end: this.chunkOffset + node.range[0] + Math.max(s, last) };
   }
 
+  /**
+   * A path as this document writes it: the path itself when it exists, else, in a CRD, the v1 fields an
+   * internal path the API server prints was hoisted from (`spec.validation...` -> `spec.versions[i].schema...`)
+   * when one exists; else the path as given.
+   */
+  writtenPath(segs: readonly PathSegment[]): readonly PathSegment[] {
+    if (resolvePath(this.contents, segs, this.parsed.doc).complete || this.kind !== 'crd') return segs;
+    return this.v1Alternatives(segs).find((alt) => resolvePath(this.contents, alt, this.parsed.doc).complete) ?? segs;
+  }
+
   private v1Alternatives(segs: readonly PathSegment[]): PathSegment[][] {
     const versions = (this.value as { spec?: { versions?: unknown } } | null)?.spec?.versions;
     return v1PathsOfInternalCrdPath(segs, Array.isArray(versions) ? versions.length : 0);

@@ -19,6 +19,11 @@
  * - v1PathsOfInternalCrdPath: `spec.validation...` (internal) -> `spec.versions[i].schema...` (v1).
  * - scalarSourceOffsets: offsets inside a string value -> offsets in its YAML source.
  * - LineIndex, endOfLine: offset <-> line/character.
+ * - yamlText (write.ts): a JSON value as YAML in the one style the service writes; readAsYaml12: a
+ *   scalar's source as plain YAML 1.2 reads it.
+ * - parseYamlFile (file.ts) -> the service's and the CLI's file: YamlDoc per document (file offsets,
+ *   the value, syntax problems, the layer's document), read lazily by the fast block reader for the CLI;
+ *   findPath / findWrittenPath / pathAtOffset / nodeRange / keyRange over it.
  *
  * Values are what kubectl sends (decode.ts, resolve.ts: sigs.k8s.io/yaml over go-yaml v2, then the
  * JSON round trip); what kubectl refuses (`.inf`, `\/`, a `%` directive, ...) is an error with
@@ -39,6 +44,9 @@ export { splitYamlChunks } from './split';
 export type { YamlChunk } from './split';
 export { v1PathsOfInternalCrdPath } from './crd-paths';
 export { scalarSourceOffsets } from './scalar';
+export { readAsYaml12, yamlText } from './write';
 export { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, RETAINED_SHARE, SPLICE_MAX_INSERT_CHARS, estimateParseBytes, parseBytesBound } from './budget';
 export { ALIAS_RATIO_RANGE_HIGH, ALIAS_RATIO_RANGE_LOW, allowedAliasRatio, excessiveAliasing } from './decode';
 export type { DecodeWork } from './decode';
+export { blockLocator, contentStart, docAt, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
+export type { NodeMatch, PathAt, PathLocator, SyntaxProblem, YamlDoc, YamlFile as ParsedYamlFile } from './file';

@@ -5,14 +5,13 @@
  * value is also a tab stop of the fix's snippet form (choices where the schema names them), for editors
  * that apply a fix as a snippet.
  */
-import { stringify } from 'yaml';
 import type { PathSegment } from '../../engine';
 import type { JSONSchemaProps } from '../../engine';
-import { formatFieldPath } from '../../yaml';
+import { formatFieldPath, yamlText } from '../../yaml';
 import { markStops, renderStops, yamlScalar, type Stop } from '../newObject';
 import type { Finding, Fix } from '../finding';
 import { resolveCr, roleOf, schemaAtPath } from '../kube';
-import { findWrittenPath, isMap } from '../yamlDocument';
+import { findWrittenPath, isMap } from '../../yaml/file';
 import { appendToMapping, fix, yamlKeyText, type TextEdit } from './edits';
 import { minimalValidValue } from './minimalValue';
 import type { FixContext, FixProvider } from './types';
@@ -83,7 +82,7 @@ function valueFor(ctx: FixContext, segs: PathSegment[]): { value: unknown; schem
 function fieldLines(key: string, value: unknown): string[] {
   const k = yamlKeyText(key);
   if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) {
-    const body = stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
+    const body = yamlText(value).replace(/\n$/, '');
     return [`${k}:`, ...body.split('\n').map((l) => `  ${l}`)];
   }
   if (value !== null && typeof value === 'object') return [`${k}: ${Array.isArray(value) ? '[]' : '{}'}`];

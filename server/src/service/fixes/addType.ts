@@ -1,7 +1,7 @@
 /** NonStructural: a schema node without `type` gets the type its other keywords imply. */
 import { inferType } from '../../engine';
 import type { JSONSchemaProps } from '../../engine';
-import { findWrittenPath, isMap } from '../yamlDocument';
+import { findWrittenPath, isMap } from '../../yaml/file';
 import { fix, prependToMapping } from './edits';
 import type { FixProvider } from './types';
 

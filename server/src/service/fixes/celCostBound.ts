@@ -6,7 +6,7 @@
  */
 import { parseFieldPath } from '../../yaml';
 import { valuePathOfSchemaPath } from '../messages';
-import { findPath, isMap, isScalar, nodeRange, type Node } from '../yamlDocument';
+import { findPath, isMap, isScalar, nodeRange, type Node } from '../../yaml/file';
 import { appendToMapping, edit, fix, type TextEdit } from './edits';
 import type { FixProvider } from './types';
 

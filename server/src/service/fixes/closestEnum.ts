@@ -1,7 +1,7 @@
 /** A value not among the supported ones is replaced with the closest supported value (and the others offered). */
 import { yamlScalar } from '../newObject';
 import { closestValue } from '../../engine';
-import { findWrittenPath, isScalar, nodeRange } from '../yamlDocument';
+import { findWrittenPath, isScalar, nodeRange } from '../../yaml/file';
 import { edit, fix } from './edits';
 import type { FixProvider } from './types';
 

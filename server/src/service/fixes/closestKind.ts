@@ -2,7 +2,7 @@
  * A kind the group does not have (a built-in group's `no matches for kind`, or a kind no known CRD of a
  * known group defines, with "did you mean") is replaced with the kind meant.
  */
-import { findWrittenPath, isScalar, nodeRange } from '../yamlDocument';
+import { findWrittenPath, isScalar, nodeRange } from '../../yaml/file';
 import { edit, fix } from './edits';
 import type { FixProvider } from './types';
 

@@ -1,6 +1,6 @@
 /** Completeness: a property only specified under a junctor is declared in the structural part, with its type. */
 import type { JSONSchemaProps } from '../../engine';
-import { findWrittenPath, isMap, isScalar, parseFieldPath } from '../yamlDocument';
+import { findWrittenPath, isMap, isScalar, parseFieldPath } from '../../yaml/file';
 import { appendToMapping, fix, prependToMapping, yamlKeyText } from './edits';
 import { inferType } from '../../engine';
 import type { FixProvider } from './types';

@@ -5,7 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Finding, Fix } from '../finding';
-import { isMap, isScalar, keyRange, nodeRange, type Node, type Pair, type YamlDoc } from '../yamlDocument';
+import { isMap, isScalar, keyRange, nodeRange, type Node, type Pair, type YamlDoc } from '../../yaml/file';
 
 export type TextEdit = Fix['edits'][number];
 

@@ -4,7 +4,7 @@
  * node outside all of them (never into an enclosing junctor). Removed when it is already there or cannot move.
  */
 import type { PathSegment } from '../../engine';
-import { findWrittenPath, isMap, nodeRange, type Node } from '../yamlDocument';
+import { findWrittenPath, isMap, nodeRange, type Node } from '../../yaml/file';
 import { fix, hasKey, prependToMapping, removePair, replaceWithEmpty } from './edits';
 import type { FixProvider } from './types';
 

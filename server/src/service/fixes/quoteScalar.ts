@@ -2,7 +2,7 @@
  * YAML 1.1 surprises: a plain scalar kubectl reads as a boolean or a number (`off`, `y`, `0755`, `1.10`) where
  * the schema wants a string. Quoting it keeps the text as written.
  */
-import { findWrittenPath, nodeRange } from '../yamlDocument';
+import { findWrittenPath, nodeRange } from '../../yaml/file';
 import { edit, fix } from './edits';
 import type { FixProvider } from './types';
 

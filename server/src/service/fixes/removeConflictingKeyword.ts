@@ -1,5 +1,5 @@
 /** A keyword that conflicts with another on the same node (e.g. with `x-kubernetes-int-or-string`) goes. */
-import { findWrittenPath } from '../yamlDocument';
+import { findWrittenPath } from '../../yaml/file';
 import { fix, removePair } from './edits';
 import type { FixProvider } from './types';
 

@@ -1,5 +1,5 @@
 /** A metadata schema that restricts more than name and generateName (or sits in a junctor) goes. */
-import { findWrittenPath } from '../yamlDocument';
+import { findWrittenPath } from '../../yaml/file';
 import { fix, removePair } from './edits';
 import type { FixProvider } from './types';
 

@@ -1,6 +1,6 @@
 /** An unknown field (rejected under strict field validation, pruned otherwise) is removed. */
 import { leafName } from '../messages';
-import { findWrittenPath } from '../yamlDocument';
+import { findWrittenPath } from '../../yaml/file';
 import { fix, removePair } from './edits';
 import type { FixProvider } from './types';
 

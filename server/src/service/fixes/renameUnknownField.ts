@@ -1,5 +1,5 @@
 /** An unknown field close to a declared one (`dnsName` for `dnsNames`) is renamed to it: one fix per candidate. */
-import { findWrittenPath, keyRange } from '../yamlDocument';
+import { findWrittenPath, keyRange } from '../../yaml/file';
 import { edit, fix, yamlKeyText } from './edits';
 import type { FixProvider } from './types';
 

@@ -1,5 +1,5 @@
 /** An embedded resource (`x-kubernetes-embedded-resource: true`) must be `type: object`. */
-import { findWrittenPath, isScalar, nodeRange } from '../yamlDocument';
+import { findWrittenPath, isScalar, nodeRange } from '../../yaml/file';
 import { edit, fix, prependToMapping } from './edits';
 import type { FixProvider } from './types';
 

@@ -5,7 +5,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from '../context';
 import type { Finding, Fix } from '../finding';
-import type { YamlDoc, YamlFile } from '../yamlDocument';
+import type { YamlDoc, YamlFile } from '../../yaml/file';
 
 /** The place a fix works on. */
 export interface FixContext {

@@ -1,5 +1,5 @@
 /** `uniqueItems: true` is forbidden (quadratic): `x-kubernetes-list-type: set` says the same, linearly. */
-import { findWrittenPath, keyRange, nodeRange, type Node } from '../yamlDocument';
+import { findWrittenPath, keyRange, nodeRange, type Node } from '../../yaml/file';
 import { edit, fix, hasKey, removePair } from './edits';
 import type { FixProvider } from './types';
 

@@ -1,29 +1,17 @@
 /**
- * The service's view of a YAML file, over the YAML layer (server/src/yaml): the documents of a file,
+ * A YAML file as the service and the CLI use it, over the layer's parse (document.ts): the documents of a file,
  * each parsed on its own and reused across edits when its text did not change, plus the node-level
  * helpers the service features need (path <-> offset, key and value ranges), all walked by the YAML layer.
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
-import { resolveAlias, resolvePath } from '../yaml/path';
 import type { PathSegment } from '../engine';
-import {
-  MAX_YAML_DOCUMENTS,
-  RETAINED_SHARE,
-  estimateParseBytes,
-  formatFieldPath,
-  parseBytesBound,
-  parseFieldPath,
-  parseYamlDocuments,
-  splitYamlChunks,
-  v1PathsOfInternalCrdPath,
-  type PathRange,
-  type YamlDocument,
-  type YamlFile as LayerFile,
-} from '../yaml';
-import { UNPARSED_DOCUMENT_BYTES, parseBytesOfTokens } from '../yaml/budget';
-import { BlockLocator, readBlockYamlCounted } from '../yaml/block';
-import { streamProblems } from '../yaml/stream';
-import type { MaskedTemplate, TemplateRegions } from '../yaml/template';
+import { MAX_YAML_DOCUMENTS, RETAINED_SHARE, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound, parseBytesOfTokens } from './budget';
+import { parseYamlDocuments, type PathRange, type YamlDocument, type YamlFile as LayerFile } from './document';
+import { formatFieldPath, parseFieldPath, resolveAlias, resolvePath } from './path';
+import { splitYamlChunks } from './split';
+import { BlockLocator, readBlockYamlCounted } from './block';
+import { streamProblems } from './stream';
+import type { MaskedTemplate, TemplateRegions } from './template';
 
 /** A syntax problem, as offsets in the whole file. */
 export interface SyntaxProblem {
@@ -166,6 +154,21 @@ function placedByIndentation(text: string, offset: number, layer: () => YamlDocu
   });
 }
 
+/**
+ * Where a path is in one document (document.ts rangeOfPath: its key or value, else the deepest part of it
+ * that exists): the one way the service places a path it did not get from a finding.
+ */
+export type PathLocator = Pick<YamlDocument, 'rangeOfPath'>;
+
+/**
+ * The locator of one document of plain block YAML (what readBlockYaml reads): by indentation where that
+ * tells the range exactly (block.ts), else (a missing path, a list item) from a parse on first need.
+ */
+export function blockLocator(text: string): PathLocator {
+  let doc: YamlDocument | undefined;
+  return placedByIndentation(text, 0, () => (doc ??= parseYamlDocuments(text).documents[0]));
+}
+
 /** The document containing an offset. */
 export function docAt(file: YamlFile, offset: number): YamlDoc | undefined {
   let found: YamlDoc | undefined;
@@ -173,7 +176,7 @@ export function docAt(file: YamlFile, offset: number): YamlDoc | undefined {
   return found;
 }
 
-export { parseFieldPath } from '../yaml';
+export { parseFieldPath };
 
 /** What a path leads to in a document: the value node and, for map entries, the pair (for its key). */
 export interface NodeMatch {
@@ -190,7 +193,7 @@ export interface NodeMatch {
  * Walks a document along path segments: the YAML layer's resolvePath (yaml/path.ts), so aliases are
  * followed and `<<` merge keys looked through, as the value the API server decodes has them.
  */
-export function findPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
+export function findPath(doc: YamlDoc, segs: readonly PathSegment[]): NodeMatch {
   const ast = doc.ast;
   const root = resolveAlias(ast.contents, ast);
   const { steps, complete } = resolvePath(root, segs, ast);
@@ -204,22 +207,19 @@ export function findPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
  * Like findPath, but an internal CRD path the API server prints (`spec.validation.openAPIV3Schema...`)
  * is also tried as the v1 fields it came from (`spec.versions[i].schema.openAPIV3Schema...`).
  */
-export function findWrittenPath(doc: YamlDoc, segs: PathSegment[]): NodeMatch {
-  const direct = findPath(doc, segs);
-  if (direct.matched === segs.length) return direct;
-  const v = doc.value as { spec?: { versions?: unknown } } | null;
-  const n = v && typeof v === 'object' && Array.isArray(v.spec?.versions) ? (v.spec!.versions!.length as number) : 0;
-  for (const alt of v1PathsOfInternalCrdPath(segs, n)) {
-    const m = findPath(doc, alt);
-    if (m.matched === alt.length) return m;
-  }
-  return direct;
+export function findWrittenPath(doc: YamlDoc, segs: readonly PathSegment[]): NodeMatch {
+  return findPath(doc, doc.layer.writtenPath(segs));
 }
 
 /** File offsets [start, end) of a node (its value, without trailing comments). */
 export function nodeRange(doc: YamlDoc, node: Node | null | undefined): [number, number] | undefined {
   if (!node?.range) return undefined;
   return [doc.base + node.range[0], doc.base + node.range[1]];
+}
+
+/** File offset of a document's first content node (past its `---` line and leading comments); its start when empty. */
+export function contentStart(doc: YamlDoc): number {
+  return nodeRange(doc, doc.ast.contents as Node | null)?.[0] ?? doc.start;
 }
 
 /** File offsets of a pair's key. */
