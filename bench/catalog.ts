@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../server/src/cli/main';
-import { CATALOG_CRDS, startCatalog } from '../test/catalogServer';
+import { CATALOG_CRDS, PUBLICATION, startCatalog } from '../test/catalogServer';
 
 export interface CatalogRow {
   scenario: string;
@@ -18,27 +18,13 @@ export interface CatalogRow {
   extra: string;
 }
 
-const CR = `apiVersion: postgresql.cnpg.io/v1
-kind: Publication
-metadata:
-  name: pub
-spec:
-  cluster:
-    name: db
-  dbname: app
-  name: pub
-  publicationReclaimPolicy: keep
-  target:
-    allTables: true
-`;
-
 export async function catalogBenchmark(report: (r: CatalogRow) => void, runs = 30): Promise<void> {
   const server = await startCatalog();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-bench-catalog-'));
   const cacheBefore = process.env.CRD_YAML_CACHE;
   try {
     fs.mkdirSync(path.join(dir, '.git'));
-    fs.writeFileSync(path.join(dir, 'cr.yaml'), CR);
+    fs.writeFileSync(path.join(dir, 'cr.yaml'), PUBLICATION);
     // Outside the checked folder, as the catalog's cached copy is: a CRD of another project (--crd).
     fs.copyFileSync(CATALOG_CRDS[0].file, path.join(dir, '..', `${path.basename(dir)}-crd.yaml`));
     const localArgs = ['check', '--catalog', 'off', '--format', 'json', '--crd', `../${path.basename(dir)}-crd.yaml`, 'cr.yaml'];

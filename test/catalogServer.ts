@@ -73,3 +73,31 @@ export async function startCatalog(): Promise<CatalogServer> {
       }),
   });
 }
+
+/** A Publication (a kind the loopback catalog serves) that is valid against its CRD: a mistake in it is the test's. */
+export const PUBLICATION = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: pub
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: pub
+  publicationReclaimPolicy: keep
+  target:
+    allTables: true
+`;
+
+/** A Publication with neither allTables nor objects: the CRD's CEL rule says they are mutually exclusive. */
+export const RULE = `apiVersion: postgresql.cnpg.io/v1
+kind: Publication
+metadata:
+  name: rule
+spec:
+  cluster:
+    name: db
+  dbname: app
+  name: rule
+  target: {}
+`;

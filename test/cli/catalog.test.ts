@@ -11,37 +11,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../server/src/cli/main';
 import { DEFAULT_CATALOG } from '../../server/src/workspace/catalog';
-import { NO_CATALOG_DATA, startCatalog, type CatalogServer } from '../catalogServer';
+import { NO_CATALOG_DATA, PUBLICATION, RULE, startCatalog, type CatalogServer } from '../catalogServer';
 
 let server: CatalogServer;
 let dir: string;
 const cacheBefore = process.env.CRD_YAML_CACHE;
 
-const PUBLICATION = `apiVersion: postgresql.cnpg.io/v1
-kind: Publication
-metadata:
-  name: pub
-spec:
-  cluster:
-    name: db
-  dbname: app
-  name: pub
-  publicationReclaimPolicy: keep
-  target:
-    allTables: true
-`;
-// Neither allTables nor objects: the CRD's CEL rule says they are mutually exclusive.
-const RULE = `apiVersion: postgresql.cnpg.io/v1
-kind: Publication
-metadata:
-  name: rule
-spec:
-  cluster:
-    name: db
-  dbname: app
-  name: rule
-  target: {}
-`;
 const GOOD = `apiVersion: postgresql.cnpg.io/v1
 kind: Publication
 metadata:

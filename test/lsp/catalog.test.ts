@@ -13,37 +13,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Location } from 'vscode-languageserver-protocol';
-import { NO_CATALOG_DATA, startCatalog, type CatalogServer } from '../catalogServer';
+import { NO_CATALOG_DATA, PUBLICATION, RULE, startCatalog, type CatalogServer } from '../catalogServer';
 import { startServer, type TestServer } from './client';
 
 let catalog: CatalogServer;
 let base: string;
 let ws: string;
 
-const PUBLICATION = `apiVersion: postgresql.cnpg.io/v1
-kind: Publication
-metadata:
-  name: pub
-spec:
-  cluster:
-    name: db
-  dbname: app
-  name: pub
-  publicationReclaimPolicy: keep
-  target:
-    allTables: true
-`;
-const RULE = `apiVersion: postgresql.cnpg.io/v1
-kind: Publication
-metadata:
-  name: rule
-spec:
-  cluster:
-    name: db
-  dbname: app
-  name: rule
-  target: {}
-`;
 const WIDGET = `apiVersion: example.com/v1
 kind: Widget
 metadata:
