@@ -49,7 +49,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,builtins,repo,catalog,catalog-fetch,cel,editor').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,builtins,repo,catalog,catalog-fetch,go,cel,editor').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 /** `--sites c3,c5` runs only those edit sites of scenario c. */
@@ -619,6 +619,52 @@ function statSize(f: string): number {
   }
 }
 
+/**
+ * (go) Go types (issue 26): gateway-api v1.6.0 from the module proxy; the first check of an open
+ * apis/v1 file (generator build when cold, package load, generation, checks) and the re-check after an
+ * edit in it (warm generator: overlays, incremental reload), keystroke to diagnostics.
+ */
+async function scenarioGo() {
+  if (spawnSync('go', ['version']).status !== 0) {
+    report({ scenario: '(go) gateway-api apis/v1 edit', server: 'crd-yaml', median: NaN, p95: NaN, extra: 'skipped: go is not on PATH' });
+    return;
+  }
+  const { moduleCopy } = await import('../test/go/mutations');
+  const ws = tmpWorkspace('go');
+  const dir = moduleCopy('sigs.k8s.io/gateway-api', 'v1.6.0', ws);
+  const spec = servers({}).find((s) => s.name === 'crd-yaml')!;
+  const c = await start(spec, dir);
+  const file = path.join(dir, 'apis', 'v1', 'httproute_types.go');
+  const uri = pathToFileURL(file).href;
+  let text = fs.readFileSync(file, 'utf8');
+  const t0 = performance.now();
+  const first = c.nextDiagnostics(uri, t0, 900_000);
+  c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'go', version: 1, text } });
+  const d0 = await first;
+  report({
+    scenario: '(go) first check, gateway-api apis/v1',
+    server: 'crd-yaml',
+    median: d0.at - t0,
+    p95: d0.at - t0,
+    extra: `diags ${d0.diagnostics.length}; generator ${process.env.CRD_YAML_CRDGEN ? 'given (CRD_YAML_CRDGEN)' : 'built or cached'}`,
+  });
+  const times: number[] = [];
+  const edits = Math.min(EDITS, 12);
+  for (let i = 0; i < edits + 2; i++) {
+    // An edit of a doc comment (a description of the generated CRDs changes).
+    text = text.replace(i % 2 === 0 ? 'Rules are a list of HTTP matchers' : 'Rules are a list of HTTP matcherz', i % 2 === 0 ? 'Rules are a list of HTTP matcherz' : 'Rules are a list of HTTP matchers');
+    const t = performance.now();
+    const wait = c.nextDiagnostics(uri, t, 120_000);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: i + 2 }, contentChanges: [{ text }] });
+    const d = await wait;
+    if (i >= 2) times.push(d.at - t);
+  }
+  const r = stats(times);
+  report({ scenario: '(go) re-check after an edit, apis/v1', server: 'crd-yaml', median: r.median, p95: r.p95, extra: `goal <= 1000 ms (warm generator); peak RSS ${fmt(c.peakRssMB())} MB (server)` });
+  await c.shutdown();
+  fs.rmSync(ws, { recursive: true, force: true });
+}
+
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('run npm run build first');
   console.log(`crd-yaml bench: ${EDITS} edits per scenario after 5 warm-up edits; node ${process.version}; ${os.cpus().length} cores`);
@@ -636,6 +682,7 @@ async function main() {
     const { catalogBenchmark } = await import('./catalog');
     await catalogBenchmark(report);
   }
+  if (ONLY.has('go')) await scenarioGo();
   if (ONLY.has('cel')) {
     const { celBenchmark } = await import('./cel');
     celBenchmark(REALWORLD_CRDS);

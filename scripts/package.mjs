@@ -25,13 +25,24 @@ function run(cmd, args) {
 
 const t0 = Date.now();
 run(process.execPath, ['scripts/build.mjs', '--minify']);
-// No repository URL and no LICENSE file yet: allowed explicitly rather than prompting (no TTY in CI).
 // Relative README links (docs/screenshot.png) stay relative: it ships inside the package.
-run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
-// What ships: the bundles, the grammar, the manifest, README and its images; never node_modules.
+run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out]);
+// What ships: the bundles, the grammar, the manifest, README and its images, LICENSE, CHANGELOG, the
+// walkthrough's pages; never node_modules.
 const { listFiles, PackageManager } = createRequire(import.meta.url)('@vscode/vsce');
 const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
-const must = ['package.json', 'dist/extension.js', 'dist/server.js', 'dist/worker.js', 'dist/builtin-schemas.json', 'images/icon.png', 'README.md'];
+const must = [
+  'package.json',
+  'dist/extension.js',
+  'dist/server.js',
+  'dist/worker.js',
+  'dist/builtin-schemas.json',
+  'images/icon.png',
+  'README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+  ...(pkg.contributes.walkthroughs ?? []).flatMap((w) => w.steps.map((s) => s.media.markdown ?? s.media.image)),
+];
 const missing = must.filter((f) => !files.includes(f));
 const stray = files.filter((f) => f.includes('node_modules/') || f.endsWith('.map') || f.endsWith('.ts'));
 if (missing.length || stray.length) {

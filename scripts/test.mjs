@@ -9,6 +9,9 @@ const args = process.argv.slice(2);
 // test/apiserver/ starts real kube-apiservers: its own tier (npm run test:apiserver, .ci/run).
 const apiserverTier = args.includes('--apiserver');
 if (apiserverTier) args.splice(args.indexOf('--apiserver'), 1);
+// test/go/ builds the CRD generator with Go and loads Go modules: its own tier too (npm run test:go, .ci/run).
+const goTier = args.includes('--go');
+if (goTier) args.splice(args.indexOf('--go'), 1);
 const fileArgs = args.filter((a) => a.endsWith('.test.ts'));
 const flags = args.filter((a) => !a.endsWith('.test.ts'));
 const skip = new Set(['node_modules', 'dist', '.git', '.work', 'oracle-bin']);
@@ -24,9 +27,11 @@ function walk(dir, out) {
 }
 
 const all = ['server', 'client', 'test'].flatMap((d) => walk(d, [])).sort();
-const inTier = (f) => f.split(/[\\/]/).includes('apiserver');
-const files = fileArgs.length ? fileArgs : all.filter((f) => inTier(f) === apiserverTier);
-if (!fileArgs.length && !apiserverTier) {
+const parts = (f) => f.split(/[\\/]/);
+const inTier = (f) => parts(f).includes('apiserver');
+const inGoTier = (f) => parts(f)[0] === 'test' && parts(f)[1] === 'go';
+const files = fileArgs.length ? fileArgs : all.filter((f) => (goTier ? inGoTier(f) : inTier(f) === apiserverTier && !inGoTier(f)));
+if (!fileArgs.length && !apiserverTier && !goTier) {
   // The Go oracle tier needs its binary; build it first, with a progress line, rather than inside a test.
   const b = spawnSync(process.execPath, ['--import', 'tsx', 'test/oracle/build.ts'], { stdio: 'inherit' });
   if (b.status !== 0) process.exit(b.status ?? 1);

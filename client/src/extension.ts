@@ -38,6 +38,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     documentSelector: [
       { scheme: 'file', language: 'yaml' },
       { scheme: 'untitled', language: 'yaml' },
+      // Go files of kubebuilder API packages: findings of the CRDs they generate (the server ignores other Go files).
+      { scheme: 'file', language: 'go' },
     ],
     synchronize: {
       configurationSection: 'crdYaml',

@@ -6,15 +6,14 @@
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { needsShared } from '../shared';
 import { defaultCelspecDir, runSuite, SUITE_FILES } from './runner';
 
 const dir = defaultCelspecDir();
-const present = fs.existsSync(path.join(dir, SUITE_FILES[0]));
+const NO_SHARED = needsShared('celspec', 'cases');
 
 for (const file of SUITE_FILES) {
-  test(`CEL peer suite ${file}: value or failure phase as the Kubernetes CEL environment`, { skip: !present && 'shared/celspec not present' }, (t) => {
+  test(`CEL peer suite ${file}: value or failure phase as the Kubernetes CEL environment`, { skip: NO_SHARED }, (t) => {
     const s = runSuite(dir, file);
     t.diagnostic(`${file}: ${s.agree} of ${s.total} agree; error text ${s.sameText} of ${s.failures} failures`);
     assert.ok(s.total > 500, `expected the suite's cases, found ${s.total}`);

@@ -8,6 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sharedPath } from '../shared';
 import { celEnvironment, evaluate, PER_CALL_LIMIT } from '../../server/src/engine/cel/environment';
 import { formatCelType, T, type CelType } from '../../server/src/engine/cel/common/types';
 import { Duration, Optional, TypeValue, isList, isOpaque, listItems, type Val } from '../../server/src/engine/cel/runtime/values';
@@ -48,7 +49,7 @@ export interface PeerResult {
 export const SUITE_FILES = ['celspec.jsonl', 'k8slib.jsonl', 'targeted.jsonl'] as const;
 
 export function defaultCelspecDir(): string {
-  return path.resolve(__dirname, '../../../shared/celspec/cases');
+  return sharedPath('celspec', 'cases');
 }
 
 /** The cases of one file, without those its README excludes (other libraries, harness variables). */

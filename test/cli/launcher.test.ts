@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { crdYaml } from '../crd';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'crd-yaml');
@@ -24,26 +25,13 @@ const haveOpenssl = spawnSync('openssl', ['version']).status === 0;
 const notBuilt = !fs.existsSync(CLI) && 'dist/cli.js not built (npm run build)';
 const skipTls = notBuilt || (!haveOpenssl && 'openssl is not installed');
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer, maximum: 10}
-`;
+const CRD = crdYaml(`type: object
+properties:
+  spec:
+    type: object
+    properties:
+      size: {type: integer, maximum: 10}
+`);
 const CRD_OBJECT = parse(CRD) as Record<string, unknown>;
 // Invalid only against the CRD: a finding on it says the CRD was read.
 const CR = 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 11}\n';

@@ -106,6 +106,8 @@ export const USER_SETTINGS = {
   'window.commandCenter': false,
   'chat.disableAIFeatures': true,
   'git.enabled': false,
+  // No test reaches the internet: the public CRD catalog is never asked.
+  'crdYaml.catalog': 'off',
 };
 
 /**

@@ -66,7 +66,7 @@ export async function runSmoke(o) {
 }
 
 /** Runs a command from the command palette by its title. */
-async function runCommand(page, title, T) {
+export async function runCommand(page, title, T) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: T });

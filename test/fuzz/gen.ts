@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedPath } from '../shared';
+import { needsShared, sharedPath } from '../shared';
 import { crdYaml } from '../crd';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -63,6 +63,8 @@ export function realCrdFiles(maxBytes: number): string[] {
       else if (/\.ya?ml$/.test(e) && st.size <= maxBytes) out.push(p);
     }
   };
+  // Without the shared corpus (a fresh clone) the examples still run; CI requires it (needsShared throws).
+  needsShared('realworld', 'crds');
   try {
     walk(REALWORLD);
   } catch {

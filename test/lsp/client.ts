@@ -10,6 +10,14 @@ import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver
 
 export const ROOT = join(__dirname, '..', '..');
 export const SERVER = join(ROOT, 'dist', 'server.js');
+/**
+ * The command an editor test starts: the installed package's `crd-yaml lsp --stdio` where the e2e tier
+ * installed it (scripts/e2e-run.mjs sets CRD_YAML_INSTALLED_BIN and puts its folder first on PATH, so the
+ * command is the one docs/editors.md gives), else the checkout's dist/server.js.
+ */
+export function editorLspCommand(): string[] {
+  return process.env.CRD_YAML_INSTALLED_BIN ? ['crd-yaml', 'lsp', '--stdio'] : [process.execPath, SERVER, '--stdio'];
+}
 
 /** Builds dist/ when it is missing (npm test builds first; a single-file run may not have). */
 export function ensureBuilt(): void {
@@ -19,6 +27,8 @@ export function ensureBuilt(): void {
 export interface TestServer {
   conn: ProtocolConnection;
   proc: ChildProcess;
+  /** The server's answer to `initialize`. */
+  initializeResult: unknown;
   /** Resolves with the next diagnostics for a URI that satisfy the predicate. */
   diagnostics(uri: string, pred?: (d: Diagnostic[], version?: number) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
   /**
@@ -31,9 +41,11 @@ export interface TestServer {
 }
 
 /** Starts the server over stdio and initializes it for a workspace folder. */
-export async function startServer(workspace: string | null, initializationOptions?: unknown, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<TestServer> {
-  ensureBuilt();
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
+export async function startServer(workspace: string | null, initializationOptions?: unknown, opts: { env?: NodeJS.ProcessEnv; command?: string[] } = {}): Promise<TestServer> {
+  // `command`: another way to start it (the installed package's `crd-yaml lsp --stdio`, test/package).
+  if (!opts.command) ensureBuilt();
+  const [cmd, ...args] = opts.command ?? [process.execPath, SERVER, '--stdio'];
+  const proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
   let err = '';
   proc.stderr!.on('data', (d) => (err += d));
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
@@ -73,7 +85,7 @@ export async function startServer(workspace: string | null, initializationOption
         }
       }, timeoutMs).unref();
     });
-  await conn.sendRequest('initialize', {
+  const initializeResult = await conn.sendRequest('initialize', {
     processId: process.pid,
     rootUri: workspace ? `file://${workspace}` : null,
     workspaceFolders: workspace ? [{ uri: `file://${workspace}`, name: 'ws' }] : null,
@@ -84,6 +96,7 @@ export async function startServer(workspace: string | null, initializationOption
   return {
     conn,
     proc,
+    initializeResult,
     diagnostics(uri, pred = () => true, timeoutMs = 10000) {
       return wait<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && pred(p.diagnostics, p.version), timeoutMs).then((p) => p.diagnostics);
     },

@@ -12,34 +12,25 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { startServer, type TestServer } from './client';
+import { crdYaml } from '../crd';
 
-const CRD = (kind: string, maximum: number) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${kind.toLowerCase()}s.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { plural: ${kind.toLowerCase()}s, kind: ${kind} }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              x-kubernetes-validations:
-                - rule: "!has(self.size) || self.port > 0"
-              properties:
-                size:
-                  type: integer
-                  maximum: ${maximum}
-                port:
-                  type: integer
-`;
+const CRD = (kind: string, maximum: number) =>
+  crdYaml(
+    `type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+      - rule: "!has(self.size) || self.port > 0"
+    properties:
+      size:
+        type: integer
+        maximum: ${maximum}
+      port:
+        type: integer
+`,
+    { kind },
+  );
 const FILES: Record<string, string> = {
   'charts/widgets/crds/widgets.yaml': CRD('Widget', 10),
   'config/crd/widgets.yaml': CRD('Widget', 20),

@@ -1,7 +1,7 @@
 ;;; emacs-check.el --- headless eglot client for test/lsp/emacs.test.ts  -*- lexical-binding: t -*-
-;; emacs -Q --batch -l emacs-check.el SERVER FILE OUT
-;; Configures eglot with the README's snippet ("Other editors", Emacs), SERVER being the real
-;; dist/server.js, opens FILE, waits for the server's diagnostics to reach flymake and writes them to
+;; LSP_CMD="crd-yaml lsp --stdio" emacs -Q --batch -l emacs-check.el FILE OUT
+;; Configures eglot with the snippet of docs/editors.md (Emacs), the command being LSP_CMD (the installed
+;; package's `crd-yaml lsp --stdio` in the e2e tier, else `node dist/server.js --stdio`), opens FILE, waits for the server's diagnostics to reach flymake and writes them to
 ;; OUT as JSON: [{"line": 1-based, "col": 0-based, "type": "error"|"warning"|"note", "text": ...}].
 ;; Exit 0 when diagnostics arrived, 1 on timeout.
 (require 'package)
@@ -9,11 +9,11 @@
 (package-initialize)
 (require 'yaml-mode)
 (require 'json)
-(let ((server (expand-file-name (pop command-line-args-left))))
-  ;; The README snippet, verbatim but for the path.
+(let ((command (split-string (getenv "LSP_CMD"))))
+  ;; The docs/editors.md snippet, the command as LSP_CMD gives it.
   (with-eval-after-load 'eglot
     (add-to-list 'eglot-server-programs
-                 `(yaml-mode . ("node" ,server "--stdio")))))
+                 `(yaml-mode . ,command))))
 (require 'eglot)
 (let* ((file (expand-file-name (pop command-line-args-left)))
        (out (expand-file-name (pop command-line-args-left)))

@@ -4,11 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, ROOT, SERVER } from './client';
+import { editorLspCommand, ensureBuilt, ROOT } from './client';
 
 const hasEmacs = spawnSync('emacs', ['--version']).status === 0;
 
-test('Emacs eglot, configured as the README says, receives the diagnostics of an invalid CR', { skip: hasEmacs ? false : 'emacs not installed (apt-get install emacs-nox elpa-eglot elpa-yaml-mode)' }, () => {
+test('Emacs eglot, configured as docs/editors.md says, receives the diagnostics of an invalid CR', { skip: hasEmacs ? false : 'emacs not installed (apt-get install emacs-nox elpa-eglot elpa-yaml-mode)' }, () => {
   ensureBuilt();
   const ws = mkdtempSync(join(tmpdir(), 'crd-yaml-emacs-'));
   try {
@@ -17,9 +17,9 @@ test('Emacs eglot, configured as the README says, receives the diagnostics of an
     writeFileSync(join(ws, 'cr.yaml'), 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\nspec:\n  replicas: 15\n');
     const out = join(ws, 'diags.json');
     // HOME in the temp dir: no user init, no ~/.emacs.d state written by the test.
-    const r = spawnSync('emacs', ['-Q', '--batch', '-l', join(__dirname, 'emacs-check.el'), SERVER, 'cr.yaml', out], {
+    const r = spawnSync('emacs', ['-Q', '--batch', '-l', join(__dirname, 'emacs-check.el'), 'cr.yaml', out], {
       cwd: ws,
-      env: { ...process.env, HOME: ws, LSP_TIMEOUT_S: '20' },
+      env: { ...process.env, HOME: ws, LSP_TIMEOUT_S: '20', LSP_CMD: editorLspCommand().join(' ') },
       encoding: 'utf8',
       timeout: 40000,
     });

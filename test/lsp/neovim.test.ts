@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, SERVER } from './client';
+import { editorLspCommand, ensureBuilt } from './client';
 
 const hasNvim = spawnSync('nvim', ['--version']).status === 0;
 const CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
@@ -19,7 +19,7 @@ test('Neovim, as an independent LSP client, receives the diagnostics of an inval
     const out = join(ws, 'diags.json');
     const r = spawnSync('nvim', ['--headless', '-u', join(__dirname, 'nvim-init.lua'), '-i', 'NONE', 'cr.yaml', '+lua dump_diags()'], {
       cwd: ws,
-      env: { ...process.env, LSP_CMD: `${process.execPath} ${SERVER} --stdio`, DIAG_OUT: out, LSP_TIMEOUT_MS: '20000', XDG_STATE_HOME: ws, XDG_DATA_HOME: ws, XDG_CONFIG_HOME: ws },
+      env: { ...process.env, LSP_CMD: editorLspCommand().join(' '), DIAG_OUT: out, LSP_TIMEOUT_MS: '20000', XDG_STATE_HOME: ws, XDG_DATA_HOME: ws, XDG_CONFIG_HOME: ws },
       timeout: 40000,
     });
     assert.equal(r.status, 0, `nvim exited with ${r.status}: ${r.stderr}`);

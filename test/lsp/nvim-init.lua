@@ -1,4 +1,5 @@
--- A second, independent LSP client: headless Neovim (0.7+) attaches dist/server.js to YAML buffers and
+-- A second, independent LSP client: headless Neovim (0.7+) attaches LSP_CMD (the installed
+-- `crd-yaml lsp --stdio` in the e2e tier, else dist/server.js) to YAML buffers and
 -- dumps the diagnostics it received as JSON.
 -- nvim --headless -u nvim-init.lua -i NONE FILE.yaml +'lua dump_diags()'
 -- env: LSP_CMD (server command), DIAG_OUT (JSON file), LSP_TIMEOUT_MS

@@ -14,9 +14,10 @@ import { build } from 'esbuild';
 import { ensureBuilt, ROOT } from './client';
 import { FuzzServer, percentile } from '../fuzz/server';
 import { widgetCr } from '../fuzz/gen';
-import { sharedPath } from '../shared';
+import { needsShared, sharedPath } from '../shared';
 
 const WIDGET_CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
+const NO_SHARED = needsShared('realworld', 'crds', 'argo-workflows');
 const ARGO = sharedPath('realworld', 'crds', 'argo-workflows', 'argoproj.io_workflows.yaml');
 
 test('the main thread bundle holds no engine, service, workspace or YAML code: it cannot parse or check', async () => {
@@ -85,7 +86,7 @@ async function checkedNormalCr(s: FuzzServer, ws: string): Promise<{ uri: string
   return { uri, pos };
 }
 
-test('while the check worker checks the 2.9 MB argo-workflows CRD, hovers are answered by the query worker', async (t) => {
+test('while the check worker checks the 2.9 MB argo-workflows CRD, hovers are answered by the query worker', { skip: NO_SHARED }, async (t) => {
   await withWorkspace(async (ws, s) => {
     const normal = await checkedNormalCr(s, ws);
     const before = await s.stats();
@@ -120,7 +121,7 @@ test('while the check worker checks the 2.9 MB argo-workflows CRD, hovers are an
   });
 });
 
-test('a check that exhausts the check worker heap: the worker restarts, the document says it was not checked, the rest works', async (t) => {
+test('a check that exhausts the check worker heap: the worker restarts, the document says it was not checked, the rest works', { skip: NO_SHARED }, async (t) => {
   await withWorkspace(
     async (ws, s) => {
       // What the server said of its workers (restarts, what was not checked again): in every failure message.

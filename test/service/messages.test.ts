@@ -14,6 +14,7 @@ import { toPlain } from '../../server/src/service/preview';
 import { API_SERVER_LABEL, toDiagnostic } from '../../server/src/lsp/render';
 import type { Finding } from '../../server/src/service/finding';
 import { defaultSharedDir, listCaseFiles, loadCases } from '../conformance/runner';
+import { needsShared } from '../shared';
 import { loadCrdFile } from '../conformance/ops';
 
 const ROOT = join(__dirname, '..', '..');
@@ -83,7 +84,7 @@ function checkMessage(f: Finding, uri: string, where: string): void {
   }
 }
 
-test('editor messages: no Go struct dump, no absolute schema path first, the API server message reachable (conformance corpus)', () => {
+test('editor messages: no Go struct dump, no absolute schema path first, the API server message reachable (conformance corpus)', { skip: needsShared('conformance') }, () => {
   const s = new LanguageService();
   let n = 0;
   let differing = 0;
@@ -104,7 +105,7 @@ test('editor messages: no Go struct dump, no absolute schema path first, the API
   assert.ok(n > 500 && differing > 400 && crdPaths > 200, `${n} findings, ${differing} with their own API server text, ${crdPaths} on absolute CRD paths`);
 });
 
-test('editor messages on the real-world CRDs and samples and the examples', () => {
+test('editor messages on the real-world CRDs and samples and the examples', { skip: needsShared('realworld') }, () => {
   const s = new LanguageService();
   const crds = yamlFiles(join(SHARED, 'realworld', 'crds'));
   for (const f of crds) s.indexDiskFile(`file://${f}`, readFileSync(f, 'utf8'));

@@ -14,6 +14,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../../server/src/service/languageService';
 import { runCli } from '../../server/src/cli/main';
 import { defaultSharedDir } from '../conformance/runner';
+import { needsShared } from '../shared';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -122,7 +123,7 @@ test('${...} only in a comment or nowhere near: the document is checked in full;
   );
 });
 
-test('a Flux-substituted resource: the Kustomization CRD (its descriptions hold ${var}) is used, substituted values are not reported', () => {
+test('a Flux-substituted resource: the Kustomization CRD (its descriptions hold ${var}) is used, substituted values are not reported', { skip: needsShared('realworld', 'crds', 'flux') }, () => {
   const shared = defaultSharedDir();
   const crdFile = join(shared, 'realworld', 'crds', 'flux', 'kustomize.toolkit.fluxcd.io_kustomizations.yaml');
   const crd = readFileSync(crdFile, 'utf8');
@@ -158,7 +159,7 @@ spec:
   assert.match(String((hover?.contents as { value?: string })?.value), /The interval at which to reconcile the Kustomization/);
 });
 
-test('the cluster-api templates of the shared corpus: no errors from their ${...} values', () => {
+test('the cluster-api templates of the shared corpus: no errors from their ${...} values', { skip: needsShared('realworld', 'samples', 'cluster-api') }, () => {
   const shared = defaultSharedDir();
   const rw = join(shared, 'realworld');
   const files = [

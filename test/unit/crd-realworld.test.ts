@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { errorMessage } from '../../server/src/engine/field';
-import { sharedPath } from '../shared';
+import { needsShared, sharedPath } from '../shared';
 
 const ROOT = sharedPath('realworld', 'crds');
 // The large CRDs (over 100 kB, up to 3 MB) take most of the time; they run only with CRD_YAML_REALWORLD=all.
@@ -26,7 +26,7 @@ function yamlFiles(dir: string): string[] {
   return out;
 }
 
-test('real-world CRDs validate without errors', { skip: !fs.existsSync(ROOT) && 'shared/realworld not present' }, () => {
+test('real-world CRDs validate without errors', { skip: needsShared('realworld', 'crds') }, () => {
   const failures: string[] = [];
   let count = 0;
   for (const file of yamlFiles(ROOT)) {

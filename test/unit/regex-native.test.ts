@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { compilePattern, compileRE2, matchPattern, RegexBudget } from '../../server/src/engine/regex/re2';
 import { jsSourceOfGoRegexp } from '../../server/src/engine/regex/native';
-import { sharedDir } from '../shared';
+import { needsShared, sharedDir } from '../shared';
 
 const SHARED = sharedDir();
 
@@ -109,7 +109,7 @@ function corpusValues(): string[] {
   return [...out];
 }
 
-test('schema patterns matched natively give re2js (Go) answers on real values, edits and odd characters', { skip: !fs.existsSync(SHARED) && 'shared not present' }, () => {
+test('schema patterns matched natively give re2js (Go) answers on real values, edits and odd characters', { skip: needsShared('realworld', 'crds') || needsShared('conformance') }, () => {
   const patterns = corpusPatterns();
   const values = corpusValues();
   assert.ok(patterns.length > 80, `${patterns.length} patterns`);

@@ -14,8 +14,9 @@ import { join } from 'node:path';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { SubtreeMemo, withSubtreeMemo } from '../../server/src/engine/field/memo';
 import { parseYamlDocuments, type YamlFile } from '../../server/src/yaml';
-import { sharedPath } from '../shared';
+import { needsShared, sharedPath } from '../shared';
 
+const NO_SHARED = needsShared('realworld', 'crds');
 const CRDS = sharedPath('realworld', 'crds');
 const EDITS = Number(process.env.SUBTREE_EDITS ?? 4);
 /** Larger CRDs take seconds to parse: one of them (the bench's), unless SUBTREE_ALL=1. */
@@ -132,7 +133,7 @@ function schemaNodes(v: unknown): number {
   return 1 + Object.values(v).reduce<number>((n, x) => n + schemaNodes(x), 0);
 }
 
-test('subtree memo: a CRD re-checked after random keystrokes = a plain check, recomputing only the edited path', () => {
+test('subtree memo: a CRD re-checked after random keystrokes = a plain check, recomputing only the edited path', { skip: NO_SHARED }, () => {
   const rand = rng(SEED);
   let edits = 0;
   let syntaxBroken = 0;
@@ -214,7 +215,7 @@ const BREAKS: Array<(s: Record<string, unknown>) => Record<string, unknown>> = [
   (s) => ({ ...s, 'x-kubernetes-validations': [{ rule: 'self.nope == oldSelf.nope' }] }),
 ];
 
-test('subtree memo: broken subtrees moved under renamed keys are rebased exactly', () => {
+test('subtree memo: broken subtrees moved under renamed keys are rebased exactly', { skip: NO_SHARED }, () => {
   const rand = rng(SEED + 1);
   let moves = 0;
   let rebased = 0;

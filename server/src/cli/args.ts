@@ -59,6 +59,10 @@ export interface CliArgs {
   update: boolean;
   /** --builtins on|off: built-in kinds (Deployment, Service, ...) checked too (default on). */
   builtins: boolean;
+  /** check: Go packages of kubebuilder types (`--go ./api/...`), checked through the CRDs they generate. */
+  goPatterns: string[];
+  /** check: folders' Go API packages are not generated and checked (`--no-go`). */
+  noGo: boolean;
 }
 
 /** A usage mistake: printed as one line, exit code 2. */
@@ -92,6 +96,7 @@ Commands:
                      ConversionReview as the API server would (its CRD from PATHS or --crd),
                      apply the API server's checks to the answer, and validate the converted
                      objects against the target version's schema. Prints the converted objects.
+  lsp [--stdio]      Run the language server for any LSP client, over stdio (docs/editors.md).
 
 Options:
   -f, --format FMT   check: text (default), json or sarif (SARIF 2.1.0)
@@ -107,6 +112,11 @@ Options:
                      --kubernetes-version, else main; $CRD_YAML_CATALOG overrides). Only the
                      group and kind are sent; answers are cached in ~/.cache/crd-yaml. off:
                      never.
+  --go PATTERN       check: Go packages of kubebuilder types (e.g. ./api/...; repeatable):
+                     their CRDs are generated with the project's controller-tools (built
+                     with your Go) and findings are reported at the markers and fields
+                     that made them. Folders given as PATHS are searched for such
+                     packages too; --no-go skips them.
   --exclude GLOB     Do not check files matching GLOB (relative to the current directory,
                      e.g. 'chart/**'; repeatable). CRDs they define are still used.
   --cluster          Also load the CRDs of a cluster (read-only: a list of
@@ -207,6 +217,8 @@ export function parseArgs(argv: string[]): CliArgs {
     compatibility: {},
     celLintScope: 'authored',
     update: false,
+    goPatterns: [],
+    noGo: false,
   };
   let command: string | undefined;
   let formatGiven: string | undefined;
@@ -235,6 +247,8 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--exclude') args.exclude.push(value());
     else if (a === '--catalog') args.catalog = value();
     else if (a === '--update') args.update = true;
+    else if (a === '--go') args.goPatterns.push(value());
+    else if (a === '--no-go') args.noGo = true;
     else if (a === '--cluster') args.cluster = true;
     else if (a === '--kubeconfig') args.kubeconfig = value();
     else if (a === '--context') args.context = value();

@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { API_FILE, declaresApiTypes } from '../workspace/goPackages';
 
 import type { CrdOrigin } from '../workspace/crdIndex';
 
@@ -57,6 +58,9 @@ export interface CollectResult {
   inputErrors: string[];
   /** Symbolic links met in directories and not followed (`--follow-symlinks` follows them), as shown. */
   skippedLinks: string[];
+  /** With `goPackages`: the folders (real paths) of Go API packages met in the search, and the named folders that hold them. */
+  goPackages: string[];
+  goRoots: string[];
 }
 
 export interface CollectOptions {
@@ -65,6 +69,8 @@ export interface CollectOptions {
    * Each real directory is then searched once and each real file read once, wherever links lead.
    */
   followSymlinks?: boolean;
+  /** Also note the Go API packages met (workspace/goPackages.ts), in the same walk. */
+  goPackages?: boolean;
 }
 
 const YAML_EXT = /\.ya?ml$/i;
@@ -89,6 +95,8 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
   const read = new Set<string>();
   const kept = { chars: 0 };
   const searched = new Set<string>();
+  const goPackages: string[] = [];
+  const goRoots: string[] = [];
   // The named directories, by real path: without followSymlinks, a linked file is read only inside them.
   const roots: string[] = [];
   const named: { p: string; real: string; dir: boolean }[] = [];
@@ -120,8 +128,11 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
     // Named twice, or inside a directory already searched: its files are in already.
     if (searched.has(real)) continue;
     const found: { real: string; shown: string }[] = [];
+    const goBefore = goPackages.length;
     walk(real, p, 0);
-    if (found.length === 0) inputErrors.push(`${p}: no .yaml or .yml files found in this directory`);
+    if (goPackages.length > goBefore) goRoots.push(p);
+    // A folder of Go API packages is checked through its Go types (cli/goCheck.ts).
+    else if (found.length === 0) inputErrors.push(`${p}: no .yaml or .yml files found in this directory`);
     for (const f of found) readInto(f.real, f.shown, files, inputErrors, read, kept);
 
     /** Walk `dirReal` (a real path); `shown` is how the user reaches it, used for the paths collected. */
@@ -136,6 +147,7 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
         return;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (opts.goPackages && isApiPackage(dirReal, entries)) goPackages.push(dirReal);
       for (const ent of entries) {
         const full = path.join(dirReal, ent.name);
         const shownChild = path.join(shown, ent.name);
@@ -162,7 +174,21 @@ export function collectYamlFiles(paths: string[], cwd: string = process.cwd(), o
       }
     }
   }
-  return { files, inputErrors, skippedLinks };
+  return { files, inputErrors, skippedLinks, goPackages, goRoots };
+}
+
+/** A folder of a Go API package (not under vendor/ or testdata/, which go ignores). */
+function isApiPackage(dir: string, entries: fs.Dirent[]): boolean {
+  if (dir.split(path.sep).some((p) => p === 'vendor' || p === 'testdata')) return false;
+  for (const e of entries) {
+    if (!e.isFile() || !API_FILE.test(e.name)) continue;
+    try {
+      if (declaresApiTypes(fs.readFileSync(path.join(dir, e.name), 'utf8'))) return true;
+    } catch {
+      // Unreadable: not counted.
+    }
+  }
+  return false;
 }
 
 /** Reads a file once: a real path already read (through another name or link) is skipped. */

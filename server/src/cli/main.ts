@@ -6,13 +6,14 @@ import { checkFiles, readBaselines, type CheckOptions, type CheckReport } from '
 import { parseArgs, UsageError, USAGE, type CliArgs } from './args';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { collectYamlFiles, describeFsError, type InputFile } from './files';
+import { collectYamlFiles, describeFsError, type CollectResult, type InputFile } from './files';
 import { convertFiles } from './convert';
 import { migrateFiles } from './migrate';
 import { formatTestJunit, formatTestText, isTestFile, runTestFiles } from './test';
 import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
 import { catalogCrdFiles, catalogOf, checkWithCatalog, writeLock } from './catalog';
+import { checkGoPackages, type GoCheck } from './goCheck';
 import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
@@ -76,14 +77,28 @@ function run(argv: string[], io: CliIO): number | Promise<number> {
     return EXIT_OK;
   }
   // The network is used only for --cluster and --crd URLs.
-  if (args.cluster || args.crdPaths.some(isUrl)) return remoteCrdFiles(args).then((remote) => runWith(args, io, remote));
-  return runWith(args, io, { files: [], errors: [] });
+  const remote = args.cluster || args.crdPaths.some(isUrl) ? remoteCrdFiles(args) : undefined;
+  // One search of the folders given: YAML files, and the Go API packages `check` generates and checks
+  // before the YAML (a worker's share has none).
+  const withGo = args.command === 'check' && !io.shard && !args.noGo;
+  const collected = collectYamlFiles(args.paths, io.cwd, { followSymlinks: args.followSymlinks, goPackages: withGo });
+  const go = args.command === 'check' && !io.shard && (collected.goPackages.length || args.goPatterns.length) ? goPackages(args, io, collected) : undefined;
+  if (remote || go) return Promise.all([remote, go]).then(([r, g]) => runWith(args, io, r ?? { files: [], errors: [] }, collected, g));
+  return runWith(args, io, { files: [], errors: [] }, collected);
 }
 
-function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCrds): number | Promise<number> {
+/** The Go check of `check` (cli/goCheck.ts), when the arguments name Go packages or folders that hold them. */
+async function goPackages(args: ReturnType<typeof parseArgs>, io: CliIO, collected: CollectResult): Promise<GoCheck | undefined> {
+  const g = await checkGoPackages(collected.goPackages, args.goPatterns, { cwd: io.cwd, fieldValidation: args.fieldValidation, kubernetesMinor: args.kubernetesMinor, celLintScope: args.celLintScope });
+  return { ...g, dirs: collected.goRoots };
+}
+
+function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCrds, collected: CollectResult, go?: GoCheck): number | Promise<number> {
   const collectOpts = { followSymlinks: args.followSymlinks };
-  const collected = collectYamlFiles(args.paths, io.cwd, collectOpts);
-  const { inputErrors, skippedLinks } = collected;
+  const { skippedLinks } = collected;
+  const inputErrors = [...collected.inputErrors];
+  // Said once, not an input error: the YAML is still checked and the exit code is the findings'.
+  for (const n of go?.notes ?? []) io.stderr(`crd-yaml: ${n}\n`);
   // --exclude: not checked, but the CRDs they define are still used.
   const excluded = excludedBy(args.exclude, io.cwd);
   const files = collected.files.filter((f) => !excluded(f.path));
@@ -232,6 +247,13 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
   return reported(checkFiles(files, checkOpts));
 
   function reported(report: CheckReport): number {
+    if (go) {
+      report.findings.push(...go.findings);
+      report.files += go.files;
+      // Each generated CRD is a CRD document checked.
+      report.documents += go.crds;
+      report.coverage.checked.crd += go.crds;
+    }
     if (io.shard) {
       io.shard.report({ report, inputErrors });
       return EXIT_OK;

@@ -12,7 +12,8 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol';
-import { LanguageService } from '../service';
+import { isGoUri, LanguageService } from '../service';
+import { GoModules } from './goModules';
 import { RepositoryFeatures, type Handlers } from './repository';
 import { isIndexedPath, listIndexedFiles, ReadableRoots, readCandidate } from '../workspace/scan';
 import { answer } from './answer';
@@ -90,6 +91,8 @@ export class Checker {
   private readonly baselines: EditorBaselines;
   private trusted = true;
   private readonly feed: QueryWorkerFeed;
+  /** Go API packages' generated CRDs (goModules.ts). */
+  private readonly go: GoModules;
 
   constructor(
     private readonly post: (m: FromWorker) => void,
@@ -126,6 +129,18 @@ export class Checker {
       openUris: () => [...this.docs.keys()],
       log: (m) => this.log(m),
       trusted: () => this.trusted,
+    });
+    this.go = new GoModules({
+      service: this.service,
+      documents: () => this.docs.values(),
+      readable: (file) => this.folders.some((f) => !path.relative(f, file).startsWith('..') && !path.isAbsolute(path.relative(f, file))),
+      trusted: () => this.trusted,
+      publish: (doc) => this.publishGo(doc),
+      recheckYaml: () => {
+        for (const uri of this.docs.keys()) if (!isGoUri(uri)) this.scheduler.schedule(uri, false);
+      },
+      say: (message) => this.post({ t: 'message', message }),
+      log: (m) => this.log(m),
     });
     // The default baseline (git:HEAD) holds until settings say otherwise (clients without settings keep it).
     this.baselines.configure(this.settings.baseline);
@@ -202,7 +217,7 @@ export class Checker {
         this.docs.set(m.uri, TextDocument.create(m.uri, m.languageId, m.version, m.text));
         this.changed(m.uri);
         // The baseline is read when a file opens and again when it is saved.
-        this.refreshBaseline(m.uri);
+        if (!isGoUri(m.uri)) this.refreshBaseline(m.uri);
         return;
       case 'change':
         this.docs.set(m.uri, TextDocument.create(m.uri, this.docs.get(m.uri)?.languageId ?? 'yaml', m.version, m.text));
@@ -212,7 +227,10 @@ export class Checker {
         this.close(m.uri);
         return;
       case 'save':
-        if (this.docs.has(m.uri)) this.refreshBaseline(m.uri);
+        if (isGoUri(m.uri)) {
+          const d = this.docs.get(m.uri);
+          if (d) this.go.changed(d, false);
+        } else if (this.docs.has(m.uri)) this.refreshBaseline(m.uri);
         return;
       case 'fileChanged':
         this.fileEvents = this.fileEvents.then(() => this.fileChanged(m.uri, m.deleted)).catch((e) => this.log(`file change failed: ${(e as Error).message}`));
@@ -223,6 +241,7 @@ export class Checker {
         this.repo.initialize(m.init);
         // The built-in schemas go to definition writes are generated files: neither indexed nor checked.
         this.service.setBuiltinSchemaDir(builtinSchemaDir(typeof m.init.cacheDir === 'string' && m.init.cacheDir ? m.init.cacheDir : undefined));
+        if (typeof m.init.cacheDir === 'string' && m.init.cacheDir) this.go.setCacheDir(m.init.cacheDir);
         return;
       case 'notify':
         try {
@@ -249,6 +268,11 @@ export class Checker {
   private check(uri: string, urgent: boolean): void {
     const doc = this.docs.get(uri);
     if (!doc) return;
+    if (isGoUri(uri)) {
+      // Its findings come from its module's generated CRDs, published when the generation ends.
+      this.go.changed(doc, urgent);
+      return;
+    }
     if (this.isStale(uri, doc.version)) {
       this.meter.stats.staleSkipped++;
       return;
@@ -297,6 +321,13 @@ export class Checker {
     }
   }
 
+  /** A Go document's findings (those of the CRDs its module generates), as diagnostics. */
+  private publishGo(doc: TextDocument): void {
+    if (this.docs.get(doc.uri) !== doc) return;
+    const diagnostics = this.meter.task('check (go)', () => jsonSafe(this.service.findings(doc).map((f) => toDiagnostic(f, doc.uri))), { uri: doc.uri, version: doc.version });
+    this.publish(doc.uri, doc.version, diagnostics, this.meter.stats);
+  }
+
   /** Diagnostics go to the main thread serialized here: it forwards the text (lsp/rawJson.ts). */
   private publish(uri: string, version: number, diagnostics: Diagnostic[], stats?: WorkerStats): void {
     this.post({ t: 'diagnostics', uri, version, params: JSON.stringify({ uri, version, diagnostics }), stats });
@@ -336,6 +367,8 @@ export class Checker {
       method,
       () => {
         this.meter.sawVersion(doc.uri, doc.version);
+        // A Go file is not YAML: its requests read the module's last generation (goModules.ts).
+        if (isGoUri(doc.uri)) return answer(this.service, method, doc, params, (msg) => this.log(msg));
         this.updateContext(doc.uri);
         const changed = this.service.update(doc);
         this.feed.crds(doc.uri, 'open', doc.version);

@@ -11,7 +11,7 @@
  * would hold every hover meanwhile, and the check worker parses it anyway.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LanguageService } from '../service';
+import { isGoUri, LanguageService } from '../service';
 import { fromNames } from '../workspace/lightIndex';
 import { readRepositorySettings } from './repository';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
@@ -26,6 +26,8 @@ import { builtinSchemaDir } from '../workspace/builtinSchemaFiles';
 /** Documents at least this long are parsed here only for hover, completion and definitions. */
 export const LARGE_DOCUMENT_CHARS = 256 * 1024;
 
+/** The requests on a Go file (inside XValidation markers, the marker fixes): answered by the check worker. */
+const GO_METHODS = new Set(['textDocument/hover', 'textDocument/completion', 'textDocument/signatureHelp', 'textDocument/codeAction']);
 const HANDED_OVER = new Set(['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/codeLens', 'textDocument/codeAction']);
 
 export class Queries {
@@ -108,6 +110,18 @@ export class Queries {
     const doc = uri ? this.docs.get(uri) : undefined;
     if (!doc) {
       this.post({ t: 'response', id, result: emptyAnswer(method) });
+      return;
+    }
+    // A Go file's requests need its module's generated CRDs, which the check worker holds (and so does
+    // the fix of a checked-in CRD's drift from them).
+    const drift = method === 'textDocument/codeAction' && (params as { context?: { diagnostics?: Array<{ code?: unknown }> } }).context?.diagnostics?.some((d) => d.code === 'GeneratedDrift');
+    if (drift) {
+      this.post({ t: 'response', id, delegate: true });
+      return;
+    }
+    if (isGoUri(doc.uri)) {
+      if (GO_METHODS.has(method)) this.post({ t: 'response', id, delegate: true });
+      else this.post({ t: 'response', id, result: emptyAnswer(method) });
       return;
     }
     if (HANDED_OVER.has(method) && doc.getText().length >= LARGE_DOCUMENT_CHARS && this.parsed.get(doc.uri) !== doc.version) {

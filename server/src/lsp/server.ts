@@ -233,6 +233,9 @@ class Session {
       case 'log':
         this.log(m.message);
         return;
+      case 'message':
+        void this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: m.message }).catch(() => undefined);
+        return;
       case 'stats':
         this.workerStats[role] = m.stats;
         return;

@@ -48,6 +48,8 @@ export type FromWorker =
   /** The answer; `delegate`: the query worker hands the request to the check worker (a large document it has not parsed). */
   | { t: 'response'; id: number; result?: unknown; error?: string; delegate?: boolean; stats?: WorkerStats }
   | { t: 'log'; message: string }
+  /** Something people should read once (Go missing for Go types: lsp/goModules.ts). */
+  | { t: 'message'; message: string }
   /** A check is starting: if the worker dies now, this text is what killed it. */
   | { t: 'checking'; uri: string; version: number }
   | { t: 'stats'; stats: WorkerStats };

@@ -36,6 +36,9 @@ export const FINDING_CODES = {
   CELConstantRule: 'A CEL rule reads neither self nor oldSelf: it is always true (checks nothing), always false (rejects every object) or always fails (crdYaml.cel.constantRule)',
   CELEmptyMessage: 'A messageExpression can evaluate to an empty, blank or multi-line string: the API server then reports the failure as if messageExpression were not set (crdYaml.cel.emptyMessage)',
   DuplicateCRD: 'Another document defines the same group and kind: one of them is used to check objects (the README says which)',
+  UnknownMarker: 'A kubebuilder marker controller-gen does not apply (unknown, misspelled, on the wrong target, or with an unknown argument): the schema does not get what it asks for',
+  GoGenerate: 'controller-gen cannot generate the CRD of these Go types (the message says why)',
+  GeneratedDrift: 'A checked-in CRD differs from what its Go types generate (make manifests was not run after a change)',
 } as const;
 
 export type FindingCode = keyof typeof FINDING_CODES;

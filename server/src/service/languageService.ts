@@ -27,6 +27,22 @@ import { completion } from './completion';
 import { celAt, celSignatureHelp } from './celEditor';
 import { preview, previewDocuments, previewFileText, previewLenses, type PreviewOptions, type StoredObjectPreview } from './preview';
 import { definition, documentSymbols, foldingRanges } from './navigation';
+import type { GoGeneration } from '../workspace/crdgenProtocol';
+import { driftFindings, driftFixes, goCelAt, goCelCompletion, goCelHover, goCelSignatureHelp, goFindingsByFile, goFixes, goState, type GoState } from './goTypes';
+import { fileURLToPath } from 'node:url';
+
+/** A Go source file (its findings come from the CRDs its package generates: goTypes.ts). */
+export function isGoUri(uri: string): boolean {
+  return uri.startsWith('file:') && uri.endsWith('.go');
+}
+
+function pathOfUri(uri: string): string | undefined {
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether two ranges overlap or touch (a cursor at a finding's edge is on it). */
 function meets(a: Range, b: Range): boolean {
@@ -52,6 +68,8 @@ export class LanguageService {
   private readonly uses = new Map<string, Set<string>>();
   /** The CRDs indexDiskFile indexed as `open` before the document was opened (what release restores). */
   private readonly indexedOpen = new Map<string, IndexedCrd[]>();
+  /** Each Go module's last generation (goTypes.ts), by module folder. */
+  private readonly goStates = new Map<string, GoState>();
 
   /**
    * `batch`: a one-shot check of many files (the CLI): no per-node memo of CRD checks (it pays off only
@@ -260,8 +278,59 @@ export class LanguageService {
   /** The findings of a document (finding.ts: lsp/ renders them as diagnostics, cli/ as text, JSON, SARIF). */
   findings(td: TextDocument): Finding[] {
     if (isBuiltinSchemaFile(this.ctx, td.uri)) return [];
-    const f = fileFindings(this.ctx, td, this.file(td));
+    if (isGoUri(td.uri)) return this.goFindings(td.uri);
+    const file = this.file(td);
+    const f = fileFindings(this.ctx, td, file);
+    // A checked-in CRD that its Go types (generated in this session) no longer make.
+    for (const s of this.goStates.values()) f.push(...driftFindings(s, td, file));
     return isTestFile(td.uri) ? [...f, ...testFindings(this.ctx, td)] : f;
+  }
+
+  /**
+   * A Go module's CRDs as its types generate them (workspace/goGenerator.ts), `text`: the Go texts they
+   * were generated from (the open buffers, the files on disk). `undefined` forgets the module.
+   */
+  setGoGeneration(moduleDir: string, generation: GoGeneration | undefined, text?: (file: string) => string | undefined): void {
+    if (!generation) this.goStates.delete(moduleDir);
+    else this.goStates.set(moduleDir, goState(generation, text ?? (() => undefined)));
+  }
+
+  /** The generation a Go file's package is part of (its module's). */
+  private goStateOf(file: string): GoState | undefined {
+    let best: { dir: string; s: GoState } | undefined;
+    for (const [dir, s] of this.goStates) if ((file.startsWith(dir + '/') || file.startsWith(dir + '\\')) && (!best || dir.length > best.dir.length)) best = { dir, s };
+    return best?.s;
+  }
+
+  /** The Go files a module's generation has findings in (to publish, and to clear when they are gone). */
+  goFindingFiles(moduleDir: string): string[] {
+    const s = this.goStates.get(moduleDir);
+    return s ? [...goFindingsByFile(s, (td) => this.checkGenerated(td)).keys()] : [];
+  }
+
+  /** A Go file's findings: those of the CRDs its module generates that its lines made (goTypes.ts). */
+  goFindings(uri: string): Finding[] {
+    const file = pathOfUri(uri);
+    const s = file && this.goStateOf(file);
+    if (!s) return [];
+    return goFindingsByFile(s, (td) => this.checkGenerated(td)).get(file) ?? [];
+  }
+
+  /** A generated CRD checked as a CRD file is (its parse kept under its own URI: an edit re-checks only what changed). */
+  private checkGenerated(td: TextDocument): { findings: Finding[]; file: YamlFile } {
+    const file = this.file(td);
+    return { findings: fileFindings(this.ctx, td, file), file };
+  }
+
+  private goStateOfUri(uri: string): GoState | undefined {
+    const file = pathOfUri(uri);
+    return file ? this.goStateOf(file) : undefined;
+  }
+
+  private goCel(td: TextDocument, pos: Position) {
+    const file = pathOfUri(td.uri);
+    const s = file && this.goStateOf(file);
+    return s ? goCelAt(this.ctx, s, file, td.getText(), pos) : undefined;
   }
 
   /** What of a document was checked, document by document, and why the rest was not (coverage.ts). */
@@ -286,15 +355,18 @@ export class LanguageService {
   }
 
   hover(td: TextDocument, pos: Position): Hover | null {
+    if (isGoUri(td.uri)) return goCelHover(this.goCel(td, pos));
     return hover(this.ctx, td, this.file(td), pos);
   }
 
   completion(td: TextDocument, pos: Position): CompletionItem[] {
+    if (isGoUri(td.uri)) return goCelCompletion(this.goCel(td, pos), pos);
     return completion(this.ctx, td, this.file(td), pos);
   }
 
   /** The CEL call being written at a position of a CRD's rule or messageExpression (celEditor.ts). */
   signatureHelp(td: TextDocument, pos: Position): SignatureHelp | null {
+    if (isGoUri(td.uri)) return goCelSignatureHelp(this.goCel(td, pos));
     const file = this.file(td);
     const offset = td.offsetAt(pos);
     const doc = docAt(file, offset);
@@ -305,6 +377,7 @@ export class LanguageService {
 
   /** The quick fixes of the findings whose range meets `range` (fixes/index.ts). */
   fixes(td: TextDocument, range: Range): Fix[] {
+    if (isGoUri(td.uri)) return goFixes(td, this.goFindings(td.uri), range, this.goStateOfUri(td.uri));
     const out: Fix[] = [];
     const seen = new Set<string>();
     const all = this.findings(td);
@@ -323,7 +396,9 @@ export class LanguageService {
 
   /** The quick fixes of one finding of the document (`all`: the document's findings, when at hand). */
   fixesOf(td: TextDocument, f: Finding, all: Finding[] = this.findings(td)): Fix[] {
+    if (isGoUri(td.uri)) return goFixes(td, [f], f.range, this.goStateOfUri(td.uri));
     const file = this.file(td);
+    if (f.code === 'GeneratedDrift') return [...this.goStates.values()].flatMap((s) => driftFixes(s, td, file, f)).slice(0, 1);
     const doc = docAt(file, td.offsetAt(f.range.start));
     if (!doc) return [];
     const startLine = td.positionAt(doc.start).line;
@@ -356,19 +431,23 @@ export class LanguageService {
   }
 
   codeLenses(td: TextDocument): CodeLens[] {
+    if (isGoUri(td.uri)) return [];
     if (isTestFile(td.uri)) return testLenses(this.ctx, td);
     return previewLenses(this.ctx, td, this.file(td));
   }
 
   documentSymbols(td: TextDocument): DocumentSymbol[] {
+    if (isGoUri(td.uri)) return [];
     return documentSymbols(td, this.file(td));
   }
 
   definition(td: TextDocument, pos: Position): Location[] {
+    if (isGoUri(td.uri)) return [];
     return definition(this.ctx, td, this.file(td), pos);
   }
 
   foldingRanges(td: TextDocument): FoldingRange[] {
+    if (isGoUri(td.uri)) return [];
     return foldingRanges(td, this.file(td));
   }
 }

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { parseYamlDocuments } from '../yaml';
 import { extractCrds } from './crdIndex';
 import { lightCrds, withoutHeavySpecBlocks } from './lightIndex';
+import { needsShared, sharedPath } from '../../../test/shared';
+
+const NO_SHARED = needsShared('realworld', 'crds');
 
 function full(text: string) {
   const f = parseYamlDocuments(text);
@@ -17,8 +20,8 @@ function full(text: string) {
 
 const view = (cs: ReturnType<typeof full>) => cs.map((c) => ({ docIndex: c.docIndex, startLine: c.startLine, name: c.name, group: c.group, kind: c.kind, plural: c.plural, text: c.text, crd: c.crd }));
 
-test('light index = full parse on real CRD files (small ones) and multi-document files', () => {
-  const root = join(__dirname, '../../../../shared/realworld/crds');
+test('light index = full parse on real CRD files (small ones) and multi-document files', { skip: NO_SHARED }, () => {
+  const root = sharedPath('realworld', 'crds');
   const files: string[] = [];
   const walk = (d: string) => {
     for (const f of readdirSync(d)) {
