@@ -57,7 +57,8 @@ export function pruneStructural(obj: unknown, s: Structural | undefined, opts: P
   if (opts.isResourceRoot) {
     const base: Structural = s ?? toStructural({});
     if (!base.xEmbeddedResource) {
-      s = { ...base, xEmbeddedResource: true };
+      s = forcedRoots.get(base);
+      if (!s) forcedRoots.set(base, (s = { ...base, xEmbeddedResource: true }));
       ctx.rootForced = s;
     } else s = base;
   }
@@ -71,6 +72,9 @@ export function pruneStructural(obj: unknown, s: Structural | undefined, opts: P
   ctx.pruned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { object, pruned: ctx.pruned };
 }
+
+/** The root schema marked embedded, one per schema (not copied for every object pruned). */
+const forcedRoots = new WeakMap<Structural, Structural>();
 
 interface Ctx {
   pruned: PrunedField[];
