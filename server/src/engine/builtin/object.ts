@@ -11,7 +11,7 @@ import { internalError, invalid, FieldPath, type FieldError } from '../field';
 import { pruneUnknownFields } from '../pruning/algorithm';
 import { coerceObjectMeta } from '../pruning/objectmeta';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON, isJSONObject, setOwn } from '../json/values';
+import { deepCopyJSON, isJSONObject, withoutNullFields } from '../json/values';
 import { validateOpenAPI } from '../validation/validation';
 import { validateSchemaRules } from '../customresource/value';
 import { partialObjectSchema, withoutPatchDirectives } from '../customresource/partial';
@@ -72,9 +72,9 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   // (reported as pruned, as for custom resources); ObjectMeta decodes as for every object. Go's defaulting
   // is not applied: the schema's `required` stands for the handwritten "Required value" checks, which run
   // on what was sent.
-  obj = withoutNulls(obj, 0);
-  const p = pruneUnknownFields(obj, schema, { isResourceRoot: true });
-  const work = (p.object === obj ? deepCopyJSON(obj) : p.object) as Record<string, unknown>;
+  // Null fields are dropped as pruning copies the object (one walk, not two).
+  const p = pruneUnknownFields(obj, schema, { isResourceRoot: true, dropNulls: true });
+  const work = (p.object === obj ? deepCopyJSON(withoutNullFields(obj)) : p.object) as Record<string, unknown>;
   res.pruned.push(...p.pruned);
   // Built-in schemas have no embedded resources: only the root's metadata is ObjectMeta's to coerce (not
   // the whole object copied again).
@@ -124,35 +124,6 @@ function selectorError(e: FieldError): boolean {
  */
 function emptyEnumValue(e: FieldError): boolean {
   return e.type === 'FieldValueNotSupported' && e.badValue === '';
-}
-
-/**
- * Go's encoding/json reads null as the zero value, without error, whatever the field's type (`env: null`,
- * `creationTimestamp: null`): such fields are as if unset. Copies what it changes.
- */
-function withoutNulls(v: unknown, depth: number): unknown {
-  if (depth > 1000) return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    v.forEach((x, i) => {
-      const y = withoutNulls(x, depth + 1);
-      if (y !== x) (out ??= [...v])[i] = y;
-    });
-    return out ?? v;
-  }
-  if (!isJSONObject(v)) return v;
-  let out: Record<string, unknown> | undefined;
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    const x = v[k];
-    if (x !== null && typeof x !== 'object') continue;
-    const y = x === null ? undefined : withoutNulls(x, depth + 1);
-    if (y === x) continue;
-    out ??= { ...v };
-    if (y === undefined) delete out[k];
-    else setOwn(out, k, y);
-  }
-  return out ?? v;
 }
 
 /** The schema ObjectMeta coercion runs under: one object, so that its structural form is converted once. */

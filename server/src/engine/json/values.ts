@@ -67,6 +67,36 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
   else obj[key] = value;
 }
 
+/**
+ * Go's encoding/json reads null as the zero value, without error, whatever the field's type (`env: null`,
+ * `creationTimestamp: null`): such fields are as if unset. The value without its null fields, at any depth
+ * (nulls in arrays stay); copies what it changes.
+ */
+export function withoutNullFields(v: unknown, depth = 0): unknown {
+  if (depth > 1000) return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = withoutNullFields(x, depth + 1);
+      if (y !== x) (out ??= [...v])[i] = y;
+    });
+    return out ?? v;
+  }
+  if (!isJSONObject(v)) return v;
+  let out: Record<string, unknown> | undefined;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const x = v[k];
+    if (x !== null && typeof x !== 'object') continue;
+    const y = x === null ? undefined : withoutNullFields(x, depth + 1);
+    if (y === x) continue;
+    out ??= { ...v };
+    if (y === undefined) delete out[k];
+    else setOwn(out, k, y);
+  }
+  return out ?? v;
+}
+
 /** Go's hasOwn lookup of a map key. */
 export function hasOwn(obj: object, key: string): boolean {
   return Object.hasOwn(obj, key);

@@ -36,6 +36,29 @@ test('prunes a copy and reports removed paths with reasons, sorted', () => {
   ]);
 });
 
+test('dropNulls: null fields are dropped at any depth, neither kept nor reported; nulls in arrays stay', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { a: { type: 'string' }, l: { type: 'array', items: { type: 'object', properties: { x: { type: 'integer' } } } } } },
+      free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      m: { type: 'object', additionalProperties: { type: 'object' } },
+    },
+  };
+  const input = { metadata: { name: 'n', labels: null, x: { y: null } }, spec: { a: null, b: null, l: [null, { x: null, y: null }] }, free: { k: { deep: null, keep: [null] } }, m: { k: { z: null } }, top: null };
+  const before = structuredClone(input);
+  const r = pruneUnknownFields(input, schema, { isResourceRoot: true, dropNulls: true });
+  assert.deepEqual(input, before, 'input untouched');
+  assert.deepEqual(r.object, { metadata: { name: 'n', x: {} }, spec: { l: [null, {}] }, free: { k: { keep: [null] } }, m: { k: {} } });
+  assert.deepEqual(r.pruned, []);
+  // Without it nulls are values like any other: kept where known, reported where not.
+  const kept = pruneUnknownFields(input, schema, { isResourceRoot: true });
+  assert.deepEqual(
+    kept.pruned.map((p) => p.path),
+    ['m.k.z', 'spec.b', 'spec.l[1].y', 'top'],
+  );
+});
+
 test('preserve-unknown-fields passes on to array items but not to properties', () => {
   const schema = {
     type: 'object',

@@ -6,11 +6,16 @@ import { FieldPath, type PathSegment } from '../field';
 import { newStructural, toStructural } from '../schema/convert';
 import { propertyOf, type Structural } from '../schema/model';
 import type { JSONSchemaProps } from '../schema/types';
-import { deepCopyJSON, isJSONObject, isTooDeep, setOwn } from '../json/values';
+import { deepCopyJSON, isJSONObject, isTooDeep, setOwn, withoutNullFields } from '../json/values';
 
 export interface PruneOptions {
   /** The value is a whole resource: apiVersion, kind and metadata at its root are skipped. */
   isResourceRoot: boolean;
+  /**
+   * Null fields are dropped at any depth (nulls in arrays stay), as Go's decoding into a built-in kind's
+   * type reads them (json/values.ts withoutNullFields): neither kept nor reported as pruned.
+   */
+  dropNulls?: boolean;
 }
 
 export type PruneReason = 'unknown field' | 'unknown field in embedded resource' | 'no schema below additionalProperties or items';
@@ -48,11 +53,12 @@ const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
  * Input nested too deeply to recurse through is returned as it is (not copied), with nothing pruned.
  */
 export function pruneStructural(obj: unknown, s: Structural | undefined, opts: PruneOptions): PruneResult {
-  const ctx: Ctx = { pruned: [], rootForced: undefined };
+  const ctx: Ctx = { pruned: [], rootForced: undefined, dropNulls: opts.dropNulls === true };
   if (opts.isResourceRoot) {
     const base: Structural = s ?? toStructural({});
     if (!base.xEmbeddedResource) {
-      s = { ...base, xEmbeddedResource: true };
+      s = forcedRoots.get(base);
+      if (!s) forcedRoots.set(base, (s = { ...base, xEmbeddedResource: true }));
       ctx.rootForced = s;
     } else s = base;
   }
@@ -67,10 +73,19 @@ export function pruneStructural(obj: unknown, s: Structural | undefined, opts: P
   return { object, pruned: ctx.pruned };
 }
 
+/** The root schema marked embedded, one per schema (not copied for every object pruned). */
+const forcedRoots = new WeakMap<Structural, Structural>();
+
 interface Ctx {
   pruned: PrunedField[];
   /** The clone that marks the resource root as embedded (its unknown fields are plain unknown fields). */
   rootForced: Structural | undefined;
+  dropNulls: boolean;
+}
+
+/** A copy of what pruning keeps as it is (PruneOptions.dropNulls: without its null fields). */
+function copy(v: unknown, ctx: Ctx): unknown {
+  return deepCopyJSON(ctx.dropNulls ? withoutNullFields(v) : v);
 }
 
 function record(ctx: Ctx, p: FieldPath, reason: PruneReason): void {
@@ -82,13 +97,14 @@ function prune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx)
   if (isJSONObject(x)) {
     const out: Record<string, unknown> = {};
     if (!s) {
-      for (const k of Object.keys(x)) record(ctx, path.child(k), 'no schema below additionalProperties or items');
+      for (const k of Object.keys(x)) if (!(ctx.dropNulls && x[k] === null)) record(ctx, path.child(k), 'no schema below additionalProperties or items');
       return out;
     }
     for (const k of Object.keys(x)) {
       const v = x[k];
+      if (v === null && ctx.dropNulls) continue;
       if (s.xEmbeddedResource && metaFields.has(k)) {
-        setOwn(out, k, deepCopyJSON(v));
+        setOwn(out, k, copy(v, ctx));
         continue;
       }
       const prop = propertyOf(s.properties, k);
@@ -104,19 +120,20 @@ function prune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx)
 
 /** Under x-kubernetes-preserve-unknown-fields: unknown keys stay, specified ones are pruned below. */
 function skipPrune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx): unknown {
-  if (!s) return deepCopyJSON(x);
+  if (!s) return copy(x, ctx);
   if (isJSONObject(x)) {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(x)) {
       const v = x[k];
+      if (v === null && ctx.dropNulls) continue;
       if (s.xEmbeddedResource && metaFields.has(k)) {
-        setOwn(out, k, deepCopyJSON(v));
+        setOwn(out, k, copy(v, ctx));
         continue;
       }
       const prop = propertyOf(s.properties, k);
       if (prop) setOwn(out, k, prune(v, prop, path.child(k), ctx));
       else if (s.additionalProperties) setOwn(out, k, prune(v, s.additionalProperties.structural, path.child(k), ctx));
-      else setOwn(out, k, deepCopyJSON(v));
+      else setOwn(out, k, copy(v, ctx));
     }
     return out;
   }

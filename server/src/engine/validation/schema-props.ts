@@ -25,7 +25,8 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
   }
   return (data, kind, path, corr) => {
     const main: Result = { errors: [], matchCount: 0 };
-    const q = goQuote(nameOf(path));
+    // The field's quoted name, for an error only (most values pass).
+    const q = () => goQuote(nameOf(path));
     if (anyOf.length) {
       let best: Result | undefined;
       let firstSuccess: Result | undefined;
@@ -40,7 +41,7 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
         }
         if (!best || r.matchCount > best.matchCount) best = r;
       }
-      if (!succeeded) main.errors.push(plainError(`${q} must validate at least one schema (anyOf)`));
+      if (!succeeded) main.errors.push(plainError(`${q()} must validate at least one schema (anyOf)`));
       if (best) merge(main, best);
       else if (firstSuccess) merge(main, firstSuccess);
     }
@@ -63,7 +64,7 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
       if (validated > 1 && notCheckedCount() > before) validated = 1;
       if (validated !== 1) {
         const more = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
-        main.errors.push(plainError(`${q} must validate one and only one schema (oneOf). ${more}`));
+        main.errors.push(plainError(`${q()} must validate one and only one schema (oneOf). ${more}`));
         if (best) merge(main, best);
       } else if (firstSuccess) merge(main, firstSuccess);
     }
@@ -74,13 +75,13 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
         if (r.errors.length === 0) validated++;
         merge(main, r);
       }
-      if (validated !== allOf.length) main.errors.push(plainError(`${q} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
+      if (validated !== allOf.length) main.errors.push(plainError(`${q()} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
     }
     if (not) {
       const before = notCheckedCount();
       const r = schemaValidator(not)(data, path, corr, true);
       // Passing `not` only because a bound cut a check is no evidence against the value.
-      if (r.errors.length === 0 && notCheckedCount() === before) main.errors.push(plainError(`${q} must not validate the schema (not)`));
+      if (r.errors.length === 0 && notCheckedCount() === before) main.errors.push(plainError(`${q()} must not validate the schema (not)`));
     }
     if (deps && kind === 'map') {
       const obj = data as Record<string, unknown>;
@@ -90,7 +91,7 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
         if (Array.isArray(dep)) {
           for (const depKey of dep) {
             if (typeof depKey === 'string' && !Object.hasOwn(obj, depKey)) {
-              main.errors.push(plainError(`${q} has a dependency on ${depKey}`));
+              main.errors.push(plainError(`${q()} has a dependency on ${depKey}`));
             }
           }
         } else if (isSchema(dep)) {

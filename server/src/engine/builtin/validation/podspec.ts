@@ -268,9 +268,18 @@ function validateVolumeMounts(mounts: unknown[], volumes: Set<string>, fldPath: 
 function quantityOf(v: unknown): Quantity | undefined {
   const text = typeof v === 'string' ? v.trim() : goKind(v) === 'int' || goKind(v) === 'float' ? String(v) : undefined;
   if (text === undefined) return undefined;
-  const q = parseQuantity(text);
-  return typeof q === 'string' ? undefined : q;
+  let q = quantities.get(text);
+  if (q === undefined) {
+    // Manifests repeat a few quantities (100m, 64Mi) many times; parsing one takes big integers.
+    if (quantities.size >= 1024) quantities.clear();
+    const p = parseQuantity(text);
+    quantities.set(text, (q = typeof p === 'string' ? null : p));
+  }
+  return q ?? undefined;
 }
+
+/** Quantities parsed (immutable), by their text; null where the text is none. */
+const quantities = new Map<string, Quantity | null>();
 
 /** helper.IsNativeResource and not hugepages: IsOvercommitAllowed. */
 const overcommitAllowed = (name: string) => (!name.includes('/') || name.includes('kubernetes.io/')) && !name.startsWith('hugepages-');
