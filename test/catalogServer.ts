@@ -101,3 +101,11 @@ spec:
   name: rule
   target: {}
 `;
+
+/** A Widget of example.com: a kind the loopback catalog lacks, so it is counted (or said) not checked. */
+export const UNCATALOGED = `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+spec: {}
+`;

@@ -15,6 +15,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageService } from '../../server/src/service/languageService';
 import type { FieldValidation } from '../../server/src/service/context';
 import { skipWithoutKapi, startApiServer } from './kapi';
+import { crdYaml } from '../crd';
 
 const CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
 const CR = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: small\n  colour: red\n';
@@ -63,31 +64,10 @@ test('unknown fields and deprecated versions: the API server says what the servi
     assert.deepEqual(warnings(old.headers.warning), [deprecated.apiMessage]);
 
     // Inside a map (additionalProperties) the server names keys with dots, not field.Path's brackets.
-    const GADGET = [
-      'apiVersion: apiextensions.k8s.io/v1',
-      'kind: CustomResourceDefinition',
-      'metadata:',
-      '  name: gadgets.example.com',
-      'spec:',
-      '  group: example.com',
-      '  scope: Namespaced',
-      '  names: {plural: gadgets, singular: gadget, kind: Gadget}',
-      '  versions:',
-      '    - name: v1',
-      '      served: true',
-      '      storage: true',
-      '      schema:',
-      '        openAPIV3Schema:',
-      '          type: object',
-      '          properties:',
-      '            spec:',
-      '              type: object',
-      '              properties:',
-      '                sets:',
-      '                  type: object',
-      '                  additionalProperties: {type: object, properties: {a: {type: string}}}',
-      '',
-    ].join('\n');
+    const GADGET = crdYaml(
+      ['type: object', 'properties:', '  spec:', '    type: object', '    properties:', '      sets:', '        type: object', '        additionalProperties: {type: object, properties: {a: {type: string}}}'].join('\n'),
+      { kind: 'Gadget' },
+    );
     await server.createCrds([parse(GADGET)]);
     const gadget = 'apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  sets:\n    first: {a: x, b: y}\n';
     const s = new LanguageService();

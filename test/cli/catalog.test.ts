@@ -11,7 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../server/src/cli/main';
 import { DEFAULT_CATALOG } from '../../server/src/workspace/catalog';
-import { NO_CATALOG_DATA, PUBLICATION, RULE, startCatalog, type CatalogServer } from '../catalogServer';
+import { NO_CATALOG_DATA, PUBLICATION, RULE, UNCATALOGED, startCatalog, type CatalogServer } from '../catalogServer';
+import { crdYaml } from '../crd';
 
 let server: CatalogServer;
 let dir: string;
@@ -29,13 +30,6 @@ spec:
   target:
     allTables: true
 `;
-const UNKNOWN = `apiVersion: example.com/v1
-kind: Widget
-metadata:
-  name: w
-spec: {}
-`;
-
 before(async () => {
   if (NO_CATALOG_DATA) return;
   server = await startCatalog();
@@ -45,7 +39,7 @@ before(async () => {
   fs.writeFileSync(path.join(dir, 'pub.yaml'), PUBLICATION);
   fs.writeFileSync(path.join(dir, 'good.yaml'), GOOD);
   fs.writeFileSync(path.join(dir, 'rule.yaml'), RULE);
-  fs.writeFileSync(path.join(dir, 'widget.yaml'), UNKNOWN);
+  fs.writeFileSync(path.join(dir, 'widget.yaml'), UNCATALOGED);
   process.env.CRD_YAML_CACHE = path.join(dir, 'cache');
 });
 
@@ -222,33 +216,21 @@ test('the process: in shares across workers (--jobs 2), the same findings as in 
 test("a catalog CRD is YAML as the API server serves it: '{{.BaseOS}}' in a default is text, not a template action", { skip: NO_CATALOG_DATA }, async () => {
   const { checkFiles } = await import('../../server/src/cli/check');
   // As in the public catalog's infrastructure.cluster.x-k8s.io/nutanixmachine.yaml.
-  const crd = [
-    'apiVersion: apiextensions.k8s.io/v1',
-    'kind: CustomResourceDefinition',
-    'metadata:',
-    '  name: images.example.com',
-    'spec:',
-    '  group: example.com',
-    '  names: {kind: Image, plural: images, singular: image, listKind: ImageList}',
-    '  scope: Namespaced',
-    '  versions:',
-    '  - name: v1',
-    '    served: true',
-    '    storage: true',
-    '    schema:',
-    '      openAPIV3Schema:',
-    '        type: object',
-    '        properties:',
-    '          spec:',
-    '            type: object',
-    '            properties:',
-    '              name:',
-    '                type: string',
-    '                default: capx-{{.BaseOS}}-{{.K8sVersion}}-*',
-    '              size:',
-    '                type: integer',
-    '',
-  ].join('\n');
+  const crd = crdYaml(
+    [
+      'type: object',
+      'properties:',
+      '  spec:',
+      '    type: object',
+      '    properties:',
+      '      name:',
+      '        type: string',
+      '        default: capx-{{.BaseOS}}-{{.K8sVersion}}-*',
+      '      size:',
+      '        type: integer',
+    ].join('\n'),
+    { kind: 'Image' },
+  );
   const cr = { path: 'image.yaml', text: 'apiVersion: example.com/v1\nkind: Image\nmetadata:\n  name: i\nspec:\n  size: big\n' };
   const asCatalog = checkFiles([cr], { cwd: dir, crdFiles: [{ path: path.join(dir, 'cache', 'image.yaml'), text: crd, external: true, catalog: { url: 'http://127.0.0.1/x', tag: 'main' } }] });
   assert.deepEqual(

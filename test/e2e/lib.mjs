@@ -181,3 +181,33 @@ export const CHROMIUM = {
   headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };
+
+/**
+ * One browser check in code-server: a fresh 1440x900 page with `o.workspace` open in the workbench, then
+ * `body(page, T, at)`, which names what it is doing in `at.step` so a failure says where; a screenshot
+ * of the result (`o.screenshot`) or of the failure. The page's context is closed in any case.
+ * @param {{ browser: import('playwright-core').Browser, url: string, workspace: string, screenshot: string,
+ *   failureScreenshot?: string, timeoutMs?: number }} o
+ * @param {string} name
+ * @param {(page: import('playwright-core').Page, T: number, at: { step: string }) => Promise<void>} body
+ * @returns {Promise<{ name: string, ok: boolean, ms: number, error?: string }>}
+ */
+export async function inWorkbench(o, name, body) {
+  const t0 = Date.now();
+  const T = o.timeoutMs ?? 60_000;
+  const context = await o.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const at = { step: 'load the workbench' };
+  try {
+    await page.goto(`${o.url}/?folder=${encodeURIComponent(o.workspace)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: T });
+    await body(page, T, at);
+    await page.screenshot({ path: o.screenshot });
+    return { name, ok: true, ms: Date.now() - t0 };
+  } catch (e) {
+    await page.screenshot({ path: o.failureScreenshot ?? o.screenshot.replace(/\.png$/, '.failed.png') }).catch(() => {});
+    return { name, ok: false, ms: Date.now() - t0, error: `${at.step}: ${e instanceof Error ? e.message : String(e)}` };
+  } finally {
+    await context.close();
+  }
+}

@@ -6,7 +6,7 @@
 // reads its CRD and the open CR gets its squiggle and Problems row. A screenshot of the result.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { E2E, GATEWAYCLASS_CRD } from './lib.mjs';
+import { E2E, GATEWAYCLASS_CRD, inWorkbench } from './lib.mjs';
 
 /**
  * A workspace with GatewayClass objects and no CRD (`<dir>/ws`), and the team's folder of CRDs outside it
@@ -29,26 +29,19 @@ export function prepareOnboarding(dir) {
  */
 export async function runOnboarding(o) {
   const name = 'browser: with no CRDs, the status-bar list adds a folder of CRDs (folder picker, workspace settings) and the open CR gets its diagnostics';
-  const t0 = Date.now();
-  const T = o.timeoutMs ?? 60_000;
-  const context = await o.browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  let step = 'load the workbench';
-  try {
-    await page.goto(`${o.url}/?folder=${encodeURIComponent(o.workspace)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: T });
-    step = 'open the CR from the Explorer';
+  return inWorkbench(o, name, async (page, T, at) => {
+    at.step = 'open the CR from the Explorer';
     const exact = (text) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: exact(o.file) }).first();
     await row.waitFor({ timeout: T });
     await row.click();
     await page.locator(`.tab[aria-label*="${o.file}"]`).first().waitFor({ timeout: T });
-    step = 'see "CRDs: 0" in the status bar';
+    at.step = 'see "CRDs: 0" in the status bar';
     const status = page.locator('.statusbar-item', { hasText: /CRDs: 0/ }).first();
     await status.waitFor({ timeout: T });
-    step = 'no squiggle before the CRDs are added';
+    at.step = 'no squiggle before the CRDs are added';
     if ((await page.locator('.editor-instance .monaco-editor .squiggly-error').count()) > 0) throw new Error('an error squiggle with no CRD indexed');
-    step = 'open the list from the status bar';
+    at.step = 'open the list from the status bar';
     await status.click();
     const pick = async (label) => {
       const item = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
@@ -56,9 +49,9 @@ export async function runOnboarding(o) {
       await item.click();
     };
     await pick('Add a folder or URL of CRDs...');
-    step = 'choose "Add a folder..."';
+    at.step = 'choose "Add a folder..."';
     await pick('Add a folder...');
-    step = "type the folder into code-server's folder picker";
+    at.step = "type the folder into code-server's folder picker";
     // The simple file dialog: a quick input holding a path; typing a folder path and accepting it
     // (Enter on a folder path navigates into it; the OK button accepts the folder shown).
     const input = page.locator('.quick-input-widget input');
@@ -75,7 +68,7 @@ export async function runOnboarding(o) {
     const ok = page.locator('.quick-input-widget .monaco-button', { hasText: /Use CRDs from this folder|OK/ }).first();
     await ok.waitFor({ timeout: T });
     await ok.click();
-    step = 'see the setting written to the workspace settings';
+    at.step = 'see the setting written to the workspace settings';
     const settings = join(o.workspace, '.vscode', 'settings.json');
     const deadline = Date.now() + T;
     while (!existsSync(settings) || !readFileSync(settings, 'utf8').includes('crdYaml.crdSources')) {
@@ -84,14 +77,14 @@ export async function runOnboarding(o) {
     }
     const written = JSON.parse(readFileSync(settings, 'utf8'))['crdYaml.crdSources'];
     if (!Array.isArray(written) || !written.some((s) => s.replace(/\/$/, '') === o.crdFolder.replace(/\/$/, ''))) throw new Error(`crdYaml.crdSources is ${JSON.stringify(written)}`);
-    step = 'see the CRD counted in the status bar';
+    at.step = 'see the CRD counted in the status bar';
     await page
       .locator('.statusbar-item', { hasText: /CRDs: [1-9]/ })
       .first()
       .waitFor({ timeout: T });
-    step = 'see the error squiggle on the open CR';
+    at.step = 'see the error squiggle on the open CR';
     await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor({ timeout: T });
-    step = 'see the Problems row';
+    at.step = 'see the Problems row';
     if (!(await page.locator('.markers-panel').isVisible())) await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel .monaco-list-row', { hasText: o.expectProblem }).first().waitFor({ timeout: T });
     // The toast names the folder (a temporary path of this machine): not in the picture.
@@ -101,12 +94,5 @@ export async function runOnboarding(o) {
     await page.keyboard.press('Enter');
     await page.mouse.move(1, 1);
     await page.waitForTimeout(500);
-    await page.screenshot({ path: o.screenshot });
-    return { name, ok: true, ms: Date.now() - t0 };
-  } catch (e) {
-    await page.screenshot({ path: o.failureScreenshot ?? o.screenshot.replace(/\.png$/, '.failed.png') }).catch(() => {});
-    return { name, ok: false, ms: Date.now() - t0, error: `${step}: ${e instanceof Error ? e.message : String(e)}` };
-  } finally {
-    await context.close();
-  }
+  });
 }

@@ -13,19 +13,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Location } from 'vscode-languageserver-protocol';
-import { NO_CATALOG_DATA, PUBLICATION, RULE, startCatalog, type CatalogServer } from '../catalogServer';
+import { NO_CATALOG_DATA, PUBLICATION, RULE, UNCATALOGED, startCatalog, type CatalogServer } from '../catalogServer';
 import { startServer, type TestServer } from './client';
 
 let catalog: CatalogServer;
 let base: string;
 let ws: string;
-
-const WIDGET = `apiVersion: example.com/v1
-kind: Widget
-metadata:
-  name: w
-spec: {}
-`;
 
 before(async () => {
   if (NO_CATALOG_DATA) return;
@@ -36,7 +29,7 @@ before(async () => {
   for (const [name, text] of [
     ['pub.yaml', PUBLICATION],
     ['rule.yaml', RULE],
-    ['widget.yaml', WIDGET],
+    ['widget.yaml', UNCATALOGED],
   ])
     fs.writeFileSync(path.join(ws, name), text);
 });

@@ -167,21 +167,8 @@ test('Helm templates: what the literal YAML decides is judged; a check across fi
   const s = new LanguageService();
   const uri = 'file:///ws/chart/templates/deployment.yaml';
   s.setFileContext(uri, { helmTemplate: true });
-  const text = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: {{ .Release.Name }}
-spec:
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx
-        imagePullPolicy: Sometimes
+  // DEPLOYMENT, named by the release, with a mount of a volume the values supply.
+  const text = `${DEPLOYMENT.replace('name: web\nspec:', 'name: {{ .Release.Name }}\nspec:')}        imagePullPolicy: Sometimes
         volumeMounts:
         - {name: config, mountPath: /etc/config}
       volumes:
