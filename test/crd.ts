@@ -57,16 +57,18 @@ export function crdObject(o: CrdOptions = {}): any {
 
 /**
  * The fixture CRD as YAML text with `schemaYaml` as the openAPIV3Schema of its one version (v1, served,
- * storage): for tests about the text (positions, edits, fuzzing) rather than the decoded object.
+ * storage) and `annotations` (if any) in its metadata: for tests about the text (positions, edits, fuzzing)
+ * rather than the decoded object.
  */
-export function crdYaml(schemaYaml: string, o: { kind?: string; group?: string } = {}): string {
+export function crdYaml(schemaYaml: string, o: { kind?: string; group?: string; annotations?: Record<string, string> } = {}): string {
   const kind = o.kind ?? 'Widget';
   const group = o.group ?? 'example.com';
   const plural = `${kind.toLowerCase()}s`;
+  const annotations = Object.entries(o.annotations ?? {}).map(([k, v]) => `\n    ${k}: ${v}`);
   return `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
-  name: ${plural}.${group}
+  name: ${plural}.${group}${annotations.length ? `\n  annotations:${annotations.join('')}` : ''}
 spec:
   group: ${group}
   scope: Namespaced
