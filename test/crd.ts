@@ -56,11 +56,11 @@ export function crdObject(o: CrdOptions = {}): any {
 }
 
 /**
- * The fixture CRD as YAML text with `schemaYaml` as the openAPIV3Schema of its one version (v1, served,
- * storage) and `annotations` (if any) in its metadata: for tests about the text (positions, edits, fuzzing)
- * rather than the decoded object.
+ * The fixture CRD as YAML text with `schemaYaml` as the openAPIV3Schema of its one version (`version`,
+ * default v1; served, storage) and `annotations` (if any) in its metadata: for tests about the text
+ * (positions, edits, fuzzing) rather than the decoded object.
  */
-export function crdYaml(schemaYaml: string, o: { kind?: string; group?: string; annotations?: Record<string, string> } = {}): string {
+export function crdYaml(schemaYaml: string, o: { kind?: string; group?: string; annotations?: Record<string, string>; version?: string } = {}): string {
   const kind = o.kind ?? 'Widget';
   const group = o.group ?? 'example.com';
   const plural = `${kind.toLowerCase()}s`;
@@ -78,7 +78,7 @@ spec:
     kind: ${kind}
     listKind: ${kind}List
   versions:
-  - name: v1
+  - name: ${o.version ?? 'v1'}
     served: true
     storage: true
     schema:
