@@ -86,3 +86,19 @@ spec:
 ${schemaYaml.replace(/^/gm, '        ')}
 `;
 }
+
+/**
+ * An openAPIV3Schema (YAML, for crdYaml) whose `spec` object has `properties` (YAML written at column 0) and,
+ * if given, `rules` (its x-kubernetes-validations items, at column 0) and `required`.
+ */
+export function specSchemaYaml(properties: string, o: { rules?: string; required?: string[] } = {}): string {
+  const indent = (text: string, n: number) => text.replace(/^(?=.)/gm, ' '.repeat(n));
+  const rules = o.rules ? `    x-kubernetes-validations:\n${indent(o.rules, 4)}\n` : '';
+  const required = o.required ? `    required: [${o.required.join(', ')}]\n` : '';
+  return `type: object
+properties:
+  spec:
+    type: object
+${rules}${required}    properties:
+${indent(properties, 6)}`;
+}

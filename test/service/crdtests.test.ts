@@ -13,19 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../lsp/client';
-import { crdYaml } from '../crd';
+import { crdYaml, specSchemaYaml } from '../crd';
 
-const CRD = crdYaml(`type: object
-properties:
-  spec:
-    type: object
-    properties:
-      replicas:
-        type: integer
-        description: How many widgets.
-        x-kubernetes-validations:
-        - {rule: self >= oldSelf, message: must not decrease}
-      mode: {type: string, enum: [a, b]}`);
+const CRD = crdYaml(
+  specSchemaYaml(`replicas:
+  type: integer
+  description: How many widgets.
+  x-kubernetes-validations:
+  - {rule: self >= oldSelf, message: must not decrease}
+mode: {type: string, enum: [a, b]}`),
+);
 
 const TESTS = `crd: ../config/widgets.yaml
 tests:

@@ -18,24 +18,22 @@ import { GitBaselineSource } from '../../server/src/baseline';
 import type { Finding } from '../../server/src/service/finding';
 import { runCli } from '../../server/src/cli/main';
 import { startServer } from '../lsp/client';
-import { crdYaml } from '../crd';
+import { crdYaml, specSchemaYaml } from '../crd';
 
 const SKIP = spawnSync('git', ['--version']).status === 0 ? false : 'git is not installed: the fixture repository cannot be made';
 
 const CRD = (opts: { version?: string; enum?: string[]; required?: boolean } = {}) =>
   crdYaml(
-    `type: object
-properties:
-  spec:
-    type: object
-    properties:
-      replicas:
-        type: integer
-        x-kubernetes-validations:
-        - {rule: self >= oldSelf, message: replicas must not decrease}
-      size: {type: integer, maximum: 10}
-      mode: {type: string, enum: [${(opts.enum ?? ['a', 'b', 'c']).join(', ')}]}
-      note: {type: string}${opts.required ? '\n    required: [note]' : ''}`,
+    specSchemaYaml(
+      `replicas:
+  type: integer
+  x-kubernetes-validations:
+  - {rule: self >= oldSelf, message: replicas must not decrease}
+size: {type: integer, maximum: 10}
+mode: {type: string, enum: [${(opts.enum ?? ['a', 'b', 'c']).join(', ')}]}
+note: {type: string}`,
+      { required: opts.required ? ['note'] : undefined },
+    ),
     { version: opts.version },
   );
 /** The line (1-based) of spec.mode's enum in the CRD of the update test (version v2, enum a, b, note required). */
