@@ -8,22 +8,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../server/src/cli/main';
-import { crdYaml } from '../crd';
+import { crdYaml, specSchemaYaml } from '../crd';
 
 /** A CRD of kind `kind` with a rule reading an optional field unguarded (CELNoSuchKey) and, if `broken`, a rule the API server rejects. */
 const CRD = (kind: string, o: { annotations?: Record<string, string>; broken?: boolean } = {}) =>
-  crdYaml(
-    `type: object
-properties:
-  spec:
-    type: object
-    x-kubernetes-validations:
-      - rule: "self.port > 0"
-${o.broken ? '      - rule: "self.nope > 0"\n' : ''}    properties:
-      port:
-        type: integer`,
-    { kind, annotations: o.annotations },
-  );
+  crdYaml(specSchemaYaml('port:\n  type: integer', { rules: `- rule: "self.port > 0"${o.broken ? '\n- rule: "self.nope > 0"' : ''}` }), { kind, annotations: o.annotations });
 
 function repo(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-lints-'));
@@ -92,7 +81,7 @@ test('check --base: in a generated CRD, the rules changed since the revision are
     git('commit', '-q', '-m', 'initial');
     // A marker added in Go, the CRD generated again: one new rule, reading an optional field unguarded.
     const added = generated
-      .replace('              - rule: "self.port > 0"\n', '              - rule: "self.port > 0"\n              - rule: "self.size < 10"\n')
+      .replace('            - rule: "self.port > 0"\n', '            - rule: "self.port > 0"\n            - rule: "self.size < 10"\n')
       .replace('              port:\n', '              size:\n                type: integer\n              port:\n');
     const newRuleLine = added.split('\n').findIndex((l) => l.includes('- rule: "self.size < 10"')) + 1;
     fs.writeFileSync(path.join(dir, 'dials.yaml'), added);
