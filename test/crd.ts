@@ -56,17 +56,19 @@ export function crdObject(o: CrdOptions = {}): any {
 }
 
 /**
- * The fixture CRD as YAML text with `schemaYaml` as the openAPIV3Schema of its one version (v1, served,
- * storage): for tests about the text (positions, edits, fuzzing) rather than the decoded object.
+ * The fixture CRD as YAML text with `schemaYaml` as the openAPIV3Schema of its one version (`version`,
+ * default v1; served, storage) and `annotations` (if any) in its metadata: for tests about the text
+ * (positions, edits, fuzzing) rather than the decoded object.
  */
-export function crdYaml(schemaYaml: string, o: { kind?: string; group?: string } = {}): string {
+export function crdYaml(schemaYaml: string, o: { kind?: string; group?: string; annotations?: Record<string, string>; version?: string } = {}): string {
   const kind = o.kind ?? 'Widget';
   const group = o.group ?? 'example.com';
   const plural = `${kind.toLowerCase()}s`;
+  const annotations = Object.entries(o.annotations ?? {}).map(([k, v]) => `\n    ${k}: ${v}`);
   return `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
-  name: ${plural}.${group}
+  name: ${plural}.${group}${annotations.length ? `\n  annotations:${annotations.join('')}` : ''}
 spec:
   group: ${group}
   scope: Namespaced
@@ -76,11 +78,27 @@ spec:
     kind: ${kind}
     listKind: ${kind}List
   versions:
-  - name: v1
+  - name: ${o.version ?? 'v1'}
     served: true
     storage: true
     schema:
       openAPIV3Schema:
 ${schemaYaml.replace(/^/gm, '        ')}
 `;
+}
+
+/**
+ * An openAPIV3Schema (YAML, for crdYaml) whose `spec` object has `properties` (YAML written at column 0) and,
+ * if given, `rules` (its x-kubernetes-validations items, at column 0) and `required`.
+ */
+export function specSchemaYaml(properties: string, o: { rules?: string; required?: string[] } = {}): string {
+  const indent = (text: string, n: number) => text.replace(/^(?=.)/gm, ' '.repeat(n));
+  const rules = o.rules ? `    x-kubernetes-validations:\n${indent(o.rules, 4)}\n` : '';
+  const required = o.required ? `    required: [${o.required.join(', ')}]\n` : '';
+  return `type: object
+properties:
+  spec:
+    type: object
+${rules}${required}    properties:
+${indent(properties, 6)}`;
 }

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { runCli } from '../../server/src/cli/main';
 import { defaultSharedDir } from '../conformance/runner';
-import { crdYaml } from '../crd';
+import { crdYaml, specSchemaYaml } from '../crd';
 import { needsShared } from '../shared';
 
 function cli(argv: string[], cwd: string): { code: number; out: string; err: string } {
@@ -31,18 +31,15 @@ function tmp(files: Record<string, string>): string {
   return dir;
 }
 
-const CRD = crdYaml(`type: object
-properties:
-  spec:
-    type: object
-    properties:
-      replicas:
-        type: integer
-        maximum: 10
-        x-kubernetes-validations:
-        - {rule: self >= oldSelf, message: must not decrease}
-      mode: {type: string, enum: [a, b]}
-`);
+const CRD = crdYaml(
+  specSchemaYaml(`replicas:
+  type: integer
+  maximum: 10
+  x-kubernetes-validations:
+  - {rule: self >= oldSelf, message: must not decrease}
+mode: {type: string, enum: [a, b]}
+`),
+);
 
 const w = (spec: string) => `{apiVersion: example.com/v1, kind: Widget, metadata: {name: a}, spec: ${spec}}`;
 

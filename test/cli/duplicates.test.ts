@@ -12,32 +12,23 @@ import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { runCli } from '../../server/src/cli/main';
 import { LanguageService } from '../../server/src/service/languageService';
+import { crdYaml } from '../crd';
 
-const CRD = (maximum: number) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names:
-    kind: Widget
-    plural: widgets
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                size:
-                  type: integer
-                  maximum: ${maximum}
-`;
+const CRD = (maximum: number) =>
+  crdYaml(`type: object
+properties:
+  spec:
+    type: object
+    properties:
+      size:
+        type: integer
+        maximum: ${maximum}`);
+/** Where a duplicated CRD is reported: line:column of its kind (spec.names.kind). */
+const KIND_AT = (() => {
+  const lines = CRD(0).split('\n');
+  const line = lines.findIndex((l) => l.trim() === 'kind: Widget');
+  return `${line + 1}:${lines[line].indexOf('Widget') + 1}`;
+})();
 const WIDGET = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 15\n';
 
 /** A repository with three copies of one CRD (maximum 10, 20, 30) and a Widget of size 15. */
@@ -69,7 +60,7 @@ test('check .: one line per duplicated CRD, on the copy in use, with every copy 
   try {
     const r = await cli(['check', '.'], dir);
     assert.deepEqual(r.out, [
-      'charts/widgets/crds/widgets.yaml:9:11: info: example.com/Widget is defined 3 times: objects are checked against this one, charts/widgets/crds/widgets.yaml (the first by path is used), not config/crd/widgets.yaml, deploy/crds.yaml [DuplicateCRD]',
+      `charts/widgets/crds/widgets.yaml:${KIND_AT}: info: example.com/Widget is defined 3 times: objects are checked against this one, charts/widgets/crds/widgets.yaml (the first by path is used), not config/crd/widgets.yaml, deploy/crds.yaml [DuplicateCRD]`,
       'deploy/widget.yaml:6:9: error: spec.size: Invalid value: 15: spec.size in body should be less than or equal to 10 [FieldValueInvalid spec.size]',
     ]);
     // From the folder above, paths start there.
@@ -77,7 +68,7 @@ test('check .: one line per duplicated CRD, on the copy in use, with every copy 
     const b = path.basename(dir);
     assert.equal(
       above.out[0],
-      `${b}/charts/widgets/crds/widgets.yaml:9:11: info: example.com/Widget is defined 3 times: objects are checked against this one, ${b}/charts/widgets/crds/widgets.yaml (the first by path is used), not ${b}/config/crd/widgets.yaml, ${b}/deploy/crds.yaml [DuplicateCRD]`,
+      `${b}/charts/widgets/crds/widgets.yaml:${KIND_AT}: info: example.com/Widget is defined 3 times: objects are checked against this one, ${b}/charts/widgets/crds/widgets.yaml (the first by path is used), not ${b}/config/crd/widgets.yaml, ${b}/deploy/crds.yaml [DuplicateCRD]`,
     );
     assert.equal(above.out.length, 2, above.out.join('\n'));
   } finally {
@@ -92,7 +83,7 @@ test('the copy in use is not among the inputs: the line is on the input copy, na
     // --crd inside the working directory is a workspace file (as in the editor): by path it is used.
     const r = await cli(['check', '--crd', 'config/crd', 'deploy'], dir);
     assert.deepEqual(r.out, [
-      'deploy/crds.yaml:9:11: info: example.com/Widget is also defined in config/crd/widgets.yaml, which is the one in use (the first by path is used); objects are not checked against this copy [DuplicateCRD]',
+      `deploy/crds.yaml:${KIND_AT}: info: example.com/Widget is also defined in config/crd/widgets.yaml, which is the one in use (the first by path is used); objects are not checked against this copy [DuplicateCRD]`,
     ]);
     // The Widget (size 15) is checked against config/crd's copy (maximum 20), not deploy's own (maximum 30).
     assert.equal(r.code, 0);
@@ -105,7 +96,9 @@ test('the copy in use is not among the inputs: the line is on the input copy, na
     assert.equal(ext.code, 0, ext.out.join('\n'));
     assert.match(
       ext.out[0],
-      /^deploy\/crds\.yaml:9:11: info: example\.com\/Widget is defined 2 times: objects are checked against this one, deploy\/crds\.yaml \(a workspace file is used before sources outside the workspace\), not .*a\.yaml \[DuplicateCRD\]$/,
+      new RegExp(
+        `^deploy/crds\\.yaml:${KIND_AT}: info: example\\.com/Widget is defined 2 times: objects are checked against this one, deploy/crds\\.yaml \\(a workspace file is used before sources outside the workspace\\), not .*a\\.yaml \\[DuplicateCRD\\]$`,
+      ),
     );
     assert.equal(ext.out.length, 1);
   } finally {

@@ -8,32 +8,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../server/src/cli/main';
+import { crdYaml, specSchemaYaml } from '../crd';
 
 /** A CRD of kind `kind` with a rule reading an optional field unguarded (CELNoSuchKey) and, if `broken`, a rule the API server rejects. */
-const CRD = (kind: string, o: { annotations?: string; broken?: boolean } = {}) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${kind.toLowerCase()}s.example.com
-${o.annotations ? `  annotations:\n${o.annotations}\n` : ''}spec:
-  group: example.com
-  scope: Namespaced
-  names: { plural: ${kind.toLowerCase()}s, kind: ${kind} }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              x-kubernetes-validations:
-                - rule: "self.port > 0"
-${o.broken ? '                - rule: "self.nope > 0"\n' : ''}              properties:
-                port:
-                  type: integer
-`;
+const CRD = (kind: string, o: { annotations?: Record<string, string>; broken?: boolean } = {}) =>
+  crdYaml(specSchemaYaml('port:\n  type: integer', { rules: `- rule: "self.port > 0"${o.broken ? '\n- rule: "self.nope > 0"' : ''}` }), { kind, annotations: o.annotations });
 
 function repo(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-lints-'));
@@ -42,7 +21,7 @@ function repo(): string {
     'vendor/example.com/lib/gadgets.yaml': CRD('Gadget', { broken: true }),
     'charts/app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 0.1.0\n',
     'charts/app/charts/dep/crds/knobs.yaml': CRD('Knob'),
-    'gen/dials.yaml': CRD('Dial', { annotations: '    controller-gen.kubebuilder.io/version: v0.18.0' }),
+    'gen/dials.yaml': CRD('Dial', { annotations: { 'controller-gen.kubebuilder.io/version': 'v0.18.0' } }),
   };
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -95,22 +74,23 @@ test('check --base: in a generated CRD, the rules changed since the revision are
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-lints-base-'));
   const git = (...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { stdio: 'ignore' });
   try {
-    const generated = CRD('Dial', { annotations: '    controller-gen.kubebuilder.io/version: v0.18.0' });
+    const generated = CRD('Dial', { annotations: { 'controller-gen.kubebuilder.io/version': 'v0.18.0' } });
     fs.writeFileSync(path.join(dir, 'dials.yaml'), generated);
     git('init', '-q', '-b', 'main');
     git('add', '-A');
     git('commit', '-q', '-m', 'initial');
     // A marker added in Go, the CRD generated again: one new rule, reading an optional field unguarded.
     const added = generated
-      .replace('                - rule: "self.port > 0"\n', '                - rule: "self.port > 0"\n                - rule: "self.size < 10"\n')
-      .replace('                port:\n', '                size:\n                  type: integer\n                port:\n');
+      .replace('            - rule: "self.port > 0"\n', '            - rule: "self.port > 0"\n            - rule: "self.size < 10"\n')
+      .replace('              port:\n', '              size:\n                type: integer\n              port:\n');
+    const newRuleLine = added.split('\n').findIndex((l) => l.includes('- rule: "self.size < 10"')) + 1;
     fs.writeFileSync(path.join(dir, 'dials.yaml'), added);
     const plain = await cli(['check', '.'], dir);
     assert.deepEqual(lintFiles(plain.out), [], plain.out.join('\n'));
     const base = await cli(['check', '--base', 'HEAD', '.'], dir);
     assert.deepEqual(
       base.out.filter((l) => l.includes('[CELNoSuchKey')).map((l) => l.replace(/^dials\.yaml:(\d+):\d+: warning: (\S+) may be absent.*$/, '$1 $2')),
-      ['23 self.size'],
+      [`${newRuleLine} self.size`],
       base.out.join('\n'),
     );
   } finally {

@@ -10,40 +10,35 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../server/src/cli/main';
 import { parseArgs, UsageError } from '../../server/src/cli/args';
+import { crdYaml } from '../crd';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: nets.example.com
-spec:
-  group: example.com
-  names: {kind: Net, plural: nets, singular: net, listKind: NetList}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cidr:
-                type: string
-                maxLength: 64
-                x-kubernetes-validations:
-                - rule: isCIDR(self)
-                  message: must be a CIDR
-`;
+const CRD = crdYaml(
+  `type: object
+properties:
+  spec:
+    type: object
+    properties:
+      cidr:
+        type: string
+        maxLength: 64
+        x-kubernetes-validations:
+        - rule: isCIDR(self)
+          message: must be a CIDR`,
+  { kind: 'Net' },
+);
+/** The line (1-based) of the isCIDR rule in CRD. */
+const RULE_LINE = CRD.split('\n').findIndex((l) => l.includes('rule: isCIDR(self)')) + 1;
 
 const CR = 'apiVersion: example.com/v1\nkind: Net\nmetadata:\n  name: net1\nspec:\n  cidr: 10.0.0.0/33\n';
 
 function cli(argv: string[], cwd: string): { code: number; out: string; err: string } {
   let out = '';
   let err = '';
-  const code = runCli(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd });
+  const code = runCli(argv, {
+    stdout: (s) => (out += s),
+    stderr: (s) => (err += s),
+    cwd,
+  });
   if (typeof code !== 'number') throw new Error('asynchronous answer');
   return { code, out, err };
 }
@@ -67,13 +62,17 @@ test('crd-yaml check --kubernetes-version 1.30 reports a rule using isCIDR as a 
     fs.writeFileSync(path.join(dir, 'crd.yaml'), CRD);
     const old = cli(['check', '--kubernetes-version', '1.30', '-f', 'json', 'crd.yaml'], dir);
     assert.equal(old.code, 1, old.err);
-    const findings = JSON.parse(old.out).findings as Array<{ apiMessage?: string; message: string; line: number }>;
+    const findings = JSON.parse(old.out).findings as Array<{
+      apiMessage?: string;
+      message: string;
+      line: number;
+    }>;
     assert.equal(findings.length, 1, old.out);
     assert.match(
       findings[0].apiMessage ?? '',
       /^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[cidr\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed: ERROR: <input>:1:7: undeclared reference to 'isCIDR' \(in container ''\)/,
     );
-    assert.equal(findings[0].line, 24);
+    assert.equal(findings[0].line, RULE_LINE);
     for (const v of ['1.31', '1.37']) {
       const r = cli(['check', '--kubernetes-version', v, 'crd.yaml'], dir);
       assert.equal(r.code, 0, `${v}: ${r.out}${r.err}`);

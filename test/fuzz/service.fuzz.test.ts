@@ -37,7 +37,7 @@ import {
   seed,
   yq,
 } from './gen';
-import { crdYaml } from '../crd';
+import { crdYaml, specSchemaYaml } from '../crd';
 import { heapMB, Probe, swallowedFailures } from './probe';
 
 const SEED = seed();
@@ -250,42 +250,38 @@ function celCrd(rules: string[]): string {
   const rs = (ind: string, xs: string[]) => xs.map((x) => `${ind}- rule: ${yq(x)}\n${ind}  message: ${yq(`failed: ${x.slice(0, 20)}`)}`).join('\n');
   const at = (k: number) => rules.filter((_, i) => i % 4 === k);
   return crdYaml(
-    `type: object
-properties:
-  spec:
-    type: object
-    x-kubernetes-validations:
-${rs('    ', at(0).length ? at(0) : ['true'])}
-    properties:
-      s:
-        type: string
-        maxLength: 256
-        x-kubernetes-validations:
-${rs('        ', at(1).length ? at(1) : ['true'])}
-      n:
-        type: integer
-      l:
-        type: array
-        maxItems: 20
-        items:
-          type: string
-          maxLength: 64
-        x-kubernetes-validations:
-${rs('        ', at(2).length ? at(2) : ['true'])}
-      ul:
-        type: array
-        items:
-          type: string
-      m:
-        type: object
-        additionalProperties:
-          type: string
-      o:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-        x-kubernetes-validations:
-${rs('        ', at(3).length ? at(3) : ['true'])}
+    specSchemaYaml(
+      `s:
+  type: string
+  maxLength: 256
+  x-kubernetes-validations:
+${rs('  ', at(1).length ? at(1) : ['true'])}
+n:
+  type: integer
+l:
+  type: array
+  maxItems: 20
+  items:
+    type: string
+    maxLength: 64
+  x-kubernetes-validations:
+${rs('  ', at(2).length ? at(2) : ['true'])}
+ul:
+  type: array
+  items:
+    type: string
+m:
+  type: object
+  additionalProperties:
+    type: string
+o:
+  type: object
+  x-kubernetes-preserve-unknown-fields: true
+  x-kubernetes-validations:
+${rs('  ', at(3).length ? at(3) : ['true'])}
 `,
+      { rules: rs('', at(0).length ? at(0) : ['true']) },
+    ),
     FUZZ_CRD,
   );
 }

@@ -12,23 +12,19 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { startServer, type TestServer } from './client';
-import { crdYaml } from '../crd';
+import { crdYaml, specSchemaYaml } from '../crd';
 
 const CRD = (kind: string, maximum: number) =>
   crdYaml(
-    `type: object
-properties:
-  spec:
-    type: object
-    x-kubernetes-validations:
-      - rule: "!has(self.size) || self.port > 0"
-    properties:
-      size:
-        type: integer
-        maximum: ${maximum}
-      port:
-        type: integer
+    specSchemaYaml(
+      `size:
+  type: integer
+  maximum: ${maximum}
+port:
+  type: integer
 `,
+      { rules: '- rule: "!has(self.size) || self.port > 0"' },
+    ),
     { kind },
   );
 const FILES: Record<string, string> = {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SignatureHelp } from 'vscode-languageserver-protocol';
 import { startServer, type TestServer } from './client';
+import { crdYaml } from '../crd';
 
 let ws: string;
 let server: TestServer;
@@ -23,31 +24,19 @@ after(async () => {
   rmSync(ws, { recursive: true, force: true });
 });
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: pools.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { plural: pools, singular: pool, kind: Pool }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              x-kubernetes-validations:
-                - rule: "quantity(self.cpu).isGreaterThan(quantity('1'))"
-              properties:
-                cpu:
-                  type: string
-                  maxLength: 10
-`;
+const CRD = crdYaml(
+  `type: object
+properties:
+  spec:
+    type: object
+    x-kubernetes-validations:
+      - rule: "quantity(self.cpu).isGreaterThan(quantity('1'))"
+    properties:
+      cpu:
+        type: string
+        maxLength: 10`,
+  { kind: 'Pool' },
+);
 
 test('textDocument/signatureHelp in a CEL rule: the member overload and its parameter; none outside rules', async () => {
   const uri = `file://${join(ws, 'pool-crd.yaml')}`;

@@ -7,63 +7,49 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
 import { docOf } from './helpers';
+import { crdYaml, specSchemaYaml } from '../crd';
 
 /** A CRD whose spec has a string, a list of objects (with an optional, a defaulted and a dashed field), a map and a quantity. */
-function crd(rules: string, extraRule = ''): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: pools.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { plural: pools, singular: pool, kind: Pool }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              x-kubernetes-validations:
-${rules}
-              properties:
-                name:
-                  type: string
-                  maxLength: 63
-                cpu:
-                  type: string
-                  maxLength: 10
-                labels:
-                  type: object
-                  maxProperties: 10
-                  additionalProperties:
-                    type: string
-                    maxLength: 63
-                workers:
-                  type: array
-                  maxItems: 10
-                  items:
-                    type: object
-                    required: [image]
-                    properties:
-                      image:
-                        type: string
-                        maxLength: 100
-                        description: The container image.
-                      replicas:
-                        type: integer
-                        default: 1
-                      node-selector:
-                        type: string
-                        maxLength: 63
-${extraRule}`;
+function crd(rules: string): string {
+  return crdYaml(
+    specSchemaYaml(
+      `name:
+  type: string
+  maxLength: 63
+cpu:
+  type: string
+  maxLength: 10
+labels:
+  type: object
+  maxProperties: 10
+  additionalProperties:
+    type: string
+    maxLength: 63
+workers:
+  type: array
+  maxItems: 10
+  items:
+    type: object
+    required: [image]
+    properties:
+      image:
+        type: string
+        maxLength: 100
+        description: The container image.
+      replicas:
+        type: integer
+        default: 1
+      node-selector:
+        type: string
+        maxLength: 63`,
+      { rules },
+    ),
+    { kind: 'Pool' },
+  );
 }
 
-const rule = (text: string) => `                - rule: ${text}`;
+/** A rule item as it stands in the schema (x-kubernetes-validations of spec). */
+const rule = (text: string) => `- rule: ${text}`;
 
 function at(text: string): { s: LanguageService; td: ReturnType<typeof docOf>['td']; pos: ReturnType<typeof docOf>['pos'] } {
   const s = new LanguageService();
@@ -120,7 +106,7 @@ test('completion: after `self.name.` (a string) only string functions; a typed p
 });
 
 test('completion in every scalar style and position: block literal over lines, single quotes, index, map value, oldSelf, namespaces', () => {
-  const block = at(crd(`                - rule: |\n                    self.workers.exists(w,\n                      w.<|>)`));
+  const block = at(crd(`- rule: |\n    self.workers.exists(w,\n      w.<|>)`));
   assert.ok(labels(block.s.completion(block.td, block.pos)).includes('image'));
   const single = at(crd(rule("'self.workers[0].<|>'")));
   assert.ok(labels(single.s.completion(single.td, single.pos)).includes('replicas'));
@@ -139,7 +125,7 @@ test('completion in every scalar style and position: block literal over lines, s
     ['self', 'oldSelf', 'w', 'has', 'quantity', 'sets'].every((x) => gl.includes(x)),
     gl.join(','),
   );
-  const msg = at(crd(`                - rule: "true"\n                  messageExpression: "self.name.<|>"`));
+  const msg = at(crd(`- rule: "true"\n  messageExpression: "self.name.<|>"`));
   assert.ok(labels(msg.s.completion(msg.td, msg.pos)).includes('upperAscii'));
 });
 

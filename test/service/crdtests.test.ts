@@ -13,32 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../lsp/client';
+import { crdYaml, specSchemaYaml } from '../crd';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              replicas:
-                type: integer
-                description: How many widgets.
-                x-kubernetes-validations:
-                - {rule: self >= oldSelf, message: must not decrease}
-              mode: {type: string, enum: [a, b]}
-`;
+const CRD = crdYaml(
+  specSchemaYaml(`replicas:
+  type: integer
+  description: How many widgets.
+  x-kubernetes-validations:
+  - {rule: self >= oldSelf, message: must not decrease}
+mode: {type: string, enum: [a, b]}`),
+);
 
 const TESTS = `crd: ../config/widgets.yaml
 tests:

@@ -18,35 +18,29 @@ import { GitBaselineSource } from '../../server/src/baseline';
 import type { Finding } from '../../server/src/service/finding';
 import { runCli } from '../../server/src/cli/main';
 import { startServer } from '../lsp/client';
+import { crdYaml, specSchemaYaml } from '../crd';
 
 const SKIP = spawnSync('git', ['--version']).status === 0 ? false : 'git is not installed: the fixture repository cannot be made';
 
-const CRD = (opts: { version?: string; enum?: string[]; required?: boolean } = {}) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
-  versions:
-  - name: ${opts.version ?? 'v1'}
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              replicas:
-                type: integer
-                x-kubernetes-validations:
-                - {rule: self >= oldSelf, message: replicas must not decrease}
-              size: {type: integer, maximum: 10}
-              mode: {type: string, enum: [${(opts.enum ?? ['a', 'b', 'c']).join(', ')}]}
-              note: {type: string}
-${opts.required ? '            required: [note]\n' : ''}`;
+const CRD = (opts: { version?: string; enum?: string[]; required?: boolean } = {}) =>
+  crdYaml(
+    specSchemaYaml(
+      `replicas:
+  type: integer
+  x-kubernetes-validations:
+  - {rule: self >= oldSelf, message: replicas must not decrease}
+size: {type: integer, maximum: 10}
+mode: {type: string, enum: [${(opts.enum ?? ['a', 'b', 'c']).join(', ')}]}
+note: {type: string}`,
+      { required: opts.required ? ['note'] : undefined },
+    ),
+    { version: opts.version },
+  );
+/** The line (1-based) of spec.mode's enum in the CRD of the update test (version v2, enum a, b, note required). */
+const ENUM_LINE =
+  CRD({ version: 'v2', enum: ['a', 'b'], required: true })
+    .split('\n')
+    .findIndex((l) => l.includes('mode: {type: string, enum:')) + 1;
 
 /** w1 was stored before `size` got its maximum: invalid, and unchanged it stays accepted. */
 const WIDGETS = (w1: string, w2 = '{replicas: 1, mode: c, note: x}') =>
@@ -131,7 +125,7 @@ test('editor: a CRD edit is checked against HEAD: stored version, narrowed enum,
     assert.ok(stored, brief(f).join('\n'));
     assert.match(stored.message, /^on update from HEAD: /);
     const enumFinding = f.find((x) => x.params?.compat?.category === 'enum')!;
-    assert.equal(enumFinding.range.start.line + 1, 24, 'at the enum of spec.mode');
+    assert.equal(enumFinding.range.start.line + 1, ENUM_LINE, 'at the enum of spec.mode');
     // v2 (new) is compared with the old storage version v1; the new CRD no longer serves v1, so every
     // Widget in the workspace (written as example.com/v1) breaks.
     assert.match(enumFinding.message, /^incompatible with HEAD \(enum\): spec\.mode: enum narrowed: "c" no longer allowed \(v2 against v1\)$/);
@@ -190,7 +184,7 @@ test('crd-yaml check --base HEAD: the same update findings from the command line
       );
     has(/^crd\.yaml:\d+:\d+: error: on update from HEAD: status\.storedVersions\[0\]: Invalid value: "v1": missing from spec\.versions/);
     has(/^crd\.yaml:\d+:\d+: error: incompatible with HEAD \(storedVersionRemoval\): version v1 was removed/);
-    has(/^crd\.yaml:24:\d+: error: incompatible with HEAD \(enum\): spec\.mode: enum narrowed: "c" no longer allowed \(v2 against v1\) \[Incompatible\]$/);
+    has(new RegExp(`^crd\\.yaml:${ENUM_LINE}:\\d+: error: incompatible with HEAD \\(enum\\): spec\\.mode: enum narrowed: "c" no longer allowed \\(v2 against v1\\) \\[Incompatible\\]$`));
     has(/^crd\.yaml:\d+:\d+: error: incompatible with HEAD \(required\): spec\.note: now required \(v2 against v1\) \[Incompatible\]$/);
     has(/^crd\.yaml:\d+:\d+: warning: this change makes 1 Widget object of the workspace invalid \(valid against HEAD\): Widget w2 \[BreaksObjects\]$/);
     has(/^crd\.yaml:\d+:\d+: note: widgets\.yaml:6:13: Widget w2: apiVersion: Invalid value: "example\.com\/v1": version "v1" is not defined/);
