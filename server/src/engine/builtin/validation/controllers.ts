@@ -16,6 +16,19 @@ const templateLabels = (template: JSONObject) => stringMap(obj(template.metadata
 /** The template's labels as the bad value of a mismatch: a nil map prints null. */
 const labelsValue = (template: JSONObject) => (isJSONObject(obj(template.metadata).labels) ? templateLabels(template) : null);
 
+/**
+ * What the controllers of long-running Pods add after ValidatePodTemplateSpec: the template's
+ * restartPolicy (after SetDefaults_PodSpec) is Always and it has no activeDeadlineSeconds.
+ */
+function validateLongRunningTemplate(template: JSONObject, tPath: FieldPath, kind: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const tspec = obj(template.spec);
+  const rp = defaultedRestartPolicy(tspec);
+  if (rp !== 'Always') errs.push(notSupported(tPath.child('spec', 'restartPolicy'), rp, ['Always']));
+  if (intPtr(tspec.activeDeadlineSeconds) !== undefined) errs.push(forbidden(tPath.child('spec', 'activeDeadlineSeconds'), `activeDeadlineSeconds in ${kind} is not Supported`));
+  return errs;
+}
+
 /** The strict selector checks of Deployment, ReplicaSet and StatefulSet: required, valid, not empty. */
 function validateRequiredSelector(selector: JSONObject | undefined, fldPath: FieldPath, kindWord: string): FieldError[] {
   if (!selector) return [required(fldPath, '')];
@@ -37,10 +50,7 @@ function validatePodTemplateSpecForReplicaSet(template: JSONObject, selector: JS
   if ('error' in s) return errs;
   if (!selectorEmpty(s) && !selectorMatches(s, templateLabels(template))) errs.push(invalid(fldPath.child('metadata', 'labels'), labelsValue(template), SELECTOR_MISMATCH));
   errs.push(...validatePodTemplateSpec(template, fldPath));
-  const spec = obj(template.spec);
-  const rp = defaultedRestartPolicy(spec);
-  if (rp !== 'Always') errs.push(notSupported(fldPath.child('spec', 'restartPolicy'), rp, ['Always']));
-  if (intPtr(spec.activeDeadlineSeconds) !== undefined) errs.push(forbidden(fldPath.child('spec', 'activeDeadlineSeconds'), `activeDeadlineSeconds in ${kind} is not Supported`));
+  errs.push(...validateLongRunningTemplate(template, fldPath, kind));
   return errs;
 }
 
@@ -110,10 +120,7 @@ export function validateStatefulSetSpec(spec: JSONObject, fldPath: FieldPath): F
     errs.push(...validateLabels(stringMap(meta.labels), tPath.child('labels')));
     errs.push(...validateAnnotations(stringMap(meta.annotations), tPath.child('annotations')));
   }
-  const tspec = obj(template.spec);
-  const rp = defaultedRestartPolicy(tspec);
-  if (rp !== 'Always') errs.push(notSupported(tPath.child('spec', 'restartPolicy'), rp, ['Always']));
-  if (intPtr(tspec.activeDeadlineSeconds) !== undefined) errs.push(forbidden(tPath.child('spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in StatefulSet is not Supported'));
+  errs.push(...validateLongRunningTemplate(template, tPath, 'StatefulSet'));
   return errs;
 }
 
@@ -128,10 +135,7 @@ export function validateDaemonSetSpec(spec: JSONObject, fldPath: FieldPath): Fie
     errs.push(invalid(fldPath.child('selector'), labelSelectorValue(selector), 'empty selector is invalid for daemonset'));
   }
   errs.push(...validatePodTemplateSpec(template, fldPath.child('template')));
-  const tspec = obj(template.spec);
-  const rp = defaultedRestartPolicy(tspec);
-  if (rp !== 'Always') errs.push(notSupported(fldPath.child('template', 'spec', 'restartPolicy'), rp, ['Always']));
-  if (intPtr(tspec.activeDeadlineSeconds) !== undefined) errs.push(forbidden(fldPath.child('template', 'spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in DaemonSet is not Supported'));
+  errs.push(...validateLongRunningTemplate(template, fldPath.child('template'), 'DaemonSet'));
   errs.push(...validateNonnegativeField(int(spec.minReadySeconds), fldPath.child('minReadySeconds')));
   errs.push(...validateNonnegativeField(intPtr(spec.revisionHistoryLimit), fldPath.child('revisionHistoryLimit')));
   return errs;
@@ -153,10 +157,7 @@ export function validateReplicationControllerSpec(spec: JSONObject, fldPath: Fie
   if (!template) return [...errs, required(tPath, '')];
   if (Object.entries(selector).some(([k, v]) => labels[k] !== v)) errs.push(invalid(tPath.child('metadata', 'labels'), labelsValue(template), SELECTOR_MISMATCH));
   errs.push(...validatePodTemplateSpec(template, tPath));
-  const tspec = obj(template.spec);
-  const rp = defaultedRestartPolicy(tspec);
-  if (rp !== 'Always') errs.push(notSupported(tPath.child('spec', 'restartPolicy'), rp, ['Always']));
-  if (intPtr(tspec.activeDeadlineSeconds) !== undefined) errs.push(forbidden(tPath.child('spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in ReplicationController is not Supported'));
+  errs.push(...validateLongRunningTemplate(template, tPath, 'ReplicationController'));
   return errs;
 }
 

@@ -210,21 +210,27 @@ const VOLUME_SOURCES: Array<[json: string, path: string]> = [
   ['image', 'image'],
 ];
 
+/**
+ * The union members Go checks one by one (validateVolumeSource, validateHandler): the first one set is
+ * the one used, each later one is Forbidden with `what`. Members are [JSON name, name in the path].
+ */
+function firstMember(o: JSONObject, members: ReadonlyArray<readonly [string, string]>, p: FieldPath, what: string, errs: FieldError[]): { name: string; path: FieldPath; value: JSONObject } | undefined {
+  let first: { name: string; path: FieldPath; value: JSONObject } | undefined;
+  for (const [json, path] of members) {
+    const value = ptr(o[json]);
+    if (!value) continue;
+    if (first) errs.push(forbidden(p.child(path), `may not specify more than 1 ${what}`));
+    else first = { name: json, path: p.child(path), value };
+  }
+  return first;
+}
+
 /** validateVolumeSource: exactly one source; the required name of the common ones (the rest of each source is not ported). */
 function validateVolumeSource(vol: JSONObject, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  let n = 0;
-  for (const [json, path] of VOLUME_SOURCES) {
-    const src = ptr(vol[json]);
-    if (!src) continue;
-    if (n > 0) {
-      errs.push(forbidden(p.child(path), 'may not specify more than 1 volume type'));
-      continue;
-    }
-    n++;
-    const need = { hostPath: 'path', secret: 'secretName', persistentVolumeClaim: 'claimName', configMap: 'name' }[json];
-    if (need && str(src[need]).length === 0) errs.push(required(p.child(path).child(need), ''));
-  }
+  const src = firstMember(vol, VOLUME_SOURCES, p, 'volume type', errs);
+  const need = src && { hostPath: 'path', secret: 'secretName', persistentVolumeClaim: 'claimName', configMap: 'name' }[src.name];
+  if (src && need && str(src.value[need]).length === 0) errs.push(required(src.path.child(need), ''));
   // No source: SetDefaults_Volume gives it an emptyDir, so ValidateVolumes' "must specify a volume type" cannot happen from v1.
   return errs;
 }
@@ -320,48 +326,39 @@ function validateResourceRequirements(resources: JSONObject, fldPath: FieldPath)
 }
 
 /** The handler members of a probe (handlerFromProbe) and of a lifecycle hook (handlerFromLifecycle), in validateHandler's order. */
-const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
-const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+const PROBE_HANDLERS = (['exec', 'httpGet', 'tcpSocket', 'grpc'] as const).map((m) => [m, m] as const);
+const LIFECYCLE_HANDLERS = (['exec', 'httpGet', 'tcpSocket', 'sleep'] as const).map((m) => [m, m] as const);
 
 /** validateHandler: exactly one handler, and each handler's own checks (httpGet's path and scheme are defaulted). */
-function validateHandler(handler: JSONObject, members: string[], gracePeriod: number, fldPath: FieldPath): FieldError[] {
+function validateHandler(handler: JSONObject, members: ReadonlyArray<readonly [string, string]>, gracePeriod: number, fldPath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  let n = 0;
-  for (const m of members) {
-    const h = ptr(handler[m]);
-    if (!h) continue;
-    if (n > 0) {
-      errs.push(forbidden(fldPath.child(m), 'may not specify more than 1 handler type'));
-      continue;
+  const first = firstMember(handler, members, fldPath, 'handler type', errs);
+  if (!first) return [...errs, required(fldPath, 'must specify a handler type')];
+  const { value: h, path: p } = first;
+  switch (first.name) {
+    case 'exec':
+      if (list(h.command).length === 0) errs.push(required(p.child('command'), ''));
+      break;
+    case 'httpGet': {
+      errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
+      const scheme = str(h.scheme);
+      if (scheme !== '' && scheme !== 'HTTP' && scheme !== 'HTTPS') errs.push(notSupported(p.child('scheme'), scheme, ['HTTP', 'HTTPS']));
+      break;
     }
-    n++;
-    const p = fldPath.child(m);
-    switch (m) {
-      case 'exec':
-        if (list(h.command).length === 0) errs.push(required(p.child('command'), ''));
-        break;
-      case 'httpGet': {
-        errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
-        const scheme = str(h.scheme);
-        if (scheme !== '' && scheme !== 'HTTP' && scheme !== 'HTTPS') errs.push(notSupported(p.child('scheme'), scheme, ['HTTP', 'HTTPS']));
-        break;
-      }
-      case 'tcpSocket':
-        errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
-        break;
-      case 'grpc': {
-        const port = int(h.port);
-        if (port !== undefined) for (const msg of isValidPortNum(port)) errs.push(invalid(p.child('port'), port, msg));
-        break;
-      }
-      case 'sleep': {
-        const s = int(h.seconds);
-        if (s !== undefined && (s < 0 || s > gracePeriod)) errs.push(invalid(p, s, `must be non-negative and less than terminationGracePeriodSeconds (${gracePeriod})`));
-        break;
-      }
+    case 'tcpSocket':
+      errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
+      break;
+    case 'grpc': {
+      const port = int(h.port);
+      if (port !== undefined) for (const msg of isValidPortNum(port)) errs.push(invalid(p.child('port'), port, msg));
+      break;
+    }
+    case 'sleep': {
+      const s = int(h.seconds);
+      if (s !== undefined && (s < 0 || s > gracePeriod)) errs.push(invalid(p, s, `must be non-negative and less than terminationGracePeriodSeconds (${gracePeriod})`));
+      break;
     }
   }
-  if (n === 0) errs.push(required(fldPath, 'must specify a handler type'));
   return errs;
 }
 
