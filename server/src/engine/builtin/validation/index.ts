@@ -8,6 +8,7 @@
 import { FieldPath, forbidden, type FieldError } from '../../field';
 import type { NameValidator } from '../../objectmeta/objectmeta';
 import { validateDaemonSetSpec, validateDeploymentSpec, validateJobSpec, validateReplicaSetSpec, validateReplicationControllerSpec, validateStatefulSetSpec } from './controllers';
+import { validateConfigMap, validateSecret } from './configmap';
 import { validateCronJob } from './cronjob';
 import { validateIngress } from './ingress';
 import { dnsLabelName, dnsSubdomainName, pathSegmentName, serviceName, validateBuiltinObjectMeta } from './objectmeta';
@@ -25,6 +26,15 @@ interface KindRule {
   name: NameValidator;
   /** The checks after ValidateObjectMeta. */
   rest?: (object: JSONObject) => FieldError[];
+  /** What the kind's strategy PrepareForCreate changes that validation then sees. */
+  prepare?: (object: JSONObject) => JSONObject;
+}
+
+/** core namespace strategy PrepareForCreate: the `kubernetes.io/metadata.name` label is the name (so a name that is no label value fails twice). */
+function prepareNamespace(object: JSONObject): JSONObject {
+  const meta = obj(object.metadata);
+  if (typeof meta.name !== 'string') return object;
+  return { ...object, metadata: { ...meta, labels: { ...obj(meta.labels), 'kubernetes.io/metadata.name': meta.name } } };
 }
 
 const spec = (f: (spec: JSONObject, p: FieldPath) => FieldError[]) => (o: JSONObject) => f(obj(o.spec), FieldPath.root('spec'));
@@ -42,11 +52,11 @@ const KINDS: Record<string, KindRule> = {
   'v1/Pod': { namespaced: true, name: dnsSubdomainName, rest: validatePodCreate },
   // ValidateServiceCreate (RelaxedServiceNameValidation: NameIsDNSLabel, before 1.36 NameIsDNS1035Label)
   'v1/Service': { namespaced: true, name: serviceName, rest: validateService },
-  'v1/ConfigMap': { namespaced: true, name: dnsSubdomainName },
-  'v1/Secret': { namespaced: true, name: dnsSubdomainName },
+  'v1/ConfigMap': { namespaced: true, name: dnsSubdomainName, rest: validateConfigMap },
+  'v1/Secret': { namespaced: true, name: dnsSubdomainName, rest: validateSecret },
   'v1/ServiceAccount': { namespaced: true, name: dnsSubdomainName },
   'v1/PersistentVolumeClaim': { namespaced: true, name: dnsSubdomainName },
-  'v1/Namespace': { namespaced: false, name: dnsLabelName },
+  'v1/Namespace': { namespaced: false, name: dnsLabelName, prepare: prepareNamespace },
   'v1/ReplicationController': { namespaced: true, name: dnsSubdomainName, rest: spec(validateReplicationControllerSpec) },
   'apps/v1/Deployment': { namespaced: true, name: dnsSubdomainName, rest: spec(validateDeploymentSpec) },
   'apps/v1/ReplicaSet': { namespaced: true, name: dnsSubdomainName, rest: spec(validateReplicaSetSpec) },
@@ -73,6 +83,7 @@ export const HANDWRITTEN_KINDS: readonly string[] = Object.keys(KINDS);
 export function handwrittenErrors(apiVersion: string, kind: string, object: JSONObject, kubernetesMinor?: number): FieldError[] {
   const rule = KINDS[`${apiVersion}/${kind}`];
   if (!rule) return [];
+  if (rule.prepare) object = rule.prepare(object);
   // The feature gates of the target version, as its API server defaults them (./gates.ts).
   const errs = withFeatureGates(kubernetesMinor, () => {
     const out = validateBuiltinObjectMeta(object, rule.namespaced, rule.name);

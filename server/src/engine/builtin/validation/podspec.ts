@@ -124,7 +124,7 @@ function isRelaxedEnvVarName(value: string): string[] {
 }
 
 /** util/validation.IsConfigMapKey */
-function isConfigMapKey(value: string): string[] {
+export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 253) errs.push('must be no more than 253 characters');
   if (!/^[-._a-zA-Z0-9]+$/.test(value)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
