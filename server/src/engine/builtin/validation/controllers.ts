@@ -8,6 +8,7 @@ import { validateAnnotations, validateLabels } from '../../objectmeta/objectmeta
 import { labelSelectorAsSelector, labelSelectorValue, selectorEmpty, selectorMatches, validateLabelSelector } from './labelselector';
 import { defaultedRestartPolicy, validateDNS1123Label, validateNonnegativeField, validatePodTemplateSpec } from './podspec';
 import { isJSONObject } from '../../json/values';
+import { validateDaemonSetUpdateStrategy, validateDeploymentStrategy } from './strategy';
 import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
 
 const SELECTOR_MISMATCH = '`selector` does not match template `labels`';
@@ -54,12 +55,13 @@ function validatePodTemplateSpecForReplicaSet(template: JSONObject, selector: JS
   return errs;
 }
 
-/** apps/validation.ValidateDeploymentSpec (the strategy and rollback checks are not ported). */
+/** apps/validation.ValidateDeploymentSpec (the rollback check is not ported). */
 export function validateDeploymentSpec(spec: JSONObject, fldPath: FieldPath): FieldError[] {
   const errs = validateNonnegativeField(intPtr(spec.replicas), fldPath.child('replicas'));
   const selector = ptr(spec.selector);
   errs.push(...validateRequiredSelector(selector, fldPath.child('selector'), 'deployment'));
   errs.push(...templateForReplicaSet(spec, selector, fldPath, 'ReplicaSet'));
+  errs.push(...validateDeploymentStrategy(obj(spec.strategy), fldPath.child('strategy')));
   errs.push(...validateNonnegativeField(int(spec.minReadySeconds), fldPath.child('minReadySeconds')));
   errs.push(...validateNonnegativeField(intPtr(spec.revisionHistoryLimit), fldPath.child('revisionHistoryLimit')));
   const pds = intPtr(spec.progressDeadlineSeconds);
@@ -124,7 +126,7 @@ export function validateStatefulSetSpec(spec: JSONObject, fldPath: FieldPath): F
   return errs;
 }
 
-/** apps/validation.ValidateDaemonSetSpec (the update strategy is not ported). */
+/** apps/validation.ValidateDaemonSetSpec */
 export function validateDaemonSetSpec(spec: JSONObject, fldPath: FieldPath): FieldError[] {
   const selector = ptr(spec.selector);
   const errs = validateLabelSelector(selector, fldPath.child('selector'));
@@ -137,6 +139,7 @@ export function validateDaemonSetSpec(spec: JSONObject, fldPath: FieldPath): Fie
   errs.push(...validatePodTemplateSpec(template, fldPath.child('template')));
   errs.push(...validateLongRunningTemplate(template, fldPath.child('template'), 'DaemonSet'));
   errs.push(...validateNonnegativeField(int(spec.minReadySeconds), fldPath.child('minReadySeconds')));
+  errs.push(...validateDaemonSetUpdateStrategy(obj(spec.updateStrategy), fldPath.child('updateStrategy')));
   errs.push(...validateNonnegativeField(intPtr(spec.revisionHistoryLimit), fldPath.child('revisionHistoryLimit')));
   return errs;
 }
