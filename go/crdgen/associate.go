@@ -4,7 +4,7 @@ package main
 // keeps only the parsed values, not where the comments are; the association below follows its rules
 // (pkg/markers/collect.go of controller-tools, Apache-2.0, unchanged from v0.17 to v0.23) step for step, so
 // a marker is placed on the node controller-gen places it on. checkSourceMap (published_test.go) holds the two
-// together on the demo and on real API packages.
+// together on the test fixture module and on real API packages.
 
 import (
 	"go/ast"

@@ -1,7 +1,8 @@
 package main
 
-// The demo module (testdata/demo) through the whole program: generation as controller-gen does it, the
-// source map, marker problems, overlays and incremental reloads, and the JSON-lines protocol.
+// The fixture module (../../test/fixtures/go-kubebuilder, the one the language server and CLI tests of
+// test/go read too) through the whole program: generation as controller-gen does it, the source map,
+// marker problems, overlays and incremental reloads, and the JSON-lines protocol.
 
 import (
 	"bytes"
@@ -12,18 +13,19 @@ import (
 	"testing"
 )
 
-func demoDir(t *testing.T) string {
+func fixtureDir(t *testing.T) string {
 	t.Helper()
-	d, err := filepath.Abs("testdata/demo")
+	d, err := filepath.Abs(filepath.Join("..", "..", "test", "fixtures", "go-kubebuilder"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return d
 }
 
-func demoTypes(t *testing.T) (string, string) {
+// fixtureTypes is the path and text of one of the fixture's files of types (api/v1/<kind>_types.go).
+func fixtureTypes(t *testing.T, kind string) (string, string) {
 	t.Helper()
-	f := filepath.Join(demoDir(t), "api/v1/widget_types.go")
+	f := filepath.Join(fixtureDir(t), "api", "v1", kind+"_types.go")
 	b, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +41,7 @@ func lineOf(t *testing.T, text, s string) int {
 			return i + 1
 		}
 	}
-	t.Fatalf("%q not in the demo source", s)
+	t.Fatalf("%q not in the fixture's source", s)
 	return 0
 }
 
@@ -52,11 +54,23 @@ func markerAt(c *generatedCRD, text string) *markerOut {
 	return nil
 }
 
+// crdNamed is the generated CRD of that name (the test stops without it).
+func crdNamed(t *testing.T, res *generateResult, name string) *generatedCRD {
+	t.Helper()
+	for _, c := range res.CRDs {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no CRD %s in %+v (errors %+v)", name, res.CRDs, res.Errors)
+	return nil
+}
+
 const root = "/spec/versions/0/schema/openAPIV3Schema"
 
-func TestDemoGeneratesWithSourceMap(t *testing.T) {
-	file, src := demoTypes(t)
-	ws := newWorkspace(demoDir(t))
+func TestFixtureGeneratesWithSourceMap(t *testing.T) {
+	file, src := fixtureTypes(t, "widget")
+	ws := newWorkspace(fixtureDir(t))
 	res := ws.generate(generateParams{ModuleDir: ws.dir})
 	if len(res.Errors) != 0 {
 		t.Fatalf("errors: %+v", res.Errors)
@@ -64,10 +78,15 @@ func TestDemoGeneratesWithSourceMap(t *testing.T) {
 	if res.Options["source"] != "Makefile:4" || res.Options["maxDescLen"] == nil {
 		t.Errorf("options not read from the Makefile's crd line: %v", res.Options)
 	}
-	if len(res.CRDs) != 1 || res.CRDs[0].Name != "widgets.demo.example.com" || res.CRDs[0].FileName != "demo.example.com_widgets.yaml" {
+	if len(res.CRDs) != 3 {
 		t.Fatalf("crds: %+v", res.CRDs)
 	}
-	c := res.CRDs[0]
+	crdNamed(t, res, "gadgets.example.com")
+	crdNamed(t, res, "sprockets.example.com")
+	c := crdNamed(t, res, "widgets.example.com")
+	if c.FileName != "example.com_widgets.yaml" {
+		t.Errorf("file name: %s", c.FileName)
+	}
 	// the version annotation names controller-tools' version, as controller-gen's binary does
 	v := controllerToolsVersion()
 	if !strings.HasPrefix(v, "v0.") || dig(c.CRD, "metadata", "annotations", "controller-gen.kubebuilder.io/version") != v ||
@@ -79,7 +98,7 @@ func TestDemoGeneratesWithSourceMap(t *testing.T) {
 		t.Errorf("maxDescLen=0 not applied")
 	}
 	// the misspelled Minimum never reached the schema
-	if lookupPointer(c.CRD, root+"/properties/spec/properties/replicas/minimum") != nil {
+	if lookupPointer(c.CRD, root+"/properties/spec/properties/size/minimum") != nil {
 		t.Errorf("minimum present although its marker is misspelled")
 	}
 
@@ -88,7 +107,7 @@ func TestDemoGeneratesWithSourceMap(t *testing.T) {
 		t.Errorf("replicas node: %+v", n)
 	}
 	n = c.Nodes[root+"/properties/spec/properties/ports/items"]
-	if n.Type == nil || n.Type.Line != lineOf(t, src, "type Port struct") || n.GoType != "example.com/demo/api/v1.Port" {
+	if n.Type == nil || n.Type.Line != lineOf(t, src, "type Port struct") || n.GoType != "example.com/widgets/api/v1.Port" {
 		t.Errorf("ports/items node: %+v", n)
 	}
 	n = c.Nodes[root+"/properties/spec"]
@@ -96,39 +115,44 @@ func TestDemoGeneratesWithSourceMap(t *testing.T) {
 		t.Errorf("spec node: %+v", n)
 	}
 
-	want := map[string]string{
-		"+kubebuilder:validation:Maximum=10":              root + "/properties/spec/properties/replicas/maximum",
-		"+kubebuilder:default=20":                         root + "/properties/spec/properties/replicas/default",
-		"+kubebuilder:validation:Pattern=`^[a-z]+(?=x)$`": root + "/properties/spec/properties/name/pattern",
-		"+listMapKey=name":                                root + "/properties/spec/properties/ports/x-kubernetes-list-map-keys/0",
-		"+kubebuilder:validation:MaxLength=63":            root + "/properties/spec/properties/labels/additionalProperties/maxLength",
-		`+kubebuilder:validation:XValidation:rule="self.replica > 0",message="replicas must be positive"`: root + "/properties/spec/x-kubernetes-validations/0",
-		`+kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=` + "`.spec.replicas`":            "/spec/versions/0/additionalPrinterColumns/0",
-		"+kubebuilder:resource:shortName=wd,scope=Namespaced":                                             "/spec/scope",
+	// each marker: its kind's file, the CRD it shapes, the node it makes
+	rule := `+kubebuilder:validation:XValidation:rule="self.replica <= self.maxReplicas",message="too many replicas"`
+	want := []struct{ kind, text, ptr string }{
+		{"widget", "+kubebuilder:validation:Maximum=10", root + "/properties/spec/properties/replicas/maximum"},
+		{"sprocket", "+kubebuilder:default=80", root + "/properties/spec/properties/teeth/default"},
+		{"widget", "+kubebuilder:validation:Pattern=`^(?!www)[a-z]+$`", root + "/properties/spec/properties/host/pattern"},
+		{"widget", "+listMapKey=name", root + "/properties/spec/properties/ports/x-kubernetes-list-map-keys/0"},
+		{"sprocket", "+kubebuilder:validation:MaxLength=63", root + "/properties/spec/properties/labels/additionalProperties/maxLength"},
+		{"gadget", rule, root + "/properties/spec/x-kubernetes-validations/0"},
+		{"widget", `+kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=` + "`.spec.replicas`", "/spec/versions/0/additionalPrinterColumns/0"},
+		{"widget", "+kubebuilder:resource:shortName=wd,scope=Namespaced", "/spec/scope"},
 	}
-	for text, ptr := range want {
-		m := markerAt(c, text)
+	for _, w := range want {
+		wf, wsrc := fixtureTypes(t, w.kind)
+		wc := crdNamed(t, res, w.kind+"s.example.com")
+		m := markerAt(wc, w.text)
 		if m == nil {
-			t.Errorf("marker %s not in the source map", text)
+			t.Errorf("marker %s not in the source map", w.text)
 			continue
 		}
 		found := false
 		for _, e := range m.Effects {
-			found = found || e.Pointer == ptr
-			if lookupPointer(c.CRD, e.Pointer) == nil {
-				t.Errorf("%s: effect %s points at nothing", text, e.Pointer)
+			found = found || e.Pointer == w.ptr
+			if lookupPointer(wc.CRD, e.Pointer) == nil {
+				t.Errorf("%s: effect %s points at nothing", w.text, e.Pointer)
 			}
 		}
 		if !found {
-			t.Errorf("%s: effects %+v, want %s", text, m.Effects, ptr)
+			t.Errorf("%s: effects %+v, want %s", w.text, m.Effects, w.ptr)
 		}
-		if m.Span.File != file || m.Span.Line != lineOf(t, src, text) || src[m.Span.Offset:m.Span.EndOffset] != text {
-			t.Errorf("%s: span %+v", text, m.Span)
+		if m.Span.File != wf || m.Span.Line != lineOf(t, wsrc, w.text) || wsrc[m.Span.Offset:m.Span.EndOffset] != w.text {
+			t.Errorf("%s: span %+v", w.text, m.Span)
 		}
 	}
 	// argument spans cover the values as written (the CEL rule with its quotes)
-	m := markerAt(c, `+kubebuilder:validation:XValidation:rule="self.replica > 0",message="replicas must be positive"`)
-	if m == nil || len(m.Args) != 2 || m.Args[0].Name != "rule" || src[m.Args[0].Span.Offset:m.Args[0].Span.EndOffset] != `"self.replica > 0"` {
+	_, gadget := fixtureTypes(t, "gadget")
+	m := markerAt(crdNamed(t, res, "gadgets.example.com"), rule)
+	if m == nil || len(m.Args) != 2 || m.Args[0].Name != "rule" || gadget[m.Args[0].Span.Offset:m.Args[0].Span.EndOffset] != `"self.replica <= self.maxReplicas"` {
 		t.Errorf("rule argument span: %+v", m)
 	}
 
@@ -142,21 +166,21 @@ func TestDemoGeneratesWithSourceMap(t *testing.T) {
 	}
 }
 
-func TestDemoSourceMapCoversEveryNode(t *testing.T) {
-	ws := newWorkspace(demoDir(t))
+func TestFixtureSourceMapCoversEveryNode(t *testing.T) {
+	ws := newWorkspace(fixtureDir(t))
 	res := ws.generate(generateParams{ModuleDir: ws.dir})
 	checkSourceMap(t, ws, res)
 }
 
 func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
-	file, src := demoTypes(t)
-	ws := newWorkspace(demoDir(t))
+	file, src := fixtureTypes(t, "widget")
+	ws := newWorkspace(fixtureDir(t))
 	first := ws.generate(generateParams{ModuleDir: ws.dir})
 	if first.Stats["load"] != "full" {
 		t.Fatalf("first load: %v", first.Stats)
 	}
 	again := ws.generate(generateParams{ModuleDir: ws.dir})
-	if again.Stats["load"] != "none" || again.Stats["cached"] != true || len(again.CRDs) != 1 {
+	if again.Stats["load"] != "none" || again.Stats["cached"] != true || len(again.CRDs) != 3 {
 		t.Errorf("nothing changed, yet: %v", again.Stats)
 	}
 
@@ -166,7 +190,7 @@ func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 	if res.Stats["load"] != "incremental" || res.Stats["packagesReparsed"] != 1 {
 		t.Errorf("edit: %v", res.Stats)
 	}
-	if got := lookupPointer(res.CRDs[0].CRD, root+"/properties/spec/properties/replicas/maximum"); got != float64(7) {
+	if got := lookupPointer(crdNamed(t, res, "widgets.example.com").CRD, root+"/properties/spec/properties/replicas/maximum"); got != float64(7) {
 		t.Errorf("maximum after the edit: %v", got)
 	}
 
@@ -206,19 +230,20 @@ func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 	// a new import means go list must run again
 	imported := strings.Replace(src, "import (\n", "import (\n\t_ \"k8s.io/apimachinery/pkg/util/intstr\"\n", 1)
 	res = ws.generate(generateParams{ModuleDir: ws.dir, Overlays: map[string]string{file: imported}})
-	if res.Stats["load"] != "full" || len(res.CRDs) != 1 {
+	if res.Stats["load"] != "full" || len(res.CRDs) != 3 {
 		t.Errorf("import change: %v", res.Stats)
 	}
 	// a new API version written in the editor, not yet on disk: go list runs again and its CRD version appears
-	v2 := filepath.Join(demoDir(t), "api", "v2", "widget_types.go")
-	v2src := "// +groupName=demo.example.com\n// +versionName=v2\npackage v2\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
+	v2 := filepath.Join(fixtureDir(t), "api", "v2", "widget_types.go")
+	v2src := "// +groupName=example.com\n// +versionName=v2\npackage v2\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
 		"// +kubebuilder:object:root=true\ntype Widget struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tSize int32 `json:\"size\"`\n}\n"
 	res = ws.generate(generateParams{ModuleDir: ws.dir, Overlays: map[string]string{v2: v2src}})
-	versions, _ := dig(res.CRDs[0].CRD, "spec", "versions").([]any)
-	if res.Stats["load"] != "full" || len(res.CRDs) != 1 || len(versions) != 2 {
+	widgets := crdNamed(t, res, "widgets.example.com")
+	versions, _ := dig(widgets.CRD, "spec", "versions").([]any)
+	if res.Stats["load"] != "full" || len(res.CRDs) != 3 || len(versions) != 2 {
 		t.Errorf("new package in an overlay: %v, %d versions, errors %+v", res.Stats, len(versions), res.Errors)
 	}
-	if n := res.CRDs[0].Nodes["/spec/versions/1/schema/openAPIV3Schema/properties/size"]; n.Field == nil || n.Field.File != v2 {
+	if n := widgets.Nodes["/spec/versions/1/schema/openAPIV3Schema/properties/size"]; n.Field == nil || n.Field.File != v2 {
 		t.Errorf("the new version's field is not mapped to the overlay: %+v", n)
 	}
 	res = ws.generate(generateParams{ModuleDir: ws.dir, Overlays: map[string]string{v2: v2src}})
@@ -228,16 +253,16 @@ func TestOverlaysReloadOnlyWhatChanged(t *testing.T) {
 
 	// back to the disk: the overlay is gone, the file is as saved
 	res = ws.generate(generateParams{ModuleDir: ws.dir})
-	if got := lookupPointer(res.CRDs[0].CRD, root+"/properties/spec/properties/replicas/maximum"); got != float64(10) {
+	if got := lookupPointer(crdNamed(t, res, "widgets.example.com").CRD, root+"/properties/spec/properties/replicas/maximum"); got != float64(10) {
 		t.Errorf("maximum after dropping the overlay: %v", got)
 	}
 }
 
 func TestProtocolLines(t *testing.T) {
 	in := strings.Join([]string{
-		`{"id":1,"method":"inspect","params":{"moduleDir":` + quote(demoDir(t)) + `}}`,
+		`{"id":1,"method":"inspect","params":{"moduleDir":` + quote(fixtureDir(t)) + `}}`,
 		`not json`,
-		`{"id":"b","method":"generate","params":{"moduleDir":` + quote(demoDir(t)) + `,"sourceMap":false,"options":{"maxDescLen":5}}}`,
+		`{"id":"b","method":"generate","params":{"moduleDir":` + quote(fixtureDir(t)) + `,"sourceMap":false,"options":{"maxDescLen":5}}}`,
 		`{"id":3,"method":"nope"}`,
 		`{"id":4,"method":"markers"}`,
 		`{"id":5,"method":"shutdown"}`,
@@ -264,7 +289,7 @@ func TestProtocolLines(t *testing.T) {
 		t.Errorf("bad JSON: %v", answers[1])
 	}
 	crds, _ := dig(answers[2], "result", "crds").([]any)
-	if answers[2]["id"] != "b" || len(crds) != 1 || dig(crds[0], "nodes") != nil || dig(answers[2], "result", "options", "maxDescLen") != float64(5) ||
+	if answers[2]["id"] != "b" || len(crds) != 3 || dig(crds[0], "nodes") != nil || dig(answers[2], "result", "options", "maxDescLen") != float64(5) ||
 		dig(answers[2], "result", "options", "source") != "Makefile:4 and request" {
 		t.Errorf("generate: %.400v", answers[2])
 	}

@@ -1,7 +1,7 @@
 /**
  * The Go tier (issue 26): the fixture module's kubebuilder types through the real generator (go/crdgen,
  * built with the Go on PATH, or the binary in CRD_YAML_CRDGEN), in the CLI and in the editor. Skipped with
- * a line when go is not installed.
+ * a line when go is not installed. go/crdgen's own tests read the same fixture module.
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,14 +19,26 @@ const hasGo = spawnSync('go', ['version']).status === 0;
 const skip = hasGo ? false : 'go is not on PATH: the Go tier did not run';
 if (skip) console.log(`# ${skip}`);
 
-/** The five findings of the fixture: file, 1-based line, code. */
+/** The 1-based line of the first line of api/v1/<file> that holds `text`. */
+function lineOf(file: string, text: string): number {
+  const i = readFileSync(join(API, file), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(text));
+  assert.ok(i >= 0, `${text} is not in ${file}`);
+  return i + 1;
+}
+
+/** The five findings of the fixture, each on the marker that causes it: file, 1-based line, code. */
+const RULE = 'XValidation:rule="self.replica <= self.maxReplicas"';
 const EXPECTED = [
-  ['api/v1/gadget_types.go', 8, 'FieldValueInvalid'],
-  ['api/v1/sprocket_types.go', 12, 'FieldValueInvalid'],
-  ['api/v1/widget_types.go', 22, 'FieldValueInvalid'],
-  ['api/v1/widget_types.go', 25, 'UnknownMarker'],
-  ['api/v1/widget_types.go', 29, 'FieldValueRequired'],
+  ['api/v1/gadget_types.go', lineOf('gadget_types.go', RULE), 'FieldValueInvalid'],
+  ['api/v1/sprocket_types.go', lineOf('sprocket_types.go', '+kubebuilder:default=80'), 'FieldValueInvalid'],
+  ['api/v1/widget_types.go', lineOf('widget_types.go', '+kubebuilder:validation:Pattern='), 'FieldValueInvalid'],
+  ['api/v1/widget_types.go', lineOf('widget_types.go', '+kubebuilder:validation:Minimun='), 'UnknownMarker'],
+  ['api/v1/widget_types.go', lineOf('widget_types.go', '+listMapKey=name'), 'FieldValueRequired'],
 ];
+/** The 0-based line of the XValidation rule in gadget_types.go (hover, completion). */
+const RULE_LINE = lineOf('gadget_types.go', RULE) - 1;
 
 let bin = process.env.CRD_YAML_CRDGEN;
 before(async () => {
@@ -54,7 +66,7 @@ test('crd-yaml check -f json on the fixture module: exactly the five findings on
     r.stderr,
   );
   // The CEL error at the undefined field inside rule="self.replica <= ...": the column of `replica`.
-  const gadget = readFileSync(join(API, 'gadget_types.go'), 'utf8').split('\n')[7];
+  const gadget = readFileSync(join(API, 'gadget_types.go'), 'utf8').split('\n')[RULE_LINE];
   assert.equal(out.findings[0].column, gadget.indexOf('replica <=') + 1);
   // The three generated CRDs and the checked-in one under config/.
   assert.equal(out.summary.checked.crd, 4);
@@ -87,16 +99,18 @@ test('the editor: the same five findings on open, a rename quick fix for Minimun
 
   // Completion after `self.` in the rule typed anew: the fields of GadgetSpec.
   const gadget = pathToFileURL(join(API, 'gadget_types.go')).href;
-  const original = readFileSync(join(API, 'gadget_types.go'), 'utf8').split('\n')[7];
+  const original = readFileSync(join(API, 'gadget_types.go'), 'utf8').split('\n')[RULE_LINE];
   // Hover on `self` in the marker as written: the struct's fields, as in a YAML rule.
-  const hover = (await server.conn.sendRequest('textDocument/hover', { textDocument: { uri: gadget }, position: { line: 7, character: original.indexOf('self.') + 1 } })) as { contents?: { value?: string } } | null;
+  const hover = (await server.conn.sendRequest('textDocument/hover', { textDocument: { uri: gadget }, position: { line: RULE_LINE, character: original.indexOf('self.') + 1 } })) as {
+    contents?: { value?: string };
+  } | null;
   assert.match(hover?.contents?.value ?? '', /maxReplicas/);
   const text = readFileSync(join(API, 'gadget_types.go'), 'utf8').replace('rule="self.replica <= self.maxReplicas"', 'rule="self."');
   await server.conn.sendNotification('textDocument/didChange', { textDocument: { uri: gadget, version: 2 }, contentChanges: [{ text }] });
-  const line = text.split('\n')[7];
+  const line = text.split('\n')[RULE_LINE];
   const items = (await server.conn.sendRequest('textDocument/completion', {
     textDocument: { uri: gadget },
-    position: { line: 7, character: line.indexOf('self.') + 5 },
+    position: { line: RULE_LINE, character: line.indexOf('self.') + 5 },
     context: { triggerKind: 2, triggerCharacter: '.' },
   })) as Array<{ label: string }>;
   const labels = items.map((i) => i.label);
