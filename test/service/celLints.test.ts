@@ -8,62 +8,46 @@ import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
 import type { ServiceSettings } from '../../server/src/service/context';
 import { applyEdits, docOf } from './helpers';
+import { crdYaml, specSchemaYaml } from '../crd';
 
-/** A CRD whose spec has a required name, an optional port, a defaulted mode, an optional list of optional-field items. */
-function crd(rule: string, extra = ''): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: pools.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { plural: pools, singular: pool, kind: Pool }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              required: [name]
-              x-kubernetes-validations:
-                - rule: ${rule}
-${extra}              properties:
-                name:
-                  type: string
-                  maxLength: 63
-                nick:
-                  type: string
-                  maxLength: 63
-                title:
-                  type: string
-                  minLength: 1
-                  maxLength: 63
-                port:
-                  type: integer
-                mode:
-                  type: string
-                  maxLength: 10
-                  default: fast
-                tls:
-                  type: object
-                  properties:
-                    secret:
-                      type: string
-                      maxLength: 63
-                workers:
-                  type: array
-                  maxItems: 10
-                  items:
-                    type: object
-                    properties:
-                      size:
-                        type: integer
-`;
+/** A CRD whose spec has a required name, an optional port, a defaulted mode, an optional list of optional-field items; one rule on spec. */
+function crd(rule: string, messageExpression?: string): string {
+  return crdYaml(
+    specSchemaYaml(
+      `name:
+  type: string
+  maxLength: 63
+nick:
+  type: string
+  maxLength: 63
+title:
+  type: string
+  minLength: 1
+  maxLength: 63
+port:
+  type: integer
+mode:
+  type: string
+  maxLength: 10
+  default: fast
+tls:
+  type: object
+  properties:
+    secret:
+      type: string
+      maxLength: 63
+workers:
+  type: array
+  maxItems: 10
+  items:
+    type: object
+    properties:
+      size:
+        type: integer`,
+      { rules: `- rule: ${rule}${messageExpression ? `\n  messageExpression: ${messageExpression}` : ''}`, required: ['name'] },
+    ),
+    { kind: 'Pool' },
+  );
 }
 
 function lint(text: string, settings: Partial<ServiceSettings> = {}) {
@@ -129,7 +113,7 @@ test('CELNoSuchKey: no finding on guarded reads, required fields, defaulted fiel
     '"!has(self.tls) || !has(self.tls.secret) || self.tls.secret != \'\'"',
     '"has(self.tls.secret)" # not a guard of tls: see below',
     "'has(self.workers) && self.workers.all(w, has(w.size) && w.size < 10)'",
-    '|\n                    has(self.port) &&\n                    self.port > 0',
+    '|\n    has(self.port) &&\n    self.port > 0',
   ];
   for (const r of quiet) {
     const { all, td } = lint(crd(r));
@@ -156,7 +140,7 @@ test('CELConstantRule: a rule reading neither self nor oldSelf; not a rule that 
 });
 
 test('CELEmptyMessage: a messageExpression that can be empty or blank; not one with a non-empty literal or a minLength field', () => {
-  const me = (expr: string) => lint(crd('"self.name != \'\'"', `                  messageExpression: ${expr}\n`));
+  const me = (expr: string) => lint(crd('"self.name != \'\'"', expr));
   const blank = me('"\' \'"');
   assert.deepEqual(
     blank.lints.map((f) => `${f.code}:${blank.td.getText(f.range)}:${f.severity}`),
@@ -171,7 +155,7 @@ test('CELEmptyMessage: a messageExpression that can be empty or blank; not one w
 });
 
 test('lint severities: each code has its setting; off hides it', () => {
-  const text = crd('"self.port > 0"', '                  messageExpression: "self.name"\n');
+  const text = crd('"self.port > 0"', '"self.name"');
   assert.deepEqual(
     lint(text)
       .lints.map((f) => f.code)
