@@ -102,3 +102,69 @@ properties:
 ${rules}${required}    properties:
 ${indent(properties, 6)}`;
 }
+
+/**
+ * The CEL tests' CRD (kind Pool) with `rules` (x-kubernetes-validations items of spec, at column 0): a spec
+ * with a required `name`, strings with and without minLength (`nick`, `title`), an optional `port`, a
+ * defaulted `mode`, a quantity string `cpu`, an object `tls`, a map `labels` and a bounded list `workers` of
+ * objects (a required `image` with a description, a defaulted `replicas`, a dashed `node-selector`, an
+ * optional `size`): what rules, their completion and their lints read.
+ */
+export function celCrdYaml(rules: string): string {
+  return crdYaml(
+    specSchemaYaml(
+      `name:
+  type: string
+  maxLength: 63
+nick:
+  type: string
+  maxLength: 63
+title:
+  type: string
+  minLength: 1
+  maxLength: 63
+port:
+  type: integer
+mode:
+  type: string
+  maxLength: 10
+  default: fast
+cpu:
+  type: string
+  maxLength: 10
+tls:
+  type: object
+  properties:
+    secret:
+      type: string
+      maxLength: 63
+labels:
+  type: object
+  maxProperties: 10
+  additionalProperties:
+    type: string
+    maxLength: 63
+workers:
+  type: array
+  maxItems: 10
+  items:
+    type: object
+    required: [image]
+    properties:
+      image:
+        type: string
+        maxLength: 100
+        description: The container image.
+      replicas:
+        type: integer
+        default: 1
+      node-selector:
+        type: string
+        maxLength: 63
+      size:
+        type: integer`,
+      { rules, required: ['name'] },
+    ),
+    { kind: 'Pool' },
+  );
+}

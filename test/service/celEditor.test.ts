@@ -7,46 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
 import { docOf } from './helpers';
-import { crdYaml, specSchemaYaml } from '../crd';
-
-/** A CRD whose spec has a string, a list of objects (with an optional, a defaulted and a dashed field), a map and a quantity. */
-function crd(rules: string): string {
-  return crdYaml(
-    specSchemaYaml(
-      `name:
-  type: string
-  maxLength: 63
-cpu:
-  type: string
-  maxLength: 10
-labels:
-  type: object
-  maxProperties: 10
-  additionalProperties:
-    type: string
-    maxLength: 63
-workers:
-  type: array
-  maxItems: 10
-  items:
-    type: object
-    required: [image]
-    properties:
-      image:
-        type: string
-        maxLength: 100
-        description: The container image.
-      replicas:
-        type: integer
-        default: 1
-      node-selector:
-        type: string
-        maxLength: 63`,
-      { rules },
-    ),
-    { kind: 'Pool' },
-  );
-}
+import { celCrdYaml } from '../crd';
 
 /** A rule item as it stands in the schema (x-kubernetes-validations of spec). */
 const rule = (text: string) => `- rule: ${text}`;
@@ -61,7 +22,7 @@ function at(text: string): { s: LanguageService; td: ReturnType<typeof docOf>['t
 const labels = (items: Array<{ label: string }>) => items.map((i) => i.label);
 
 test('completion: after `self.workers.all(l, l.` the list item fields (escaped), not functions of other types', () => {
-  const { s, td, pos } = at(crd(rule('"self.workers.all(l, l.<|>)"')));
+  const { s, td, pos } = at(celCrdYaml(rule('"self.workers.all(l, l.<|>)"')));
   const items = s.completion(td, pos);
   const l = labels(items);
   assert.ok(
@@ -76,7 +37,7 @@ test('completion: after `self.workers.all(l, l.` the list item fields (escaped),
 });
 
 test('completion: `all` and `exists` once each on a list, with the signatures of both macros (one and two variables)', () => {
-  const { s, td, pos } = at(crd(rule('"self.workers.<|>"')));
+  const { s, td, pos } = at(celCrdYaml(rule('"self.workers.<|>"')));
   const items = s.completion(td, pos);
   const l = labels(items);
   assert.ok(l.includes('all') && l.includes('exists'), l.join(','));
@@ -90,14 +51,14 @@ test('completion: `all` and `exists` once each on a list, with the signatures of
 });
 
 test('completion: after `self.name.` (a string) only string functions; a typed prefix is replaced', () => {
-  const { s, td, pos } = at(crd(rule('"self.name.<|>"')));
+  const { s, td, pos } = at(celCrdYaml(rule('"self.name.<|>"')));
   const l = labels(s.completion(td, pos));
   assert.ok(
     ['startsWith', 'matches', 'size', 'split', 'lowerAscii'].every((x) => l.includes(x)),
     l.join(','),
   );
   assert.ok(!l.includes('all') && !l.includes('image') && !l.includes('isGreaterThan') && !l.includes('getHours'), l.join(','));
-  const t = at(crd(rule('self.name.sta<|>')));
+  const t = at(celCrdYaml(rule('self.name.sta<|>')));
   const items = t.s.completion(t.td, t.pos);
   const sw = items.find((i) => i.label === 'startsWith')!;
   const edit = sw.textEdit as { range: { start: { character: number }; end: { character: number } }; newText: string };
@@ -106,31 +67,31 @@ test('completion: after `self.name.` (a string) only string functions; a typed p
 });
 
 test('completion in every scalar style and position: block literal over lines, single quotes, index, map value, oldSelf, namespaces', () => {
-  const block = at(crd(`- rule: |\n    self.workers.exists(w,\n      w.<|>)`));
+  const block = at(celCrdYaml(`- rule: |\n    self.workers.exists(w,\n      w.<|>)`));
   assert.ok(labels(block.s.completion(block.td, block.pos)).includes('image'));
-  const single = at(crd(rule("'self.workers[0].<|>'")));
+  const single = at(celCrdYaml(rule("'self.workers[0].<|>'")));
   assert.ok(labels(single.s.completion(single.td, single.pos)).includes('replicas'));
-  const map = at(crd(rule('"self.labels[\'a\'].<|>"')));
+  const map = at(celCrdYaml(rule('"self.labels[\'a\'].<|>"')));
   assert.ok(labels(map.s.completion(map.td, map.pos)).includes('startsWith'));
-  const old = at(crd(rule('"oldSelf.workers.all(x, x.<|>)"')));
+  const old = at(celCrdYaml(rule('"oldSelf.workers.all(x, x.<|>)"')));
   assert.ok(labels(old.s.completion(old.td, old.pos)).includes('image'));
-  const two = at(crd(rule('"self.workers.all(i, w, w.<|>)"')));
+  const two = at(celCrdYaml(rule('"self.workers.all(i, w, w.<|>)"')));
   assert.ok(labels(two.s.completion(two.td, two.pos)).includes('image'));
-  const ns = at(crd(rule('"sets.<|>"')));
+  const ns = at(celCrdYaml(rule('"sets.<|>"')));
   const nl = labels(ns.s.completion(ns.td, ns.pos));
   assert.ok(nl.includes('contains') && nl.includes('equivalent') && !nl.includes('startsWith'), nl.join(','));
-  const global = at(crd(rule('"self.workers.all(w, <|>"')));
+  const global = at(celCrdYaml(rule('"self.workers.all(w, <|>"')));
   const gl = labels(global.s.completion(global.td, global.pos));
   assert.ok(
     ['self', 'oldSelf', 'w', 'has', 'quantity', 'sets'].every((x) => gl.includes(x)),
     gl.join(','),
   );
-  const msg = at(crd(`- rule: "true"\n  messageExpression: "self.name.<|>"`));
+  const msg = at(celCrdYaml(`- rule: "true"\n  messageExpression: "self.name.<|>"`));
   assert.ok(labels(msg.s.completion(msg.td, msg.pos)).includes('upperAscii'));
 });
 
 test('hover: on a lambda variable the item fields; on a list its item type; on the rule key self and the cost breakdown', () => {
-  const text = crd(rule('"self.workers.all(l, l.image != \'\')"'));
+  const text = celCrdYaml(rule('"self.workers.all(l, l.image != \'\')"'));
   const s = new LanguageService();
   const { td } = docOf(text);
   s.update(td);
@@ -151,24 +112,24 @@ test('hover: on a lambda variable the item fields; on a list its item type; on t
 });
 
 test('signature help: quantity( and .isGreaterThan( with the active parameter', () => {
-  const q = at(crd(rule('"quantity(<|>"')));
+  const q = at(celCrdYaml(rule('"quantity(<|>"')));
   const h = q.s.signatureHelp(q.td, q.pos)!;
   assert.deepEqual(
     h.signatures.map((x) => x.label),
     ['quantity(string) -> kubernetes.Quantity'],
   );
   assert.equal(h.activeParameter, 0);
-  const g = at(crd(rule('"quantity(self.cpu).isGreaterThan(<|>)"')));
+  const g = at(celCrdYaml(rule('"quantity(self.cpu).isGreaterThan(<|>)"')));
   const gh = g.s.signatureHelp(g.td, g.pos)!;
   assert.deepEqual(
     gh.signatures.map((x) => x.label),
     ['kubernetes.Quantity.isGreaterThan(kubernetes.Quantity) -> bool'],
   );
   assert.deepEqual(gh.signatures[0].parameters, [{ label: 'kubernetes.Quantity' }]);
-  const split = at(crd(rule('"self.name.split(\'/\', <|>"')));
+  const split = at(celCrdYaml(rule('"self.name.split(\'/\', <|>"')));
   const sh = split.s.signatureHelp(split.td, split.pos)!;
   assert.equal(sh.activeParameter, 1);
   assert.equal(sh.signatures[sh.activeSignature ?? 0].parameters?.length, 2);
-  const outside = at(crd(rule('"self.name"')).replace('pools.example.com', 'pools.ex<|>ample.com'));
+  const outside = at(celCrdYaml(rule('"self.name"')).replace('pools.example.com', 'pools.ex<|>ample.com'));
   assert.equal(outside.s.signatureHelp(outside.td, outside.pos), null);
 });

@@ -8,46 +8,11 @@ import assert from 'node:assert/strict';
 import { LanguageService } from '../../server/src/service/languageService';
 import type { ServiceSettings } from '../../server/src/service/context';
 import { applyEdits, docOf } from './helpers';
-import { crdYaml, specSchemaYaml } from '../crd';
+import { celCrdYaml } from '../crd';
 
-/** A CRD whose spec has a required name, an optional port, a defaulted mode, an optional list of optional-field items; one rule on spec. */
+/** The CEL tests' CRD (test/crd.ts) with one rule on its spec (and that rule's messageExpression). */
 function crd(rule: string, messageExpression?: string): string {
-  return crdYaml(
-    specSchemaYaml(
-      `name:
-  type: string
-  maxLength: 63
-nick:
-  type: string
-  maxLength: 63
-title:
-  type: string
-  minLength: 1
-  maxLength: 63
-port:
-  type: integer
-mode:
-  type: string
-  maxLength: 10
-  default: fast
-tls:
-  type: object
-  properties:
-    secret:
-      type: string
-      maxLength: 63
-workers:
-  type: array
-  maxItems: 10
-  items:
-    type: object
-    properties:
-      size:
-        type: integer`,
-      { rules: `- rule: ${rule}${messageExpression ? `\n  messageExpression: ${messageExpression}` : ''}`, required: ['name'] },
-    ),
-    { kind: 'Pool' },
-  );
+  return celCrdYaml(`- rule: ${rule}${messageExpression ? `\n  messageExpression: ${messageExpression}` : ''}`);
 }
 
 function lint(text: string, settings: Partial<ServiceSettings> = {}) {
