@@ -56,6 +56,35 @@ export function compileNumber(s: JSONSchemaProps, types: string[], format: strin
   const multipleOfFits = boundFits(multipleOf);
   const minimumFits = boundFits(minimum);
   const maximumFits = boundFits(maximum);
+  /**
+   * minimum or maximum: the bound's own range error, else the value against it, as int64s when both are
+   * integers and as float64s otherwise (the float64 comparison reports the value as a float64 too).
+   */
+  const boundCheck = (which: 'Minimum' | 'Maximum', fits: boolean, exclusive: boolean) => {
+    const min = which === 'Minimum';
+    const beyond = <T extends number | bigint>(v: T, m: T) => (min ? (exclusive ? v <= m : v < m) : exclusive ? v >= m : v > m);
+    return (bound: number, val: unknown, kind: GoKind, data: number, name: string, seg: PathSegment[] | undefined): OpenAPIError[] => {
+      const out: OpenAPIError[] = [];
+      const boundErr = fits ? undefined : rangeError(bound, 'float', typeName, fmt, `${which} boundary`, name);
+      if (boundErr) out.push(boundErr);
+      let fail: boolean;
+      let shown: string;
+      let value: unknown = val;
+      if (!boundErr && kind === 'int') {
+        const m = floatToInt64(bound);
+        fail = beyond(asInt64(val), m);
+        shown = m.toString();
+      } else {
+        fail = beyond(data, bound);
+        shown = formatGoFloat(bound);
+        value = asGoFloat(data);
+      }
+      if (fail) out.push({ code: min ? 'Min' : 'Max', name, segments: seg, value, message: `${name} in body should be ${min ? 'greater' : 'less'} than ${exclusive ? '' : 'or equal to '}${shown}` });
+      return out;
+    };
+  };
+  const minimumErrors = boundCheck('Minimum', minimumFits, exclMin);
+  const maximumErrors = boundCheck('Maximum', maximumFits, exclMax);
   const noBounds = multipleOf === undefined && maximum === undefined && minimum === undefined;
   return (val, kind, path) => {
     if (noBounds && typeName !== 'integer' && fmt !== 'float') return { errors: [], matchCount: 1 };
@@ -72,45 +101,8 @@ export function compileNumber(s: JSONSchemaProps, types: string[], format: strin
       const e = !boundErr && kind === 'int' ? multipleOfInt(name, seg, asInt64(val), floatToInt64(multipleOf)) : multipleOfFloat(name, seg, data, multipleOf, asGoFloat(data));
       if (e) more.push(e);
     }
-    const minMore: OpenAPIError[] = [];
-    if (minimum !== undefined) {
-      const boundErr = minimumFits ? undefined : rangeError(minimum, 'float', typeName, fmt, 'Minimum boundary', name);
-      if (boundErr) minMore.push(boundErr);
-      let fail: boolean;
-      let shown: string;
-      let value: unknown = val;
-      if (!boundErr && kind === 'int') {
-        const v = asInt64(val);
-        const m = floatToInt64(minimum);
-        fail = exclMin ? v <= m : v < m;
-        shown = m.toString();
-      } else {
-        // The float64 comparison reports the value as a float64 too.
-        fail = exclMin ? data <= minimum : data < minimum;
-        shown = formatGoFloat(minimum);
-        value = asGoFloat(data);
-      }
-      if (fail) minMore.push({ code: 'Min', name, segments: seg, value, message: `${name} in body should be greater than ${exclMin ? '' : 'or equal to '}${shown}` });
-    }
-    const maxMore: OpenAPIError[] = [];
-    if (maximum !== undefined) {
-      const boundErr = maximumFits ? undefined : rangeError(maximum, 'float', typeName, fmt, 'Maximum boundary', name);
-      if (boundErr) maxMore.push(boundErr);
-      let fail: boolean;
-      let shown: string;
-      let value: unknown = val;
-      if (!boundErr && kind === 'int') {
-        const v = asInt64(val);
-        const m = floatToInt64(maximum);
-        fail = exclMax ? v >= m : v > m;
-        shown = m.toString();
-      } else {
-        fail = exclMax ? data >= maximum : data > maximum;
-        shown = formatGoFloat(maximum);
-        value = asGoFloat(data);
-      }
-      if (fail) maxMore.push({ code: 'Max', name, segments: seg, value, message: `${name} in body should be less than ${exclMax ? '' : 'or equal to '}${shown}` });
-    }
+    const minMore = minimum === undefined ? [] : minimumErrors(minimum, val, kind, data, name, seg);
+    const maxMore = maximum === undefined ? [] : maximumErrors(maximum, val, kind, data, name, seg);
     res.errors.push(...more, ...minMore, ...maxMore);
     return res;
   };
