@@ -3,7 +3,7 @@
  * scale-subresource checks of a custom resource.
  */
 import { invalid, FieldPath, type FieldError, type PathSegment } from '../field';
-import { goKind, goTypeName, asInt64, asFloat64, formatGoFloat } from '../json/go';
+import { asInt64, formatGoValue, goKind, goTypeName } from '../json/go';
 import { decodeObjectMeta, validateObjectMeta, validateUpdatedObjectMeta } from '../objectmeta/objectmeta';
 import { isQualifiedName, nameIsDNSSubdomain } from '../objectmeta/names';
 import { isJSONObject } from '../json/values';
@@ -53,33 +53,6 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
 }
 
-/** Go's %v of a decoded JSON value. */
-function goV(v: unknown): string {
-  switch (goKind(v)) {
-    case 'nil':
-      return '<nil>';
-    case 'int':
-      return asInt64(v).toString();
-    case 'float':
-      return formatGoFloat(asFloat64(v));
-    case 'slice':
-      return '[' + (v as unknown[]).map(goV).join(' ') + ']';
-    case 'map': {
-      const o = v as Record<string, unknown>;
-      return (
-        'map[' +
-        Object.keys(o)
-          .sort()
-          .map((k) => `${k}:${goV(o[k])}`)
-          .join(' ') +
-        ']'
-      );
-    }
-    default:
-      return String(v);
-  }
-}
-
 const jsonPath = (fields: string[]) => fields.map((f) => '.' + f).join('');
 
 /** unstructured.NestedFieldNoCopy: the value, whether found, or Go's accessor error. */
@@ -89,7 +62,7 @@ function nested(obj: Record<string, unknown>, path: string): { found: boolean; v
   for (let i = 0; i < fields.length; i++) {
     if (cur === null || cur === undefined) return { found: false };
     if (!isJSONObject(cur)) {
-      return { found: false, error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goV(cur)} is of the type ${goTypeName(cur)}, expected map[string]interface{}` };
+      return { found: false, error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${formatGoValue(cur)} is of the type ${goTypeName(cur)}, expected map[string]interface{}` };
     }
     if (!Object.hasOwn(cur, fields[i])) return { found: false };
     cur = cur[fields[i]];
@@ -116,7 +89,7 @@ function replicasErrors(obj: Record<string, unknown>, path: string): FieldError[
   if (!r.found) return [];
   if (goKind(r.value) !== 'int') {
     const fields = path.replace(/^\./, '').split('.');
-    return [atScalePath(invalid(p, 0, `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected int64`), path)];
+    return [atScalePath(invalid(p, 0, `${jsonPath(fields)} accessor error: ${formatGoValue(r.value)} is of the type ${goTypeName(r.value)}, expected int64`), path)];
   }
   const n = asInt64(r.value);
   if (n < 0n) return [atScalePath(invalid(p, n, 'should be a non-negative integer'), path)];
@@ -135,7 +108,9 @@ export function validateScale(obj: Record<string, unknown>, scale: ScaleSubresou
     const fields = scale.labelSelectorPath.replace(/^\./, '').split('.');
     if (r.error) errs.push(atScalePath(invalid(FieldPath.root(scale.labelSelectorPath), '', r.error), scale.labelSelectorPath));
     else if (r.found && typeof r.value !== 'string') {
-      errs.push(atScalePath(invalid(FieldPath.root(scale.labelSelectorPath), '', `${jsonPath(fields)} accessor error: ${goV(r.value)} is of the type ${goTypeName(r.value)}, expected string`), scale.labelSelectorPath));
+      errs.push(
+        atScalePath(invalid(FieldPath.root(scale.labelSelectorPath), '', `${jsonPath(fields)} accessor error: ${formatGoValue(r.value)} is of the type ${goTypeName(r.value)}, expected string`), scale.labelSelectorPath),
+      );
     }
   }
   return errs;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GoStruct, goJSON, goQuote } from './go';
+import { formatGoValue, GoStruct, goJSON, goQuote } from './go';
 import { IntegralFloat } from './lossless';
 import { formatBadValue } from '../field';
 
@@ -31,4 +31,9 @@ test('goJSON is json.Marshal: sorted keys, Go numbers, <, >, &, U+2028/2029 esca
   );
   assert.equal(formatBadValue({ k: '<' }), '{"k":"\\u003c"}');
   assert.equal(formatBadValue('tab\there'), '"tab\\there"');
+});
+
+test("formatGoValue is fmt's %v of a decoded value: <nil>, int64 and float64 as Go prints them, slices and sorted maps", () => {
+  assert.equal(formatGoValue([null, 1, 1.5, new IntegralFloat(2), 1e21, 'a b', true, { b: [false], a: 2n ** 63n }]), '[<nil> 1 1.5 2 1e+21 a b true map[a:9.223372036854776e+18 b:[false]]]');
+  assert.equal(formatGoValue({}), 'map[]');
 });

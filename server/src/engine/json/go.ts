@@ -243,6 +243,33 @@ export function goTypeName(v: unknown): string {
   }
 }
 
+/** Go's %v of a decoded JSON value (`<nil>`, `[a 1]`, `map[a:1 b:[x]]` with its keys sorted, floats as Go prints them). */
+export function formatGoValue(v: unknown): string {
+  switch (goKind(v)) {
+    case 'nil':
+      return '<nil>';
+    case 'int':
+      return asInt64(v).toString();
+    case 'float':
+      return formatGoFloat(asFloat64(v));
+    case 'slice':
+      return '[' + (v as unknown[]).map(formatGoValue).join(' ') + ']';
+    case 'map': {
+      const o = v as Record<string, unknown>;
+      return (
+        'map[' +
+        Object.keys(o)
+          .sort()
+          .map((k) => `${k}:${formatGoValue(o[k])}`)
+          .join(' ') +
+        ']'
+      );
+    }
+    default:
+      return String(v);
+  }
+}
+
 /** A Go struct as a bad value: json.Marshal writes its fields in declaration order (maps are sorted). */
 export class GoStruct {
   constructor(readonly fields: ReadonlyArray<readonly [string, unknown]>) {}

@@ -1,7 +1,7 @@
 /**
  * kube-openapi's basicCommonValidator (validate/validator.go): enum.
  */
-import { asFloat64, asInt64, floatToInt64, formatGoFloat, goDeepEqual, goKind } from '../json/go';
+import { asFloat64, asInt64, floatToInt64, formatGoValue, goDeepEqual, goKind } from '../json/go';
 import type { OpenAPIError } from './kube-openapi-errors';
 import { nameOf, segsOf, type ValuePath } from './result';
 
@@ -32,27 +32,5 @@ export function enumMatches(data: unknown, values: unknown[]): boolean {
 
 export function enumError(path: ValuePath | null, data: unknown, values: unknown[]): OpenAPIError {
   const name = nameOf(path);
-  return { code: 'Enum', name, segments: segsOf(path), value: data, values, message: `${name} in body should be one of ${goSliceString(values)}` };
-}
-
-function goSliceString(values: unknown[]): string {
-  const one = (v: unknown): string => {
-    const k = goKind(v);
-    if (k === 'nil') return '<nil>';
-    if (k === 'int' || k === 'float') return k === 'int' ? asInt64(v).toString() : formatGoFloat(asFloat64(v));
-    if (k === 'slice') return '[' + (v as unknown[]).map(one).join(' ') + ']';
-    if (k === 'map') {
-      const o = v as Record<string, unknown>;
-      return (
-        'map[' +
-        Object.keys(o)
-          .sort()
-          .map((key) => `${key}:${one(o[key])}`)
-          .join(' ') +
-        ']'
-      );
-    }
-    return String(v);
-  };
-  return '[' + values.map(one).join(' ') + ']';
+  return { code: 'Enum', name, segments: segsOf(path), value: data, values, message: `${name} in body should be one of ${formatGoValue(values)}` };
 }
