@@ -10,81 +10,123 @@ import { completionsAt, CRD_URI, docOf, expectWhole, fixedDocOf, hoverAt, quickF
 
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
 
-/** Each case's answer, by name: its text opened at one fixed URI in the case's service, asked, closed. */
-function answersOf(cases: Array<[string, LanguageService, string]>, uriName: string, ask: (s: LanguageService, td: TextDocument, pos: Position) => unknown): Record<string, unknown> {
+/**
+ * The documents whose whole answers are kept (test/service/expected/<feature>.json), by case name: `cr` ones
+ * asked of a service that knows the Widget CRD, `crd` ones of a service that knows no CRD. The tests of
+ * single parts of an answer below ask the same documents.
+ */
+const HOVER = {
+  cr: {
+    'CR field with enum': HEAD + 'spec:\n  si<|>ze: small\n',
+    'CR value with default and minimum': HEAD + 'spec:\n  size: small\n  replicas: <|>3\n',
+    'CR object with rules': HEAD + 'sp<|>ec:\n  size: small\n',
+    'CR set list': HEAD + 'spec:\n  ta<|>gs: [a]\n',
+    'CR unknown field': HEAD + 'spec:\n  unkn<|>own: 1\n',
+  },
+  crd: {
+    'CRD keyword': WIDGET_CRD.replace('x-kubernetes-list-type: set', 'x-kubernetes-list-<|>type: set'),
+    'CRD rule expression': WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"'),
+    'CRD rule key': WIDGET_CRD.replace('- rule: "self.replicas <= 5"', '- ru<|>le: "self.replicas <= 5"'),
+    'CRD scope': WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced'),
+  },
+};
+const COMPLETION = {
+  cr: {
+    'CR properties': HEAD + 'spec:\n  <|>\n',
+    'CR enum value': HEAD + 'spec:\n  size: <|>\n',
+    'CR apiVersion': 'apiVersion: <|>\nkind: Widget\n',
+  },
+  crd: {
+    'CRD keywords of an integer': WIDGET_CRD.replace('                  default: 1\n', '                  default: 1\n                  <|>\n'),
+    'CRD type values': WIDGET_CRD.replace('                  type: boolean', '                  type: <|>'),
+    'CRD rule on self': WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>'),
+  },
+};
+const ACTIONS = {
+  cr: {
+    'CR value not in the enum': HEAD + 'spec:\n  size: medum  # comment kept\n',
+    'CR field to prune': HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n    g: 2\n  replicas: 1\n',
+    'CR required field missing': HEAD + 'spec:\n  replicas: 1 # one\n',
+  },
+  crd: {
+    'CRD type missing': WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n'),
+    'CRD uniqueItems': WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n'),
+  },
+};
+
+/** Each feature: its expected file, the URI name its documents are opened at, its cases, the request. */
+type Cases = { cr: Record<string, string>; crd: Record<string, string> };
+type Ask = (s: LanguageService, td: TextDocument, pos: Position) => unknown;
+const WHOLE: Array<[string, string, Cases, Ask]> = [
+  ['hover', 'hover', HOVER, (s, td, pos) => s.hover(td, pos) ?? null],
+  ['completion', 'completion', COMPLETION, (s, td, pos) => s.completion(td, pos)],
+  ['code-actions', 'actions', ACTIONS, (s, td) => s.fixes(td, { start: { line: 0, character: 0 }, end: td.positionAt(td.getText().length) })],
+];
+
+/** Each case's answer, by name: its text opened at one fixed URI in its group's service, asked, closed. */
+function answersOf(cases: Cases, uriName: string, ask: Ask): Record<string, unknown> {
+  const services = { cr: serviceWithCrd(), crd: new LanguageService() };
   const answers: Record<string, unknown> = {};
-  for (const [name, s, text] of cases) {
-    const { td, pos } = fixedDocOf(text, uriName);
-    s.update(td);
-    answers[name] = ask(s, td, pos);
-    s.close(td.uri);
+  for (const group of ['cr', 'crd'] as const) {
+    for (const [name, text] of Object.entries(cases[group])) {
+      const { td, pos } = fixedDocOf(text, uriName);
+      services[group].update(td);
+      answers[name] = ask(services[group], td, pos);
+      services[group].close(td.uri);
+    }
   }
   return answers;
+}
+
+for (const [feature, uriName, cases, ask] of WHOLE) {
+  test(`${feature}: the whole answers, in CRs and CRDs (expected/${feature}.json)`, () => {
+    expectWhole(feature, answersOf(cases, uriName, ask));
+  });
 }
 
 // ---- hover
 
 test('hover on a CR field shows the schema: type, description, enum, required, default, constraints, rules', () => {
   const s = serviceWithCrd();
-  const size = hoverAt(s, HEAD + 'spec:\n  si<|>ze: small\n');
+  const size = hoverAt(s, HOVER.cr['CR field with enum']);
   assert.match(size, /\*\*size\*\*: `string`/);
   assert.match(size, /required/);
   assert.match(size, /How big the widget is\./);
   assert.match(size, /Enum: `"small"`, `"medium"`, `"large"`/);
-  const replicas = hoverAt(s, HEAD + 'spec:\n  size: small\n  replicas: <|>3\n');
+  const replicas = hoverAt(s, HOVER.cr['CR value with default and minimum']);
   assert.match(replicas, /Default: `1`/);
   assert.match(replicas, /Minimum: `0`/);
-  const spec = hoverAt(s, HEAD + 'sp<|>ec:\n  size: small\n');
+  const spec = hoverAt(s, HOVER.cr['CR object with rules']);
   assert.match(spec, /self\.replicas <= 5/);
   assert.match(spec, /too many replicas/);
-  const tags = hoverAt(s, HEAD + 'spec:\n  ta<|>gs: [a]\n');
+  const tags = hoverAt(s, HOVER.cr['CR set list']);
   assert.match(tags, /array of string/);
   assert.match(tags, /List type: `set`/);
-  assert.match(hoverAt(s, HEAD + 'spec:\n  unkn<|>own: 1\n'), /not in the schema of widgets\.example\.com \(version v1\): the API server prunes it/);
+  assert.match(hoverAt(s, HOVER.cr['CR unknown field']), /not in the schema of widgets\.example\.com \(version v1\): the API server prunes it/);
   assert.equal(hoverAt(s, HEAD + 'spec:\n  unknown: <|>1\n'), '');
 });
 
 test('hover on CRD keywords explains them; on a rule, the type of self', () => {
   const s = new LanguageService();
-  const kw = hoverAt(s, WIDGET_CRD.replace('x-kubernetes-list-type: set', 'x-kubernetes-list-<|>type: set'));
+  const kw = hoverAt(s, HOVER.crd['CRD keyword']);
   assert.match(kw, /atomic/);
   assert.match(kw, /map/);
   const ui = hoverAt(s, WIDGET_CRD.replace('                  minimum: 0', '                  minim<|>um: 0'));
   assert.match(ui, /smallest allowed number/);
   // Inside the rule: the sub-expression under the cursor, and the rule's cost.
-  const rule = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"'));
+  const rule = hoverAt(s, HOVER.crd['CRD rule expression']);
   assert.match(rule, /`replicas` \(field\): `int`/);
   assert.match(rule, /Estimated cost: \d+ \(limits: 10 million per rule when the CRD is created, 1 million per evaluation at runtime\)/);
   // On the `rule:` key: what self is (its fields).
-  const key = hoverAt(s, WIDGET_CRD.replace('- rule: "self.replicas <= 5"', '- ru<|>le: "self.replicas <= 5"'));
+  const key = hoverAt(s, HOVER.crd['CRD rule key']);
   assert.match(key, /`self`: `object`/);
   assert.match(key, /- `size`: `string` — required — How big the widget is\./);
   const costly = hoverAt(s, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.tags.all(t, t.size() < 3) && self.rep<|>licas == oldSelf.replicas"'));
   assert.match(costly, /over the runtime limit of 1 million per evaluation/);
   assert.match(costly, /iterates `self\.tags`: size unbounded/);
   assert.match(costly, /transition rule/);
-  const scope = hoverAt(s, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced'));
+  const scope = hoverAt(s, HOVER.crd['CRD scope']);
   assert.match(scope, /Namespaced or Cluster/);
-});
-
-test('hover: the whole answers, on CR fields and CRD keywords and rules (expected/hover.json)', () => {
-  const cr = serviceWithCrd();
-  const crd = new LanguageService();
-  const cases: Array<[string, LanguageService, string]> = [
-    ['CR field with enum', cr, HEAD + 'spec:\n  si<|>ze: small\n'],
-    ['CR value with default and minimum', cr, HEAD + 'spec:\n  size: small\n  replicas: <|>3\n'],
-    ['CR object with rules', cr, HEAD + 'sp<|>ec:\n  size: small\n'],
-    ['CR set list', cr, HEAD + 'spec:\n  ta<|>gs: [a]\n'],
-    ['CR unknown field', cr, HEAD + 'spec:\n  unkn<|>own: 1\n'],
-    ['CRD keyword', crd, WIDGET_CRD.replace('x-kubernetes-list-type: set', 'x-kubernetes-list-<|>type: set')],
-    ['CRD rule expression', crd, WIDGET_CRD.replace('"self.replicas <= 5"', '"self.rep<|>licas <= 5"')],
-    ['CRD rule key', crd, WIDGET_CRD.replace('- rule: "self.replicas <= 5"', '- ru<|>le: "self.replicas <= 5"')],
-    ['CRD scope', crd, WIDGET_CRD.replace('  scope: Namespaced', '  sc<|>ope: Namespaced')],
-  ];
-  expectWhole(
-    'hover',
-    answersOf(cases, 'hover', (s, td, pos) => s.hover(td, pos) ?? null),
-  );
 });
 
 test('a whole answer that differs from its expected file fails, whatever part differs', () => {
@@ -97,7 +139,7 @@ test('a whole answer that differs from its expected file fails, whatever part di
 // ---- completion
 
 test('completion of CR properties: required first, snippets with defaults and enum choices', () => {
-  const items = completionsAt(serviceWithCrd(), HEAD + 'spec:\n  <|>\n');
+  const items = completionsAt(serviceWithCrd(), COMPLETION.cr['CR properties']);
   const labels = items.map((i) => i.label).sort();
   assert.deepEqual(labels, ['enabled', 'replicas', 'size', 'tags']);
   const sorted = [...items].sort((a, b) => String(a.sortText).localeCompare(String(b.sortText)));
@@ -124,14 +166,14 @@ test('completion leaves out properties already present, and knows list items', (
 test('completion of values: enums, booleans, apiVersion and kind from the index', () => {
   const s = serviceWithCrd();
   assert.deepEqual(
-    completionsAt(s, HEAD + 'spec:\n  size: <|>\n').map((i) => i.label),
+    completionsAt(s, COMPLETION.cr['CR enum value']).map((i) => i.label),
     ['small', 'medium', 'large'],
   );
   assert.deepEqual(
     completionsAt(s, HEAD + 'spec:\n  enabled: <|>\n').map((i) => i.label),
     ['true', 'false'],
   );
-  const versions = completionsAt(s, 'apiVersion: <|>\nkind: Widget\n').map((i) => i.label);
+  const versions = completionsAt(s, COMPLETION.cr['CR apiVersion']).map((i) => i.label);
   assert.deepEqual(versions.sort(), ['example.com/v1', 'example.com/v1beta1']);
   assert.deepEqual(
     completionsAt(s, 'apiVersion: example.com/v1\nkind: W<|>\n').map((i) => i.label),
@@ -141,7 +183,7 @@ test('completion of values: enums, booleans, apiVersion and kind from the index'
 
 test('completion in CRDs: schema keywords, type values, rule fields', () => {
   const s = new LanguageService();
-  const kw = completionsAt(s, WIDGET_CRD.replace('                  default: 1\n', '                  default: 1\n                  <|>\n')).map((i) => i.label);
+  const kw = completionsAt(s, COMPLETION.crd['CRD keywords of an integer']).map((i) => i.label);
   assert.ok(kw.includes('x-kubernetes-validations') && kw.includes('multipleOf') && kw.includes('format'));
   assert.ok(!kw.includes('minimum') && !kw.includes('type'), 'present keywords are not offered again');
   // Valid at that place: an integer takes number keywords, not list or object ones; nothing forbidden in CRDs.
@@ -149,11 +191,11 @@ test('completion in CRDs: schema keywords, type values, rule fields', () => {
   for (const k of ['items', 'x-kubernetes-list-type', 'properties', 'pattern', 'x-kubernetes-int-or-string', 'uniqueItems', '$ref']) assert.ok(!kw.includes(k), k);
   const arr = completionsAt(s, WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  x-kubernetes-list-type: set\n                  <|>\n')).map((i) => i.label);
   assert.ok(arr.includes('maxItems') && !arr.includes('x-kubernetes-list-map-keys') && !arr.includes('properties'));
-  const types = completionsAt(s, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')).map((i) => i.label);
+  const types = completionsAt(s, COMPLETION.crd['CRD type values']).map((i) => i.label);
   assert.deepEqual(types, ['object', 'array', 'string', 'integer', 'number', 'boolean']);
-  const rule = completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')).map((i) => i.label);
+  const rule = completionsAt(s, COMPLETION.crd['CRD rule on self']).map((i) => i.label);
   assert.deepEqual(
-    completionsAt(s, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>'))
+    completionsAt(s, COMPLETION.crd['CRD rule on self'])
       .filter((i) => i.kind === CompletionItemKind.Field)
       .map((i) => i.label)
       .sort(),
@@ -168,27 +210,10 @@ test('completion in CRDs: schema keywords, type values, rule fields', () => {
   assert.deepEqual(scope, ['Namespaced', 'Cluster']);
 });
 
-test('completion: the whole answers, in CRs and CRDs (expected/completion.json)', () => {
-  const cr = serviceWithCrd();
-  const crd = new LanguageService();
-  const cases: Array<[string, LanguageService, string]> = [
-    ['CR properties', cr, HEAD + 'spec:\n  <|>\n'],
-    ['CR enum value', cr, HEAD + 'spec:\n  size: <|>\n'],
-    ['CR apiVersion', cr, 'apiVersion: <|>\nkind: Widget\n'],
-    ['CRD keywords of an integer', crd, WIDGET_CRD.replace('                  default: 1\n', '                  default: 1\n                  <|>\n')],
-    ['CRD type values', crd, WIDGET_CRD.replace('                  type: boolean', '                  type: <|>')],
-    ['CRD rule on self', crd, WIDGET_CRD.replace('message: too many replicas', 'message: too many replicas\n                - rule: self.<|>')],
-  ];
-  expectWhole(
-    'completion',
-    answersOf(cases, 'completion', (s, td, pos) => s.completion(td, pos)),
-  );
-});
-
 // ---- code actions
 
 test('quick fix: replace a value not in the enum with the closest allowed one', () => {
-  const fixes = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  size: medum  # comment kept\n');
+  const fixes = quickFixes(serviceWithCrd(), ACTIONS.cr['CR value not in the enum']);
   const f = fixes.find((x) => x.code === 'FieldValueNotSupported');
   assert.ok(f);
   assert.equal(f.title, 'Replace with medium');
@@ -196,20 +221,20 @@ test('quick fix: replace a value not in the enum with the closest allowed one', 
 });
 
 test('quick fix: remove a field that will be pruned, keeping the rest as is', () => {
-  const fixes = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n    g: 2\n  replicas: 1\n');
+  const fixes = quickFixes(serviceWithCrd(), ACTIONS.cr['CR field to prune']);
   const f = fixes.find((x) => x.code === 'UnknownField')!;
   assert.equal(f.result, HEAD + 'spec:\n  size: small\n  # about colour\n  replicas: 1\n');
 });
 
 test('quick fix: add a missing required field with its first enum value', () => {
-  const fixes = quickFixes(serviceWithCrd(), HEAD + 'spec:\n  replicas: 1 # one\n');
+  const fixes = quickFixes(serviceWithCrd(), ACTIONS.cr['CR required field missing']);
   const f = fixes.find((x) => x.code === 'FieldValueRequired')!;
   assert.equal(f.title, 'Add required field "size"');
   assert.equal(f.result, HEAD + 'spec:\n  replicas: 1 # one\n  size: small\n');
 });
 
 test('quick fix: add the missing type, inferred from properties', () => {
-  const crd = WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n');
+  const crd = ACTIONS.crd['CRD type missing'];
   const fixes = quickFixes(new LanguageService(), crd);
   const f = fixes.find((x) => x.title.startsWith('Add "type: object"'))!;
   assert.ok(f, JSON.stringify(fixes.map((x) => x.title)));
@@ -218,27 +243,11 @@ test('quick fix: add the missing type, inferred from properties', () => {
 });
 
 test('quick fix: uniqueItems: true becomes x-kubernetes-list-type: set', () => {
-  const crd = WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n');
+  const crd = ACTIONS.crd['CRD uniqueItems'];
   const fixes = quickFixes(new LanguageService(), crd);
   const f = fixes.find((x) => x.code === 'FieldValueForbidden')!;
   assert.ok(f, JSON.stringify(fixes));
   assert.equal(f.result, WIDGET_CRD);
-});
-
-test('code actions: the whole answers over each document (expected/code-actions.json)', () => {
-  const cr = serviceWithCrd();
-  const crd = new LanguageService();
-  const cases: Array<[string, LanguageService, string]> = [
-    ['CR value not in the enum', cr, HEAD + 'spec:\n  size: medum  # comment kept\n'],
-    ['CR field to prune', cr, HEAD + 'spec:\n  size: small\n  # about colour\n  colour:\n    r: 1\n    g: 2\n  replicas: 1\n'],
-    ['CR required field missing', cr, HEAD + 'spec:\n  replicas: 1 # one\n'],
-    ['CRD type missing', crd, WIDGET_CRD.replace('            spec:\n              type: object\n', '            spec:\n')],
-    ['CRD uniqueItems', crd, WIDGET_CRD.replace('                  x-kubernetes-list-type: set\n', '                  uniqueItems: true\n')],
-  ];
-  expectWhole(
-    'code-actions',
-    answersOf(cases, 'actions', (s, td) => s.fixes(td, { start: { line: 0, character: 0 }, end: td.positionAt(td.getText().length) })),
-  );
 });
 
 // ---- preview
