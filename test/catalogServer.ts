@@ -9,6 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { after, before } from 'node:test';
 import { needsShared, sharedPath } from './shared';
 
 /** Why the catalog tests cannot run here (the CRDs it serves are the shared folder's), or false. */
@@ -29,6 +30,38 @@ export interface CatalogServer {
   requests: string[];
   notModified: number;
   close(): Promise<void>;
+}
+
+/**
+ * For one test file: the catalog served and a fresh temporary folder, from before its first test to after
+ * its last (neither when NO_CATALOG_DATA: its tests skip); `setup` fills the folder first (a file's own top-level
+ * hooks may run before this one ends). A test may replace `server` (one it closed).
+ */
+export function catalogForFile(name: string, setup?: (dir: string) => void): { server: CatalogServer; dir: string } {
+  const f = {} as { server: CatalogServer; dir: string };
+  before(async () => {
+    if (NO_CATALOG_DATA) return;
+    f.server = await startCatalog();
+    f.dir = fs.mkdtempSync(path.join(os.tmpdir(), `crd-yaml-catalog-${name}-`));
+    setup?.(f.dir);
+  });
+  after(async () => {
+    if (NO_CATALOG_DATA) return;
+    await f.server?.close();
+    if (f.dir) fs.rmSync(f.dir, { recursive: true, force: true });
+  });
+  return f;
+}
+
+/** A repository (a folder with .git) holding the catalog tests' documents: pub.yaml, rule.yaml and widget.yaml. */
+export function writeCatalogRepository(dir: string): void {
+  fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
+  for (const [name, text] of [
+    ['pub.yaml', PUBLICATION],
+    ['rule.yaml', RULE],
+    ['widget.yaml', UNCATALOGED],
+  ])
+    fs.writeFileSync(path.join(dir, name), text);
 }
 
 /** Serves the catalog (at any tag) from a temporary folder. */
@@ -69,7 +102,10 @@ export async function startCatalog(): Promise<CatalogServer> {
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
-        server.close(() => r());
+        server.close(() => {
+          fs.rmSync(root, { recursive: true, force: true });
+          r();
+        });
       }),
   });
 }

@@ -6,38 +6,19 @@
  * lock file refuses changed bytes with an error on the object's kind; an untrusted workspace fetches
  * nothing; a CRD rule test file's `crd: group/Kind` is asked of the catalog too.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Location } from 'vscode-languageserver-protocol';
-import { NO_CATALOG_DATA, PUBLICATION, RULE, UNCATALOGED, startCatalog, type CatalogServer } from '../catalogServer';
+import { catalogForFile, NO_CATALOG_DATA, startCatalog, writeCatalogRepository } from '../catalogServer';
 import { startServer, type TestServer } from './client';
 
-let catalog: CatalogServer;
-let base: string;
 let ws: string;
-
-before(async () => {
-  if (NO_CATALOG_DATA) return;
-  catalog = await startCatalog();
-  base = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-catalog-lsp-'));
-  ws = path.join(base, 'ws');
-  fs.mkdirSync(path.join(ws, '.git'), { recursive: true });
-  for (const [name, text] of [
-    ['pub.yaml', PUBLICATION],
-    ['rule.yaml', RULE],
-    ['widget.yaml', UNCATALOGED],
-  ])
-    fs.writeFileSync(path.join(ws, name), text);
-});
-
-after(async () => {
-  if (NO_CATALOG_DATA) return;
-  await catalog?.close();
-  fs.rmSync(base, { recursive: true, force: true });
+const catalog = catalogForFile('lsp', (dir) => {
+  ws = path.join(dir, 'ws');
+  writeCatalogRepository(ws);
 });
 
 const uri = (name: string) => pathToFileURL(path.join(ws, name)).href;
@@ -52,15 +33,15 @@ const hasEnum = (d: Diagnostic[]) => d.some((x) => x.code === 'FieldValueNotSupp
 const show = (ds: Diagnostic[]) => ds.map((d) => `${d.range.start.line} ${String(d.code)} ${d.message}`).sort();
 
 test('a cataloged kind is checked with its catalog CRD; the status bar, the CRD list and go to definition say where it came from', { skip: NO_CATALOG_DATA }, async () => {
-  const cacheDir = path.join(base, 'cache');
-  const s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir });
+  const cacheDir = path.join(catalog.dir, 'cache');
+  const s = await startServer(ws, { settings: { catalog: catalog.server.template }, cacheDir });
   let first: string[];
   try {
     await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
     const pub = await open(s, 'pub.yaml', hasEnum);
     const e = pub.find((d) => d.code === 'FieldValueNotSupported')!;
     assert.equal(e.range.start.line, 9);
-    const url = catalog.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication');
+    const url = catalog.server.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication');
     assert.ok(
       e.relatedInformation?.some((r) => r.message.includes(`from the catalog: ${url}, tag main`)),
       JSON.stringify(e.relatedInformation),
@@ -97,32 +78,32 @@ test('a cataloged kind is checked with its catalog CRD; the status bar, the CRD 
     await s.stop();
   }
   // The catalog gone: the same findings from the cache.
-  const asked = catalog.requests.length;
-  await catalog.close();
-  const again = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir });
+  const asked = catalog.server.requests.length;
+  await catalog.server.close();
+  const again = await startServer(ws, { settings: { catalog: catalog.server.template }, cacheDir });
   try {
     await again.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
     assert.deepEqual(show(await open(again, 'pub.yaml', hasEnum)), first);
   } finally {
     await again.stop();
   }
-  assert.equal(catalog.requests.length, asked);
-  catalog = await startCatalog();
+  assert.equal(catalog.server.requests.length, asked);
+  catalog.server = await startCatalog();
 });
 
 test('a lock file whose hash the catalog file no longer has: the CRD is refused; untrusted: nothing fetched', { skip: NO_CATALOG_DATA }, async () => {
   fs.writeFileSync(
     path.join(ws, 'crd-yaml.lock'),
-    `catalog:\n  - group: postgresql.cnpg.io\n    kind: Publication\n    url: ${catalog.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication')}\n    tag: main\n    sha256: ${'0'.repeat(64)}\n`,
+    `catalog:\n  - group: postgresql.cnpg.io\n    kind: Publication\n    url: ${catalog.server.template.replace('{tag}', 'main').replace('{group}', 'postgresql.cnpg.io').replace('{kind}', 'publication')}\n    tag: main\n    sha256: ${'0'.repeat(64)}\n`,
   );
-  let s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir: path.join(base, 'cache-lock') });
+  let s = await startServer(ws, { settings: { catalog: catalog.server.template }, cacheDir: path.join(catalog.dir, 'cache-lock') });
   try {
     await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
     const refused = s.notification<{ message: string }>('window/logMessage', (p) => p.message.startsWith('catalog: '), 20000, true);
     // An error on the kind of the object it leaves unchecked, naming the CRD, linked to the lock's entry.
     const pub = await open(s, 'pub.yaml', (d) => d.some((x) => x.code === 'CatalogLockMismatch'));
     assert.match((await refused).message, /catalog CRD Publication\.postgresql\.cnpg\.io: .* has sha256 [0-9a-f]{64}, crd-yaml\.lock locks 0{64}/);
-    assert.equal(catalog.requests.length, 1);
+    assert.equal(catalog.server.requests.length, 1);
     assert.ok(!hasEnum(pub), show(pub).join('\n'));
     assert.deepEqual(show(pub), ['1 CatalogLockMismatch postgresql.cnpg.io/Publication not checked: its CRD in the catalog is not the one crd-yaml.lock pins (another sha256; crd-yaml lock --update takes the new one)']);
     const [e] = pub;
@@ -154,15 +135,15 @@ test('a lock file whose hash the catalog file no longer has: the CRD is refused;
     fs.rmSync(path.join(ws, 'crd-yaml.lock'));
     fs.rmSync(path.join(ws, 'pub.crdtest.yaml'), { force: true });
   }
-  const before = catalog.requests.length;
-  s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir: path.join(base, 'cache-untrusted'), trusted: false });
+  const before = catalog.server.requests.length;
+  s = await startServer(ws, { settings: { catalog: catalog.server.template }, cacheDir: path.join(catalog.dir, 'cache-untrusted'), trusted: false });
   try {
     await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
     const untrusted = s.notification<{ message: string }>('window/logMessage', (p) => p.message.startsWith('catalog: '), 20000, true);
     const pub = await open(s, 'pub.yaml', (d) => d.length > 0);
     assert.ok(!hasEnum(pub));
     assert.match((await untrusted).message, /not fetched in an untrusted workspace/);
-    assert.equal(catalog.requests.length, before, 'nothing fetched in an untrusted workspace');
+    assert.equal(catalog.server.requests.length, before, 'nothing fetched in an untrusted workspace');
   } finally {
     await s.stop();
   }
@@ -183,7 +164,7 @@ test("a CRD rule test file's `crd: group/Kind` no local CRD defines comes from t
       '',
     ].join('\n'),
   );
-  const s = await startServer(ws, { settings: { catalog: catalog.template }, cacheDir: path.join(base, 'cache-crdtest') });
+  const s = await startServer(ws, { settings: { catalog: catalog.server.template }, cacheDir: path.join(catalog.dir, 'cache-crdtest') });
   try {
     await s.notification<{ indexing: boolean }>('crdYaml/status', (p) => !p.indexing, 20000);
     // Only the test file is open: it alone asks the catalog for the CRD it names.
@@ -191,8 +172,8 @@ test("a CRD rule test file's `crd: group/Kind` no local CRD defines comes from t
     await open(s, 'backup.crdtest.yaml', () => true);
     await counted;
     assert.ok(
-      catalog.requests.some((r) => r.endsWith('/postgresql.cnpg.io/scheduledbackup.yaml')),
-      catalog.requests.join('\n'),
+      catalog.server.requests.some((r) => r.endsWith('/postgresql.cnpg.io/scheduledbackup.yaml')),
+      catalog.server.requests.join('\n'),
     );
     const result = await s.conn.sendRequest<{ passed: number; failed: number }>('workspace/executeCommand', { command: 'crdYaml.runTests', arguments: [uri('backup.crdtest.yaml')] });
     assert.deepEqual(result, { passed: 1, failed: 0 });

@@ -4,30 +4,21 @@
  * again), a kind the catalog lacks cached as a negative entry, offline answers from the cache, and the
  * names that are never asked (built-in groups, names a URL would read otherwise).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Catalog, catalogable, catalogConfig, catalogTag, catalogUrl, formatLock, parseLock, sha256, type CatalogOptions } from '../../server/src/workspace/catalog';
-import { NO_CATALOG_DATA, startCatalog, type CatalogServer } from '../catalogServer';
+import { catalogForFile, NO_CATALOG_DATA } from '../catalogServer';
 
-let server: CatalogServer;
-let dir: string;
+const catalog = catalogForFile('unit');
 
-before(async () => {
-  if (NO_CATALOG_DATA) return;
-  server = await startCatalog();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-yaml-catalog-unit-'));
+const options = (cache: string, more: Partial<CatalogOptions> = {}): CatalogOptions => ({
+  config: { template: catalog.server.template, tag: 'v1.36.4' },
+  cacheDir: path.join(catalog.dir, cache),
+  allowNetwork: true,
+  ...more,
 });
-
-after(async () => {
-  if (NO_CATALOG_DATA) return;
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const options = (cache: string, more: Partial<CatalogOptions> = {}): CatalogOptions => ({ config: { template: server.template, tag: 'v1.36.4' }, cacheDir: path.join(dir, cache), allowNetwork: true, ...more });
 
 test('one request per group/kind; a stale answer is revalidated (304) and a missing kind cached as not found', { skip: NO_CATALOG_DATA }, async () => {
   const a = new Catalog(options('c1'));
@@ -41,7 +32,7 @@ test('one request per group/kind; a stale answer is revalidated (304) and a miss
   assert.equal(pub.sha256, sha256(pub.text));
   assert.ok(!missing.found && 'notFound' in missing);
   assert.equal(a.requests, 2);
-  assert.deepEqual(server.requests.slice(-2).sort(), ['/v1.36.4/definitions/example.com/widget.yaml', '/v1.36.4/definitions/postgresql.cnpg.io/publication.yaml']);
+  assert.deepEqual(catalog.server.requests.slice(-2).sort(), ['/v1.36.4/definitions/example.com/widget.yaml', '/v1.36.4/definitions/postgresql.cnpg.io/publication.yaml']);
 
   // Within their lifetimes: from the cache, nothing asked.
   const b = new Catalog(options('c1'));
@@ -50,13 +41,13 @@ test('one request per group/kind; a stale answer is revalidated (304) and a miss
   assert.equal(b.requests, 0);
 
   // Stale: asked again with the ETag, answered 304, the cached bytes used.
-  const notModified = server.notModified;
+  const notModified = catalog.server.notModified;
   const c = new Catalog(options('c1', { maxAgeMs: 0 }));
   const r = await c.lookup('postgresql.cnpg.io', 'Publication');
   assert.ok(r.found);
   assert.equal(r.text, pub.text);
   assert.equal(c.requests, 1);
-  assert.equal(server.notModified, notModified + 1);
+  assert.equal(catalog.server.notModified, notModified + 1);
 
   // Stale and not allowed to ask (untrusted, or offline): the cached answers, however old.
   const stale = new Catalog(options('c1', { maxAgeMs: 0, notFoundMaxAgeMs: 0, allowNetwork: false }));
@@ -88,7 +79,7 @@ test('untrusted: only the cache; a changed file is refused by the lock', { skip:
   assert.ok((await locked.lookup('postgresql.cnpg.io', 'ScheduledBackup')).found);
   assert.equal(locked.requests, 0);
   // Another machine (no cache) after the catalog was rebuilt: refused, naming the CRD.
-  fs.appendFileSync(path.join(server.root, 'definitions', 'postgresql.cnpg.io', 'scheduledbackup.yaml'), '# rebuilt\n');
+  fs.appendFileSync(path.join(catalog.server.root, 'definitions', 'postgresql.cnpg.io', 'scheduledbackup.yaml'), '# rebuilt\n');
   const ci = await new Catalog(options('c3', { lock })).lookup('postgresql.cnpg.io', 'ScheduledBackup');
   assert.ok(!ci.found && 'mismatch' in ci && ci.mismatch);
   assert.match(ci.error, /^catalog CRD ScheduledBackup\.postgresql\.cnpg\.io: /);
