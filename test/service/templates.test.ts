@@ -131,7 +131,7 @@ test('if/else branches setting apiVersion: checked as the branch a known CRD ser
   // can say why; branches of groups no CRD is known for: an object no known CRD defines, as without branches.
   const unserved = text.replace('apiVersion: example.com/v1\n', 'apiVersion: example.com/v2\n');
   assert.deepEqual(check(s, unserved).lines, []);
-  const doc = (t: string) => parseFile(t, undefined, { helmTemplate: true }).docs[0];
+  const doc = (t: string) => parseFile(t, undefined, { helmTemplate: true }).documents[0];
   const lookup = (apiVersion: string, kind: string) => (apiVersion === 'example.com/v1' && kind === 'Widget' ? 'served' : apiVersion.startsWith('example.com/') ? 'known' : 'unknown');
   assert.equal(notCheckedByTemplate(doc(unserved), lookup), 'branches');
   assert.equal(notCheckedByTemplate(doc(text), lookup), undefined);
@@ -161,11 +161,11 @@ test('a document with a column-0 action that indents what it prints, or a `fail`
     '',
   ].join('\n');
   assert.deepEqual(check(s, text).lines, ['UnknownField colour']);
-  assert.equal(notCheckedByTemplate(parseFile(text, undefined, { helmTemplate: true }).docs[0]), undefined);
+  assert.equal(notCheckedByTemplate(parseFile(text, undefined, { helmTemplate: true }).documents[0]), undefined);
   // An action printing at column 0 may print apiVersion and kind: the whole document is the template's.
   const whole = ['{{ include "chart.widget" . }}', 'metadata:', '  name: w', 'spec:', '  colour: red', ''].join('\n');
   assert.deepEqual(check(s, whole).lines, []);
-  assert.equal(notCheckedByTemplate(parseFile(whole, undefined, { helmTemplate: true }).docs[0]), 'whole');
+  assert.equal(notCheckedByTemplate(parseFile(whole, undefined, { helmTemplate: true }).documents[0]), 'whole');
 });
 
 test('outside a chart, an action laying out a block scalar is a template action, not text', () => {

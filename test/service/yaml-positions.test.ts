@@ -23,7 +23,7 @@ const TEXT = [
 const slice = (r: [number, number] | undefined) => (r ? TEXT.slice(r[0], r[1]) : undefined);
 
 test('findPath: through `<<` merge keys (own keys win) and aliases, to the written nodes', () => {
-  const doc = parseYamlFile(TEXT).docs[1];
+  const doc = parseYamlFile(TEXT).documents[1];
   const merged = findPath(doc, parseFieldPath('spec.size'));
   assert.equal(merged.matched, 2);
   assert.equal(slice(nodeRange(doc, merged.node)), 'small');
@@ -41,7 +41,7 @@ test('findPath: through `<<` merge keys (own keys win) and aliases, to the writt
 });
 
 test('pathAtOffset: the path under the cursor, on a key (with its pair) or on a value', () => {
-  const doc = parseYamlFile(TEXT).docs[1];
+  const doc = parseYamlFile(TEXT).documents[1];
   const onKey = pathAtOffset(doc, TEXT.indexOf('replicas: 5') + 2)!;
   assert.deepEqual(onKey.segments, parseFieldPath('spec.replicas'));
   assert.equal(onKey.onKey, true);

@@ -11,7 +11,7 @@ import { BlockLocator, readBlockYaml, readBlockYamlCounted } from '../../server/
 import { estimateParseBytes, parseBytesOfTokens } from '../../server/src/yaml/budget';
 import type { PathSegment } from '../../server/src/engine/field';
 import { blockLocator } from '../../server/src/yaml/file';
-import { parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
+import { formatFieldPath, parseBlockYamlDocuments, parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
 import { needsShared, sharedPath } from '../shared';
 
 const CRDS = sharedPath('realworld', 'crds');
@@ -187,4 +187,46 @@ test('block YAML reader: its token counts bound the full parse memory estimate f
   }
   for (const t of ['a: [x, "y", z]  # c\n', 'a:\n- - x\n  - y\n- k: v\n  j: w\n', '# c\n\na: |-\n  x\n\n  y\nb: {}\n', 'a:\n  - x\n  -\n    b: c\n', '--- # d\na: "q\n  r"\nb: p\n  q\n']) bounded(t, JSON.stringify(t));
   assert.ok(checked > 250, `checked ${checked}`);
+});
+
+test('parseBlockYamlDocuments (the CLI reading files of real CRDs): the documents of the full parse, parsed only when an AST is asked for', { skip: NO_SHARED }, () => {
+  const rand = rng(5);
+  let read = 0;
+  let compared = 0;
+  for (let i = 0; i + 3 <= chunks.length; i += 7) {
+    const text = chunks
+      .slice(i, i + 3)
+      .map((c) => (c.text.startsWith('---') ? c.text : `---\n${c.text}`))
+      .map((t) => (t.endsWith('\n') ? t : `${t}\n`))
+      .join('');
+    const lazy = parseBlockYamlDocuments(text);
+    if (!lazy) continue;
+    const want = parseYamlDocuments(text);
+    assert.equal(lazy.documents.length, want.documents.length);
+    for (const [j, d] of lazy.documents.entries()) {
+      const w = want.documents[j];
+      assert.deepEqual([d.index, d.start, d.end, d.text, d.kind, d.errors], [w.index, w.start, w.end, w.text, w.kind, w.errors]);
+      assert.deepEqual(d.value, w.value);
+    }
+    // Offsets, texts, values and kinds made no parse; an AST asked for does.
+    assert.ok(lazy.documents.every((d) => d.parsedIfMade === undefined));
+    assert.equal(lazy.documents.at(-1)!.ast.contents?.range?.[0], want.documents.at(-1)!.ast.contents?.range?.[0]);
+    assert.ok(lazy.documents.at(-1)!.parsedIfMade);
+    for (const [j, d] of lazy.documents.entries()) {
+      const w = want.documents[j];
+      const paths = pathsOf(d.value);
+      for (let n = 0; n < 10; n++) {
+        const p = paths[Math.floor(rand() * paths.length)];
+        const type = rand() < 0.3 ? 'FieldValueRequired' : 'FieldValueInvalid';
+        const err = { type, field: formatFieldPath(p), segments: p } as const;
+        const got = d.rangeOfFieldError(err);
+        const exp = w.rangeOfFieldError(err);
+        assert.deepEqual([got.start, got.end, got.on, got.exact], [exp.start, exp.end, exp.on, exp.exact], JSON.stringify(p));
+        assert.deepEqual(d.pathAt(got.start).segments, w.pathAt(got.start).segments);
+        compared++;
+      }
+    }
+    read++;
+  }
+  assert.ok(read > 20 && compared > 500, `${read} files, ${compared} ranges compared`);
 });

@@ -123,6 +123,9 @@ test('documents: an unchanged document is reused after an edit elsewhere', () =>
   assert.equal(f2.documents[0].ast, f1.documents[0].ast);
   assert.notEqual(f2.documents[1].ast, f1.documents[1].ast);
   assert.equal(f2.documents[2].ast, f1.documents[2].ast);
+  // The same place too: the same document object (the service keys a document's findings by it).
+  assert.equal(f2.documents[0], f1.documents[0]);
+  assert.notEqual(f2.documents[2], f1.documents[2]);
   // The reused document has its new absolute position.
   assert.equal(f2.documents[2].start, v2.lastIndexOf('---'));
   const r = f2.documents[2].rangeOfPath('c');

@@ -203,7 +203,7 @@ export function checkFiles(files: InputFile[], opts: CheckOptions = {}): CheckRe
     }
     const counted = documents;
     service.update(td);
-    documents += service.file(td).docs.length;
+    documents += service.file(td).documents.length;
     const covered = service.coverage(td);
     const mine = addCoverage(emptyCoverage(), covered);
     addCoverageCounts(coverage, mine);

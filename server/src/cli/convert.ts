@@ -48,13 +48,13 @@ export async function convertFiles(files: InputFile[], opts: ConvertOptions): Pr
   // The custom resources of each CRD, in input order.
   const groups = new Map<IndexedCrd, { file: string; value: unknown; where: string }[]>();
   for (const { file, td } of inputs) {
-    for (const doc of service.file(td).docs) {
+    for (const doc of service.file(td).documents) {
       const role = roleOf(doc.value);
       if (role.role !== 'cr' || BUILTIN_API_GROUPS.has(role.group)) continue;
       report.objects++;
       const at = headRange(td, doc).start;
       const where = `${file.path}:${at.line + 1}:${at.character + 1}`;
-      if (doc.syntax.some((x) => x.severity === 'error')) {
+      if (doc.errors.some((x) => x.severity === 'error')) {
         report.lines.push(`${where}: error: YAML syntax errors; run crd-yaml check for details`);
         report.errors++;
         continue;

@@ -124,7 +124,7 @@ export class Checker {
       openText: (uri) => this.docs.get(uri)?.getText(),
       openObjects: (uri) => {
         const doc = this.docs.get(uri);
-        return doc ? this.service.file(doc).docs.map((d) => d.value) : [];
+        return doc ? this.service.file(doc).documents.map((d) => d.value) : [];
       },
       openUris: () => [...this.docs.keys()],
       log: (m) => this.log(m),

@@ -17,7 +17,7 @@ import { guard } from './engineCalls';
 import { openAPISchemaIndex, schemaPlace, valueAt } from './kube';
 import { formatCost, valuePathOfSchemaPath } from './messages';
 import { extractMaxElements, multiplyWithOverflowGuard, STATIC_ESTIMATED_COST_LIMIT } from '../engine';
-import { isScalar, nodeRange, pathAtOffset, type Node, type YamlDoc } from '../yaml/file';
+import { isScalar, nodeRange, pathAtOffset, type Node, type YamlDocument } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /**
@@ -95,7 +95,7 @@ function ruleRuns(root: unknown, steps: string[]): RuleRuns {
 }
 
 /** The offset into a string scalar's value of a file offset inside its source (any scalar style). */
-function offsetInValue(fileText: string, doc: YamlDoc, node: Node, value: string, fileOffset: number): number | undefined {
+function offsetInValue(fileText: string, doc: YamlDocument, node: Node, value: string, fileOffset: number): number | undefined {
   const r = nodeRange(doc, node);
   if (!r || !isScalar(node)) return undefined;
   const map = scalarSourceOffsets(fileText.slice(r[0], r[1]), node.type, value);
@@ -114,7 +114,7 @@ function offsetInValue(fileText: string, doc: YamlDoc, node: Node, value: string
 }
 
 /** The CEL expression under a file offset of a CRD document, with the cursor in it. */
-export function celAt(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, offset: number): CelAt | undefined {
+export function celAt(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, offset: number): CelAt | undefined {
   const found = pathAtOffset(doc, offset);
   if (!found || found.onKey) return undefined;
   const at = ruleSiteOf(ctx, doc.value, found.segments);

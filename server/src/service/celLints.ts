@@ -24,7 +24,7 @@ import type { JSONSchemaProps } from '../engine';
 import type { ServiceContext } from './context';
 import type { Finding, FindingSeverity } from './finding';
 import { lintTarget } from './lintScope';
-import { isScalar, type YamlDoc } from '../yaml/file';
+import { isScalar, type YamlDocument } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** The lints' finding codes and their default severities. */
@@ -251,7 +251,7 @@ const ruleKey = (r: CrdRule) => JSON.stringify([r.rule ?? null, r.messageExpress
  * The lints' findings on a CRD document (rules the API server rejects are left to its findings), on the
  * CRDs and rules lintScope.ts chooses; `baseline`: the object the document updates, if any.
  */
-export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, crd: Record<string, unknown>, baseline?: Record<string, unknown>): Finding[] {
+export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, crd: Record<string, unknown>, baseline?: Record<string, unknown>): Finding[] {
   const severity = (code: CelLintCode): CelLintSeverity => ctx.settings.celLints?.[code] ?? CEL_LINT_DEFAULTS[code];
   if ((Object.keys(CEL_LINT_DEFAULTS) as CelLintCode[]).every((c) => severity(c) === 'off')) return [];
   const target = lintTarget(ctx, td, doc, crd, baseline);
@@ -259,7 +259,7 @@ export function celLintFindings(ctx: ServiceContext, td: TextDocument, doc: Yaml
   const unchanged = target.rules === 'changed' ? new Set(crdRules(ctx, target.baseline).map(ruleKey)) : undefined;
   const out: Finding[] = [];
   const at = (path: PathSegment[], start: number, end: number) => {
-    const r = doc.layer.rangeInString(path, start, end);
+    const r = doc.rangeInString(path, start, end);
     return r ? { start: td.positionAt(r.start), end: td.positionAt(r.end) } : undefined;
   };
   for (const r of crdRules(ctx, crd)) {
@@ -364,7 +364,7 @@ function computeRuleLints(r: CrdRule & { rule: string }): RuleLint[] {
 }
 
 /** The scalar style of a string at a path (for text inserted into it). */
-export function scalarStyle(doc: YamlDoc, path: PathSegment[]): string | undefined {
-  const n = doc.layer.nodeAtPath(path);
+export function scalarStyle(doc: YamlDocument, path: PathSegment[]): string | undefined {
+  const n = doc.nodeAtPath(path);
   return isScalar(n) ? (n.type ?? 'PLAIN') : undefined;
 }

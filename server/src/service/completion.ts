@@ -15,14 +15,14 @@ import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS, type KeywordDoc } 
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt, RESOURCE_ROOT_FIELDS } from './kube';
 import { testObjectAt } from './crdTests';
 import { celAt, celCompletion, ruleSiteOf } from './celEditor';
-import { docAt, type YamlDoc, type YamlFile } from '../yaml/file';
+import type { YamlDocument, YamlFile } from '../yaml/file';
 import { choiceEscape, isEmptyDocument, newObjectItems, snippetEscape, yamlScalar } from './newObject';
 import { isJSONObject } from '../engine';
 
 /** The completion items at a position. */
 export function completion(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): CompletionItem[] {
   const offset = td.offsetAt(pos);
-  const doc = docAt(file, offset);
+  const doc = file.documentAt(offset);
   // An empty document: a new object of a known kind.
   if (isEmptyDocument(doc) && /^\s*$/.test(td.getText({ start: { line: pos.line, character: 0 }, end: { line: pos.line + 1, character: 0 } }))) {
     return newObjectItems(ctx, { start: { line: pos.line, character: 0 }, end: pos });
@@ -75,7 +75,7 @@ function crRole(apiVersion: string, kind: string) {
 }
 
 /** apiVersion and kind as written in the document (works on half-typed text). */
-function documentHead(doc: YamlDoc): { apiVersion?: string; kind?: string } {
+function documentHead(doc: YamlDocument): { apiVersion?: string; kind?: string } {
   const v = doc.value;
   const role = roleOf(v);
   if (role.role !== 'other' && isJSONObject(v)) return { apiVersion: String(v.apiVersion), kind: String(v.kind) };
@@ -209,7 +209,7 @@ const CRD_PLACES: Array<{ path: string; fields: string[] }> = [
   { path: 'spec.versions.#.schema', fields: ['openAPIV3Schema'] },
 ];
 
-function crdCompletion(ctx: ServiceContext, doc: YamlDoc, cc: CursorContext, segs: PathSegment[], replace: Range, pos: Position): CompletionItem[] {
+function crdCompletion(ctx: ServiceContext, doc: YamlDocument, cc: CursorContext, segs: PathSegment[], replace: Range, pos: Position): CompletionItem[] {
   const names = cc.path.map((s) => ('key' in s ? s.key : '#'));
   const oi = openAPISchemaIndex(names);
   if (oi >= 0) {
@@ -282,7 +282,7 @@ function valueList(values: string[], replace: Range): CompletionItem[] {
  * A rule whose text is not a string value yet (an unterminated quote): the text typed on the cursor's
  * line, up to the cursor, is the expression so far.
  */
-function unparsedRuleCompletion(ctx: ServiceContext, doc: YamlDoc, segs: PathSegment[], valueText: string, pos: Position): CompletionItem[] {
+function unparsedRuleCompletion(ctx: ServiceContext, doc: YamlDocument, segs: PathSegment[], valueText: string, pos: Position): CompletionItem[] {
   const at = ruleSiteOf(ctx, doc.value, segs);
   if (!at) return [];
   const text = valueText.replace(/^["']/, '');

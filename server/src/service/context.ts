@@ -135,8 +135,8 @@ export type CatalogAnswer = { notFound: true } | { refused: string; detail: stri
  */
 export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
   const open = ctx.caches.openFiles.get(crd.uri);
-  const doc = open?.file.docs[crd.docIndex];
-  if (open && doc && doc.text === crd.text) return { locator: doc.layer, byIndentation: false, lines: open.td, lineShift: 0 };
+  const doc = open?.file.documents[crd.docIndex];
+  if (open && doc && doc.text === crd.text) return { locator: doc, byIndentation: false, lines: open.td, lineShift: 0 };
   let t = ctx.caches.crdTexts.get(crd.text);
   if (!t) {
     // A CRD indexed by names only (lightIndex.ts) learns whether it is plain block YAML when its value is read;
@@ -145,7 +145,7 @@ export function crdText(ctx: ServiceContext, crd: IndexedCrd): CrdText {
     void crd.crd;
     const block = crd.blockYaml ?? (ctx.settings.yamlVersion !== '1.2' && readBlockYaml(crd.text) !== undefined);
     const lines = readOnlyTextDocument('crd:' + crd.id, 'yaml', 0, crd.text);
-    const locator = block ? blockLocator(crd.text) : parseYamlFile(crd.text).docs[0].layer;
+    const locator = block ? blockLocator(crd.text) : parseYamlFile(crd.text).documents[0];
     t = { locator, byIndentation: block, lines, lineShift: crd.startLine };
     ctx.caches.crdTexts.set(crd.text, t);
   }

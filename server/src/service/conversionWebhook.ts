@@ -21,7 +21,7 @@ import type { KubernetesTarget } from '../engine';
 import { resolveCr, roleOf } from './kube';
 import { toPlain } from './preview';
 import { yamlText } from '../yaml';
-import { docAt, type YamlDoc, type YamlFile } from '../yaml/file';
+import type { YamlDocument, YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** A message about the check, and the object (index in the input list) it is about, when one. */
@@ -202,12 +202,12 @@ export interface DocumentConversionCheck {
  * resource of a known CRD when `pos` is in none) to the webhook. Undefined when the file has none.
  */
 export async function checkDocumentConversion(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position, to: string, uid: string, post: PostReview): Promise<DocumentConversionCheck | undefined> {
-  const crs = file.docs
+  const crs = file.documents
     .map((doc) => ({ doc, role: roleOf(doc.value) }))
-    .filter((x): x is { doc: YamlDoc; role: Extract<ReturnType<typeof roleOf>, { role: 'cr' }> } => x.role.role === 'cr' && !x.doc.syntax.some((s) => s.severity === 'error'))
+    .filter((x): x is { doc: YamlDocument; role: Extract<ReturnType<typeof roleOf>, { role: 'cr' }> } => x.role.role === 'cr' && !x.doc.errors.some((s) => s.severity === 'error'))
     .map((x) => ({ ...x, crd: resolveCr(ctx.index, x.role)?.crd }))
     .filter((x) => x.crd && !x.crd.broken);
-  const at = docAt(file, td.offsetAt(pos));
+  const at = file.documentAt(td.offsetAt(pos));
   const crd = (crs.find((x) => x.doc === at) ?? crs[0])?.crd;
   if (!crd) return undefined;
   const mine = crs.filter((x) => x.crd === crd);

@@ -10,7 +10,7 @@ import { isPatchByName, partialRole } from './fileRole';
 import { lookupIdentity, resolveCr, roleOf } from './kube';
 import { identityToCheck, notCheckedByTemplate } from './templates';
 import { builtinKindAnswer, isClientSideKind } from './unknownKind';
-import type { YamlDoc, YamlFile } from '../yaml/file';
+import type { YamlDocument, YamlFile } from '../yaml/file';
 
 /** What a checked document was checked as. */
 export type CheckedAs = 'crd' | 'customResource' | 'builtinObject' | 'partialObject' | 'unservedKind';
@@ -56,7 +56,7 @@ function clientSideFile(uri: string): boolean {
 const lookupIn = (ctx: ServiceContext) => (apiVersion: string, kind: string) => lookupIdentity(ctx.index, apiVersion, kind);
 
 /** Whether the document is skipped for its template (templates.ts notCheckedByTemplate, or every template when templates are ignored). */
-function skippedForTemplate(ctx: ServiceContext, doc: YamlDoc): boolean {
+function skippedForTemplate(ctx: ServiceContext, doc: YamlDocument): boolean {
   if (!doc.template || doc.template.substitutionOnly) return false;
   return ctx.settings.templates === 'ignore' || notCheckedByTemplate(doc, lookupIn(ctx)) !== undefined;
 }
@@ -66,7 +66,7 @@ function skippedForTemplate(ctx: ServiceContext, doc: YamlDoc): boolean {
  * `.KubeVersion`, `semverCompare`) or by an if/else before its kind: the version written is not the one
  * sent to a current API server.
  */
-function adaptsToCluster(doc: YamlDoc, source: string): boolean {
+function adaptsToCluster(doc: YamlDocument, source: string): boolean {
   if (!doc.template || doc.template.substitutionOnly) return false;
   const text = source.slice(doc.start, doc.end);
   if (/\.Capabilities\b|\.KubeVersion\b|\bsemverCompare\b/.test(text)) return true;
@@ -75,9 +75,9 @@ function adaptsToCluster(doc: YamlDoc, source: string): boolean {
 }
 
 /** The coverage of one document of the file `uri` (`source`: the file's text, as written). */
-export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc, source: string): DocumentCoverage {
+export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDocument, source: string): DocumentCoverage {
   if (skippedForTemplate(ctx, doc)) return { notChecked: 'template' };
-  if (doc.syntax.some((s) => s.severity === 'error')) return { notChecked: doc.template && !doc.template.substitutionOnly ? 'template' : 'yamlError' };
+  if (doc.errors.some((s) => s.severity === 'error')) return { notChecked: doc.template && !doc.template.substitutionOnly ? 'template' : 'yamlError' };
   const fc = ctx.files.get(uri);
   // A kustomize patch, a kubebuilder scaffold's CRD patch (fileRole.ts).
   const partial = partialRole(fc, doc.value, uri);
@@ -114,7 +114,7 @@ export function documentCoverage(ctx: ServiceContext, uri: string, doc: YamlDoc,
 /** The coverage of every document of a file, in order. */
 export function fileCoverage(ctx: ServiceContext, uri: string, file: YamlFile): DocumentCoverage[] {
   const source = file.source ?? file.text;
-  return file.docs.map((d) => documentCoverage(ctx, uri, d, source));
+  return file.documents.map((d) => documentCoverage(ctx, uri, d, source));
 }
 
 /** Counts of documents by what they were checked as and why they were not. */

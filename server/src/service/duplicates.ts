@@ -11,7 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import { crdLocation, type ServiceContext } from './context';
 import type { Finding } from './finding';
-import type { YamlDoc } from '../yaml/file';
+import type { YamlDocument } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** Every indexed definition of the group/kind a CRD value defines, the one in use first. */
@@ -67,13 +67,13 @@ const NAMES_KIND = [
 ] as const;
 
 /** The finding on a CRD document defined elsewhere too (none when it is the only definition). */
-export function duplicateFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, crd: Record<string, unknown>): Finding[] {
+export function duplicateFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, crd: Record<string, unknown>): Finding[] {
   const defs = definitionsOf(ctx, crd);
   if (defs.length < 2) return [];
   const self = defs.find((d) => d.uri === td.uri && d.docIndex === doc.index);
   if (!self) return [];
   const used = defs[0];
-  const r = doc.layer.rangeOfPath([...NAMES_KIND], 'value');
+  const r = doc.rangeOfPath([...NAMES_KIND], 'value');
   const range = { start: td.positionAt(r.start), end: td.positionAt(r.end) };
   const key = `${self.group}/${self.kind}`;
   // A file holding two copies names the second by its line.

@@ -23,7 +23,7 @@ import { documentCoverage, type DocumentCoverage } from './coverage';
 import { versionLossFindings } from './versionLoss';
 import { celLintFindings } from './celLints';
 import { upgradeVerdicts } from './migrate';
-import { contentStart, isScalar, nodeRange, parseFieldPath, type YamlDoc, type YamlFile } from '../yaml/file';
+import { contentStart, isScalar, nodeRange, parseFieldPath, type YamlDocument, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 import { partialRole } from './fileRole';
 
@@ -36,7 +36,7 @@ const MAX_SYNTAX_ERRORS_OF_NON_YAML = 20;
  */
 export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFile): Finding[] {
   const out: Finding[] = [];
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     // `crdYaml.templates: ignore`: Go template documents are not checked at all.
     if (doc.template && !doc.template.substitutionOnly && ctx.settings.templates === 'ignore') continue;
     try {
@@ -68,7 +68,7 @@ export function fileFindings(ctx: ServiceContext, td: TextDocument, file: YamlFi
     if (f) out.push(f);
   }
   const problem = ctx.baselines.get(td.uri)?.problem;
-  const first = file.docs.find((d) => roleOf(d.value).role !== 'other');
+  const first = file.documents.find((d) => roleOf(d.value).role !== 'other');
   if (problem && first) {
     // Said once per file: its objects were checked as new ones.
     const f = finding(headRange(td, first), 'information', 'BaselineUnavailable', `checked as new objects, not as updates: ${problem}`, roleOf(first.value).role);
@@ -85,7 +85,7 @@ const SYNTAX_CODES = new Set(['YAMLSyntax', 'YAMLWarning', 'NotYaml']);
 /** A file that is not YAML at all (a script, Markdown, ...): one finding, not a screenful. */
 function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Finding[] {
   const syntax = findings.filter((f) => f.code === 'YAMLSyntax');
-  if (syntax.length === 0 || file.docs.some((d) => roleOf(d.value).role !== 'other')) return findings;
+  if (syntax.length === 0 || file.documents.some((d) => roleOf(d.value).role !== 'other')) return findings;
   // A document the client does not take for YAML (the CLI: a named file without a .yaml/.yml name) is not
   // YAML at the first error; one the client calls YAML only when the errors pile up.
   if (syntax.length <= MAX_SYNTAX_ERRORS_OF_NON_YAML && languageId === 'yaml') return findings;
@@ -95,7 +95,7 @@ function notYaml(languageId: string, file: YamlFile, findings: Finding[]): Findi
 }
 
 /** What a document's findings depend on besides its text: the CRD it resolves to and the settings. */
-function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
+function dependencyKey(ctx: ServiceContext, doc: YamlDocument, uri: string): string {
   const role = roleOf(doc.value);
   const fc = ctx.files.get(uri);
   const patch = partialRole(fc, doc.value, uri) ?? '';
@@ -126,8 +126,8 @@ function dependencyKey(ctx: ServiceContext, doc: YamlDoc, uri: string): string {
     .join(',')}`;
 }
 
-function syntaxFindings(td: TextDocument, doc: YamlDoc): Finding[] {
-  return doc.syntax.map((s) => ({
+function syntaxFindings(td: TextDocument, doc: YamlDocument): Finding[] {
+  return doc.errors.map((s) => ({
     ...finding({ start: td.positionAt(s.start), end: td.positionAt(Math.min(s.end, doc.end)) }, s.severity, s.severity === 'error' ? 'YAMLSyntax' : 'YAMLWarning', s.message, roleOf(doc.value).role),
     // For YAML findings the origin is the YAML layer's code; kubectl's text when kubectl refuses the file.
     params: { origin: s.code },
@@ -136,11 +136,11 @@ function syntaxFindings(td: TextDocument, doc: YamlDoc): Finding[] {
 }
 
 /** The findings of one document of a file. */
-export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc): Finding[] {
+export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDocument): Finding[] {
   // A Go template is not YAML until rendered: no syntax findings, and only what its literal YAML decides.
   const out = doc.template && !doc.template.substitutionOnly ? [] : syntaxFindings(td, doc);
   // Findings on half-parsed documents would be noise on top of the syntax error.
-  if (doc.syntax.some((s) => s.severity === 'error')) return out;
+  if (doc.errors.some((s) => s.severity === 'error')) return out;
   // What the template decides, a JSON 6902 patch (operations, not objects), a patch of a CRD (not a CRD):
   // nothing to check (coverage.ts says why; `crdYaml.unknownKinds: hint` lists the template documents).
   const coverage = documentCoverage(ctx, td.uri, doc, td.getText());
@@ -225,7 +225,7 @@ export function documentFindings(ctx: ServiceContext, td: TextDocument, doc: Yam
  * The API server's findings on a CRD. Cost findings are grouped: each over-budget rule is one finding, the
  * CRD's total is one finding with the rules that contributed to it as related locations.
  */
-function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, errors: UpdateError[], baseline?: string): Finding[] {
+function crdEngineFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, errors: UpdateError[], baseline?: string): Finding[] {
   const out: Finding[] = [];
   const contributions: RelatedFinding[] = [];
   for (const e of errors) {
@@ -261,7 +261,7 @@ type CrRole = Extract<ReturnType<typeof roleOf>, { role: 'cr' }>;
  * `coverage`: what coverage.ts says of the document (a built-in group's refusal, why it is not checked);
  * `value`: the object checked (a template's value with the identity of the branch checked).
  */
-function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, partial: boolean, coverage: DocumentCoverage, value: unknown = doc.value): Finding[] {
+function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, role: CrRole, partial: boolean, coverage: DocumentCoverage, value: unknown = doc.value): Finding[] {
   const out: Finding[] = [];
   const res = resolveCr(ctx.index, role);
   if (!res) {
@@ -412,9 +412,9 @@ export function lockFileFindings(ctx: ServiceContext, uri: string): Finding[] {
  */
 function firstUnknownKindFinding(ctx: ServiceContext, td: TextDocument, file: YamlFile): Finding | undefined {
   if (ctx.files.get(td.uri)?.patch) return undefined;
-  let first: { doc: YamlDoc; coverage: Extract<DocumentCoverage, { notChecked: unknown }> } | undefined;
+  let first: { doc: YamlDocument; coverage: Extract<DocumentCoverage, { notChecked: unknown }> } | undefined;
   let others = 0;
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     if (doc.template && !doc.template.substitutionOnly) continue;
     const c = documentCoverage(ctx, td.uri, doc, td.getText());
     // One the lock refused has its own error (crFindings).
@@ -460,7 +460,7 @@ function withNearKinds(ctx: ServiceContext, f: Finding, group: string, kind: str
  * Fields the schema does not declare. The API server prunes them; with strict field validation (kubectl
  * apply's default since 1.27) it rejects the object instead, in these words.
  */
-function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, role: CrRole, crd: IndexedCrd, version: CrdVersion, pruned: Array<{ path: string; segments?: PathSegment[] }>): Finding[] {
+function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, role: CrRole, crd: IndexedCrd, version: CrdVersion, pruned: Array<{ path: string; segments?: PathSegment[] }>): Finding[] {
   const out: Finding[] = [];
   for (const p of pruned) {
     const segs = p.segments?.length ? p.segments : parseFieldPath(p.path);
@@ -480,7 +480,7 @@ function unknownFieldFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDo
 function unknownFieldFinding(
   ctx: ServiceContext,
   td: TextDocument,
-  doc: YamlDoc,
+  doc: YamlDocument,
   u: { path: string; segments: PathSegment[]; kind: string; version: string; suggestions: string[]; document: DocumentRole },
 ): Finding | undefined {
   const mode = ctx.settings.fieldValidation;
@@ -502,7 +502,7 @@ function unknownFieldFinding(
 }
 
 /** The properties declared beside an unknown field that are close to its name and not already used. */
-function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlDoc): string[] {
+function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlDocument): string[] {
   const last = segs[segs.length - 1];
   if (!version.schema || !last || last.kind === 'index') return [];
   const name = last.kind === 'field' ? last.name : last.key;
@@ -516,8 +516,8 @@ function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlD
 }
 
 /** The keys of the mapping at a path (as written); none when it is not a mapping. Indexed once per mapping. */
-function presentKeys(doc: YamlDoc, segs: PathSegment[]): { has(key: string): boolean } {
-  return mappingKeys(doc.layer.nodeAtPath(segs));
+function presentKeys(doc: YamlDocument, segs: PathSegment[]): { has(key: string): boolean } {
+  return mappingKeys(doc.nodeAtPath(segs));
 }
 
 /** The REST mapper's message for an apiVersion/kind no served CRD version matches. */
@@ -558,10 +558,10 @@ function crdSourceOf(crd: IndexedCrd): { crdSource?: { url: string; tag: string 
 const SEVERITY: Record<NonNullable<FieldError['severity']>, FindingSeverity> = { error: 'error', warning: 'warning', information: 'information' };
 
 /** Turns one engine finding into a finding at its YAML range. */
-export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, e: FieldError, from: { crd?: IndexedCrd; version?: CrdVersion }, role: DocumentRole): Finding {
+export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, e: FieldError, from: { crd?: IndexedCrd; version?: CrdVersion }, role: DocumentRole): Finding {
   // The YAML layer maps the internal CRD paths the API server prints to the v1 fields written, and
   // CEL compile errors to the spot inside the rule string.
-  const r = doc.layer.rangeOfFieldError(e);
+  const r = doc.rangeOfFieldError(e);
   const range = { start: td.positionAt(r.start), end: td.positionAt(r.end) };
   const printed = e.segments?.length && formatFieldPath(e.segments) === e.field ? e.segments : parseFieldPath(e.field);
   const written = r.exact ? r.found : printed;
@@ -592,8 +592,8 @@ export function fieldFinding(ctx: ServiceContext, td: TextDocument, doc: YamlDoc
   return f;
 }
 
-function node(doc: YamlDoc, segs: PathSegment[]): unknown {
-  const n = doc.layer.nodeAtPath(segs);
+function node(doc: YamlDocument, segs: PathSegment[]): unknown {
+  const n = doc.nodeAtPath(segs);
   return n && isScalar(n) ? n.value : undefined;
 }
 
@@ -608,7 +608,7 @@ function yaml12Reading(source: string): string {
   return r ? scalarReading(r.value) : '';
 }
 
-function surpriseMessage(doc: YamlDoc, segs: PathSegment[], surprise: { source: string; readAs: string }): string {
+function surpriseMessage(doc: YamlDocument, segs: PathSegment[], surprise: { source: string; readAs: string }): string {
   // Name YAML 1.1 where it is the reason (plain YAML 1.2 would have read a string, or another number).
   const yaml11 = yaml12Reading(surprise.source) !== scalarReading(node(doc, segs));
   return `${surprise.source} is read as ${surprise.readAs}${yaml11 ? ' (YAML 1.1, as kubectl reads it)' : ''}, but this field is a string: quote it`;
@@ -624,7 +624,7 @@ interface Surprise {
 }
 
 /** The plain scalars of the object's metadata read as booleans or numbers where ObjectMeta has strings. */
-function metadataSurprises(doc: YamlDoc): Surprise[] {
+function metadataSurprises(doc: YamlDocument): Surprise[] {
   const meta = isJSONObject(doc.value) ? doc.value.metadata : undefined;
   if (!isJSONObject(meta)) return [];
   const out: Surprise[] = [];
@@ -658,7 +658,7 @@ function withScalarsAsWritten(value: unknown, surprises: Surprise[]): unknown {
  * The findings of metadata surprises: each at its value with "Quote it" (params.plainScalar), the API
  * server's text (ObjectMeta's decoding error, the only one it reports for the object) one click away.
  */
-function metadataSurpriseFindings(td: TextDocument, doc: YamlDoc, surprises: Surprise[], asWritten: CrCheck): Finding[] {
+function metadataSurpriseFindings(td: TextDocument, doc: YamlDocument, surprises: Surprise[], asWritten: CrCheck): Finding[] {
   const decode = asWritten.ok ? asWritten.value.errors.find((e) => e.field === 'metadata') : undefined;
   return surprises.map((s) => {
     const f = finding(rangeOfPath(td, doc, s.segments, 'value'), 'error', 'FieldValueTypeInvalid', surpriseMessage(doc, s.segments, s), 'cr');
@@ -672,8 +672,8 @@ function metadataSurpriseFindings(td: TextDocument, doc: YamlDoc, surprises: Sur
 }
 
 /** A plain scalar read as a boolean or number where a string was meant (`off`, `y`, `0755`, `1.10`). */
-function plainScalarSurprise(doc: YamlDoc, segs: PathSegment[]): { source: string; readAs: string } | undefined {
-  const node = doc.layer.nodeAtPath(segs);
+function plainScalarSurprise(doc: YamlDocument, segs: PathSegment[]): { source: string; readAs: string } | undefined {
+  const node = doc.nodeAtPath(segs);
   const r = nodeRange(doc, node);
   if (!node || !isScalar(node) || node.type !== 'PLAIN' || !r || typeof node.value === 'string' || node.value === null) return undefined;
   const source = doc.text.slice(r[0] - doc.start, r[1] - doc.start);
@@ -686,13 +686,13 @@ function plainScalarSurprise(doc: YamlDoc, segs: PathSegment[]): { source: strin
 }
 
 /** The range of a field path in a document: its value, or its key; for a missing field, its parent's key. */
-export function rangeOfPath(td: TextDocument, doc: YamlDoc, segs: PathSegment[], prefer: 'key' | 'value'): Range {
-  const r = doc.layer.rangeOfPath(segs, prefer);
+export function rangeOfPath(td: TextDocument, doc: YamlDocument, segs: PathSegment[], prefer: 'key' | 'value'): Range {
+  const r = doc.rangeOfPath(segs, prefer);
   return { start: td.positionAt(r.start), end: td.positionAt(r.end) };
 }
 
 /** The first content line of a document (for findings about the whole document). */
-export function headRange(td: TextDocument, doc: YamlDoc): Range {
+export function headRange(td: TextDocument, doc: YamlDocument): Range {
   const start = contentStart(doc);
   const text = td.getText();
   let end = text.indexOf('\n', start);
@@ -700,7 +700,7 @@ export function headRange(td: TextDocument, doc: YamlDoc): Range {
   return { start: td.positionAt(start), end: td.positionAt(Math.max(end, start)) };
 }
 
-function engineUnavailable(td: TextDocument, doc: YamlDoc, error: string): Finding {
+function engineUnavailable(td: TextDocument, doc: YamlDocument, error: string): Finding {
   return finding(headRange(td, doc), 'information', 'EngineUnavailable', `crd-yaml could not run a check: ${error}`, roleOf(doc.value).role);
 }
 

@@ -232,7 +232,7 @@ function celRange(file: YamlFile, td: TextDocument, f: Finding, place: GoPlace, 
   const field = place.names.at(-1);
   const marker = place.marker;
   if ((field !== 'rule' && field !== 'messageExpression') || !marker) return undefined;
-  const doc = file.docs.find((d) => isJSONObject(d.value));
+  const doc = file.documents.find((d) => isJSONObject(d.value));
   if (!doc) return undefined;
   const segs: PathSegment[] = place.names.map((n) => (/^\d+$/.test(n) ? { kind: 'index', index: Number(n) } : { kind: 'field', name: n }));
   const node = findPath(doc, segs).node;
@@ -433,7 +433,7 @@ export function goCelSignatureHelp(at: CelAt | undefined): SignatureHelp | null 
 /** A checked-in CRD file's drift: the generated CRD of the same name differs from it as a YAML value. */
 export function driftFindings(state: GoState, td: TextDocument, file: YamlFile): Finding[] {
   const out: Finding[] = [];
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     const v = doc.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
     if (!isJSONObject(v) || v.kind !== 'CustomResourceDefinition' || !isJSONObject(v.metadata) || typeof v.metadata.name !== 'string') continue;
     const crd = state.generation.crds.find((c) => c.name === (v.metadata as { name: string }).name);
@@ -458,8 +458,8 @@ export function driftFindings(state: GoState, td: TextDocument, file: YamlFile):
 export function driftFixes(state: GoState, td: TextDocument, file: YamlFile, f: Finding): Fix[] {
   const crd = state.generation.crds.find((c) => c.name === f.provenance?.crd);
   if (!crd || f.code !== 'GeneratedDrift') return [];
-  const whole = file.docs.length === 1;
-  const doc = file.docs.find((d) => td.positionAt(d.start).line === f.range.start.line);
+  const whole = file.documents.length === 1;
+  const doc = file.documents.find((d) => td.positionAt(d.start).line === f.range.start.line);
   if (!whole && !doc) return [];
   const range = whole ? { start: { line: 0, character: 0 }, end: td.positionAt(td.getText().length) } : { start: td.positionAt(doc!.start), end: td.positionAt(doc!.end) };
   const newText = whole ? crd.yaml : crd.yaml.replace(/^---\n/, '');

@@ -13,7 +13,7 @@ import type { PathSegment } from '../engine';
 import { celAt, celHover, ruleSiteOf, ruleSummary } from './celEditor';
 import { CRD_FIELDS, SCHEMA_KEYWORDS, VALIDATION_RULE_FIELDS } from './keywords';
 import { crdVersions, openAPISchemaIndex, resolveCr, roleOf, schemaAtPath, schemaPlace, valueAt } from './kube';
-import { docAt, keyRange, nodeRange, pathAtOffset, type YamlFile } from '../yaml/file';
+import { keyRange, nodeRange, pathAtOffset, type YamlFile } from '../yaml/file';
 import { baselineFor } from './update';
 import { testObjectAt } from './crdTests';
 import { printedByTemplate } from './templates';
@@ -24,7 +24,7 @@ import { guard } from './engineCalls';
 /** The hover at a position, or null. */
 export function hover(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): Hover | null {
   const offset = td.offsetAt(pos);
-  const doc = docAt(file, offset);
+  const doc = file.documentAt(offset);
   if (!doc || doc.value === undefined) return null;
   const found = pathAtOffset(doc, offset);
   if (!found || found.segments.length === 0) return null;

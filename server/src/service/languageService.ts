@@ -21,7 +21,7 @@ import { fixesFor } from './fixes';
 import { checkDocumentConversion, type DocumentConversionCheck, type PostReview } from './conversionWebhook';
 import { roleOf } from './kube';
 import { builtinCrd, isBuiltinSchemaFile } from './builtins';
-import { docAt, type YamlFile } from '../yaml/file';
+import type { YamlFile } from '../yaml/file';
 import { hover } from './hover';
 import { completion } from './completion';
 import { celAt, celSignatureHelp } from './celEditor';
@@ -180,7 +180,7 @@ export class LanguageService {
   update(td: TextDocument): string[] {
     const f = this.file(td);
     const used = new Set<string>();
-    for (const d of f.docs) {
+    for (const d of f.documents) {
       const role = roleOf(d.value);
       if (role.role === 'cr') used.add(crdKey(role.group, role.kind));
     }
@@ -309,10 +309,10 @@ export class LanguageService {
     // A built-in kind's schemas written for go to definition are not a CRD of the workspace (opened, they
     // would stand for the built-in kind).
     if (isBuiltinSchemaFile(this.ctx, uri)) return [];
-    const docs = f.docs
+    const docs = f.documents
       // A CRD whose spec a template decides is not one to check objects against.
       .filter((d) => roleOf(d.value).role === 'crd' && !templateDecidesSpec(d))
-      .map((d) => ({ index: d.index, text: d.text, value: d.value, startLine: lineAt(d.start), broken: d.syntax.some((s) => s.severity === 'error') }));
+      .map((d) => ({ index: d.index, text: d.text, value: d.value, startLine: lineAt(d.start), broken: d.errors.some((s) => s.severity === 'error') }));
     // A one-shot check gives each CRD a new id: looking ids up by text would keep every text alive.
     return extractCrds(uri, docs, { freshIds: this.options.batch });
   }
@@ -412,7 +412,7 @@ export class LanguageService {
     if (isGoUri(td.uri)) return goCelSignatureHelp(this.goCel(td, pos));
     const file = this.file(td);
     const offset = td.offsetAt(pos);
-    const doc = docAt(file, offset);
+    const doc = file.documentAt(offset);
     if (!doc || roleOf(doc.value).role !== 'crd') return null;
     const at = celAt(this.ctx, td, doc, offset);
     return at ? celSignatureHelp(at) : null;
@@ -442,11 +442,11 @@ export class LanguageService {
     if (isGoUri(td.uri)) return goFixes(td, [f], f.range, this.goStateOfUri(td.uri));
     const file = this.file(td);
     if (f.code === 'GeneratedDrift') return [...this.goStates.values()].flatMap((s) => driftFixes(s, td, file, f)).slice(0, 1);
-    const doc = docAt(file, td.offsetAt(f.range.start));
+    const doc = file.documentAt(td.offsetAt(f.range.start));
     if (!doc) return [];
     const startLine = td.positionAt(doc.start).line;
     const endLine = td.positionAt(doc.end).line;
-    const docFindings = all.filter((x) => x.range.start.line >= startLine && x.range.start.line <= endLine && docAt(file, td.offsetAt(x.range.start)) === doc);
+    const docFindings = all.filter((x) => x.range.start.line >= startLine && x.range.start.line <= endLine && file.documentAt(td.offsetAt(x.range.start)) === doc);
     return fixesFor({ service: this.ctx, td, file, doc, findings: docFindings }, f);
   }
 

@@ -128,7 +128,7 @@ export function upgradeVerdicts(ctx: ServiceContext, crd: unknown): { changes: V
     const after = verdict(ctx, v1.crd, o.doc.value);
     if (deepEqualJSON(before.problems, after.problems)) continue;
     const lost = after.dropped.filter((d) => !before.dropped.some((b) => formatFieldPath(b) === formatFieldPath(d)));
-    const where = lost[0] ? o.doc.layer.rangeOfPath(lost[0], 'key') : o.doc.layer.rangeOfPath([{ kind: 'field', name: 'kind' }], 'value');
+    const where = lost[0] ? o.doc.rangeOfPath(lost[0], 'key') : o.doc.rangeOfPath([{ kind: 'field', name: 'kind' }], 'value');
     const added = after.problems.filter((p) => !before.problems.includes(p));
     const gone = before.problems.filter((p) => !after.problems.includes(p));
     const said = added.length ? `${added[0]}${added.length > 1 ? ` (and ${added.length - 1} more)` : ''}` : `no longer: ${gone[0]}`;

@@ -8,7 +8,7 @@ import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, t
 import { crdLocation, type ServiceContext } from './context';
 import { resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath } from './kube';
 import { builtinCrdFile } from './builtins';
-import { docAt, findPath, isMap, isScalar, isSeq, nodeRange, pathAtOffset, type Node, type Pair, type YamlDoc, type YamlFile } from '../yaml/file';
+import { findPath, isMap, isScalar, isSeq, nodeRange, pathAtOffset, type Node, type Pair, type YamlDocument, type YamlFile } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 const MAX_SYMBOLS = 5000;
@@ -18,7 +18,7 @@ const MAX_FOLDS = 5000;
 export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbol[] {
   const budget = { left: MAX_SYMBOLS };
   const out: DocumentSymbol[] = [];
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     const contents = doc.ast.contents as Node | null;
     const c = nodeRange(doc, contents);
     if (!contents || !c) continue;
@@ -48,7 +48,7 @@ export function documentSymbols(td: TextDocument, file: YamlFile): DocumentSymbo
  * A CRD's outline: its top-level fields, then one symbol per version whose children are the schema's
  * fields (property names with their types), not the raw `properties:` nesting.
  */
-function crdChildren(td: TextDocument, file: YamlFile, doc: YamlDoc, root: Node, budget: { left: number }): DocumentSymbol[] {
+function crdChildren(td: TextDocument, file: YamlFile, doc: YamlDocument, root: Node, budget: { left: number }): DocumentSymbol[] {
   // Top-level fields only (no budget spent on their subtrees).
   const out: DocumentSymbol[] = isMap(root) ? root.items.map((p) => pairSymbol(td, file, doc, p as Pair<unknown, unknown>)).filter((x): x is DocumentSymbol => !!x) : [];
   if (!isMap(root)) return out;
@@ -78,7 +78,7 @@ function crdChildren(td: TextDocument, file: YamlFile, doc: YamlDoc, root: Node,
 }
 
 /** The fields of a schema node: `properties` entries, descending through items and additionalProperties. */
-function schemaFields(td: TextDocument, doc: YamlDoc, schema: Node, budget: { left: number }): DocumentSymbol[] {
+function schemaFields(td: TextDocument, doc: YamlDocument, schema: Node, budget: { left: number }): DocumentSymbol[] {
   if (!isMap(schema)) return [];
   const get = (n: Node, k: string) => (isMap(n) ? (n.items.find((p) => isScalar(p.key) && p.key.value === k)?.value as Node | undefined) : undefined);
   let node: Node | undefined = schema;
@@ -117,7 +117,7 @@ function trimEnd(text: string, end: number): number {
  * A scalar as the user wrote it where a template action masks part of it (`{{ .Values.team }}`, never the
  * mask `xxxx` the parse saw), else its value.
  */
-function asWritten(td: TextDocument, file: YamlFile, doc: YamlDoc, n: Node): string {
+function asWritten(td: TextDocument, file: YamlFile, doc: YamlDocument, n: Node): string {
   const r = file.template ? nodeRange(doc, n) : undefined;
   if (r) {
     const written = td.getText().slice(r[0], r[1]);
@@ -127,7 +127,7 @@ function asWritten(td: TextDocument, file: YamlFile, doc: YamlDoc, n: Node): str
 }
 
 /** The symbol of one `key: value` entry, without children. */
-function pairSymbol(td: TextDocument, file: YamlFile, doc: YamlDoc, p: Pair<unknown, unknown>): DocumentSymbol | undefined {
+function pairSymbol(td: TextDocument, file: YamlFile, doc: YamlDocument, p: Pair<unknown, unknown>): DocumentSymbol | undefined {
   const k = p.key as Node | null;
   const kr = nodeRange(doc, k);
   if (!isScalar(k) || !kr) return undefined;
@@ -142,7 +142,7 @@ function pairSymbol(td: TextDocument, file: YamlFile, doc: YamlDoc, p: Pair<unkn
   };
 }
 
-function children(td: TextDocument, file: YamlFile, doc: YamlDoc, node: Node, budget: { left: number }): DocumentSymbol[] {
+function children(td: TextDocument, file: YamlFile, doc: YamlDocument, node: Node, budget: { left: number }): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   if (isMap(node)) {
     for (const p of node.items) {
@@ -186,7 +186,7 @@ function truncate(s: string): string {
 /** From a CR field to its schema node in the CRD; from apiVersion/kind to the CRD itself. */
 export function definition(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position): Location[] {
   const offset = td.offsetAt(pos);
-  const doc = docAt(file, offset);
+  const doc = file.documentAt(offset);
   if (!doc) return [];
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return [];
@@ -232,17 +232,17 @@ export function definition(ctx: ServiceContext, td: TextDocument, file: YamlFile
 /** Folding ranges: each multi-line mapping entry and list item, and each document. */
 export function foldingRanges(td: TextDocument, file: YamlFile): FoldingRange[] {
   const out: FoldingRange[] = [];
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     const startLine = td.positionAt(doc.start).line;
     const endLine = td.positionAt(trimEnd(file.text, doc.end)).line;
-    if (file.docs.length > 1 && endLine > startLine) out.push({ startLine, endLine, kind: FoldingRangeKind.Region });
+    if (file.documents.length > 1 && endLine > startLine) out.push({ startLine, endLine, kind: FoldingRangeKind.Region });
     const contents = doc.ast.contents as Node | null;
     if (contents) fold(td, doc, contents, out);
   }
   return out;
 }
 
-function fold(td: TextDocument, doc: YamlDoc, node: Node, out: FoldingRange[]): void {
+function fold(td: TextDocument, doc: YamlDocument, node: Node, out: FoldingRange[]): void {
   if (out.length >= MAX_FOLDS) return;
   if (isMap(node)) {
     for (const p of node.items) {

@@ -11,11 +11,11 @@ import type { ServiceContext } from './context';
 import { minimalValidValue } from './fixes/minimalValue';
 import { crdVersions } from './kube';
 import { yamlText } from '../yaml';
-import type { YamlDoc } from '../yaml/file';
+import type { YamlDocument } from '../yaml/file';
 import { isJSONObject } from '../engine';
 
 /** Whether the cursor's document has nothing in it yet (blanks and comments only). */
-export function isEmptyDocument(doc: YamlDoc | undefined): boolean {
+export function isEmptyDocument(doc: YamlDocument | undefined): boolean {
   if (!doc) return true;
   return doc.value === null || doc.value === undefined ? !/^(?!\s*(#|---|\.\.\.|$)).+/m.test(doc.text) : false;
 }

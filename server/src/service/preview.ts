@@ -14,7 +14,7 @@ import { checkCr, guard, textKey } from './engineCalls';
 import { readBack, storedObject } from '../engine';
 import { crdVersions, resolveCr, roleOf } from './kube';
 import { BUILTIN_API_GROUPS, yamlText } from '../yaml';
-import { contentStart, docAt, type YamlDoc, type YamlFile } from '../yaml/file';
+import { contentStart, type YamlDocument, type YamlFile } from '../yaml/file';
 
 /** The stored object of one CR document, and how it came about. */
 export interface StoredObjectPreview {
@@ -80,7 +80,7 @@ export interface PreviewOptions {
 
 /** The preview of the CR document at a position, or null when it is not a CR of a known CRD. */
 export function preview(ctx: ServiceContext, td: TextDocument, file: YamlFile, pos: Position, opts: PreviewOptions = {}): StoredObjectPreview | null {
-  const doc = docAt(file, td.offsetAt(pos));
+  const doc = file.documentAt(td.offsetAt(pos));
   return doc ? previewDocument(ctx, td, doc, opts) : null;
 }
 
@@ -88,7 +88,7 @@ export function preview(ctx: ServiceContext, td: TextDocument, file: YamlFile, p
  * The preview of one document, or null when it is not a CR of a known CRD; with `unknownKinds`, a CR of a
  * kind no known CRD defines (not a built-in kind) gets a preview with a note instead.
  */
-export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: YamlDoc, opts: PreviewOptions = {}): StoredObjectPreview | null {
+export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, opts: PreviewOptions = {}): StoredObjectPreview | null {
   const role = roleOf(doc.value);
   if (role.role !== 'cr') return null;
   const res = resolveCr(ctx.index, role);
@@ -110,7 +110,7 @@ export function previewDocument(ctx: ServiceContext, td: TextDocument, doc: Yaml
   };
   if (!res) return { ...p, note: `no CustomResourceDefinition known for kind ${role.kind} in group ${role.group}` };
   if (res.crd.broken) return { ...p, note: `the CustomResourceDefinition ${res.crd.name} has YAML syntax errors` };
-  if (doc.syntax.some((s) => s.severity === 'error')) return { ...p, note: 'YAML syntax errors: not decoded' };
+  if (doc.errors.some((s) => s.severity === 'error')) return { ...p, note: 'YAML syntax errors: not decoded' };
   if (!res.version?.served) return { ...p, note: `${res.crd.name} does not serve ${role.apiVersion}` };
   p.version = res.version.name;
   const r = checkCr(ctx, res.crd, res.version.name, textKey(doc.text, ctx.settings.yamlVersion), doc.value);
@@ -196,7 +196,7 @@ function yamlOf(v: unknown): string {
 /** The previews of every CR document of a file (see previewDocument for `unknownKinds`). */
 export function previewDocuments(ctx: ServiceContext, td: TextDocument, file: YamlFile, opts: PreviewOptions = {}): StoredObjectPreview[] {
   const out: StoredObjectPreview[] = [];
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     const p = previewDocument(ctx, td, doc, opts);
     if (p) out.push(p);
   }
@@ -206,7 +206,7 @@ export function previewDocuments(ctx: ServiceContext, td: TextDocument, file: Ya
 /** The whole file with each CR of a known CRD replaced by its rendered preview; other documents as written. */
 export function previewFileText(ctx: ServiceContext, td: TextDocument, file: YamlFile): string {
   let out = '';
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     const p = previewDocument(ctx, td, doc);
     if (!p) {
       out += doc.text;
@@ -221,7 +221,7 @@ export function previewFileText(ctx: ServiceContext, td: TextDocument, file: Yam
 /** A "Preview stored object" lens above each CR document of a known CRD. */
 export function previewLenses(ctx: ServiceContext, td: TextDocument, file: YamlFile): CodeLens[] {
   const out: CodeLens[] = [];
-  for (const doc of file.docs) {
+  for (const doc of file.documents) {
     const role = roleOf(doc.value);
     const res = role.role === 'cr' ? resolveCr(ctx.index, role) : undefined;
     if (!res || res.crd.builtin) continue;

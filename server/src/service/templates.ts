@@ -8,7 +8,7 @@
  * over objects, ...) where an action may add to that object.
  */
 import type { Finding } from './finding';
-import { isMap, isScalar, parseYamlFile, type Node, type Pair, type YamlDoc, type YamlFile } from '../yaml/file';
+import { isMap, isScalar, parseYamlFile, type Node, type Pair, type YamlDocument, type YamlFile } from '../yaml/file';
 import { decidedByTemplate, hasGoTemplateActions, keySegments, maskTemplate, pathKey, templateRegions, type TemplateRegions } from '../yaml/template';
 import { maskSubstitutions } from '../yaml/substitution';
 import { maskExpressions } from '../yaml/expressions';
@@ -41,16 +41,18 @@ export function parseFile(text: string, previous: YamlFile | undefined, opts: Pa
   const mask = opts.testExpressions ? maskExpressions(text, substituted) : substituted;
   if (!mask) return parseYamlFile(text, previous && !previous.template ? previous : undefined, { yamlVersion: opts.yamlVersion, lazy: opts.lazy });
   const f = parseYamlFile(mask.text, previous?.template ? previous : undefined, { yamlVersion: opts.yamlVersion });
-  const within = (d: YamlDoc) => (r: { start: number }) => r.start >= d.start && r.start < d.end;
-  for (const d of f.docs) {
+  const within = (d: YamlDocument) => (r: { start: number }) => r.start >= d.start && r.start < d.end;
+  for (const d of f.documents) {
     const actions = opts.helmTemplate || mask.actions.some(within(d));
-    const t = actions || mask.substitutions?.some(within(d)) ? templateRegions(d.layer, mask.text, mask) : undefined;
+    const t = actions || mask.substitutions?.some(within(d)) ? templateRegions(d, mask.text, mask) : undefined;
     // `${VAR}` only in comments: nothing of the document is decided by the substitution.
     const substitutionOnly = !!t && !actions;
     d.template = t && (!substitutionOnly || t.templated.size + t.open.size + t.conditional.size > 0) ? { ...t, substitutionOnly } : undefined;
     if (d.template && !substitutionOnly) d.value = knownValue(d.value, d.template);
   }
-  return { ...f, source: text, template: mask };
+  f.source = text;
+  f.template = mask;
+  return f;
 }
 
 /**
@@ -121,7 +123,7 @@ export type IdentityLookup = (apiVersion: string, kind: string) => 'served' | 'k
  * summary's "not checked (template)"). `lookup`: what the CRD index knows of an identity; without it,
  * documents whose identity is set by if/else branches count as checked.
  */
-export function notCheckedByTemplate(doc: YamlDoc, lookup?: IdentityLookup): TemplateSkip | undefined {
+export function notCheckedByTemplate(doc: YamlDocument, lookup?: IdentityLookup): TemplateSkip | undefined {
   const t = doc.template;
   if (!t || t.substitutionOnly) return undefined;
   if (t.templated.has(pathKey([{ kind: 'field', name: 'apiVersion' }])) || t.templated.has(pathKey([{ kind: 'field', name: 'kind' }]))) return 'identity';
@@ -143,7 +145,7 @@ export interface BranchIdentity {
  * apiVersion, else the document's last kind (and the other way round when kind is the one repeated).
  * Undefined when each is written once.
  */
-export function identityBranches(doc: YamlDoc): BranchIdentity[] | undefined {
+export function identityBranches(doc: YamlDocument): BranchIdentity[] | undefined {
   const root = doc.template && !doc.template.substitutionOnly ? (doc.ast.contents as Node | null) : null;
   if (!isMap(root)) return undefined;
   const written = (name: string) => (root.items as Pair[]).flatMap((p, i) => (isScalar(p.key) && p.key.value === name && isScalar(p.value) && typeof p.value.value === 'string' ? [{ at: i, value: p.value.value }] : []));
@@ -168,7 +170,7 @@ export function identityBranches(doc: YamlDoc): BranchIdentity[] | undefined {
  * served: undefined (not checked) if a branch is of a known CRD's group, as helm picks the branch (e.g. by
  * `.Capabilities`) and no branch alone is an error; else its own (an object no known CRD defines).
  */
-export function identityToCheck(doc: YamlDoc, lookup: IdentityLookup): BranchIdentity | undefined {
+export function identityToCheck(doc: YamlDocument, lookup: IdentityLookup): BranchIdentity | undefined {
   const v = doc.value;
   const own = isJSONObject(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string' ? { apiVersion: v.apiVersion, kind: v.kind } : undefined;
   const branches = identityBranches(doc);
@@ -181,13 +183,13 @@ export function identityToCheck(doc: YamlDoc, lookup: IdentityLookup): BranchIde
 }
 
 /** Whether an action prints the key or value at a path (or one of its parents): unknown until rendered. */
-export function printedByTemplate(doc: YamlDoc, segs: readonly PathSegment[]): boolean {
+export function printedByTemplate(doc: YamlDocument, segs: readonly PathSegment[]): boolean {
   const t = doc.template;
   return !!t && !t.substitutionOnly && decidedByTemplate(t, segs, '', false);
 }
 
 /** Whether a template decides anything under a document's `spec` (a CRD such as that is not indexed). */
-export function templateDecidesSpec(doc: YamlDoc): boolean {
+export function templateDecidesSpec(doc: YamlDocument): boolean {
   const t = doc.template;
   if (!t) return false;
   const spec = pathKey([{ kind: 'field', name: 'spec' }]);
@@ -202,7 +204,7 @@ export function templateDecidesSpec(doc: YamlDoc): boolean {
  * The findings of a template document that its literal YAML decides. `partialMessages`: the API server
  * messages of the same object checked as a partial one (a finding missing there needs the whole object).
  */
-export function literalFindings(doc: YamlDoc, findings: Finding[], partialMessages?: ReadonlySet<string>, wholeScope?: readonly PathSegment[]): Finding[] {
+export function literalFindings(doc: YamlDocument, findings: Finding[], partialMessages?: ReadonlySet<string>, wholeScope?: readonly PathSegment[]): Finding[] {
   const t = doc.template;
   if (!t) return findings;
   // When an if/else picks the kind, a field inside an `if` may be another branch's kind's (a chart's

@@ -19,7 +19,7 @@ import type { ServiceContext } from './context';
 import type { Finding, RelatedFinding } from './finding';
 import { roleOf } from './kube';
 import { goDeepEqual } from '../engine';
-import { parseYamlFile, type YamlDoc } from '../yaml/file';
+import { parseYamlFile, type YamlDocument } from '../yaml/file';
 import { LineIndex } from '../yaml';
 
 /** The objects of one file at its baseline (all of them: documents are matched by key on each pass). */
@@ -71,7 +71,7 @@ export function onUpdate(f: Finding, label: string): Finding {
 const LSP_SEVERITY: Record<Exclude<CompatSeverity, 'off'>, Finding['severity']> = { error: 'error', warning: 'warning', information: 'information' };
 
 /** The compatibility findings of a CRD document against its baseline, at the places they are about. */
-export function compatFindings(ctx: ServiceContext, doc: YamlDoc, oldCrd: unknown, label: string, rangeOf: (segs: PathSegment[]) => Finding['range']): Finding[] {
+export function compatFindings(ctx: ServiceContext, doc: YamlDocument, oldCrd: unknown, label: string, rangeOf: (segs: PathSegment[]) => Finding['range']): Finding[] {
   const out: Finding[] = [];
   for (const c of compareCustomResourceDefinitions(oldCrd, doc.value)) {
     const cat = COMPAT_CATEGORIES.get(c.category);
@@ -96,7 +96,7 @@ export function compatFindings(ctx: ServiceContext, doc: YamlDoc, oldCrd: unknow
 /** One object of the workspace: its document, file, name and a way to place offsets of its file. */
 export interface WorkspaceObject {
   uri: string;
-  doc: YamlDoc;
+  doc: YamlDocument;
   name: string;
   position: (offset: number) => { line: number; character: number };
 }
@@ -111,9 +111,9 @@ export function objectsOfKind(ctx: ServiceContext, group: string, kind: string):
     const file = parseYamlFile(text, undefined, { yamlVersion: ctx.settings.yamlVersion });
     const lines = new LineIndex(text);
     const position = (offset: number) => lines.positionAt(offset);
-    for (const d of file.docs) {
+    for (const d of file.documents) {
       const r = roleOf(d.value);
-      if (r.role !== 'cr' || r.group !== group || r.kind !== kind || d.syntax.some((s) => s.severity === 'error')) continue;
+      if (r.role !== 'cr' || r.group !== group || r.kind !== kind || d.errors.some((s) => s.severity === 'error')) continue;
       if (objects.length >= MAX_WORKSPACE_OBJECTS) return { objects, cut: true };
       const name = (d.value as { metadata?: { name?: unknown } }).metadata?.name;
       objects.push({ uri, doc: d, name: typeof name === 'string' ? name : '(no name)', position });
@@ -126,7 +126,7 @@ export function objectsOfKind(ctx: ServiceContext, group: string, kind: string):
  * The workspace's objects of the CRD's kind that the change makes invalid: valid (as a create) against the
  * baseline CRD, invalid against the new one. One finding listing them, each a related location.
  */
-export function brokenObjectsFinding(ctx: ServiceContext, doc: YamlDoc, oldCrd: unknown, label: string, range: Finding['range']): Finding | undefined {
+export function brokenObjectsFinding(ctx: ServiceContext, doc: YamlDocument, oldCrd: unknown, label: string, range: Finding['range']): Finding | undefined {
   const provider = ctx.workspaceObjects;
   const role = roleOf(doc.value);
   if (!provider || role.role !== 'crd') return undefined;
@@ -152,7 +152,7 @@ export function brokenObjectsFinding(ctx: ServiceContext, doc: YamlDoc, oldCrd: 
     const after = errs(doc.value);
     if (after.length === 0) continue;
     const first = after[0];
-    const at = d.layer.rangeOfFieldError(first);
+    const at = d.rangeOfFieldError(first);
     broken.push({
       location: { uri: o.uri, range: { start: o.position(at.start), end: o.position(at.end) } },
       message: `${kind} ${o.name}: ${errorMessage(first)}${after.length > 1 ? ` (and ${after.length - 1} more)` : ''}`,

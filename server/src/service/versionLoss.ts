@@ -9,7 +9,7 @@ import { versionFieldLoss } from '../engine';
 import { guard } from './engineCalls';
 import type { Finding } from './finding';
 import { rangeOfPath } from './findings';
-import type { YamlDoc } from '../yaml/file';
+import type { YamlDocument } from '../yaml/file';
 
 /** How many field names a message lists before "and N more". */
 const MAX_LISTED = 8;
@@ -27,7 +27,7 @@ const nameOf = (index: number): PathSegment[] => [
 ];
 
 /** The VersionFieldLoss findings of a CRD document (none when its versions keep every field). */
-export function versionLossFindings(td: TextDocument, doc: YamlDoc, crd: unknown): Finding[] {
+export function versionLossFindings(td: TextDocument, doc: YamlDocument, crd: unknown): Finding[] {
   const r = guard(() => versionFieldLoss(crd));
   if (!r.ok) return [];
   const out: Finding[] = [];

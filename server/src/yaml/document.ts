@@ -22,7 +22,9 @@ import { spliceDocument } from './splice';
 import { decodeDocument, type DecodeWork } from './decode';
 import { streamProblems } from './stream';
 import { decodeDoubleQuoted, decodeSingleQuoted, quotedScalarEnd } from './quoted';
-import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, RETAINED_SHARE, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound } from './budget';
+import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, RETAINED_SHARE, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound, parseBytesOfTokens } from './budget';
+import { BlockLocator, readBlockYamlCounted } from './block';
+import type { MaskedTemplate, TemplateRegions } from './template';
 
 /** Which YAML flavour decides scalar types. */
 export type YamlVersion = '1.2' | '1.1';
@@ -108,32 +110,85 @@ interface ParsedChunk extends YamlChunk {
 }
 
 /**
+ * A document read by the fast reader (block.ts) instead of parsed: its value is known, its parse
+ * (the `yaml` AST) is made on first need, for the whole file at once (parseDeferred).
+ */
+interface DeferredDocument {
+  readonly chunkText: string;
+  readonly value: unknown;
+  /** This document's parse (the first call parses the whole file). */
+  readonly parse: () => ParsedDocument;
+}
+
+/**
  * One YAML document of a file, with absolute positions. Node ranges in `ast` are relative to
  * `chunkOffset`; every method of this class takes and returns absolute offsets.
+ *
+ * A document of plain block YAML read by the fast reader (parseDeferred: the CLI's one-shot check of
+ * many large files) has its value, text and offsets at once, and its `yaml` AST only when something
+ * asks for it (`ast`, `contents`, paths): the private `parsed` getter parses then. Ranges of paths it
+ * holds are told by indentation (block.ts BlockLocator) without that parse.
  */
 export class YamlDocument {
+  private full?: ParsedDocument;
+  private readonly deferred?: DeferredDocument;
+  private locator?: BlockLocator;
+  private ownText?: string;
+  private absErrors?: YamlSyntaxError[];
+  private known?: { v: unknown };
+  private deferredIdentity?: ObjectIdentity;
+  /**
+   * For a Go template document (service/templates.ts): what the template decides in it. Set by the
+   * service after the parse, with the value it may leave out (`value`).
+   */
+  template?: TemplateRegions;
+
   /** @internal use parseYamlDocuments */
   constructor(
-    private readonly parsed: ParsedDocument,
+    parsed: ParsedDocument | DeferredDocument,
     /** Absolute offset of the chunk the AST ranges are relative to. */
     readonly chunkOffset: number,
     /** Index of this document in its file (0-based). */
     readonly index: number,
-  ) {}
+  ) {
+    if ('parse' in parsed) this.deferred = parsed;
+    else this.full = parsed;
+  }
+
+  /** @internal the parse when made (fileOf reuses the document of an unchanged one). */
+  get parsedIfMade(): ParsedDocument | undefined {
+    return this.full;
+  }
+
+  /** The parse; a deferred document's is made here, on first use. */
+  private get parsed(): ParsedDocument {
+    return (this.full ??= this.deferred!.parse());
+  }
 
   /** Absolute offset where the document starts (its `---` line, or the file start for the first). */
   get start(): number {
-    return this.chunkOffset + this.parsed.start;
+    return this.chunkOffset + (this.deferred ? 0 : this.parsed.start);
   }
 
   /** Absolute offset where the document ends (exclusive: the next document's `---` or the end of file). */
   get end(): number {
-    return this.chunkOffset + this.parsed.end;
+    return this.chunkOffset + (this.deferred ? this.deferred.chunkText.length : this.parsed.end);
   }
 
   /** The text of the document's chunk (AST ranges index into this string). */
   get chunkText(): string {
-    return this.parsed.chunkText;
+    return this.deferred ? this.deferred.chunkText : this.parsed.chunkText;
+  }
+
+  /** The document's own text, [start, end) of the file (what the service keys its results by). */
+  get text(): string {
+    if (this.ownText === undefined) {
+      const c = this.chunkText;
+      const s = this.start - this.chunkOffset;
+      const e = this.end - this.chunkOffset;
+      this.ownText = s === 0 && e === c.length ? c : c.slice(s, e);
+    }
+    return this.ownText;
   }
 
   /** The `yaml` package's AST. Ranges are relative to `chunkOffset`; use the methods below for absolute ones. */
@@ -149,10 +204,15 @@ export class YamlDocument {
   /**
    * The JSON value as Kubernetes would decode it: mappings become objects with string keys, integers
    * beyond ±2^53 become bigint (others numbers), aliases and merge keys resolved. Computed once.
-   * For broken text, whatever parsed; null when nothing did.
+   * For broken text, whatever parsed; null when nothing did. For a Go template document, the service
+   * sets it to the value without what the template's actions print (service/templates.ts knownValue).
    */
   get value(): unknown {
-    return this.valueResult().v;
+    return this.known ? this.known.v : this.decoded;
+  }
+
+  set value(v: unknown) {
+    this.known = { v };
   }
 
   /** The first error that keeps kubectl from reading the document (e.g. excessive aliasing), if any; also in `errors`. */
@@ -163,12 +223,14 @@ export class YamlDocument {
 
   /** The work decoding the value took (go-yaml's decode operations, nodes walked, key lookups). */
   get decodeWork(): DecodeWork {
-    return this.valueResult().work ?? { decodeCount: 0, aliasCount: 0, nodesVisited: 0, keyLookups: 0 };
+    const p = this.parsed;
+    return (p.value ??= kubectlValue(p)).work ?? { decodeCount: 0, aliasCount: 0, nodesVisited: 0, keyLookups: 0 };
   }
 
-  /** What the document is (CRD, custom resource, other, empty) and its apiVersion/kind/name. */
+  /** What the document is (CRD, custom resource, other, empty) and its apiVersion/kind/name, as decoded. */
   get identity(): ObjectIdentity {
-    return (this.parsed.identity ??= identifyObject(this.value));
+    if (this.deferred) return (this.deferredIdentity ??= identifyObject(this.deferred.value));
+    return (this.parsed.identity ??= identifyObject(this.decoded));
   }
 
   /** Shorthand for `identity.kind`. */
@@ -176,10 +238,15 @@ export class YamlDocument {
     return this.identity.kind;
   }
 
-  /** Syntax errors and warnings with absolute offsets (errors first, then in text order). */
+  /**
+   * Syntax errors and warnings with absolute offsets (errors first, then in text order). None for a
+   * deferred document: the fast reader reads only text the parse finds nothing in.
+   */
   get errors(): YamlSyntaxError[] {
+    if (this.absErrors) return this.absErrors;
+    if (this.deferred) return (this.absErrors = []);
     const rel = (this.parsed.errors ??= collectErrors(this.parsed, this.valueResult()));
-    return rel.map((e) => ({ ...e, start: e.start + this.chunkOffset, end: e.end + this.chunkOffset }));
+    return (this.absErrors = rel.map((e) => ({ ...e, start: e.start + this.chunkOffset, end: e.end + this.chunkOffset })));
   }
 
   /** True when the document has at least one syntax error (not counting warnings such as duplicate keys). */
@@ -210,6 +277,10 @@ export class YamlDocument {
    */
   rangeOfPath(path: readonly PathSegment[] | string, target: RangeTarget = 'value'): PathRange {
     const segs = typeof path === 'string' ? parseFieldPath(path) : path;
+    if (this.deferred) {
+      const r = (this.locator ??= new BlockLocator(this.deferred.chunkText)).pathRange(segs, target === 'key' ? 'key' : 'value');
+      if (r) return { start: this.chunkOffset + r.start, end: this.chunkOffset + r.end, on: r.on, exact: true, found: [...segs] };
+    }
     const res = resolvePath(this.contents, segs, this.parsed.doc);
     const found = res.steps.map((s) => s.segment);
     const text = this.parsed.chunkText;
@@ -319,7 +390,7 @@ export class YamlDocument {
   }
 
   private v1Alternatives(segs: readonly PathSegment[]): PathSegment[][] {
-    const versions = (this.value as { spec?: { versions?: unknown } } | null)?.spec?.versions;
+    const versions = (this.decoded as { spec?: { versions?: unknown } } | null)?.spec?.versions;
     return v1PathsOfInternalCrdPath(segs, Array.isArray(versions) ? versions.length : 0);
   }
 
@@ -331,10 +402,9 @@ export class YamlDocument {
     return pathAtOffset(this.contents, offset - this.chunkOffset, this.parsed.doc);
   }
 
-  /** Absolute [start, end] of an AST node of this document (value end, without trailing comments). */
-  nodeRange(node: Node): { start: number; end: number } | undefined {
-    const r = node.range;
-    return r ? { start: r[0] + this.chunkOffset, end: r[1] + this.chunkOffset } : undefined;
+  /** The value as decoded, whatever the service set as `value`. */
+  private get decoded(): unknown {
+    return this.deferred ? this.deferred.value : this.valueResult().v;
   }
 
   private valueResult(): DocumentValue {
@@ -345,6 +415,12 @@ export class YamlDocument {
 /** A parsed YAML file: its documents in order, plus line/column helpers. */
 export class YamlFile {
   private lineIndex?: LineIndex;
+  /**
+   * For a Go template or a text with substitution references (service/templates.ts): the file's own
+   * text (`text` is then the masked text parsed: same length, same lines) and the masking.
+   */
+  source?: string;
+  template?: MaskedTemplate;
 
   /** @internal use parseYamlDocuments */
   constructor(
@@ -367,7 +443,7 @@ export class YamlFile {
     return this.documents.flatMap((d) => d.errors);
   }
 
-  /** The document containing an absolute offset (the last one whose start is at or before it). */
+  /** The document containing an absolute offset (the last one whose start is at or before it; outside the documents, the last one). */
   documentAt(offset: number): YamlDocument | undefined {
     let found: YamlDocument | undefined;
     for (const d of this.documents) {
@@ -405,7 +481,7 @@ export function parseYamlDocuments(text: string, opts: ParseYamlOptions = {}): Y
   for (const chunk of splitYamlChunks(text, MAX_YAML_DOCUMENTS)) {
     chunks.push({ ...chunk, parsed: chunk.tail ? undefined : reusable(reuse?.get(chunk.text)), directiveFree: chunk.text.charCodeAt(0) !== 37 && !chunk.text.includes('\n%') && !chunk.text.includes('\r%') });
   }
-  return fileOf(text, chunks, version);
+  return fileOf(text, chunks, version, previous);
 }
 
 /** A chunk whose parse may still be missing (parsed in file order by fileOf, within the memory budget). */
@@ -418,7 +494,7 @@ type PendingChunk = Omit<ParsedChunk, 'parsed'> & { parsed?: ParsedDocument[] };
  * document saying so instead; once even those do not fit, the last one says how many chunks follow
  * unparsed, and they get no documents. Identical chunk texts share one parse.
  */
-function fileOf(text: string, pending: PendingChunk[], version: YamlVersion): YamlFile {
+function fileOf(text: string, pending: PendingChunk[], version: YamlVersion, previous: YamlFile | undefined): YamlFile {
   const cache = new Map<string, ParsedDocument[]>();
   const chunks: ParsedChunk[] = [];
   let left = parseBytesBound(text.length);
@@ -456,9 +532,51 @@ function fileOf(text: string, pending: PendingChunk[], version: YamlVersion): Ya
     }
     chunks.push({ ...c, parsed });
   }
+  // A document whose parse, place and index did not change is the previous one (the service keys results by it).
+  const before = new Map<ParsedDocument, YamlDocument>();
+  for (const d of previous?.documents ?? []) {
+    const p = d.parsedIfMade;
+    if (p) before.set(p, d);
+  }
   const documents: YamlDocument[] = [];
-  for (const c of chunks) for (const p of c.parsed) documents.push(new YamlDocument(p, c.start, documents.length));
+  for (const c of chunks) {
+    for (const p of c.parsed) {
+      const old = before.get(p);
+      documents.push(old && old.chunkOffset === c.start && old.index === documents.length ? old : new YamlDocument(p, c.start, documents.length));
+    }
+  }
   return new YamlFile(text, documents, cache, version, chunks);
+}
+
+/**
+ * A file of generated block YAML read by the fast reader (block.ts): the documents' values now,
+ * their parse (`yaml` AST) on first use, all at once (YamlDocument's deferred documents). The same file
+ * as parseYamlDocuments gives, for a one-shot check of many large files (the CLI): most documents never
+ * need a position. Undefined when a document is not plain block YAML, or the parse would find a problem
+ * or refuse it (bounds); always YAML 1.1.
+ */
+export function parseBlockYamlDocuments(text: string): YamlFile | undefined {
+  const chunks = splitYamlChunks(text, MAX_YAML_DOCUMENTS);
+  let left = parseBytesBound(text.length);
+  const values: unknown[] = [];
+  for (const c of chunks) {
+    if (c.tail || streamProblems(c.text, [0]).length > 0) return undefined;
+    const read = readBlockYamlCounted(c.text);
+    if (read === undefined) return undefined;
+    // The memory bound the parse applies (fileOf): a document it would not parse. The reader's token
+    // counts bound its estimate from above (without lexing again); the exact one near the bound.
+    let cost = parseBytesOfTokens(read.counts);
+    if (cost > left - UNPARSED_DOCUMENT_BYTES) cost = estimateParseBytes(c.text, left).bytes;
+    if (cost > left - UNPARSED_DOCUMENT_BYTES) return undefined;
+    left -= Math.ceil(cost * RETAINED_SHARE);
+    values.push(read.value);
+  }
+  let full: YamlFile | undefined;
+  const documents = chunks.map((c, index) => {
+    const parse = () => (full ??= parseYamlDocuments(text)).documents[index].parsedIfMade!;
+    return new YamlDocument({ chunkText: c.text, value: values[index], parse }, c.start, index);
+  });
+  return new YamlFile(text, documents, new Map(), '1.1');
 }
 
 function mb(n: number): string {
@@ -529,7 +647,7 @@ function parseIncrementally(text: string, previous: YamlFile, version: YamlVersi
   }
   for (let i = i1; i < old.length; i++) keep(old[i], delta);
   if (chunks.length > MAX_YAML_DOCUMENTS) return undefined;
-  return fileOf(text, chunks, version);
+  return fileOf(text, chunks, version, previous);
 }
 
 /** True when the edit stays inside one line, and that line neither was nor is a marker or directive line. */

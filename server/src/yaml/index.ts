@@ -7,13 +7,17 @@
  *   split at `---` lines (splitYamlChunks) and each chunk parsed alone; with `previous` (the last
  *   parse of the same file) unchanged chunks are reused, so an edit re-parses only its document.
  *   Scalars are typed as Kubernetes (go-yaml v2, YAML 1.1) types them unless yamlVersion is '1.2'.
- * - YamlFile: `documents`, `errors`, `lines` (LineIndex), `positionAt`, `offsetAt`, `documentAt`.
- * - YamlDocument: `start`/`end`, `value` (JSON; bigint beyond ±2^53), `identity` and `kind`
+ * - YamlFile: `documents`, `errors`, `lines` (LineIndex), `positionAt`, `offsetAt`, `documentAt`;
+ *   for a masked Go template (service/templates.ts), `source` (the text as written) and `template`.
+ * - YamlDocument: `start`/`end`, `text` (its own text), `value` (JSON; bigint beyond ±2^53; for a Go
+ *   template document the service sets it without what actions print), `template`, `identity` and `kind`
  *   (crd | cr | other | empty, with apiVersion/group/version/kind/name), `errors` and
  *   `hasSyntaxErrors`, `rangeOfPath(path, 'key' | 'value')`, `rangeOfFieldError(err)` (also maps
  *   the internal CRD paths the API server prints, and CEL `ruleRange`s inside rule strings),
- *   `rangeInString(path, start, end)`, `pathAt(offset)`, `nodeAtPath(path)`, `nodeRange(node)`,
+ *   `rangeInString(path, start, end)`, `pathAt(offset)`, `nodeAtPath(path)`, `writtenPath(path)`,
  *   `ast`/`contents` (the `yaml` package's AST; its ranges are relative to `chunkOffset`).
+ * - parseBlockYamlDocuments: a file of plain block YAML read by the fast reader (block.ts), the same
+ *   YamlFile with each document's parse deferred to its first use (ranges of paths by indentation).
  * - parseFieldPath / formatFieldPath: printed Kubernetes field paths <-> PathSegment[].
  * - identifyObject, parseApiVersion, BUILTIN_API_GROUPS: what a JSON value is, in Kubernetes terms.
  * - v1PathsOfInternalCrdPath: `spec.validation...` (internal) -> `spec.versions[i].schema...` (v1).
@@ -21,9 +25,9 @@
  * - LineIndex, endOfLine: offset <-> line/character.
  * - yamlText (write.ts): a JSON value as YAML in the one style the service writes; readAsYaml12: a
  *   scalar's source as plain YAML 1.2 reads it.
- * - parseYamlFile (file.ts) -> the service's and the CLI's file: YamlDoc per document (file offsets,
- *   the value, syntax problems, the layer's document), read lazily by the fast block reader for the CLI;
- *   findPath / findWrittenPath / pathAtOffset / nodeRange / keyRange over it.
+ * - parseYamlFile (file.ts): how the service and the CLI parse a file (reusing the previous parse, or
+ *   with parseBlockYamlDocuments for a one-shot check); findPath / findWrittenPath / pathAtOffset /
+ *   nodeRange / keyRange / contentStart over a YamlDocument's AST in file offsets; blockLocator.
  *
  * Values are what kubectl sends (decode.ts, resolve.ts: sigs.k8s.io/yaml over go-yaml v2, then the
  * JSON round trip); what kubectl refuses (`.inf`, `\/`, a `%` directive, ...) is an error with
@@ -32,7 +36,7 @@
  * alias ratio (aliases are counted, never expanded), one hash lookup per key for duplicates;
  * `YamlDocument.decodeWork` holds the counters.
  */
-export { parseYamlDocuments, YamlDocument, YamlFile } from './document';
+export { parseBlockYamlDocuments, parseYamlDocuments, YamlDocument, YamlFile } from './document';
 export type { ParseYamlOptions, PathRange, RangeTarget, YamlSyntaxError, YamlVersion } from './document';
 export { BUILTIN_API_GROUPS, identifyObject, parseApiVersion } from './kind';
 export type { DocumentKind, ObjectIdentity } from './kind';
@@ -48,5 +52,5 @@ export { readAsYaml12, yamlText } from './write';
 export { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, RETAINED_SHARE, SPLICE_MAX_INSERT_CHARS, estimateParseBytes, parseBytesBound } from './budget';
 export { ALIAS_RATIO_RANGE_HIGH, ALIAS_RATIO_RANGE_LOW, allowedAliasRatio, excessiveAliasing } from './decode';
 export type { DecodeWork } from './decode';
-export { blockLocator, contentStart, docAt, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
-export type { NodeMatch, PathAt, PathLocator, SyntaxProblem, YamlDoc, YamlFile as ParsedYamlFile } from './file';
+export { blockLocator, contentStart, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
+export type { NodeMatch, PathAt, PathLocator } from './file';

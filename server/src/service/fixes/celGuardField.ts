@@ -38,10 +38,10 @@ export const celGuardField: FixProvider = {
     const checked = compileAt(src, at.site)?.checked;
     if (!checked) return [];
     const start = ctx.td.offsetAt(f.range.start);
-    const read = unguardedReads(checked).find((u) => ctx.doc.layer.rangeInString(path, u.range.start, u.range.end)?.start === start);
+    const read = unguardedReads(checked).find((u) => ctx.doc.rangeInString(path, u.range.start, u.range.end)?.start === start);
     if (!read?.guard) return [];
-    const open = ctx.doc.layer.rangeInString(path, read.guard.start, read.guard.start);
-    const close = ctx.doc.layer.rangeInString(path, read.guard.end, read.guard.end);
+    const open = ctx.doc.rangeInString(path, read.guard.start, read.guard.start);
+    const close = ctx.doc.rangeInString(path, read.guard.end, read.guard.end);
     const style = scalarStyle(ctx.doc, path);
     const head = escapeFor(style, `(!has(${read.text}) || `);
     if (!open || !close || head === undefined) return [];

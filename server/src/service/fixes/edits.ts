@@ -5,7 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Finding, Fix } from '../finding';
-import { isMap, isScalar, keyRange, nodeRange, type Node, type Pair, type YamlDoc } from '../../yaml/file';
+import { isMap, isScalar, keyRange, nodeRange, type Node, type Pair, type YamlDocument } from '../../yaml/file';
 
 export type TextEdit = Fix['edits'][number];
 
@@ -34,7 +34,7 @@ export function yamlKeyText(k: string): string {
 }
 
 /** Removes a `key: value` pair: whole lines in block style, up to the next key after a `- ` or in flow style. */
-export function removePair(td: TextDocument, doc: YamlDoc, pair: Pair<unknown, unknown>): TextEdit | undefined {
+export function removePair(td: TextDocument, doc: YamlDocument, pair: Pair<unknown, unknown>): TextEdit | undefined {
   const text = td.getText();
   const k = keyRange(doc, pair);
   if (!k) return undefined;
@@ -59,7 +59,7 @@ export function removePair(td: TextDocument, doc: YamlDoc, pair: Pair<unknown, u
 }
 
 /** Replaces the only pair of a block mapping by `{}` (an empty schema), keeping a list item valid. */
-export function replaceWithEmpty(td: TextDocument, doc: YamlDoc, pair: Pair<unknown, unknown>): TextEdit | undefined {
+export function replaceWithEmpty(td: TextDocument, doc: YamlDocument, pair: Pair<unknown, unknown>): TextEdit | undefined {
   const k = keyRange(doc, pair);
   if (!k) return undefined;
   const v = pair.value ? nodeRange(doc, pair.value as Node) : undefined;
@@ -70,7 +70,7 @@ export function replaceWithEmpty(td: TextDocument, doc: YamlDoc, pair: Pair<unkn
 }
 
 /** The column of a block mapping's keys. */
-export function mappingIndent(td: TextDocument, doc: YamlDoc, map: Node): number | undefined {
+export function mappingIndent(td: TextDocument, doc: YamlDocument, map: Node): number | undefined {
   if (!isMap(map) || map.flow || map.items.length === 0) return undefined;
   const first = keyRange(doc, map.items[0] as Pair<unknown, unknown>);
   if (!first) return undefined;
@@ -81,7 +81,7 @@ export function mappingIndent(td: TextDocument, doc: YamlDoc, map: Node): number
  * Appends lines to a block mapping, after its last entry (`lines` already indented relative to the
  * mapping: each is prefixed with the mapping's indentation).
  */
-export function appendToMapping(td: TextDocument, doc: YamlDoc, map: Node, lines: string[]): TextEdit | undefined {
+export function appendToMapping(td: TextDocument, doc: YamlDocument, map: Node, lines: string[]): TextEdit | undefined {
   const indent = mappingIndent(td, doc, map);
   if (indent === undefined || !isMap(map)) return undefined;
   const text = td.getText();
@@ -93,7 +93,7 @@ export function appendToMapping(td: TextDocument, doc: YamlDoc, map: Node, lines
 }
 
 /** Inserts lines before the first key of a block mapping (keeping its indentation, after a `- ` too). */
-export function prependToMapping(td: TextDocument, doc: YamlDoc, map: Node, lines: string[]): TextEdit | undefined {
+export function prependToMapping(td: TextDocument, doc: YamlDocument, map: Node, lines: string[]): TextEdit | undefined {
   const indent = mappingIndent(td, doc, map);
   if (indent === undefined || !isMap(map)) return undefined;
   const first = keyRange(doc, map.items[0] as Pair<unknown, unknown>)!;

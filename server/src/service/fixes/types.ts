@@ -5,7 +5,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from '../context';
 import type { Finding, Fix } from '../finding';
-import type { YamlDoc, YamlFile } from '../../yaml/file';
+import type { YamlDocument, YamlFile } from '../../yaml/file';
 
 /** The place a fix works on. */
 export interface FixContext {
@@ -13,7 +13,7 @@ export interface FixContext {
   td: TextDocument;
   file: YamlFile;
   /** The document the finding is in. */
-  doc: YamlDoc;
+  doc: YamlDocument;
   /** Every finding of that document (for fixes that cover several, e.g. "add all missing required fields"). */
   findings: Finding[];
 }

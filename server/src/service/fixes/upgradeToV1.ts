@@ -23,13 +23,13 @@ export const upgradeToV1: FixProvider = {
   id: 'upgradeToV1',
   matches: (f) => f.document === 'crd' && f.code === 'NoKindMatch' && f.params?.origin === 'v1beta1CRD',
   fixes(ctx, f) {
-    const m = migrateDocument(ctx.file.layer, ctx.doc.layer);
+    const m = migrateDocument(ctx.file, ctx.doc);
     if (!m) return [];
     const verdicts = upgradeVerdicts(ctx.service, ctx.doc.value);
     const out = [upgradeFix(ctx, f, m, 'Upgrade to apiextensions.k8s.io/v1', verdictNotes(verdicts))];
     const keep = keepDroppedFields(m.crd, verdicts.changes);
     if (keep.edits.length) {
-      const kept = migrateDocument(ctx.file.layer, ctx.doc.layer, keep.edits);
+      const kept = migrateDocument(ctx.file, ctx.doc, keep.edits);
       const where = keep.nodes.map((n) => n || 'the root').join(', ');
       if (kept)
         out.push(
