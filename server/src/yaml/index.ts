@@ -28,6 +28,8 @@
  * - parseYamlFile (file.ts): how the service and the CLI parse a file (reusing the previous parse, or
  *   with parseBlockYamlDocuments for a one-shot check); findPath / findWrittenPath / pathAtOffset /
  *   nodeRange / keyRange / contentStart over a YamlDocument's AST in file offsets; blockLocator.
+ * - sourceEdits.ts: minimal edits of YAML source (remove a pair, add lines to a block mapping, `{}` for
+ *   a lone pair) as file offsets, beside edit.ts's structural rewrite; the service's fixes use them.
  *
  * Values are what kubectl sends (decode.ts, resolve.ts: sigs.k8s.io/yaml over go-yaml v2, then the
  * JSON round trip); what kubectl refuses (`.inf`, `\/`, a `%` directive, ...) is an error with
@@ -52,5 +54,7 @@ export { readAsYaml12, yamlText } from './write';
 export { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, RETAINED_SHARE, SPLICE_MAX_INSERT_CHARS, estimateParseBytes, parseBytesBound } from './budget';
 export { ALIAS_RATIO_RANGE_HIGH, ALIAS_RATIO_RANGE_LOW, allowedAliasRatio, excessiveAliasing } from './decode';
 export type { DecodeWork } from './decode';
+export { appendToMapping, hasKey, prependToMapping, removePair, replaceWithEmpty, yamlKeyText } from './sourceEdits';
+export type { SourceEdit } from './sourceEdits';
 export { blockLocator, contentStart, findPath, findWrittenPath, keyRange, nodeRange, parseYamlFile, pathAtOffset } from './file';
 export type { NodeMatch, PathAt, PathLocator } from './file';

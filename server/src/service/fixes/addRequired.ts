@@ -12,7 +12,8 @@ import { markStops, renderStops, yamlScalar, type Stop } from '../newObject';
 import type { Finding, Fix } from '../finding';
 import { resolveCr, roleOf, schemaAtPath } from '../kube';
 import { findWrittenPath, isMap } from '../../yaml/file';
-import { appendToMapping, fix, yamlKeyText, type TextEdit } from './edits';
+import { fix, type TextEdit, placed } from './edits';
+import { appendToMapping, yamlKeyText } from '../../yaml/sourceEdits';
 import { minimalValidValue } from './minimalValue';
 import type { FixContext, FixProvider } from './types';
 
@@ -58,7 +59,7 @@ function addFields(ctx: FixContext, findings: Finding[]): { edits: TextEdit[]; s
   for (const g of byParent.values()) {
     const m = findWrittenPath(ctx.doc, g.parent);
     if (!isMap(m.node) || m.matched !== g.parent.length) continue;
-    const e = appendToMapping(ctx.td, ctx.doc, m.node, g.lines);
+    const e = placed(ctx.td, appendToMapping(ctx.td.getText(), ctx.doc, m.node, g.lines));
     if (!e) continue;
     const r = renderStops(e.newText, stops);
     edits.push({ ...e, newText: r.plain });

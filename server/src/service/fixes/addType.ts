@@ -2,7 +2,8 @@
 import { inferType } from '../../engine';
 import type { JSONSchemaProps } from '../../engine';
 import { findWrittenPath, isMap } from '../../yaml/file';
-import { fix, prependToMapping } from './edits';
+import { fix, placed } from './edits';
+import { prependToMapping } from '../../yaml/sourceEdits';
 import type { FixProvider } from './types';
 
 export const addType: FixProvider = {
@@ -13,7 +14,7 @@ export const addType: FixProvider = {
     const m = findWrittenPath(ctx.doc, segs);
     if (!isMap(m.node) || m.node.flow || m.node.items.length === 0) return [];
     const t = inferType(m.node.toJSON() as JSONSchemaProps);
-    const e = prependToMapping(ctx.td, ctx.doc, m.node, [`type: ${t.type}`]);
+    const e = placed(ctx.td, prependToMapping(ctx.td.getText(), ctx.doc, m.node, [`type: ${t.type}`]));
     return e ? [fix(`Add "type: ${t.type}"${t.inferred ? '' : ' (not inferred)'}`, f, [e], t.inferred)] : [];
   },
 };

@@ -7,7 +7,8 @@
 import { parseFieldPath } from '../../yaml';
 import { valuePathOfSchemaPath } from '../messages';
 import { findPath, isMap, isScalar, nodeRange, type Node } from '../../yaml/file';
-import { appendToMapping, edit, fix, type TextEdit } from './edits';
+import { edit, fix, type TextEdit, placed } from './edits';
+import { appendToMapping } from '../../yaml/sourceEdits';
 import type { FixProvider } from './types';
 
 export const celCostBound: FixProvider = {
@@ -32,7 +33,7 @@ export const celCostBound: FixProvider = {
       const after = last ? nodeRange(ctx.doc, (last.value ?? last.key) as Node)?.[1] : (nodeRange(ctx.doc, m.node)?.[0] ?? -1) + 1;
       if (after !== undefined && after > 0) e = edit(ctx.td, after, after, `${last ? ', ' : ' '}${keyword}: ${value}`);
     } else {
-      e = appendToMapping(ctx.td, ctx.doc, m.node, [`${keyword}: ${value}`]);
+      e = placed(ctx.td, appendToMapping(ctx.td.getText(), ctx.doc, m.node, [`${keyword}: ${value}`]));
     }
     if (!e) return [];
     return [fix(`Add ${keyword}: ${value} on ${valuePathOfSchemaPath(dominant.path)}`, f, [e])];

@@ -1,7 +1,8 @@
 /** Completeness: a property only specified under a junctor is declared in the structural part, with its type. */
 import type { JSONSchemaProps } from '../../engine';
 import { findWrittenPath, isMap, isScalar, parseFieldPath } from '../../yaml/file';
-import { appendToMapping, fix, prependToMapping, yamlKeyText } from './edits';
+import { fix, placed } from './edits';
+import { appendToMapping, prependToMapping, yamlKeyText } from '../../yaml/sourceEdits';
 import { inferType } from '../../engine';
 import type { FixProvider } from './types';
 import { isJSONObject } from '../../engine';
@@ -24,10 +25,10 @@ export const declareOutside: FixProvider = {
     const keyName = yamlKeyText(name);
     if (props) {
       if (!isMap(props.value) || props.value.flow || props.value.items.length === 0) return [];
-      const e = appendToMapping(ctx.td, ctx.doc, props.value, [`${keyName}:`, `  type: ${type}`]);
+      const e = placed(ctx.td, appendToMapping(ctx.td.getText(), ctx.doc, props.value, [`${keyName}:`, `  type: ${type}`]));
       return e ? [fix(title, f, [e])] : [];
     }
-    const e = prependToMapping(ctx.td, ctx.doc, owner, ['properties:', `  ${keyName}:`, `    type: ${type}`]);
+    const e = placed(ctx.td, prependToMapping(ctx.td.getText(), ctx.doc, owner, ['properties:', `  ${keyName}:`, `    type: ${type}`]));
     return e ? [fix(title, f, [e])] : [];
   },
 };

@@ -5,7 +5,8 @@
  */
 import type { PathSegment } from '../../engine';
 import { findWrittenPath, isMap, nodeRange, type Node } from '../../yaml/file';
-import { fix, hasKey, prependToMapping, removePair, replaceWithEmpty } from './edits';
+import { fix, placed } from './edits';
+import { hasKey, prependToMapping, removePair, replaceWithEmpty } from '../../yaml/sourceEdits';
 import type { FixProvider } from './types';
 
 const JUNCTOR_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
@@ -45,7 +46,7 @@ export const moveOutOfJunctor: FixProvider = {
     const innerSegs = segs.slice(0, -1);
     const inner = findWrittenPath(ctx.doc, innerSegs).node;
     if (!isMap(inner)) return [];
-    const remove = inner.items.length === 1 ? replaceWithEmpty(ctx.td, ctx.doc, m.pair) : removePair(ctx.td, ctx.doc, m.pair);
+    const remove = inner.items.length === 1 ? placed(ctx.td, replaceWithEmpty(ctx.td.getText(), ctx.doc, m.pair)) : placed(ctx.td, removePair(ctx.td.getText(), ctx.doc, m.pair));
     if (!remove) return [];
     const junctor = junctorOf(innerSegs);
     const targetSegs = outsideJunctors(innerSegs);
@@ -56,7 +57,7 @@ export const moveOutOfJunctor: FixProvider = {
     const valueText = v ? ctx.td.getText().slice(v[0], v[1]) : '';
     const canMove = !!targetNode && isMap(targetNode) && !targetNode.flow && !already && !valueText.includes('\n') && key !== 'x-kubernetes-validations';
     if (!canMove) return [fix(`Remove "${key}" from the ${junctor} (not allowed there)`, f, [remove], already)];
-    const insert = prependToMapping(ctx.td, ctx.doc, targetNode, [`${key}: ${valueText}`]);
+    const insert = placed(ctx.td, prependToMapping(ctx.td.getText(), ctx.doc, targetNode, [`${key}: ${valueText}`]));
     if (!insert) return [fix(`Remove "${key}" from the ${junctor} (not allowed there)`, f, [remove], false)];
     return [fix(`Move "${key}" out of the ${junctor}`, f, [insert, remove])];
   },

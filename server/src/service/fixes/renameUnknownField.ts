@@ -1,6 +1,7 @@
 /** An unknown field close to a declared one (`dnsName` for `dnsNames`) is renamed to it: one fix per candidate. */
 import { findWrittenPath, keyRange } from '../../yaml/file';
-import { edit, fix, yamlKeyText } from './edits';
+import { edit, fix } from './edits';
+import { yamlKeyText } from '../../yaml/sourceEdits';
 import type { FixProvider } from './types';
 
 export const renameUnknownField: FixProvider = {

@@ -1,6 +1,7 @@
 /** An embedded resource (`x-kubernetes-embedded-resource: true`) must be `type: object`. */
 import { findWrittenPath, isScalar, nodeRange } from '../../yaml/file';
-import { edit, fix, prependToMapping } from './edits';
+import { edit, fix, placed } from './edits';
+import { prependToMapping } from '../../yaml/sourceEdits';
 import type { FixProvider } from './types';
 
 export const setType: FixProvider = {
@@ -15,7 +16,7 @@ export const setType: FixProvider = {
       return [fix(`Set "type: ${type}"`, f, [edit(ctx.td, r[0], r[1], type)])];
     }
     const owner = findWrittenPath(ctx.doc, segs.slice(0, -1)).node;
-    const e = owner ? prependToMapping(ctx.td, ctx.doc, owner, [`type: ${type}`]) : undefined;
+    const e = owner ? placed(ctx.td, prependToMapping(ctx.td.getText(), ctx.doc, owner, [`type: ${type}`])) : undefined;
     return e ? [fix(`Add "type: ${type}"`, f, [e])] : [];
   },
 };

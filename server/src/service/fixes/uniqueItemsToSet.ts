@@ -1,6 +1,7 @@
 /** `uniqueItems: true` is forbidden (quadratic): `x-kubernetes-list-type: set` says the same, linearly. */
 import { findWrittenPath, keyRange, nodeRange, type Node } from '../../yaml/file';
-import { edit, fix, hasKey, removePair } from './edits';
+import { edit, fix, placed } from './edits';
+import { hasKey, removePair } from '../../yaml/sourceEdits';
 import type { FixProvider } from './types';
 
 export const uniqueItemsToSet: FixProvider = {
@@ -11,7 +12,7 @@ export const uniqueItemsToSet: FixProvider = {
     const m = findWrittenPath(ctx.doc, segs);
     if (!m.pair) return [];
     if (hasKey(findWrittenPath(ctx.doc, segs.slice(0, -1)).node, 'x-kubernetes-list-type')) {
-      const e = removePair(ctx.td, ctx.doc, m.pair);
+      const e = placed(ctx.td, removePair(ctx.td.getText(), ctx.doc, m.pair));
       return e ? [fix('Remove "uniqueItems: true"', f, [e])] : [];
     }
     const k = keyRange(ctx.doc, m.pair)!;
