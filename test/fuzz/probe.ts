@@ -150,9 +150,14 @@ export class Probe {
     return out;
   }
 
-  /** The work of the calls since the probe was made, in one line. */
+  /** The work of the calls since the probe was made. */
+  work(): WorkCounters {
+    return workSince(this.started);
+  }
+
+  /** The same, in one line. */
   workLine(): string {
-    const w = workSince(this.started);
+    const w = this.work();
     return `CEL ${w.celEvaluations} evaluations, cost ${w.celCost}, work ${w.celWork} (${w.celStoppedByLimit} stopped by the cost limit, ${w.celInterrupted} by the safety net); pattern steps ${w.patternSteps} in ${w.patternBudgets} budgets (${w.patternRefused} matches refused); YAML nodes indexed ${w.yamlPairsIndexed}, alias walks ${w.yamlAliasWalkNodes}`;
   }
 
