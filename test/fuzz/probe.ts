@@ -48,6 +48,15 @@ export function workSince(before: WorkCounters, after = workCounters()): WorkCou
 }
 
 /**
+ * YAML nodes the YAML layer visited and keys it looked up decoding a parsed file's documents as kubectl
+ * does (yaml/decode.ts DecodeWork; aliases are counted, not walked again): linear work is at most one
+ * per character of the text.
+ */
+export function decodedNodes(file: { docs: Array<{ layer: { decodeWork: { nodesVisited: number; keyLookups: number } } }> }): number {
+  return file.docs.reduce((n, d) => n + d.layer.decodeWork.nodesVisited + d.layer.decodeWork.keyLookups, 0);
+}
+
+/**
  * What a call's work breaks of the engine's bounds, for a call that could read `chars` characters
  * (empty when within them): CEL work is bounded by the cost charged, an evaluation past its cost limit
  * is stopped, pattern steps stay within the budgets of the objects checked, YAML work is linear in the text.
