@@ -66,7 +66,9 @@ export function overBounds(w: WorkCounters, chars: number): string[] {
   const celBound = WORK_PER_COST * w.celCost + WORK_PER_EVALUATION * w.celEvaluations;
   if (w.celWork > celBound) out.push(`CEL work ${w.celWork} over ${celBound} (cost ${w.celCost} in ${w.celEvaluations} evaluations)`);
   if (w.celPastLimitNotStopped > 0) out.push(`${w.celPastLimitNotStopped} CEL evaluation(s) charged past their cost limit not stopped by it`);
-  if (w.patternSteps > OBJECT_WORK_LIMIT * w.patternBudgets) out.push(`pattern steps ${w.patternSteps} over the ${w.patternBudgets} object budget(s) of ${OBJECT_WORK_LIMIT}`);
+  // (One budget more: validation outside a validation call shares the thread's one lasting budget: engine/validation/result.ts currentRun.)
+  const patternBound = OBJECT_WORK_LIMIT * (w.patternBudgets + 1);
+  if (w.patternSteps > patternBound) out.push(`pattern steps ${w.patternSteps} over ${patternBound}: ${w.patternBudgets} object budget(s) of ${OBJECT_WORK_LIMIT} made, and the lasting one`);
   const yamlNodes = w.yamlPairsIndexed + w.yamlAliasWalkNodes;
   if (yamlNodes > YAML_NODES_PER_CHAR * chars + 100) out.push(`YAML key-index and alias-walk nodes ${yamlNodes} for ${chars} characters`);
   return out;
