@@ -85,10 +85,12 @@ test('dry-run updates of stored custom resources and of their CRD: the server an
     const upd = await s.request('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com', tightened);
     assert.equal(upd.status, 200, JSON.stringify(upd.body));
     const storedCrd = upd.body;
-    // The served schema changes asynchronously: wait until a create sees the new maximum.
-    for (let i = 0; i < 100; i++) {
+    // The served schema changes asynchronously: wait until a create sees the new maximum (100 tries: a
+    // hang guard, failing here rather than as a disagreement below).
+    for (let i = 0; ; i++) {
       const probe = await s.request('POST', `${base}?dryRun=All`, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'probe' }, spec: { replicas: 70 } });
       if (probe.status === 422) break;
+      assert.ok(i < 100, `hang guard: the API server never served the tightened schema (last answer ${probe.status})`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const stored = (await s.request('GET', `${base}/w`)).body;

@@ -25,6 +25,7 @@ export async function runExtensionTests(o) {
   page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
   try {
     await page.goto(`${o.url}/?folder=${encodeURIComponent(o.workspace)}&payload=${payload}`);
+    // A hang guard: extension tests that never write their RESULT file end here, reported as a failure.
     const deadline = Date.now() + (o.timeoutMs ?? 600_000);
     while (!existsSync(o.resultFile) && Date.now() < deadline) await page.waitForTimeout(200);
     if (!existsSync(o.resultFile)) {
@@ -39,8 +40,16 @@ export async function runExtensionTests(o) {
         tests: [{ name: 'extension tests produced a result', ok: false, ms: 0, error: `no RESULT file within the time limit\n${tail}` }],
       };
     }
-    await page.waitForTimeout(100); // the file is written in one call; let it land
-    return JSON.parse(readFileSync(o.resultFile, 'utf8'));
+    // The runner writes the file in one call: read it until it parses (a file still being written does not),
+    // rather than after a pause that a slow machine can outlast.
+    for (let i = 0; ; i++) {
+      try {
+        return JSON.parse(readFileSync(o.resultFile, 'utf8'));
+      } catch (e) {
+        if (i >= 50) throw e;
+        await page.waitForTimeout(100);
+      }
+    }
   } finally {
     await context.close();
   }

@@ -100,11 +100,11 @@ function randomRequest(r: Rng, s: FuzzServer, ed: Editor): Promise<unknown> {
   }
 }
 
-/** Answers within a time limit, or the reason there is none. */
+/** Answers, or the reason there is none: the time limit is a hang guard (an answer never sent), not a verdict on speed. */
 async function answered(p: Promise<unknown>, ms: number): Promise<string | null> {
   let t: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([p, new Promise((_, rej) => (t = setTimeout(() => rej(new Error(`no answer within ${ms} ms`)), ms)))]);
+    await Promise.race([p, new Promise((_, rej) => (t = setTimeout(() => rej(new Error(`hang guard: no answer within ${ms} ms`)), ms)))]);
     return null;
   } catch (e) {
     return (e as Error).message;

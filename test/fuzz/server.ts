@@ -77,14 +77,14 @@ export class FuzzServer {
     return this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version, text } });
   }
 
-  /** Resolves when the diagnostics of `uri` for `version` have been published. */
+  /** Resolves when the diagnostics of `uri` for `version` have been published (timeoutMs: a hang guard only, never a verdict on speed). */
   async diagnosticsFor(uri: string, version: number, timeoutMs = 20_000): Promise<Diagnostic[]> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       const p = this.latest.get(uri);
       if (p && p.version === version) return p.diagnostics;
       if (this.proc.exitCode !== null || this.proc.signalCode) throw new Error(`server exited (${this.proc.exitCode ?? this.proc.signalCode}): ${this.stderr.slice(-3000)}`);
-      if (performance.now() > deadline) throw new Error(`no diagnostics for ${uri} version ${version} within ${timeoutMs} ms (latest: ${p?.version}); logs: ${this.logs.slice(-5).join('\n')}`);
+      if (performance.now() > deadline) throw new Error(`hang guard: no diagnostics for ${uri} version ${version} within ${timeoutMs} ms (latest: ${p?.version}); logs: ${this.logs.slice(-5).join('\n')}`);
       await new Promise<void>((r) => {
         const t = setTimeout(r, 200);
         this.waiters.push(() => {
@@ -95,11 +95,11 @@ export class FuzzServer {
     }
   }
 
-  /** Resolves once the workspace scan has ended (crdYaml/status says so). */
+  /** Resolves once the workspace scan has ended (crdYaml/status says so; timeoutMs: a hang guard only). */
   async scanned(timeoutMs = 120_000): Promise<void> {
     const deadline = performance.now() + timeoutMs;
     while (this.indexing || !this.sawIndexing) {
-      if (performance.now() > deadline) throw new Error('the workspace scan never ended');
+      if (performance.now() > deadline) throw new Error(`hang guard: the workspace scan did not end within ${timeoutMs} ms`);
       await new Promise<void>((r) => {
         const t = setTimeout(r, 200);
         this.waiters.push(() => {
@@ -110,13 +110,17 @@ export class FuzzServer {
     }
   }
 
-  /** Resolves once no diagnostics have been published for `quietMs` (dependents re-checked, scan done). */
+  /**
+   * Resolves once no diagnostics have been published for `quietMs` (dependents re-checked, scan done).
+   * A wait for quiet, not a verdict: callers first wait for the versions they sent by count
+   * (diagnosticsFor); timeoutMs is a hang guard.
+   */
   async settle(quietMs = 400, timeoutMs = 20_000): Promise<void> {
     const deadline = performance.now() + timeoutMs;
     // A request round-trip first: everything sent before it has been read.
     await this.conn.sendRequest('textDocument/foldingRange', { textDocument: { uri: 'file:///nothing.yaml' } });
     while (performance.now() - this.lastPublishAt < quietMs) {
-      if (performance.now() > deadline) throw new Error('diagnostics never settled');
+      if (performance.now() > deadline) throw new Error(`hang guard: diagnostics still published after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

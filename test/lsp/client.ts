@@ -81,7 +81,7 @@ export async function startServer(workspace: string | null, initializationOption
         const i = waiters.indexOf(w);
         if (i >= 0) {
           waiters.splice(i, 1);
-          reject(new Error(`timeout waiting for ${method}; stderr: ${err}`));
+          reject(new Error(`hang guard: no ${method} within ${timeoutMs} ms; stderr: ${err}`));
         }
       }, timeoutMs).unref();
     });

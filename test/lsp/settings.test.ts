@@ -14,10 +14,10 @@ test('settings from initializationOptions and didChangeConfiguration: unknownKin
   server = await startServer(null, { settings: { unknownKinds: 'hint', diagnosticsDelayMs: 300 } });
   const uri = 'file:///settings/deploy.yaml';
   const hinted = server.diagnostics(uri, (d) => d.length > 0);
-  const t0 = Date.now();
   await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'apiVersion: other.example.org/v1\nkind: Thing\n' } });
+  // (The delay itself is asserted on mock timers in scheduler.test.ts and its reading in
+  // test/unit/worker-settings.test.ts: here the check still comes, with the delay configured.)
   const d = await hinted;
-  assert.ok(Date.now() - t0 >= 280, 'the configured delay is honoured');
   assert.equal(d[0].code, 'UnknownKind');
   assert.equal(d[0].severity, 3);
   const quiet = server.diagnostics(uri, (x) => x.length === 0);

@@ -1,8 +1,8 @@
 /**
  * The connection never waits on a check (issue 11): the main thread holds no parsing or checking code at
  * all, checks run in the check worker and interactive requests in the query worker, and a worker that a
- * check exhausts is started again without the server going down. Asserted on structure and CPU time
- * (each thread's own), never on wall-clock time; the hover latencies are printed.
+ * check exhausts is started again without the server going down. Asserted on structure and work
+ * counters, never on time; the hover latencies and each thread's CPU time are printed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,7 +80,7 @@ async function checkedNormalCr(s: FuzzServer, ws: string): Promise<{ uri: string
   await s.diagnosticsFor(uri, 1);
   const pos = { line: 5, character: 3 };
   for (let i = 0; !/How big the widget is/.test(JSON.stringify((await s.timedHover(uri, pos)).result)); i++) {
-    assert.ok(i < 600, 'the workspace scan never indexed widget.yaml');
+    assert.ok(i < 600, 'hang guard: the workspace scan never indexed widget.yaml');
     await new Promise((r) => setTimeout(r, 50));
   }
   return { uri, pos };
@@ -100,7 +100,7 @@ test('while the check worker checks the 2.9 MB argo-workflows CRD, hovers are an
       // Done when argo's findings are published (a check's findings are final; the stats come with them).
       if (s.latest.get(argo)?.version === 1) break;
       await new Promise((r) => setTimeout(r, 5));
-      assert.ok(latencies.length < 20_000, 'the argo check never finished');
+      assert.ok(latencies.length < 20_000, 'hang guard: the argo check never finished');
     }
     const after = await s.stats();
     const checkCpu = after.check!.cpuByDocument[argo];
@@ -112,12 +112,13 @@ test('while the check worker checks the 2.9 MB argo-workflows CRD, hovers are an
     );
     assert.ok(after.main.answeredDuringChecks > before.main.answeredDuringChecks, 'hovers were answered while the check ran');
     assert.equal(after.main.parses, 0);
-    // The query worker never touched argo; the main thread's CPU is a fraction of the check's.
+    // The query worker never touched argo.
     assert.equal(after.query!.cpuByDocument[argo], undefined);
     assert.equal(after.query!.parses, before.query!.parses);
-    // Routing costs well under a millisecond a request; the rest is handing argo's text to the workers.
-    const requests = after.main.tasks - before.main.tasks + latencies.length;
-    assert.ok(mainCpu < 100 + 2 * requests, `main ${mainCpu} ms for ${requests} requests`);
+    // The main thread's work, counted: it handed argo's text to the workers once (not per hover, not per
+    // check) and routed each hover to the query worker, which answered every one.
+    assert.equal(after.main.textsSent - before.main.textsSent, 1, 'texts handed to the workers');
+    assert.equal(after.query!.tasks - before.query!.tasks, latencies.length, 'hovers answered by the query worker');
   });
 });
 

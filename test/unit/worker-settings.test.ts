@@ -1,7 +1,7 @@
 /**
  * The `crdYaml.cel.*` settings as the workers read them (lsp/settings.ts): lintScope and the lints'
  * severities, a value of the wrong type keeping the default; and package.json declares each with its
- * values and default.
+ * values and default; `crdYaml.diagnosticsDelayMs` as read (its effect: test/lsp/scheduler.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,4 +21,11 @@ test('crdYaml.cel.lintScope: authored by default, all or off when set, a wrong v
   const decl = pkg.contributes.configuration.properties['crdYaml.cel.lintScope'];
   assert.deepEqual(decl.enum, CEL_LINT_SCOPES);
   assert.equal(decl.default, 'authored');
+});
+
+test('crdYaml.diagnosticsDelayMs: read as given, 0 by default and for a negative or non-number value', () => {
+  assert.equal(readWorkerSettings({ diagnosticsDelayMs: 300 }).diagnosticsDelayMs, 300);
+  assert.equal(readWorkerSettings({}).diagnosticsDelayMs, 0);
+  assert.equal(readWorkerSettings({ diagnosticsDelayMs: -5 }).diagnosticsDelayMs, 0);
+  assert.equal(readWorkerSettings({ diagnosticsDelayMs: '300' }).diagnosticsDelayMs, 0);
 });

@@ -1,6 +1,7 @@
 /**
  * A tiny test runner for the extension host (no mocha): tests register with `test()`, `run()` runs them in
- * order with a per-test timeout. It is the `extensionTestsPath` entry point for both code-server (which
+ * order with a per-test timeout (a hang guard: it ends a test that would wait forever, and no test's
+ * verdict is its duration, which is reported only). It is the `extensionTestsPath` entry point for both code-server (which
  * waits for the RESULT file named by CRD_YAML_E2E_RESULT) and @vscode/test-electron (which waits for the
  * promise: a rejection makes VS Code exit non-zero).
  */
@@ -29,7 +30,7 @@ export function test(name: string, fn: TestFn, timeoutMs = 60_000): void {
 function withTimeout(p: Promise<void>, ms: number, name: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const t = new Promise<void>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${name}`)), ms);
+    timer = setTimeout(() => reject(new Error(`hang guard: no end within ${ms} ms: ${name}`)), ms);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }

@@ -190,11 +190,36 @@ export interface EvaluationLimits {
   timeoutMs?: number;
 }
 
+/**
+ * Work units (interpreter steps, elements and characters processed) an evaluation may report per unit of
+ * cost it was charged, plus a fixed WORK_PER_EVALUATION: the claim that cel-go's cost bounds our work,
+ * which tests check on every evaluation they cause (engine/schema/cel/bounded.test.ts, the fuzz tier).
+ */
+export const WORK_PER_COST = 64;
+export const WORK_PER_EVALUATION = WORK_PER_COST * 1000;
+
+/**
+ * What the evaluations of this thread did so far, added once per evaluation (no cost per step): tests
+ * bound the work by the cost charged and count what the cost limit and the safety net stopped (counters,
+ * never the clock). `pastLimitNotStopped`: evaluations charged past their cost limit that the limit did not
+ * stop (a limit not applied); `interrupted`: evaluations the wall-clock safety net ended.
+ */
+export const evaluationWork = { evaluations: 0, cost: 0, work: 0, stoppedByLimit: 0, interrupted: 0, pastLimitNotStopped: 0 };
+
 /** Runs a program under the cost limit and the safety deadline. Never throws. */
 export function evaluate(program: Program, vars: Record<string, Val>, limits: EvaluationLimits = {}): Evaluation {
   try {
-    const { result, work } = withDeadline(limits.timeoutMs ?? SAFETY_TIMEOUT_MS, () => program.run(vars, limits.costLimit ?? PER_CALL_LIMIT));
+    const costLimit = limits.costLimit ?? PER_CALL_LIMIT;
+    const { result, work } = withDeadline(limits.timeoutMs ?? SAFETY_TIMEOUT_MS, () => program.run(vars, costLimit));
     result.work = work;
+    const w = evaluationWork;
+    w.evaluations++;
+    w.cost += result.cost;
+    w.work += work;
+    const stopped = 'error' in result && result.kind === 'limit';
+    if (stopped) w.stoppedByLimit++;
+    else if (result.cost > costLimit) w.pastLimitNotStopped++;
+    if ('error' in result && result.kind === 'timeout') w.interrupted++;
     return result;
   } catch (e) {
     return { error: `internal error: ${e instanceof Error ? e.message : String(e)}`, kind: 'runtime', cost: 0 };

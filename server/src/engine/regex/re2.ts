@@ -200,11 +200,19 @@ export function compilePattern(pattern: string): BoundedPattern {
   return { kind: 'ok', re: compiled.re, insts: entry.insts, native: null };
 }
 
+/**
+ * Pattern work of this thread so far, added once per match and per budget (no cost per step): tests bound
+ * the steps by the budgets made (counters, never the clock). `refused`: matches not run (over a bound).
+ */
+export const patternWork = { steps: 0, budgets: 0, refused: 0 };
+
 /** The work budget of one checked object; shared by all its pattern matches. */
 export class RegexBudget {
   /** Steps spent, for tests and logs. */
   spent = 0;
-  constructor(public remaining = OBJECT_WORK_LIMIT) {}
+  constructor(public remaining = OBJECT_WORK_LIMIT) {
+    patternWork.budgets++;
+  }
 }
 
 /**
@@ -213,9 +221,13 @@ export class RegexBudget {
  */
 export function matchPattern(p: Extract<BoundedPattern, { kind: 'ok' }>, s: string, budget: RegexBudget): boolean | undefined {
   const work = (s.length + 1) * p.insts;
-  if (work > MATCH_WORK_LIMIT || work > budget.remaining) return undefined;
+  if (work > MATCH_WORK_LIMIT || work > budget.remaining) {
+    patternWork.refused++;
+    return undefined;
+  }
   budget.remaining -= work;
   budget.spent += work;
+  patternWork.steps += work;
   if (p.native && nativeMatchable(s)) {
     try {
       return p.native.test(s);

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateCelRules, RUNTIME_CEL_COST_BUDGET, type RuleEvaluation } from './validator';
-import { PER_CALL_LIMIT } from '../../cel/environment';
+import { PER_CALL_LIMIT, WORK_PER_COST, WORK_PER_EVALUATION } from '../../cel/environment';
 import { errorMessage } from '../../field';
 import type { JSONSchemaProps } from '../types';
 
@@ -28,9 +28,6 @@ const props: Record<string, JSONSchemaProps> = {
 };
 const value: Record<string, unknown> = { l: ints, s: strs, h: huge, m: bigMap };
 
-/** Work units an evaluation may do per unit of cost charged (interpreter steps and library work). */
-const WORK_PER_COST = 64;
-
 function run(rules: string[], v: Record<string, unknown>) {
   const schema: JSONSchemaProps = { type: 'object', properties: props, 'x-kubernetes-validations': rules.map((rule) => ({ rule })) };
   const seen: RuleEvaluation[] = [];
@@ -47,7 +44,7 @@ function evaluateAlone(rule: string): { errs: string[]; e: RuleEvaluation } {
   const { errs, seen } = run([rule], v);
   assert.equal(seen.length, 1, rule);
   const e = seen[0];
-  assert.ok(e.work <= WORK_PER_COST * (e.cost + 1000), `${rule}: work ${e.work} for cost ${e.cost}`);
+  assert.ok(e.work <= WORK_PER_COST * e.cost + WORK_PER_EVALUATION, `${rule}: work ${e.work} for cost ${e.cost}`);
   return { errs, e };
 }
 
