@@ -52,8 +52,8 @@ export function workSince(before: WorkCounters, after = workCounters()): WorkCou
  * does (yaml/decode.ts DecodeWork; aliases are counted, not walked again): linear work is at most one
  * per character of the text.
  */
-export function decodedNodes(file: { docs: Array<{ layer: { decodeWork: { nodesVisited: number; keyLookups: number } } }> }): number {
-  return file.docs.reduce((n, d) => n + d.layer.decodeWork.nodesVisited + d.layer.decodeWork.keyLookups, 0);
+export function decodedNodes(file: { documents: ReadonlyArray<{ decodeWork: { nodesVisited: number; keyLookups: number } }> }): number {
+  return file.documents.reduce((n, d) => n + d.decodeWork.nodesVisited + d.decodeWork.keyLookups, 0);
 }
 
 /**
