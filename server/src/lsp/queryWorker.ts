@@ -16,15 +16,12 @@ import { fromNames } from '../workspace/lightIndex';
 import { readRepositorySettings } from './repository';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 import { answer } from './answer';
-import { emptyAnswer } from './workerProtocol';
+import { emptyAnswer, LARGE_DOCUMENT_CHARS } from './workerProtocol';
 import { WorkMeter } from './checkWorker';
 import { jsonSafe } from './jsonSafe';
 import { customResourceKinds } from './baselines';
 import type { FromWorker, IndexFeed, ToWorker } from './workerProtocol';
 import { builtinSchemaDir } from '../workspace/builtinSchemaFiles';
-
-/** Documents at least this long are parsed here only for hover, completion and definitions. */
-export const LARGE_DOCUMENT_CHARS = 256 * 1024;
 
 /** The requests on a Go file (inside XValidation markers, the marker fixes): answered by the check worker. */
 const GO_METHODS = new Set(['textDocument/hover', 'textDocument/completion', 'textDocument/signatureHelp', 'textDocument/codeAction']);
@@ -98,11 +95,32 @@ export class Queries {
       if (this.docs.has(m.uri)) this.service.setTestRun(m.uri, m.run);
       return;
     }
+    if (m.t === 'checked') {
+      // After the requests already waiting (they parse it anyway, at their own version).
+      setImmediate(() => this.parseAhead(m.uri, m.version));
+      return;
+    }
     // This worker's own parse of an open document is newer than a check's: keep it.
     if (m.source === 'open' && m.version !== undefined && (this.parsed.get(m.uri) ?? -Infinity) >= m.version) return;
     if (m.source === 'open' && !this.docs.has(m.uri)) return; // closed meanwhile
     const crds = m.crds.map((n) => fromNames(m.uri, n)).filter((c): c is NonNullable<typeof c> => !!c);
     this.service.index.set(m.uri, crds, m.source);
+  }
+
+  /** Parses a large document its first request would otherwise wait for (the first hover in it). */
+  private parseAhead(uri: string, version: number): void {
+    const doc = this.docs.get(uri);
+    if (!doc || doc.version !== version || this.parsed.get(uri) === version) return;
+    this.meter.task(
+      'parse',
+      () => {
+        this.meter.sawVersion(uri, version);
+        this.service.update(doc);
+        this.parsed.set(uri, version);
+      },
+      { uri, version },
+    );
+    this.post({ t: 'stats', stats: this.meter.stats });
   }
 
   private request(id: number, method: string, params: unknown): void {
