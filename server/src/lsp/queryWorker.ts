@@ -1,14 +1,16 @@
 /**
  * The query worker's side: hover, completion, code actions, symbols, folding, definitions and code lenses,
- * answered from its own language service, which never runs a check. It parses a document only when a
- * request is about it. Its CRD index is the check worker's, fed as names and texts (a CRD's schema is
- * parsed here the first time a request needs it): so it never parses a document nobody asked about, however
- * hostile, and the index follows the check worker (a CRD edited while a long check runs elsewhere shows
- * its new schema here once the check worker has reached it).
+ * answered from its own language service, which never runs a check. It parses a document when a request
+ * is about it, and a large open one once the check worker has published its first findings (so that the
+ * first hover in it does not wait for its parse). Its CRD index is the check worker's, fed as names and
+ * texts (a CRD's schema is parsed here the first time a request needs it): so it never parses a document
+ * the check worker has not read first, however hostile, and the index follows the check worker (a CRD
+ * edited while a long check runs elsewhere shows its new schema here once the check worker has reached it).
  *
  * A large document (LARGE_DOCUMENT_CHARS) it has not parsed yet is handed to the check worker for the
- * requests that concern the whole document (symbols, folding, code lenses, code actions): parsing it here
- * would hold every hover meanwhile, and the check worker parses it anyway.
+ * requests that concern the whole document (symbols, folding, code lenses): parsing it here would hold
+ * every hover meanwhile, and the check worker parses it anyway. Its code actions always are: they need
+ * the document's findings, which the check worker has and this worker would compute again.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { isGoUri, LanguageService } from '../service';
@@ -142,7 +144,7 @@ export class Queries {
       else this.post({ t: 'response', id, result: emptyAnswer(method) });
       return;
     }
-    if (HANDED_OVER.has(method) && doc.getText().length >= LARGE_DOCUMENT_CHARS && this.parsed.get(doc.uri) !== doc.version) {
+    if (HANDED_OVER.has(method) && doc.getText().length >= LARGE_DOCUMENT_CHARS && (method === 'textDocument/codeAction' || this.parsed.get(doc.uri) !== doc.version)) {
       this.post({ t: 'response', id, delegate: true });
       return;
     }
