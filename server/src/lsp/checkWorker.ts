@@ -75,8 +75,10 @@ export class Checker {
   private readonly slots = new Map<string, number>();
   private readonly readable = new ReadableRoots();
   private readonly poisoned = new Map<string, { version: number; why: string }>();
-  /** The diagnostics last published for each document (the same ones are not sent twice). */
+  /** The diagnostics last published for each large document (what a quiet re-check compares with). */
   private readonly published = new Map<string, string>();
+  /** Documents checked again after their full parse (completeParse): the same findings are not published again. */
+  private readonly recheckedQuietly = new Set<string>();
   /** Open documents the query worker was told to parse ahead (once per opening). */
   private readonly parsedAhead = new Set<string>();
   private readonly meter = new WorkMeter();
@@ -349,6 +351,7 @@ export class Checker {
     this.post({ t: 'checking', uri, version });
     this.meter.task('parse', () => this.service.parseFully(doc), { uri, version });
     this.post({ t: 'stats', stats: this.meter.stats });
+    this.recheckedQuietly.add(uri);
     this.scheduler.schedule(uri, false);
   }
 
@@ -362,8 +365,9 @@ export class Checker {
   /** Diagnostics go to the main thread serialized here: it forwards the text (lsp/rawJson.ts). */
   private publish(uri: string, version: number, diagnostics: Diagnostic[], stats?: WorkerStats): void {
     const params = JSON.stringify({ uri, version, diagnostics });
-    if (this.published.get(uri) === params) return;
-    this.published.set(uri, params);
+    if (this.recheckedQuietly.delete(uri) && this.published.get(uri) === params) return;
+    if ((this.docs.get(uri)?.getText().length ?? 0) >= LARGE_DOCUMENT_CHARS) this.published.set(uri, params);
+    else this.published.delete(uri);
     this.post({ t: 'diagnostics', uri, version, params, stats });
   }
 
@@ -408,7 +412,10 @@ export class Checker {
         this.feed.crds(doc.uri, 'open', doc.version);
         for (const dep of this.service.dependents(changed)) if (dep !== doc.uri) this.scheduler.schedule(dep, false);
         // A request about a large document read by the fast reader: its syntax trees now (completeParse's work).
-        if (this.service.parseFully(doc)) this.scheduler.schedule(doc.uri, false);
+        if (this.service.parseFully(doc)) {
+          this.recheckedQuietly.add(doc.uri);
+          this.scheduler.schedule(doc.uri, false);
+        }
         return answer(this.service, method, doc, params, (msg) => this.log(msg));
       },
       { uri: doc.uri, version: doc.version },
@@ -464,6 +471,7 @@ export class Checker {
   private close(uri: string): void {
     this.scheduler.cancel(uri);
     this.published.delete(uri);
+    this.recheckedQuietly.delete(uri);
     this.parsedAhead.delete(uri);
     this.docs.delete(uri);
     this.slots.delete(uri);
