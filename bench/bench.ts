@@ -3,7 +3,10 @@
  * yaml-language-server 1.25.0 (the newest that supports Node 20; its fixed 200 ms validation debounce patched to 0 in a private copy),
  * in one run, on the scenarios of issue 6, plus the plain-YAML-parse floor and the CEL rule benchmark.
  *
- *   npm run bench [-- --edits N] [-- --only a,b,c,d,e,cli,repo,catalog,catalog-fetch,cel,editor] [-- --sites c3,c5,c6]
+ *   npm run bench [-- --edits N] [-- --only a,b,c,open,d,e,cli,repo,catalog,catalog-fetch,cel,editor] [-- --sites c3,c5,c6]
+ *
+ * `open`: the 2.9 MB argo CRD opened to its first diagnostics and the first hover after, beside
+ * `crd-yaml check` of the same file (the editor row's open over stdio).
  *
  * `cli`: `crd-yaml check` beside kubectl-validate (built from its Go module into .work/bench when missing;
  * skipped, with a message, without go): wall time and peak RSS of one run each, side by side.
@@ -49,7 +52,7 @@ const argVal = (name: string, dflt: string) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const EDITS = Number(argVal('--edits', '40'));
-const ONLY = new Set(argVal('--only', 'a,b,c,d,e,cli,builtins,repo,catalog,catalog-fetch,go,cel,editor').split(','));
+const ONLY = new Set(argVal('--only', 'a,b,c,open,d,e,cli,builtins,repo,catalog,catalog-fetch,go,cel,editor').split(','));
 /** `--server crd-yaml` runs only one of the two servers (profiling); the comparison needs both. */
 const SERVER = argVal('--server', '');
 /** `--sites c3,c5` runs only those edit sites of scenario c. */
@@ -351,6 +354,72 @@ async function scenarioC() {
       } finally {
         await c.shutdown();
       }
+    }
+  }
+}
+
+/**
+ * (open) The 2.9 MB argo-workflows CronWorkflow CRD with one misspelt keyword opened to the first
+ * diagnostics that hold it (the editor row's open, without the editor), after a small CRD opened first so
+ * that the server is up; then the first hover in it. Opened OPENS times (closed in between, after the
+ * server's work on it is done: a hover and a preview answered); beside `crd-yaml check` of the same file
+ * (process start included) and yaml-language-server opening it (its parse and syntax check: it has no
+ * schema for a CRD file).
+ */
+async function scenarioOpen() {
+  const OPENS = 5;
+  const ws = tmpWorkspace('open');
+  const src = path.join(REALWORLD_CRDS, 'argo-workflows', 'argoproj.io_cronworkflows.yaml');
+  const planted = fs.readFileSync(src, 'utf8').replace('              lastScheduledTime:\n                format: date-time', '              lastScheduledTime:\n                formatx: date-time');
+  if (!planted.includes('formatx')) throw new Error("bench (open): the planted keyword's place is not in the argo CronWorkflow CRD");
+  const file = path.join(ws, 'argoproj.io_cronworkflows.yaml');
+  fs.writeFileSync(file, planted);
+  const warm = path.join(ws, 'nonstructural-crd.yaml');
+  fs.copyFileSync(path.join(ROOT, 'examples', 'nonstructural-crd.yaml'), warm);
+  const cli: number[] = [];
+  for (let i = 0; i < 3; i++) cli.push(measure(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'check', file], ws).ms);
+  const cliMs = stats(cli).median;
+  const uri = pathToFileURL(file).href;
+  const hoverAt = positionAt(planted, planted.indexOf('type: object', Math.floor(planted.length / 2)));
+  for (const spec of servers({})) {
+    const c = await start(spec, ws);
+    try {
+      const wuri = pathToFileURL(warm).href;
+      const w = c.nextDiagnostics(wuri, 0, 120000);
+      c.notify('textDocument/didOpen', { textDocument: { uri: wuri, languageId: 'yaml', version: 1, text: fs.readFileSync(warm, 'utf8') } });
+      await w;
+      const opens: number[] = [];
+      const hovers: number[] = [];
+      // crd-yaml: the check worker's own CPU time until the first diagnostics (crdYaml/stats; a shared machine's load does not count).
+      const checkCpu: number[] = [];
+      for (let i = 0; i < OPENS; i++) {
+        const t0 = performance.now();
+        const got = new Promise<number>((resolve, reject) => {
+          const next = (): void => {
+            c.nextDiagnostics(uri, t0, 120000).then((d) => (spec.name !== 'crd-yaml' || d.diagnostics.some((x) => String(x.message).includes('formatx')) ? resolve(d.at - t0) : next()), reject);
+          };
+          next();
+        });
+        c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: planted } });
+        opens.push(await got);
+        if (spec.name === 'crd-yaml') checkCpu.push((await c.request('crdYaml/stats', {})).check.cpuByDocument[uri]);
+        const h0 = performance.now();
+        await c.request('textDocument/hover', { textDocument: { uri }, position: hoverAt }, 120000);
+        hovers.push(performance.now() - h0);
+        // The server's work on the file is done before it is closed (the check worker answers previews);
+        // crd-yaml clears a closed file's diagnostics.
+        if (spec.name === 'crd-yaml') await c.request('crdYaml/preview', { textDocument: { uri }, position: hoverAt }, 120000);
+        const closed = spec.name === 'crd-yaml' ? c.nextDiagnostics(uri, performance.now(), 120000) : undefined;
+        c.notify('textDocument/didClose', { textDocument: { uri } });
+        await closed;
+      }
+      const o = stats(opens);
+      const ratio = spec.name === 'crd-yaml' ? `; open / CLI = ${(o.median / cliMs).toFixed(2)}; check worker CPU to them ${fmt(stats(checkCpu).median)} ms` : '';
+      report({ scenario: '(open) argo CRD, first diagnostics', server: spec.name, median: o.median, p95: o.p95, extra: `${OPENS} opens; crd-yaml check of the file ${fmt(cliMs)} ms (process start included)${ratio}` });
+      const h = stats(hovers);
+      report({ scenario: '(open) argo CRD, first hover', server: spec.name, median: h.median, p95: h.p95, extra: `peak RSS ${fmt(c.peakRssMB())} MB` });
+    } finally {
+      await c.shutdown();
     }
   }
 }
@@ -671,6 +740,7 @@ async function main() {
   if (ONLY.has('a')) await scenarioA();
   if (ONLY.has('b')) await scenarioB();
   if (ONLY.has('c')) await scenarioC();
+  if (ONLY.has('open')) await scenarioOpen();
   if (ONLY.has('d')) await scenarioD();
   if (ONLY.has('e')) await scenarioE();
   if (ONLY.has('cli')) await scenarioCli();

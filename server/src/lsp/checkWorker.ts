@@ -26,7 +26,7 @@ import { DiagnosticsScheduler } from './scheduler';
 import { EditorBaselines } from './baselines';
 import { RUN_TESTS_COMMAND } from '../service';
 import { threadCpuMs } from './threadCpu';
-import type { FromWorker, IndexFeed, ToWorker, WorkerStats } from './workerProtocol';
+import { LARGE_DOCUMENT_CHARS, type FromWorker, type IndexFeed, type ToWorker, type WorkerStats } from './workerProtocol';
 import { QueryWorkerFeed } from './indexFeed';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 import { builtinSchemaDir } from '../workspace/builtinSchemaFiles';
@@ -69,11 +69,18 @@ export class WorkMeter {
 
 export class Checker {
   // Nothing is said of objects without a CRD before the first workspace scan has found the CRDs there.
-  private readonly service = new LanguageService({ unknownKinds: 'ignore' });
+  // A large document's first findings come from the fast reader's values (parseFully after: completeParse).
+  private readonly service = new LanguageService({ unknownKinds: 'ignore' }, { lazyFromChars: LARGE_DOCUMENT_CHARS });
   private readonly docs = new Map<string, TextDocument>();
   private readonly slots = new Map<string, number>();
   private readonly readable = new ReadableRoots();
   private readonly poisoned = new Map<string, { version: number; why: string }>();
+  /** The diagnostics last published for each large document (what a quiet re-check compares with). */
+  private readonly published = new Map<string, string>();
+  /** Documents checked again after their full parse (completeParse): the same findings are not published again. */
+  private readonly recheckedQuietly = new Set<string>();
+  /** Open documents the query worker was told to parse ahead (once per opening). */
+  private readonly parsedAhead = new Set<string>();
   private readonly meter = new WorkMeter();
   private readonly scheduler: DiagnosticsScheduler;
   private settings = DEFAULT_WORKER_SETTINGS;
@@ -319,6 +326,33 @@ export class Checker {
       for (const dep of this.service.dependents(changed)) if (dep !== uri) this.scheduler.schedule(dep, false);
       this.sendStatus();
     }
+    // Its findings are out: a large document read by the fast reader gets its syntax trees next.
+    if (this.service.readLazily(uri) || this.toParseAhead(doc)) setImmediate(() => this.completeParse(uri, doc.version));
+  }
+
+  /** A large document the query worker has not been told to parse yet. */
+  private toParseAhead(doc: TextDocument): boolean {
+    return doc.getText().length >= LARGE_DOCUMENT_CHARS && !this.parsedAhead.has(doc.uri);
+  }
+
+  /**
+   * A large document's full parse after its first findings (LanguageService.parseFully): what edits,
+   * code actions and symbols need, then its check again (same findings, not published twice) so that the
+   * checks' memo holds the values edits are parsed from. The query worker parses it too (for hovers).
+   */
+  private completeParse(uri: string, version: number): void {
+    const doc = this.docs.get(uri);
+    if (!doc || doc.version !== version || this.isStale(uri, version)) return;
+    if (this.toParseAhead(doc)) {
+      this.parsedAhead.add(uri);
+      this.feed.checked(uri, version);
+    }
+    if (!this.service.readLazily(uri)) return;
+    this.post({ t: 'checking', uri, version });
+    this.meter.task('parse', () => this.service.parseFully(doc), { uri, version });
+    this.post({ t: 'stats', stats: this.meter.stats });
+    this.recheckedQuietly.add(uri);
+    this.scheduler.schedule(uri, false);
   }
 
   /** A Go document's findings (those of the CRDs its module generates), as diagnostics. */
@@ -330,7 +364,11 @@ export class Checker {
 
   /** Diagnostics go to the main thread serialized here: it forwards the text (lsp/rawJson.ts). */
   private publish(uri: string, version: number, diagnostics: Diagnostic[], stats?: WorkerStats): void {
-    this.post({ t: 'diagnostics', uri, version, params: JSON.stringify({ uri, version, diagnostics }), stats });
+    const params = JSON.stringify({ uri, version, diagnostics });
+    if (this.recheckedQuietly.delete(uri) && this.published.get(uri) === params) return;
+    if ((this.docs.get(uri)?.getText().length ?? 0) >= LARGE_DOCUMENT_CHARS) this.published.set(uri, params);
+    else this.published.delete(uri);
+    this.post({ t: 'diagnostics', uri, version, params, stats });
   }
 
   private request(id: number, method: string, params: unknown): void {
@@ -373,6 +411,11 @@ export class Checker {
         const changed = this.service.update(doc);
         this.feed.crds(doc.uri, 'open', doc.version);
         for (const dep of this.service.dependents(changed)) if (dep !== doc.uri) this.scheduler.schedule(dep, false);
+        // A request about a large document read by the fast reader: its syntax trees now (completeParse's work).
+        if (this.service.parseFully(doc)) {
+          this.recheckedQuietly.add(doc.uri);
+          this.scheduler.schedule(doc.uri, false);
+        }
         return answer(this.service, method, doc, params, (msg) => this.log(msg));
       },
       { uri: doc.uri, version: doc.version },
@@ -427,6 +470,9 @@ export class Checker {
 
   private close(uri: string): void {
     this.scheduler.cancel(uri);
+    this.published.delete(uri);
+    this.recheckedQuietly.delete(uri);
+    this.parsedAhead.delete(uri);
     this.docs.delete(uri);
     this.slots.delete(uri);
     this.meter.forget(uri);

@@ -1,14 +1,16 @@
 /**
  * The query worker's side: hover, completion, code actions, symbols, folding, definitions and code lenses,
- * answered from its own language service, which never runs a check. It parses a document only when a
- * request is about it. Its CRD index is the check worker's, fed as names and texts (a CRD's schema is
- * parsed here the first time a request needs it): so it never parses a document nobody asked about, however
- * hostile, and the index follows the check worker (a CRD edited while a long check runs elsewhere shows
- * its new schema here once the check worker has reached it).
+ * answered from its own language service, which never runs a check. It parses a document when a request
+ * is about it, and a large open one once the check worker has published its first findings (so that the
+ * first hover in it does not wait for its parse). Its CRD index is the check worker's, fed as names and
+ * texts (a CRD's schema is parsed here the first time a request needs it): so it never parses a document
+ * the check worker has not read first, however hostile, and the index follows the check worker (a CRD
+ * edited while a long check runs elsewhere shows its new schema here once the check worker has reached it).
  *
  * A large document (LARGE_DOCUMENT_CHARS) it has not parsed yet is handed to the check worker for the
- * requests that concern the whole document (symbols, folding, code lenses, code actions): parsing it here
- * would hold every hover meanwhile, and the check worker parses it anyway.
+ * requests that concern the whole document (symbols, folding, code lenses): parsing it here would hold
+ * every hover meanwhile, and the check worker parses it anyway. Its code actions always are: they need
+ * the document's findings, which the check worker has and this worker would compute again.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { isGoUri, LanguageService } from '../service';
@@ -16,15 +18,12 @@ import { fromNames } from '../workspace/lightIndex';
 import { readRepositorySettings } from './repository';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
 import { answer } from './answer';
-import { emptyAnswer } from './workerProtocol';
+import { emptyAnswer, LARGE_DOCUMENT_CHARS } from './workerProtocol';
 import { WorkMeter } from './checkWorker';
 import { jsonSafe } from './jsonSafe';
 import { customResourceKinds } from './baselines';
 import type { FromWorker, IndexFeed, ToWorker } from './workerProtocol';
 import { builtinSchemaDir } from '../workspace/builtinSchemaFiles';
-
-/** Documents at least this long are parsed here only for hover, completion and definitions. */
-export const LARGE_DOCUMENT_CHARS = 256 * 1024;
 
 /** The requests on a Go file (inside XValidation markers, the marker fixes): answered by the check worker. */
 const GO_METHODS = new Set(['textDocument/hover', 'textDocument/completion', 'textDocument/signatureHelp', 'textDocument/codeAction']);
@@ -98,11 +97,32 @@ export class Queries {
       if (this.docs.has(m.uri)) this.service.setTestRun(m.uri, m.run);
       return;
     }
+    if (m.t === 'checked') {
+      // After the requests already waiting (they parse it anyway, at their own version).
+      setImmediate(() => this.parseAhead(m.uri, m.version));
+      return;
+    }
     // This worker's own parse of an open document is newer than a check's: keep it.
     if (m.source === 'open' && m.version !== undefined && (this.parsed.get(m.uri) ?? -Infinity) >= m.version) return;
     if (m.source === 'open' && !this.docs.has(m.uri)) return; // closed meanwhile
     const crds = m.crds.map((n) => fromNames(m.uri, n)).filter((c): c is NonNullable<typeof c> => !!c);
     this.service.index.set(m.uri, crds, m.source);
+  }
+
+  /** Parses a large document its first request would otherwise wait for (the first hover in it). */
+  private parseAhead(uri: string, version: number): void {
+    const doc = this.docs.get(uri);
+    if (!doc || doc.version !== version || this.parsed.get(uri) === version) return;
+    this.meter.task(
+      'parse',
+      () => {
+        this.meter.sawVersion(uri, version);
+        this.service.update(doc);
+        this.parsed.set(uri, version);
+      },
+      { uri, version },
+    );
+    this.post({ t: 'stats', stats: this.meter.stats });
   }
 
   private request(id: number, method: string, params: unknown): void {
@@ -124,7 +144,7 @@ export class Queries {
       else this.post({ t: 'response', id, result: emptyAnswer(method) });
       return;
     }
-    if (HANDED_OVER.has(method) && doc.getText().length >= LARGE_DOCUMENT_CHARS && this.parsed.get(doc.uri) !== doc.version) {
+    if (HANDED_OVER.has(method) && doc.getText().length >= LARGE_DOCUMENT_CHARS && (method === 'textDocument/codeAction' || this.parsed.get(doc.uri) !== doc.version)) {
       this.post({ t: 'response', id, delegate: true });
       return;
     }

@@ -123,6 +123,8 @@ export interface CrdText {
 export interface OpenFile {
   td: TextDocument;
   file: YamlFile;
+  /** Read by the fast reader (yaml/document.ts parseBlockYamlDocuments): its syntax trees are not built yet (LanguageService.parseFully). */
+  lazy?: boolean;
 }
 
 /** A document's last findings, reused while its text and what it depends on are unchanged. */

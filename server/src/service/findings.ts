@@ -7,7 +7,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
 import { errorMessage, strictDecodingPath, type FieldError, type PathSegment } from '../engine';
 import { BLOCKING_ERROR_TYPES, CEL_SKIPPED_MESSAGE } from '../engine';
-import { formatFieldPath, mappingKeys, readAsYaml12 } from '../yaml';
+import { formatFieldPath, readAsYaml12 } from '../yaml';
 import { crdKey, type IndexedCrd } from '../workspace/crdIndex';
 import { identityBranches, identityToCheck, literalFindings } from './templates';
 import { definitionsOf, duplicateFindings } from './duplicates';
@@ -16,7 +16,7 @@ import { checkCr, checkCrd, checkCrdUpdate, checkCrUpdate, textKey } from './eng
 import type { CrCheck, CrUpdateCheck, UpdateError } from './caches';
 import { baselineFor, brokenObjectsFinding, compatFindings, onUpdate } from './update';
 import { shiftFinding, type DocumentRole, type Finding, type FindingSeverity, type RelatedFinding } from './finding';
-import { crdVersions, lookupIdentity, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, type CrdVersion } from './kube';
+import { crdVersions, lookupIdentity, resolveCr, roleOf, schemaAtPath, schemaStepsToCrdPath, valueAt, type CrdVersion } from './kube';
 import { formatCost, leafName, shortMessage } from './messages';
 import { closestNames } from '../engine';
 import { documentCoverage, type DocumentCoverage } from './coverage';
@@ -515,10 +515,17 @@ function siblingSuggestions(version: CrdVersion, segs: PathSegment[], doc: YamlD
   );
 }
 
-/** The keys of the mapping at a path (as written); none when it is not a mapping. Indexed once per mapping. */
+/**
+ * The keys of the mapping at a path (as decoded: merge keys looked through); none when it is not a mapping.
+ * Read from the value, not the syntax tree: a document the fast reader read (yaml/document.ts parseBlockYamlDocuments) is
+ * not parsed again for a suggestion.
+ */
 function presentKeys(doc: YamlDocument, segs: PathSegment[]): { has(key: string): boolean } {
-  return mappingKeys(doc.nodeAtPath(segs));
+  const v = valueAt(doc.value, segs);
+  return isJSONObject(v) ? new Set(Object.keys(v)) : NO_KEYS;
 }
+
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** The REST mapper's message for an apiVersion/kind no served CRD version matches. */
 function noMatches(kind: string, apiVersion: string): string {

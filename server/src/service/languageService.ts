@@ -75,10 +75,12 @@ export class LanguageService {
    * `batch`: a one-shot check of many files (the CLI): no per-node memo of CRD checks (it pays off only
    * across edits), and documents of generated YAML are read by the fast reader, their syntax trees
    * built only when a finding needs a position.
+   * `lazyFromChars`: an open document at least this long is first read by the fast reader too (its first
+   * findings come without a syntax tree); parseFully builds its trees after.
    */
   constructor(
     settings: Partial<ServiceSettings> = {},
-    private readonly options: { batch?: boolean } = {},
+    private readonly options: { batch?: boolean; lazyFromChars?: number } = {},
   ) {
     this.ctx = {
       index: this.index,
@@ -167,10 +169,31 @@ export class LanguageService {
     const open = this.ctx.caches.openFiles.get(td.uri);
     let f = open?.file;
     if (!open || !f || (f.source ?? f.text) !== text) {
-      f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, ...parseOptionsOf(this.ctx.files.get(td.uri)), lazy: this.options.batch });
-      this.ctx.caches.openFiles.set(td.uri, { td, file: f });
+      const lazy = this.options.batch || (!f && text.length >= (this.options.lazyFromChars ?? Infinity));
+      f = parseFile(text, f, { yamlVersion: this.ctx.settings.yamlVersion, ...parseOptionsOf(this.ctx.files.get(td.uri)), lazy });
+      this.ctx.caches.openFiles.set(td.uri, { td, file: f, ...(lazy && !this.options.batch && f.readByFastReader ? { lazy: true } : {}) });
     } else if (open.td !== td) open.td = td;
     return f;
+  }
+
+  /** Whether an open document's parse is still the fast reader's (`lazyFromChars`). */
+  readLazily(uri: string): boolean {
+    return this.ctx.caches.openFiles.get(uri)?.lazy === true;
+  }
+
+  /**
+   * A document the fast reader read first (`lazyFromChars`) parsed again in full, its syntax trees and
+   * values the ones later edits are parsed from: true when it was (its findings are then computed afresh,
+   * so that the checks' memo holds the new values and a keystroke re-checks only its path).
+   */
+  parseFully(td: TextDocument): boolean {
+    if (!this.readLazily(td.uri)) return false;
+    const open = this.ctx.caches.openFiles.get(td.uri)!;
+    open.lazy = false;
+    const text = td.getText();
+    if ((open.file.source ?? open.file.text) !== text) return false;
+    this.ctx.caches.openFiles.set(td.uri, { td, file: parseFile(text, undefined, { yamlVersion: this.ctx.settings.yamlVersion, ...parseOptionsOf(this.ctx.files.get(td.uri)) }) });
+    return true;
   }
 
   /**

@@ -421,6 +421,8 @@ export class YamlFile {
    */
   source?: string;
   template?: MaskedTemplate;
+  /** Read by the fast reader (parseBlockYamlDocuments): the documents' syntax trees are built on first use. */
+  readByFastReader = false;
 
   /** @internal use parseYamlDocuments */
   constructor(
@@ -576,7 +578,9 @@ export function parseBlockYamlDocuments(text: string): YamlFile | undefined {
     const parse = () => (full ??= parseYamlDocuments(text)).documents[index].parsedIfMade!;
     return new YamlDocument({ chunkText: c.text, value: values[index], parse }, c.start, index);
   });
-  return new YamlFile(text, documents, new Map(), '1.1');
+  const file = new YamlFile(text, documents, new Map(), '1.1');
+  file.readByFastReader = true;
+  return file;
 }
 
 function mb(n: number): string {
