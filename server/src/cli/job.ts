@@ -37,7 +37,11 @@ export function runJob(): void {
     );
   // Each input's report as soon as it is checked: should this worker run out of its heap, the check in
   // the main thread takes them and goes on from there instead of starting over.
-  io.onInput = (file, report, total) => post({ kind: 'input', file, report: serialize(report), total });
+  // (Handed over, not copied: a report may hold a CRD's text in a fix.)
+  io.onInput = (file, report, total) => {
+    const bytes = serialize(report);
+    parentPort!.postMessage({ kind: 'input', file, report: bytes, total } satisfies FromWorker, [bytes.buffer as ArrayBuffer]);
+  };
   if (data.shard) {
     let report: { report: CheckReport; inputErrors: string[] } | undefined;
     io.shard = { ...data.shard, report: (r) => (report = r) };
