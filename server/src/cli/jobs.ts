@@ -16,8 +16,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { deserialize } from 'node:v8';
-import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
 import type { Worker } from 'node:worker_threads';
+import type * as Zlib from 'node:zlib';
 import { PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES } from '../yaml/parseBound';
 import { parseArgs } from './args';
 import { ProgressLine } from './progress';
@@ -247,15 +247,19 @@ function mergeReports(reports: CheckReport[]): CheckReport {
  * this thread's time, which is otherwise idle while the worker checks.
  */
 function packed(report: Uint8Array): Uint8Array {
-  const z = brotliCompressSync(report, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: report.length } });
+  const { brotliCompressSync, constants } = zlib();
+  const z = brotliCompressSync(report, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: report.length } });
   // Copied out: the result is a view of zlib's 16 KB output chunk, which it would keep (130 MB for the catalog).
   return new Uint8Array(z);
 }
 
 /** The reports workers posted, as objects again (for the check in the main thread that goes on from them). */
 function readReports(done: Map<string, Uint8Array>): Map<string, InputReport> {
-  return new Map([...done].map(([file, bytes]) => [file, deserialize(brotliDecompressSync(bytes)) as InputReport]));
+  return new Map([...done].map(([file, bytes]) => [file, deserialize(zlib().brotliDecompressSync(bytes)) as InputReport]));
 }
+
+/** zlib, loaded when a worker posts a report (a check in the main thread does not load it). */
+const zlib = (): typeof Zlib => require('node:zlib');
 
 function startWorker(entry: string, data: JobData, heapMb: number, onInput: (file: string, r: Uint8Array, total: number) => void): Promise<Exclude<FromWorker, { kind: 'input' }>> {
   return new Promise((resolve, reject) => {
