@@ -40,15 +40,27 @@ function hostileTree(): { root: string; inside: string } {
   return { root, inside };
 }
 
-/** Counts readFileSync and readdirSync calls by path while fn runs. */
+/** Counts file reads (readFileSync, and openSync: cli/files.ts reads inputs into a buffer of its own) and readdirSync calls by path while fn runs. */
 function counting<T>(fn: () => T): { result: T; reads: Map<string, number>; listings: Map<string, number> } {
   const reads = new Map<string, number>();
   const listings = new Map<string, number>();
   const origRead = fs.readFileSync;
+  const origOpen = fs.openSync;
   const origDir = fs.readdirSync;
+  // readFileSync may open the file through fs.openSync: that is the same read.
+  let inRead = false;
   const r = mock.method(fs, 'readFileSync', (...a: Parameters<typeof fs.readFileSync>) => {
     reads.set(String(a[0]), (reads.get(String(a[0])) ?? 0) + 1);
-    return origRead(...a);
+    inRead = true;
+    try {
+      return origRead(...a);
+    } finally {
+      inRead = false;
+    }
+  });
+  const o = mock.method(fs, 'openSync', (...a: Parameters<typeof fs.openSync>) => {
+    if (!inRead) reads.set(String(a[0]), (reads.get(String(a[0])) ?? 0) + 1);
+    return origOpen(...a);
   });
   const d = mock.method(fs, 'readdirSync', (...a: Parameters<typeof fs.readdirSync>) => {
     listings.set(String(a[0]), (listings.get(String(a[0])) ?? 0) + 1);
@@ -58,6 +70,7 @@ function counting<T>(fn: () => T): { result: T; reads: Map<string, number>; list
     return { result: fn(), reads, listings };
   } finally {
     r.mock.restore();
+    o.mock.restore();
     d.mock.restore();
   }
 }

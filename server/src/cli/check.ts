@@ -158,12 +158,7 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
     const languageId = file.path === STDIN || /\.ya?ml$/i.test(file.path) ? 'yaml' : 'plaintext';
     if (how === 'open') return { file, td: readOnlyTextDocument(uri, languageId, 1, file.text) };
     // Indexed: the document is made from the text when it is checked (a new one each time asked).
-    return {
-      file,
-      get td() {
-        return readOnlyTextDocument(uri, languageId, 1, file.text);
-      },
-    };
+    return new IndexedInput(file, uri, languageId);
   });
   // Every input is indexed before any is checked: a CR may come before its CRD.
   for (const d of docs) {
@@ -179,6 +174,21 @@ export function openInputs(files: InputFile[], opts: CheckOptions, how: 'open' |
   // The objects a CRD change breaks are looked for among the inputs.
   if (opts.baselines) service.setWorkspaceObjects(() => docs.map((d) => ({ uri: d.td.uri, text: d.file.text })));
   return { service, docs, paths };
+}
+
+/**
+ * An input only indexed: its document is made from its text each time it is asked for. A class: an object
+ * literal with a getter is a hash table in V8 (400 bytes an input, 3 MB of the catalog's check).
+ */
+class IndexedInput {
+  constructor(
+    readonly file: InputFile,
+    private readonly uri: string,
+    private readonly languageId: string,
+  ) {}
+  get td(): TextDocument {
+    return readOnlyTextDocument(this.uri, this.languageId, 1, this.file.text);
+  }
 }
 
 /** Check files: the same findings as in the editor, sorted by file (input order), line, column. */

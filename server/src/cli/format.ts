@@ -124,9 +124,35 @@ function displayPath(uri: string, report: CheckReport, cwd: string): string {
   return uri;
 }
 
-/** The JSON report: each finding with both messages, 1-based positions, related locations and fixes. */
-export function formatJson(report: CheckReport, inputErrors: string[], cwd: string = process.cwd()): string {
-  const findings = report.findings.map((f) => ({
+/** Characters of the JSON report written at a time (formatJsonPieces). */
+const JSON_PIECE_CHARS = 1 << 20;
+
+/**
+ * The JSON report (each finding with both messages, 1-based positions, related locations and fixes), in
+ * pieces of about a megabyte, each finding made and written in turn: the whole
+ * catalog's report, 8.8 MB of text, was one string of 17 MB (two bytes a character once one is not
+ * Latin-1) beside a copy of every finding, at the end of the check, its memory's peak. The text is
+ * JSON.stringify's of the whole report, indented by 2 (nested values stringified alone and indented:
+ * a line break inside a JSON string is always escaped).
+ */
+export function* formatJsonPieces(report: CheckReport, inputErrors: string[], cwd: string = process.cwd()): Generator<string> {
+  const indented = (v: unknown, by: string) => JSON.stringify(v, jsonSafe, 2).replace(/\n/g, `\n${by}`);
+  let piece = '{\n  "findings": [';
+  for (const [i, f] of report.findings.entries()) {
+    piece += `${i ? ',' : ''}\n    ${indented(jsonFinding(f, report, cwd), '    ')}`;
+    if (piece.length < JSON_PIECE_CHARS) continue;
+    yield piece;
+    piece = '';
+  }
+  const c = report.coverage;
+  // `unchecked` (objects of kinds no known CRD defines) is kept for scripts written against earlier versions.
+  const summary = { files: report.files, documents: report.documents, ...summarize(report.findings), unchecked: c.notChecked.noCrd, checked: c.checked, notChecked: c.notChecked };
+  yield `${piece}${report.findings.length ? '\n  ' : ''}],\n  "summary": ${indented(summary, '  ')},\n  "inputErrors": ${indented(inputErrors, '  ')}\n}\n`;
+}
+
+/** A finding as the JSON report has it. */
+function jsonFinding(f: FileFinding, report: CheckReport, cwd: string) {
+  return {
     file: f.file,
     ...region(f.range),
     severity: cliSeverity(f.severity),
@@ -144,11 +170,7 @@ export function formatJson(report: CheckReport, inputErrors: string[], cwd: stri
     ...(f.params ? { params: f.params } : {}),
     ...(f.related?.length ? { related: f.related.map((r) => ({ file: displayPath(r.location.uri, report, cwd), ...region(r.location.range), message: r.message })) } : {}),
     ...(f.fixes.length ? { fixes: f.fixes.map((x) => ({ title: x.title, edits: x.edits.map((e) => ({ ...region(e.range), newText: e.newText })) })) } : {}),
-  }));
-  const c = report.coverage;
-  // `unchecked` (objects of kinds no known CRD defines) is kept for scripts written against earlier versions.
-  const summary = { files: report.files, documents: report.documents, ...summarize(report.findings), unchecked: c.notChecked.noCrd, checked: c.checked, notChecked: c.notChecked };
-  return JSON.stringify({ findings, summary, inputErrors }, jsonSafe, 2) + '\n';
+  };
 }
 
 /** Bigints (exact large integers in params) as numbers' text. */

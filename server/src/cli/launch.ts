@@ -23,6 +23,7 @@ export function launch(load: () => Program, entry: string): void {
     process.argv.slice(2),
     {
       stdout: (s) => process.stdout.write(s),
+      stdoutBytes: (b) => process.stdout.write(b),
       stderr: (s) => process.stderr.write(s),
       cwd: process.cwd(),
       ...(process.stderr.isTTY ? { terminal: { columns: process.stderr.columns || 80 } } : {}),

@@ -14,13 +14,18 @@ import { excludedBy, remoteCrdFiles, repositoryContexts } from './sources';
 import { isUrl } from '../workspace/sources';
 import { catalogCrdFiles, catalogOf, checkWithCatalog, writeLock } from './catalog';
 import { checkGoPackages, type GoCheck } from './goCheck';
-import { formatJson, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
+import { formatJsonPieces, formatSarif, formatSummary, formatText, nothingChecked, summarize } from './format';
 import { formatPreviewJson, formatPreviewYaml, hasErrors, previewFiles } from './preview';
 import pkg from '../../../package.json';
 
 /** Where the CLI writes, and the directory relative paths are resolved against (for SARIF). */
 export interface CliIO {
   stdout: (s: string) => void;
+  /**
+   * Output already encoded as UTF-8 (a check worker's report, cli/jobs.ts: written as it came, not made a
+   * string again); without it, the bytes are decoded and given to `stdout`.
+   */
+  stdoutBytes?: (b: Uint8Array) => void;
   stderr: (s: string) => void;
   cwd: string;
   /**
@@ -280,7 +285,8 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
 export function printCheckReport(report: CheckReport, args: Pick<CliArgs, 'quiet' | 'format' | 'unknownKinds' | 'failOnUnchecked'>, io: CliIO, inputErrors: string[]): number {
   const counts = summarize(report.findings);
   if (args.quiet) report.findings = report.findings.filter((f) => f.severity === 'error' || f.severity === 'warning');
-  if (args.format === 'json') io.stdout(formatJson(report, inputErrors, io.cwd));
+  // In pieces: the report of thousands of files is not made one string (format.ts).
+  if (args.format === 'json') for (const piece of formatJsonPieces(report, inputErrors, io.cwd)) io.stdout(piece);
   else if (args.format === 'sarif') io.stdout(formatSarif(report, { version: pkg.version, cwd: io.cwd, inputErrors }));
   else {
     io.stdout(formatText(report.findings));

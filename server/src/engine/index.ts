@@ -38,7 +38,7 @@ export { FieldPath, strictDecodingPath } from './field/path';
 export { closestNames, closestValue } from './field/similar';
 export { goDeepEqual, GoStruct } from './json/go';
 export { IntegralFloat, parseJSONLossless, stringifyJSONLossless } from './json/lossless';
-export { deepEqualJSON, isJSONObject, setOwn } from './json/values';
+export { deepEqualJSON, detachedString, isJSONObject, setOwn } from './json/values';
 export { compileRE2 } from './regex/re2';
 export { schemaNodes } from './schema/cel/compile';
 export { compileAt, completionAt, costBreakdown, fieldsOf, functionsFor, signatureAt, siteEnvironment, typeAt, typeText } from './schema/cel/query';

@@ -10,6 +10,7 @@
  * (flow style, directives, several documents in a chunk, ...) returns undefined and the caller parses
  * the file fully as before.
  */
+import { detachedString } from '../engine';
 import { parseYamlDocuments, splitYamlChunks } from '../yaml';
 import { readBlockYaml } from '../yaml/block';
 import { extractCrds, type CrdOrigin, type IndexedCrd } from './crdIndex';
@@ -40,16 +41,10 @@ export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'
   for (const chunk of splitYamlChunks(text)) {
     line += countLines(text, at, chunk.start);
     at = chunk.start;
-    const short = withoutHeavySpecBlocks(chunk.text);
-    if (short === undefined) return undefined;
-    // The fast reader takes generated YAML; anything else (comments only, ...) the full parse.
-    let value = readBlockYaml(short);
-    if (value === undefined) {
-      const docs = parseYamlDocuments(short).documents;
-      if (docs.length === 0) continue; // comments only
-      if (docs.length !== 1 || docs[0].errors.length) return undefined;
-      value = docs[0].value;
-    }
+    const light = lightValue(chunk.text);
+    if (light === undefined) return undefined;
+    if (light === COMMENTS_ONLY) continue;
+    const value = light.value;
     const index = docIndex++;
     const found = extractCrds(uri, [{ index, text: chunk.text, value, startLine: line }], { freshIds: !!rereadable });
     if (found.length === 0) {
@@ -62,49 +57,100 @@ export function lightCrds(uri: string, text: string, yamlVersion?: '1.1' | '1.2'
   return out;
 }
 
+const COMMENTS_ONLY = Symbol('comments only');
+
 /**
- * Makes `crd.crd` parse the document's text the first time it is read (`fallback` if that fails). With
- * `again`, the text too is read (from the file, chunk `start`-`end`) on first use, and both can be dropped.
+ * The value of a CRD document without its heavy blocks (withoutHeavySpecBlocks); undefined when the light
+ * path does not apply to it.
  */
-function parsedOnFirstUse(crd: IndexedCrd, fallback: Record<string, unknown>, yamlVersion?: '1.1' | '1.2', again?: Rereadable & { start: number; end: number }): IndexedCrd {
-  let full: Record<string, unknown> | undefined;
+function lightValue(chunk: string): { value: unknown } | typeof COMMENTS_ONLY | undefined {
+  const short = withoutHeavySpecBlocks(chunk);
+  if (short === undefined) return undefined;
+  // The fast reader takes generated YAML; anything else (comments only, ...) the full parse.
+  const fast = readBlockYaml(short);
+  if (fast !== undefined) return { value: fast };
+  const docs = parseYamlDocuments(short).documents;
+  if (docs.length === 0) return COMMENTS_ONLY;
+  if (docs.length !== 1 || docs[0].errors.length) return undefined;
+  return { value: docs[0].value };
+}
+
+/** What a lazily parsed CRD keeps (the getters below read it). */
+interface LazyState {
+  /** The document's text, while held. */
+  text?: string;
+  /** Its full value, once parsed (while held). */
+  full?: Record<string, unknown>;
+  /** The value of the light parse (without `again`): the fallback of a full parse that gives no CRD. */
+  light?: Record<string, unknown>;
+  yamlVersion?: '1.1' | '1.2';
+  again?: Rereadable & { start: number; end: number };
+}
+
+const LAZY = Symbol('lazy CRD');
+type LazyCrd = IndexedCrd & { [LAZY]: LazyState };
+
+/**
+ * `found` with `crd` parsing the document's text the first time it is read (`fallback` if that fails).
+ * With `again`, the text too is read (from the file, chunk `start`-`end`) on first use, both can be
+ * dropped, and nothing of the light parse is kept (the fallback is read again from the text if needed).
+ *
+ * A new object, with `text` and `crd` defined on it by getters that all CRDs share: redefining values as
+ * getters, or a getter of its own for each CRD (a hidden class each), turned every CRD into a hash table;
+ * with the light value and its text kept, the index of the catalog's 8,295 CRDs took 40 MB of the heap.
+ */
+function parsedOnFirstUse(found: IndexedCrd, fallback: Record<string, unknown>, yamlVersion?: '1.1' | '1.2', again?: Rereadable & { start: number; end: number }): IndexedCrd {
+  const { text, crd: _light, ...names } = found;
+  const crd = names as LazyCrd;
+  const state: LazyState = again ? { yamlVersion, again } : { text, light: fallback, yamlVersion };
   if (again) {
-    let text: string | undefined;
-    const drop = () => {
-      text = undefined;
-      full = undefined;
-    };
-    Object.defineProperty(crd, 'text', {
-      enumerable: true,
-      configurable: true,
-      get(): string {
-        if (text === undefined) {
-          text = again.reread().slice(again.start, again.end);
-          again.held(crd, text.length, drop);
-        }
-        return text;
-      },
+    // Copied out of the light parse's text, which they would keep alive.
+    crd.name = detachedString(crd.name);
+    crd.group = detachedString(crd.group);
+    crd.kind = detachedString(crd.kind);
+    crd.plural = detachedString(crd.plural);
+  }
+  Object.defineProperty(crd, LAZY, { value: state, writable: true });
+  Object.defineProperty(crd, 'text', { enumerable: true, configurable: true, get: lazyText });
+  Object.defineProperty(crd, 'crd', { enumerable: true, configurable: true, get: lazyValue });
+  return crd;
+}
+
+function lazyText(this: LazyCrd): string {
+  const state = this[LAZY];
+  if (state.text === undefined) {
+    const again = state.again!;
+    state.text = again.reread().slice(again.start, again.end);
+    // Held within the caches' budget, which drops the least recently read (caches.ts).
+    again.held(this, state.text.length, () => {
+      state.text = undefined;
+      state.full = undefined;
     });
   }
-  Object.defineProperty(crd, 'crd', {
-    enumerable: true,
-    configurable: true,
-    get(): Record<string, unknown> {
-      if (!full) {
-        // Generated CRD YAML is read by the fast block reader; anything else by the full parse.
-        const fast = yamlVersion === '1.2' ? undefined : readBlockYaml(crd.text);
-        const v = fast !== undefined ? fast : parseYamlDocuments(crd.text, { yamlVersion }).documents[0]?.value;
-        if (fast !== undefined) crd.blockYaml = true;
-        // Only the value is taken (the CRD keeps its id): a fresh id, not one looked up by text, which
-        // would keep every text read here alive in crdIndex's table (11 MB of argo-helm's check).
-        const again = extractCrds(crd.uri, [{ index: crd.docIndex, text: crd.text, value: v, startLine: crd.startLine }], { freshIds: true })[0];
-        // The light names are those of the full value (the cut never touches them); the value wins regardless.
-        full = again?.crd ?? fallback;
-      }
-      return full;
-    },
-  });
-  return crd;
+  return state.text;
+}
+
+function lazyValue(this: LazyCrd): Record<string, unknown> {
+  const state = this[LAZY];
+  if (!state.full) {
+    const text = this.text;
+    // Generated CRD YAML is read by the fast block reader; anything else by the full parse.
+    const fast = state.yamlVersion === '1.2' ? undefined : readBlockYaml(text);
+    const v = fast !== undefined ? fast : parseYamlDocuments(text, { yamlVersion: state.yamlVersion }).documents[0]?.value;
+    if (fast !== undefined) this.blockYaml = true;
+    // Only the value is taken (the CRD keeps its id): a fresh id, not one looked up by text, which
+    // would keep every text read here alive in crdIndex's table (11 MB of argo-helm's check).
+    const parsed = extractCrds(this.uri, [{ index: this.docIndex, text, value: v, startLine: this.startLine }], { freshIds: true })[0];
+    // The light names are those of the full value (the cut never touches them); the value wins regardless.
+    state.full = parsed?.crd ?? state.light ?? lightFallback(this);
+  }
+  return state.full;
+}
+
+/** The light value of a CRD read again (the fallback of a full parse that gives no CRD); its names if the file changed meanwhile. */
+function lightFallback(crd: IndexedCrd): Record<string, unknown> {
+  const light = lightValue(crd.text);
+  return light && light !== COMMENTS_ONLY ? (light.value as Record<string, unknown>) : stubOf(crd);
 }
 
 /** An indexed CRD as another thread describes it: its document's text and names, nothing parsed. */
@@ -127,15 +173,20 @@ export function namesOf(c: IndexedCrd): CrdNames {
 
 /** An indexed CRD from its names, its value parsed from its text the first time something asks for it. */
 export function fromNames(uri: string, n: CrdNames): IndexedCrd | undefined {
-  const stub = {
+  const stub = stubOf(n);
+  const crd = extractCrds(uri, [{ index: n.docIndex, text: n.text, value: stub, startLine: n.startLine }])[0];
+  if (crd && n.catalog) crd.catalog = n.catalog;
+  return crd && parsedOnFirstUse(crd, stub);
+}
+
+/** A CRD object of only its names. */
+function stubOf(n: Pick<CrdNames, 'name' | 'group' | 'kind' | 'plural'>): Record<string, unknown> {
+  return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata: { name: n.name },
     spec: { group: n.group, names: { kind: n.kind, plural: n.plural } },
   };
-  const crd = extractCrds(uri, [{ index: n.docIndex, text: n.text, value: stub, startLine: n.startLine }])[0];
-  if (crd && n.catalog) crd.catalog = n.catalog;
-  return crd && parsedOnFirstUse(crd, stub);
 }
 
 function countLines(text: string, from: number, to: number): number {
