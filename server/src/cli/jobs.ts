@@ -55,7 +55,7 @@ const YOUNG_GENERATION_MB = 8;
 /**
  * The heaps of all check workers together may not exceed this (issue 29: peak memory bounded by the
  * largest file, not by the total): V8 grows each worker's heap into its cap, so two workers sized for the
- * catalog's 2.9 MB CRDs (257 MB each) peaked at 560 MB where one peaks at about 300 MB, and on 2 cores
+ * catalog's 2.9 MB CRDs (257 MB each) peaked at 560 MB where one peaked at about 300 MB (230 MB since the index and the report were made smaller), and on 2 cores
  * the second worker saved no wall time. Without --jobs, fewer workers are started when their caps add
  * up past it (at least one); --jobs N is taken as asked.
  */
