@@ -80,7 +80,6 @@ export class Checker {
   /** Documents checked again after their full parse (completeParse): the same findings are not published again. */
   private readonly recheckedQuietly = new Set<string>();
   /** Open documents the query worker was told to parse ahead (once per opening). */
-  private readonly parsedAhead = new Set<string>();
   private readonly meter = new WorkMeter();
   private readonly scheduler: DiagnosticsScheduler;
   private settings = DEFAULT_WORKER_SETTINGS;
@@ -327,26 +326,17 @@ export class Checker {
       this.sendStatus();
     }
     // Its findings are out: a large document read by the fast reader gets its syntax trees next.
-    if (this.service.readLazily(uri) || this.toParseAhead(doc)) setImmediate(() => this.completeParse(uri, doc.version));
-  }
-
-  /** A large document the query worker has not been told to parse yet. */
-  private toParseAhead(doc: TextDocument): boolean {
-    return doc.getText().length >= LARGE_DOCUMENT_CHARS && !this.parsedAhead.has(doc.uri);
+    if (this.service.readLazily(uri)) setImmediate(() => this.completeParse(uri, doc.version));
   }
 
   /**
    * A large document's full parse after its first findings (LanguageService.parseFully): what edits,
    * code actions and symbols need, then its check again (same findings, not published twice) so that the
-   * checks' memo holds the values edits are parsed from. The query worker parses it too (for hovers).
+   * checks' memo holds the values edits are parsed from.
    */
   private completeParse(uri: string, version: number): void {
     const doc = this.docs.get(uri);
     if (!doc || doc.version !== version || this.isStale(uri, version)) return;
-    if (this.toParseAhead(doc)) {
-      this.parsedAhead.add(uri);
-      this.feed.checked(uri, version);
-    }
     if (!this.service.readLazily(uri)) return;
     this.post({ t: 'checking', uri, version });
     this.meter.task('parse', () => this.service.parseFully(doc), { uri, version });
@@ -472,7 +462,6 @@ export class Checker {
     this.scheduler.cancel(uri);
     this.published.delete(uri);
     this.recheckedQuietly.delete(uri);
-    this.parsedAhead.delete(uri);
     this.docs.delete(uri);
     this.slots.delete(uri);
     this.meter.forget(uri);

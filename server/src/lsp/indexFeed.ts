@@ -57,11 +57,6 @@ export class QueryWorkerFeed {
     this.send({ t: 'testRun', uri, run: run && { text: run.text, outcomes: new Map([...run.outcomes].map(([i, o]) => [i, jsonSafe(o)])) } });
   }
 
-  /** A large document's first findings are out (the query worker parses it now). */
-  checked(uri: string, version: number): void {
-    this.send({ t: 'checked', uri, version });
-  }
-
   /** A closed document: its context is sent again when it is opened again. */
   forget(uri: string): void {
     this.contexts.delete(uri);

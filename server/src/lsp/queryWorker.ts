@@ -97,32 +97,11 @@ export class Queries {
       if (this.docs.has(m.uri)) this.service.setTestRun(m.uri, m.run);
       return;
     }
-    if (m.t === 'checked') {
-      // After the requests already waiting (they parse it anyway, at their own version).
-      setImmediate(() => this.parseAhead(m.uri, m.version));
-      return;
-    }
     // This worker's own parse of an open document is newer than a check's: keep it.
     if (m.source === 'open' && m.version !== undefined && (this.parsed.get(m.uri) ?? -Infinity) >= m.version) return;
     if (m.source === 'open' && !this.docs.has(m.uri)) return; // closed meanwhile
     const crds = m.crds.map((n) => fromNames(m.uri, n)).filter((c): c is NonNullable<typeof c> => !!c);
     this.service.index.set(m.uri, crds, m.source);
-  }
-
-  /** Parses a large document its first request would otherwise wait for (the first hover in it). */
-  private parseAhead(uri: string, version: number): void {
-    const doc = this.docs.get(uri);
-    if (!doc || doc.version !== version || this.parsed.get(uri) === version) return;
-    this.meter.task(
-      'parse',
-      () => {
-        this.meter.sawVersion(uri, version);
-        this.service.update(doc);
-        this.parsed.set(uri, version);
-      },
-      { uri, version },
-    );
-    this.post({ t: 'stats', stats: this.meter.stats });
   }
 
   private request(id: number, method: string, params: unknown): void {

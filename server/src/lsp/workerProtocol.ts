@@ -66,9 +66,8 @@ export type IndexFeed =
   /** An open file's baseline, as the check worker read it (hover shows baseline values, fixes see updates). */
   | { t: 'baseline'; uri: string; baseline?: FileBaseline }
   /** The last run of a CRD rule test file's cases (the query worker's code lenses show the outcomes). */
-  | { t: 'testRun'; uri: string; run?: TestRun }
-  /** A large open document's first findings are out: the query worker parses it now, before a request waits for it. */
-  | { t: 'checked'; uri: string; version: number };
+  | { t: 'testRun'; uri: string; run?: TestRun };
+/** A large open document's first findings are out: the query worker parses it now, before a request waits for it. */
 
 /**
  * Open documents at least this long are first read by the check worker's fast reader (their findings
