@@ -23,6 +23,9 @@ function giveUp(): never {
   throw new NotBlockYaml();
 }
 
+/** mapKey's text of the value in a key error: none here (one function for every key, not one per key). */
+const noValue = (): string => '';
+
 /** Characters that may not start a plain scalar here (or that we leave to the full parser). */
 const NOT_PLAIN_START = new Set(['&', '*', '!', '%', '@', '`', '?', '|', '>', '[', ']', '{', '}', ',', '#', "'", '"']);
 
@@ -197,7 +200,7 @@ class Reader {
       if (end < 0) giveUp();
       const raw = t.slice(indent, end);
       if (raw.includes(' #') || raw !== raw.trimEnd() || raw === '<<') giveUp();
-      key = mapKey(resolveScalar(raw, true, ''), () => '');
+      key = mapKey(resolveScalar(raw, true, ''), noValue);
     }
     let col = end + 1;
     while (col < t.length && t.charCodeAt(col) === 32) col++;
@@ -617,7 +620,7 @@ function keyAt(t: string, at: number, end: number): { name: string; start: numbe
     if (i < 0 || i >= end) return undefined;
     close = i;
     try {
-      name = mapKey(resolveScalar(t.slice(at, i), true, ''), () => '');
+      name = mapKey(resolveScalar(t.slice(at, i), true, ''), noValue);
     } catch {
       return undefined;
     }

@@ -222,6 +222,8 @@ function resolveUnchecked(tag: string, s: string): Resolved {
  */
 export function resolveScalar(value: string, plain: boolean, tag: string): GoScalar {
   if (tag === '' && !plain) return { kind: 'string', value };
+  // Most plain scalars (names, images, keys) start with no character any resolution looks at: a string.
+  if (tag === '' && value !== '' && hint(value[0]) === undefined) return { kind: 'string', value };
   if (!isResolvableTag(tag)) {
     if (tag === BINARY) return { kind: 'string', value: decodeBinary(value) };
     return { kind: 'string', value };
