@@ -199,7 +199,7 @@ function resolveUnchecked(tag: string, s: string): Resolved {
       if (f !== undefined) return { tag: FLOAT, value: { kind: 'float', value: f } };
     } else if (h === 'D' || h === 'S') {
       if ((tag === '' || tag === TIMESTAMP) && isTimestamp(s)) return { tag: TIMESTAMP, value: { kind: 'string', value: s } };
-      const plain = s.replace(/_/g, '');
+      const plain = s.includes('_') ? s.replace(/_/g, '') : s;
       const i = parseGoInt(plain, false);
       if (i !== undefined) return { tag: INT, value: { kind: 'int', value: i } };
       const u = parseGoInt(plain, true);
