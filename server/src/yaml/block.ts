@@ -132,7 +132,6 @@ class Reader {
 
   private mapping(indent: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const seen = new Set<string>();
     for (;;) {
       this.skipEmpty();
       const j = this.i;
@@ -144,8 +143,8 @@ class Reader {
       // The line, the key (a scalar token and its text), the colon and the space after it.
       this.countLine(j);
       this.counts.tokens += 4;
-      if (seen.has(key)) giveUp();
-      seen.add(key);
+      // A key met before (each is set before the next is read; setKey makes `__proto__` an own key too).
+      if (Object.hasOwn(out, key)) giveUp();
       setKey(out, key, this.value(rest, restCol, indent, true));
     }
     return out;
