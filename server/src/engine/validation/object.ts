@@ -10,6 +10,7 @@ import { isSchema, num, schemaValidator, type Validate } from './schema';
 
 const noPatterns = (): boolean => false;
 const noPatternMatches = (): Array<[string, unknown]> => [];
+const NO_KEYS: readonly string[] = [];
 
 /** objectValidator: min/maxProperties, additionalProperties, properties, required, patternProperties. */
 export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path: ValuePath | null, corr?: Correlation) => Result {
@@ -29,6 +30,8 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
     const mine = byMode[formatsAsWritten() ? 1 : 0];
     return (mine[i] ??= schemaValidator(props![propNames[i]]));
   };
+  // The value's own keys matter only to these (a schema of properties alone looks up its properties).
+  const readsKeys = apForbids || apSchema !== undefined || patternProps.length > 0 || minP !== undefined || maxP !== undefined;
   return (val, path, corr) => {
     // No closure per call for the many schemas without patternProperties.
     const matchingPatterns =
@@ -47,7 +50,7 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
             });
     const res: Result = { errors: [], matchCount: 0 };
     // The path's name is spelled only for an error: every map of every object passes here.
-    const keys = Object.keys(val);
+    const keys = readsKeys ? Object.keys(val) : NO_KEYS;
     const n = keys.length;
     if (minP !== undefined && n < minP) {
       const name = nameOf(path);
