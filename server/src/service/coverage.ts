@@ -47,9 +47,16 @@ export type DocumentCoverage =
 /** Files of client-side tools by name, whatever they hold (a kustomization need not say its kind). */
 const CLIENT_SIDE_FILES = /(^|\/)(kustomization\.ya?ml|Kustomization|Chart\.ya?ml|Chart\.lock|requirements\.ya?ml|values([.-][^/]*)?\.ya?ml|helmfile\.ya?ml)$/;
 
-/** Whether a file is a client-side tool's by its name. */
+let lastUri: string | undefined;
+let lastClientSide = false;
+
+/** Whether a file is a client-side tool's by its name (the last file's answer kept: asked for each of its documents). */
 function clientSideFile(uri: string): boolean {
-  return CLIENT_SIDE_FILES.test(uri.split(/[?#]/)[0]);
+  if (uri !== lastUri) {
+    lastClientSide = CLIENT_SIDE_FILES.test(uri.split(/[?#]/)[0]);
+    lastUri = uri;
+  }
+  return lastClientSide;
 }
 
 /** The identities a known CRD serves, for a template's if/else branches (templates.ts identityToCheck). */

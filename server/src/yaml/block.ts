@@ -23,6 +23,14 @@ function giveUp(): never {
   throw new NotBlockYaml();
 }
 
+/** mapKey's text of the value in a key error: none here (one function for every key, not one per key). */
+const noValue = (): string => '';
+
+/** Whether line t has a sequence entry's dash at col (`-` alone or followed by a space), without a copy of the line. */
+function dashAt(t: string, col: number): boolean {
+  return t.charCodeAt(col) === 45 /* - */ && (t.length === col + 1 || t.charCodeAt(col + 1) === 32);
+}
+
 /** Characters that may not start a plain scalar here (or that we leave to the full parser). */
 const NOT_PLAIN_START = new Set(['&', '*', '!', '%', '@', '`', '?', '|', '>', '[', ']', '{', '}', ',', '#', "'", '"']);
 
@@ -62,6 +70,8 @@ class Reader {
   private readonly n: number;
   private i = 0;
   private depth = 0;
+  /** Where the value after the last key read (key()) starts: no object per key. */
+  private keyEnd = 0;
   /**
    * Upper bounds of the lexer's tokens: each line's indentation, newline and comment (with the space
    * before it) counted where the line is read, plus its dashes, keys, colons, scalars and flow punctuation;
@@ -121,29 +131,28 @@ class Reader {
   /** A block collection starting at the current line, at its indentation. */
   private block(indent: number): unknown {
     if (++this.depth > MAX_YAML_DEPTH) giveUp();
-    const c = this.texts[this.i].slice(this.indents[this.i]);
-    const v = c === '-' || c.startsWith('- ') ? this.sequence(indent) : this.mapping(indent);
+    const v = dashAt(this.texts[this.i], this.indents[this.i]) ? this.sequence(indent) : this.mapping(indent);
     this.depth--;
     return v;
   }
 
   private mapping(indent: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const seen = new Set<string>();
     for (;;) {
       this.skipEmpty();
       const j = this.i;
       if (j >= this.n || this.indents[j] < indent) break;
       if (this.indents[j] > indent) giveUp();
-      const c = this.texts[j].slice(indent);
-      if (c === '-' || c.startsWith('- ')) break; // a compact sequence's end
-      const { key, rest, restCol } = this.key(this.texts[j], indent);
+      const t = this.texts[j];
+      if (dashAt(t, indent)) break; // a compact sequence's end
+      const key = this.key(t, indent);
+      const restCol = this.keyEnd;
       // The line, the key (a scalar token and its text), the colon and the space after it.
       this.countLine(j);
       this.counts.tokens += 4;
-      if (seen.has(key)) giveUp();
-      seen.add(key);
-      setKey(out, key, this.value(rest, restCol, indent, true));
+      // A key met before (each is set before the next is read; setKey makes `__proto__` an own key too).
+      if (Object.hasOwn(out, key)) giveUp();
+      setKey(out, key, this.value(t.slice(restCol), restCol, indent, true));
     }
     return out;
   }
@@ -156,8 +165,7 @@ class Reader {
       if (j >= this.n || this.indents[j] < indent) break;
       if (this.indents[j] > indent) giveUp();
       const t = this.texts[j];
-      const c = t.slice(indent);
-      if (!(c === '-' || c.startsWith('- '))) break;
+      if (!dashAt(t, indent)) break;
       let col = indent + 1;
       while (col < t.length && t.charCodeAt(col) === 32) col++;
       const rest = t.slice(col);
@@ -179,8 +187,8 @@ class Reader {
     return out;
   }
 
-  /** A key at `indent` of the current line: its JSON key and what follows the colon. */
-  private key(t: string, indent: number): { key: string; rest: string; restCol: number } {
+  /** A key at `indent` of the current line: its JSON key (keyEnd: the column of what follows the colon). */
+  private key(t: string, indent: number): string {
     let end: number;
     let key: string;
     const q = t[indent];
@@ -197,12 +205,13 @@ class Reader {
       if (end < 0) giveUp();
       const raw = t.slice(indent, end);
       if (raw.includes(' #') || raw !== raw.trimEnd() || raw === '<<') giveUp();
-      key = mapKey(resolveScalar(raw, true, ''), () => '');
+      key = mapKey(resolveScalar(raw, true, ''), noValue);
     }
     let col = end + 1;
     while (col < t.length && t.charCodeAt(col) === 32) col++;
     if (col === end + 1 && col < t.length) giveUp();
-    return { key, rest: t.slice(col), restCol: col };
+    this.keyEnd = col;
+    return key;
   }
 
   /**
@@ -231,8 +240,7 @@ class Reader {
     }
     // A mapping's value may be a sequence at the mapping's own indentation.
     if (inMapping && next < this.n && this.indents[next] === indent) {
-      const c = this.texts[next].slice(indent);
-      if (c === '-' || c.startsWith('- ')) {
+      if (dashAt(this.texts[next], indent)) {
         this.skipEmpty();
         return this.block(indent);
       }
@@ -617,7 +625,7 @@ function keyAt(t: string, at: number, end: number): { name: string; start: numbe
     if (i < 0 || i >= end) return undefined;
     close = i;
     try {
-      name = mapKey(resolveScalar(t.slice(at, i), true, ''), () => '');
+      name = mapKey(resolveScalar(t.slice(at, i), true, ''), noValue);
     } catch {
       return undefined;
     }

@@ -199,7 +199,7 @@ function resolveUnchecked(tag: string, s: string): Resolved {
       if (f !== undefined) return { tag: FLOAT, value: { kind: 'float', value: f } };
     } else if (h === 'D' || h === 'S') {
       if ((tag === '' || tag === TIMESTAMP) && isTimestamp(s)) return { tag: TIMESTAMP, value: { kind: 'string', value: s } };
-      const plain = s.replace(/_/g, '');
+      const plain = s.includes('_') ? s.replace(/_/g, '') : s;
       const i = parseGoInt(plain, false);
       if (i !== undefined) return { tag: INT, value: { kind: 'int', value: i } };
       const u = parseGoInt(plain, true);
@@ -222,6 +222,8 @@ function resolveUnchecked(tag: string, s: string): Resolved {
  */
 export function resolveScalar(value: string, plain: boolean, tag: string): GoScalar {
   if (tag === '' && !plain) return { kind: 'string', value };
+  // Most plain scalars (names, images, keys) start with no character any resolution looks at: a string.
+  if (tag === '' && value !== '' && hint(value[0]) === undefined) return { kind: 'string', value };
   if (!isResolvableTag(tag)) {
     if (tag === BINARY) return { kind: 'string', value: decodeBinary(value) };
     return { kind: 'string', value };

@@ -79,7 +79,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   // Built-in schemas have no embedded resources: only the root's metadata is ObjectMeta's to coerce (not
   // the whole object copied again).
   const head: Record<string, unknown> = {};
-  for (const k of ['apiVersion', 'kind', 'metadata']) if (Object.hasOwn(work, k)) head[k] = work[k];
+  for (const k of HEAD_FIELDS) if (Object.hasOwn(work, k)) head[k] = work[k];
   const c = coerceObjectMeta(head, NO_SCHEMA, { isResourceRoot: true });
   if (c.error) {
     res.errors.push(c.error);
@@ -105,9 +105,14 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
     if (HANDWRITTEN_KINDS.includes(`${opts.apiVersion}/${opts.kind}`)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work, opts.kubernetesMinor));
     else errs.push(...validateBuiltinObjectMeta(work, opts.namespaced ?? true, () => []));
   }
+  // Most objects have no errors: nothing to filter.
+  if (errs.length === 0) return;
   const selectorByKustomize = opts.kustomized && !(isJSONObject(work.spec) && work.spec.selector !== undefined);
   res.errors.push(...dedupErrors(errs.filter((e) => !((opts.partial || opts.kustomized) && e.type === 'FieldValueRequired') && !emptyEnumValue(e) && !(selectorByKustomize && selectorError(e)))));
 }
+
+/** The root fields ObjectMeta coercion reads. */
+const HEAD_FIELDS = ['apiVersion', 'kind', 'metadata'];
 
 /**
  * An error on a controller's selector or on its match with the template's labels: kustomize's

@@ -10,54 +10,63 @@ export class FieldPath {
   /** Number of segments from the root. */
   readonly length: number;
 
+  /**
+   * The last segment as its kind and its name, index or key (null at the root): its PathSegment is made
+   * only when segments() is asked (most paths of a check are never printed nor listed).
+   */
   private constructor(
     private readonly parent: FieldPath | null,
-    private readonly seg: PathSegment | null,
+    private readonly kind: PathSegment['kind'] | null,
+    private readonly step: string | number,
   ) {
-    this.length = parent && seg ? parent.length + 1 : 0;
+    this.length = parent && kind ? parent.length + 1 : 0;
   }
 
   /** A new root path; `NewPath(name, more...)`. With no names, the nil path (prints `""`). */
   static root(...names: string[]): FieldPath {
-    let p = new FieldPath(null, null);
-    for (const n of names) p = p.child(n);
+    let p = new FieldPath(null, null, '');
+    for (let i = 0; i < names.length; i++) p = p.child(names[i]);
     return p;
   }
 
   child(name: string, ...more: string[]): FieldPath {
-    let p: FieldPath = new FieldPath(this, { kind: 'field', name });
-    for (const n of more) p = p.child(n);
+    let p: FieldPath = new FieldPath(this, 'field', name);
+    for (let i = 0; i < more.length; i++) p = p.child(more[i]);
     return p;
   }
 
   index(index: number): FieldPath {
-    return new FieldPath(this, { kind: 'index', index });
+    return new FieldPath(this, 'index', index);
   }
 
   key(key: string): FieldPath {
-    return new FieldPath(this, { kind: 'key', key });
+    return new FieldPath(this, 'key', key);
   }
 
   /** The segments from the root. */
   segments(): PathSegment[] {
     const out: PathSegment[] = [];
-    for (let p: FieldPath | null = this; p?.seg; p = p.parent) out.push(p.seg);
+    for (let p: FieldPath | null = this; p?.kind; p = p.parent) out.push(p.segment());
     return out.reverse();
   }
 
+  private segment(): PathSegment {
+    if (this.kind === 'index') return { kind: 'index', index: this.step as number };
+    if (this.kind === 'key') return { kind: 'key', key: this.step as string };
+    return { kind: 'field', name: this.step as string };
+  }
+
   isRoot(): boolean {
-    return this.seg === null;
+    return this.kind === null;
   }
 
   toString(): string {
     if (this.printed !== undefined) return this.printed;
-    const seg = this.seg;
     let s = '';
-    if (seg && this.parent) {
+    if (this.kind && this.parent) {
       const head = this.parent.toString();
-      if (seg.kind === 'field') s = head === '' ? seg.name : `${head}.${seg.name}`;
-      else if (seg.kind === 'index') s = `${head}[${seg.index}]`;
-      else s = `${head}[${seg.key}]`;
+      if (this.kind === 'field') s = head === '' ? (this.step as string) : `${head}.${this.step}`;
+      else s = `${head}[${this.step}]`;
     }
     this.printed = s;
     return s;

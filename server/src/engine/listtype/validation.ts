@@ -13,15 +13,16 @@ export function validateListSetsAndMaps(fldPath: FieldPath, s: JSONSchemaProps |
   // Nothing to look at where no set or map list can be below.
   if (!s || !isJSONObject(obj) || !markedBelow(s, 'listType')) return [];
   const errs: FieldError[] = [];
+  // Only into subtrees that may hold a set or map list (no path made for the others).
   const ap = s.additionalProperties;
-  if (isJSONObject(ap)) {
+  if (isJSONObject(ap) && markedBelow(ap, 'listType')) {
     for (const k of Object.keys(obj)) errs.push(...validateValue(fldPath.key(k), ap as JSONSchemaProps, obj[k]));
   }
   const props = isJSONObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
   if (props) {
     for (const k of Object.keys(obj)) {
       const sub = props[k];
-      if (Object.hasOwn(props, k) && isJSONObject(sub)) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
+      if (Object.hasOwn(props, k) && isJSONObject(sub) && markedBelow(sub, 'listType')) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
     }
   }
   return errs;
@@ -40,7 +41,7 @@ function validateArray(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): 
   } else if (s['x-kubernetes-list-type'] === 'map') {
     errs.push(...validateListMap(fldPath, s, obj));
   }
-  if (isJSONObject(s.items)) {
+  if (isJSONObject(s.items) && markedBelow(s.items, 'listType')) {
     for (let i = 0; i < obj.length; i++) errs.push(...validateValue(fldPath.index(i), s.items as JSONSchemaProps, obj[i]));
   }
   return errs;

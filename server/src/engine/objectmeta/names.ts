@@ -15,7 +15,11 @@ const dns1035Label = new RegExp('^' + DNS1035_LABEL_FMT + '$');
 const labelKey = new RegExp('^' + LABEL_KEY_FMT + '$');
 const labelValue = new RegExp('^' + LABEL_VALUE_FMT + '$');
 
-const byteLen = (s: string) => Buffer.byteLength(s, 'utf8');
+/**
+ * Whether s is longer than max bytes in UTF-8 (Go's len). A UTF-16 unit is one to three bytes: most
+ * names are decided by their length alone, without the native call every name, namespace and label took.
+ */
+const moreBytesThan = (s: string, max: number): boolean => s.length > max || (s.length * 3 > max && Buffer.byteLength(s, 'utf8') > max);
 
 /**
  * The DNS name checks exist twice in apimachinery with one difference, the unit in the length message:
@@ -41,7 +45,7 @@ function dnsNameChecks(unit: 'bytes' | 'characters'): DNSNameChecks {
     maxLenError,
     isDNS1123Label(value: string): string[] {
       const errs: string[] = [];
-      if (byteLen(value) > 63) errs.push(maxLenError(63));
+      if (moreBytesThan(value, 63)) errs.push(maxLenError(63));
       if (!dns1123Label.test(value)) {
         if (dns1123Subdomain.test(value)) errs.push('must not contain dots');
         else errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123_LABEL_FMT, 'my-name', '123-abc'));
@@ -50,7 +54,7 @@ function dnsNameChecks(unit: 'bytes' | 'characters'): DNSNameChecks {
     },
     isDNS1123Subdomain(value: string): string[] {
       const errs: string[] = [];
-      if (byteLen(value) > 253) errs.push(maxLenError(253));
+      if (moreBytesThan(value, 253)) errs.push(maxLenError(253));
       if (!dns1123Subdomain.test(value)) {
         errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT, 'example.com'));
       }
@@ -58,7 +62,7 @@ function dnsNameChecks(unit: 'bytes' | 'characters'): DNSNameChecks {
     },
     isDNS1035Label(value: string): string[] {
       const errs: string[] = [];
-      if (byteLen(value) > 63) errs.push(maxLenError(63));
+      if (moreBytesThan(value, 63)) errs.push(maxLenError(63));
       if (!dns1035Label.test(value)) {
         errs.push(
           regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL_FMT, 'my-name', 'abc-123'),
@@ -99,7 +103,7 @@ export function isQualifiedName(value: string): string[] {
     return ['a valid label key ' + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc') + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
-  else if (byteLen(name) > 63) errs.push('name part ' + maxLenError(63));
+  else if (moreBytesThan(name, 63)) errs.push('name part ' + maxLenError(63));
   if (!labelKey.test(name)) errs.push('name part ' + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc'));
   return errs;
 }
@@ -107,7 +111,7 @@ export function isQualifiedName(value: string): string[] {
 /** IsValidLabelValue */
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (byteLen(value) > 63) errs.push(maxLenError(63));
+  if (moreBytesThan(value, 63)) errs.push(maxLenError(63));
   if (!labelValue.test(value)) {
     errs.push(
       regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'),

@@ -4,11 +4,13 @@
  */
 import { compilePattern, matchPattern } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
-import { currentRun, merge, nameOf, noteNotChecked, patternTooLarge, segsOf, ValuePath, type Result } from './result';
+import { currentRun, formatsAsWritten, merge, nameOf, noteNotChecked, patternTooLarge, segsOf, ValuePath, type Result } from './result';
 import { corrKey, type Correlation } from './ratcheting';
-import { isSchema, num, schemaValidator } from './schema';
+import { isSchema, num, schemaValidator, type Validate } from './schema';
 
 const noPatterns = (): boolean => false;
+const noPatternMatches = (): Array<[string, unknown]> => [];
+const NO_KEYS: readonly string[] = [];
 
 /** objectValidator: min/maxProperties, additionalProperties, properties, required, patternProperties. */
 export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, path: ValuePath | null, corr?: Correlation) => Result {
@@ -22,26 +24,40 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
   const maxP = num(s.maxProperties);
   const patternProps = isSchema(s.patternProperties) ? Object.entries(s.patternProperties as Record<string, unknown>).filter(([, v]) => isSchema(v)) : [];
   const hasProp = (k: string) => props !== undefined && Object.hasOwn(props, k) && isSchema(props[k]);
+  // Each property's validator, looked up once (schemaValidator's caches are by formats mode: one list each).
+  const byMode: Array<Array<Validate | undefined>> = [[], []];
+  const propValidator = (i: number): Validate => {
+    const mine = byMode[formatsAsWritten() ? 1 : 0];
+    return (mine[i] ??= schemaValidator(props![propNames[i]]));
+  };
+  // The value's own keys matter only to these (a schema of properties alone looks up its properties).
+  const readsKeys = apForbids || apSchema !== undefined || patternProps.length > 0 || minP !== undefined || maxP !== undefined;
   return (val, path, corr) => {
-    const matchingPatterns = (key: string) =>
-      patternProps.filter(([p]) => {
-        const c = compilePattern(p);
-        if (c.kind === 'invalid') return false;
-        const m = c.kind === 'ok' ? matchPattern(c, key, currentRun().budget) : undefined;
-        if (m === undefined) {
-          const detail = c.kind === 'tooLarge' ? patternTooLarge(c.size) : `pattern too expensive for a key of ${key.length} characters`;
-          noteNotChecked(new ValuePath(path, { kind: 'key', key }, 'dot'), `patternProperties: ${detail}`);
-        }
-        return m === true;
-      });
+    // No closure per call for the many schemas without patternProperties.
+    const matchingPatterns =
+      patternProps.length === 0
+        ? noPatternMatches
+        : (key: string) =>
+            patternProps.filter(([p]) => {
+              const c = compilePattern(p);
+              if (c.kind === 'invalid') return false;
+              const m = c.kind === 'ok' ? matchPattern(c, key, currentRun().budget) : undefined;
+              if (m === undefined) {
+                const detail = c.kind === 'tooLarge' ? patternTooLarge(c.size) : `pattern too expensive for a key of ${key.length} characters`;
+                noteNotChecked(new ValuePath(path, { kind: 'key', key }, 'dot'), `patternProperties: ${detail}`);
+              }
+              return m === true;
+            });
     const res: Result = { errors: [], matchCount: 0 };
-    const name = nameOf(path);
-    const keys = Object.keys(val);
+    // The path's name is spelled only for an error: every map of every object passes here.
+    const keys = readsKeys ? Object.keys(val) : NO_KEYS;
     const n = keys.length;
     if (minP !== undefined && n < minP) {
+      const name = nameOf(path);
       res.errors.push({ code: 'TooFewProperties', name, segments: segsOf(path), value: n, valid: minP, message: `${name} in body should have at least ${minP} properties` });
     }
     if (maxP !== undefined && n > maxP) {
+      const name = nameOf(path);
       res.errors.push({ code: 'TooManyProperties', name, segments: segsOf(path), value: n, valid: maxP, message: `${name} in body should have at most ${maxP} properties` });
     }
     const validatePatterns =
@@ -57,6 +73,7 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
     if (apForbids) {
       for (const k of keys) {
         if (!hasProp(k) && matchingPatterns(k).length === 0) {
+          const name = nameOf(path);
           res.errors.push({ code: 'UnallowedProperty', name, segments: segsOf(path), value: k, message: `${name}.${k} in body is a forbidden property` });
         }
       }
@@ -69,9 +86,10 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
         }
       }
     }
-    for (const p of propNames) {
+    for (let i = 0; i < propNames.length; i++) {
+      const p = propNames[i];
       if (Object.hasOwn(val, p)) {
-        merge(res, schemaValidator(props![p])(val[p], new ValuePath(path, { kind: 'field', name: p }, 'prop'), corrKey(corr, val, p, path)));
+        merge(res, propValidator(i)(val[p], new ValuePath(path, { kind: 'field', name: p }, 'prop'), corrKey(corr, val, p, path)));
       }
     }
     for (const k of req) {

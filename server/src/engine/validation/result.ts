@@ -105,7 +105,8 @@ export const segsOf = (p: ValuePath | null) => (p ? p.segments() : undefined);
 
 export function merge(into: Result, other: Result | undefined): void {
   if (!other) return;
-  for (const e of other.errors) into.errors.push(e);
+  // Indexed: it runs for every node of every value, before it is optimized too (no iterator per call).
+  for (let i = 0; i < other.errors.length; i++) into.errors.push(other.errors[i]);
   into.matchCount += other.matchCount;
 }
 

@@ -20,9 +20,8 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
   const allOf = schemaList(s.allOf);
   const not = isSchema(s.not) ? s.not : undefined;
   const deps = isSchema(s.dependencies) ? (s.dependencies as Record<string, unknown>) : undefined;
-  if (!anyOf.length && !oneOf.length && !allOf.length && !not && !deps) {
-    return () => ({ errors: [], matchCount: 1 });
-  }
+  // Without junctors nothing to run: the caller counts the one match (no result object per node).
+  if (!anyOf.length && !oneOf.length && !allOf.length && !not && !deps) return undefined;
   return (data, kind, path, corr) => {
     const main: Result = { errors: [], matchCount: 0 };
     // The field's quoted name, for an error only (most values pass).

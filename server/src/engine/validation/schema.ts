@@ -118,6 +118,7 @@ function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
       r.matchCount++;
     }
     if (propsCheck) merge(r, propsCheck(data, kind, path, corr));
+    else r.matchCount++;
     r.matchCount++;
     if (kind === 'string') {
       if (stringCheck) {

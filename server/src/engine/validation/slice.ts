@@ -19,8 +19,9 @@ export function compileSlice(s: JSONSchemaProps): (data: unknown[], path: ValueP
       const v = schemaValidator(items);
       for (let i = 0; i < data.length; i++) merge(r, v(data[i], new ValuePath(path, { kind: 'index', index: i }, 'index'), corrIndex(corr, data, i)));
     }
-    const name = nameOf(path);
     const size = data.length;
+    // Spelled only for an error: every list of every object passes here.
+    const name = minItems !== undefined || maxItems !== undefined || unique ? nameOf(path) : '';
     if (minItems !== undefined && size < minItems) {
       r.errors.push({ code: 'MinItems', name, segments: segsOf(path), value: size, valid: minItems, message: `${name} in body should have at least ${minItems} items` });
     }

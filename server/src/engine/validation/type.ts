@@ -5,31 +5,40 @@ import { asFloat64, isFloat64AJSONInteger, type GoKind } from '../json/go';
 import { invalidTypeError, type OpenAPIError } from './kube-openapi-errors';
 import { nameOf, segsOf, type ValuePath } from './result';
 
+// The answers of schemaInfo, made once (it runs for every node of every object).
+const BOOLEAN = ['boolean', ''] as const;
+const STRING = ['string', ''] as const;
+const INTEGER = ['integer', 'int64'] as const;
+const NUMBER = ['number', 'float64'] as const;
+const ARRAY = ['array', ''] as const;
+const OBJECT = ['object', ''] as const;
+const NONE = ['', ''] as const;
+
 /** schemaInfoForType: the JSON type and format kube-openapi infers from a decoded Go value. */
-function schemaInfo(kind: GoKind): [string, string] {
+function schemaInfo(kind: GoKind): readonly [string, string] {
   switch (kind) {
     case 'bool':
-      return ['boolean', ''];
+      return BOOLEAN;
     case 'string':
-      return ['string', ''];
+      return STRING;
     case 'int':
-      return ['integer', 'int64'];
+      return INTEGER;
     case 'float':
-      return ['number', 'float64'];
+      return NUMBER;
     case 'slice':
-      return ['array', ''];
+      return ARRAY;
     case 'map':
-      return ['object', ''];
+      return OBJECT;
     default:
-      return ['', ''];
+      return NONE;
   }
 }
 
 /** typeValidator.Validate */
 export function validateType(data: unknown, kind: GoKind, types: string[], nullable: boolean, format: string, path: ValuePath | null): OpenAPIError | undefined {
-  const name = nameOf(path);
+  // The path's name is spelled only for an error: every node of every object passes here.
   if (kind === 'nil') {
-    if (types.length > 0 && !types.includes('null') && !nullable) return invalidTypeError(name, segsOf(path), types.join(','), 'null');
+    if (types.length > 0 && !types.includes('null') && !nullable) return invalidTypeError(nameOf(path), segsOf(path), types.join(','), 'null');
     return undefined;
   }
   const [schType, dataFormat] = schemaInfo(kind);
@@ -37,9 +46,9 @@ export function validateType(data: unknown, kind: GoKind, types: string[], nulla
   const isIntFloat = schType === 'integer' && types.includes('number');
   const stringOrSlice = kind === 'string' || kind === 'slice';
   if (!stringOrSlice && format !== '' && !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)) {
-    return invalidTypeError(name, segsOf(path), format, dataFormat, 'format');
+    return invalidTypeError(nameOf(path), segsOf(path), format, dataFormat, 'format');
   }
   if (!(types.includes('number') || types.includes('integer')) && format !== '' && stringOrSlice) return undefined;
-  if (!(types.includes(schType) || isFloatInt || isIntFloat)) return invalidTypeError(name, segsOf(path), types.join(','), schType);
+  if (!(types.includes(schType) || isFloatInt || isIntFloat)) return invalidTypeError(nameOf(path), segsOf(path), types.join(','), schType);
   return undefined;
 }
