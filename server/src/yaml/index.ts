@@ -44,7 +44,7 @@ export { BUILTIN_API_GROUPS, identifyObject, parseApiVersion } from './kind';
 export type { DocumentKind, ObjectIdentity } from './kind';
 export { LineIndex, endOfLine } from './lines';
 export type { LinePosition } from './lines';
-export { formatFieldPath, mappingKeys, parseFieldPath } from './path';
+export { formatFieldPath, parseFieldPath } from './path';
 export type { PathAtOffset, PathTarget } from './path';
 export { splitYamlChunks } from './split';
 export type { YamlChunk } from './split';

@@ -173,13 +173,6 @@ function pairsByKey(map: YAMLMap): { byKey: Map<string, Pair<unknown, unknown>>;
   return entry;
 }
 
-/** The keys written in a mapping node (indexed once per mapping); none for other nodes. */
-export function mappingKeys(node: unknown): { has(key: string): boolean } {
-  return isMap(node) ? pairsByKey(node).byKey : NO_KEYS;
-}
-
-const NO_KEYS: ReadonlySet<string> = new Set();
-
 /** The pair for `name` in a mapping node, looking through `<<` merge keys (own keys win). */
 export function findPair(map: Node, name: string, doc: Document, depth = 0): Pair<unknown, unknown> | undefined {
   if (!isMap(map) || depth > 20) return undefined;
