@@ -25,8 +25,10 @@ export async function runWalkthrough(o) {
       .locator('.getting-started-step', { hasText: o.steps.at(-1) })
       .first()
       .click();
-    // The page is markdown rendered in a webview (an iframe within an iframe).
-    const media = page.frameLocator('.getting-started-media iframe').frameLocator('iframe').getByText(o.expectMedia).first();
+    // The page is markdown rendered in a webview (an iframe within an iframe). While the webview loads a
+    // page it holds two inner frames, the shown one (#active-frame) and the one loading (#pending-frame),
+    // which becomes #active-frame once loaded: the page is looked for in the shown one (re-resolved on retry).
+    const media = page.frameLocator('.getting-started-media iframe').frameLocator('iframe#active-frame').getByText(o.expectMedia).first();
     await media.waitFor({ timeout: T });
   });
 }
