@@ -1,9 +1,10 @@
 // npm run bench -- --only editor: what a user waits for in the real editor. The packaged extension (.vsix,
 // scripts/package.mjs) installed into code-server (scripts/e2e-setup.sh; CRD_YAML_CODE_SERVER_DIR or
 // .work/e2e/cs), its extension host running bench/editor/suite.ts: the 2.9 MB argo-workflows CronWorkflow
-// CRD (shared/realworld) with one misspelt keyword planted near its end, opened to its first diagnostics,
-// keystrokes to updated diagnostics, hovers; beside `crd-yaml check` of the same file (process start
-// included), the time opening it in the editor is compared with.
+// CRD (shared/realworld) with one misspelt keyword planted near its end, opened to its first diagnostics
+// (whole, and in its two parts: code-server loading the file into the extension host, then the extension's
+// part from didOpen), keystrokes to updated diagnostics, hovers; beside `crd-yaml check` of the same file
+// (process start included), the time opening it in the editor is compared with.
 // Prints one line per row; skips, with a line, where code-server or the shared CRD is missing.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,15 +70,26 @@ export async function editorBench({ keystrokes = 10, hovers = 10 } = {}) {
   const cliFile = join(tmp, 'cli', 'argoproj.io_cronworkflows.yaml');
   mkdirSync(join(tmp, 'cli'));
   writeFileSync(cliFile, text.replace(PLANT_FROM, PLANT_TO));
-  const t0 = performance.now();
-  const cli = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'check', cliFile], { encoding: 'utf8' });
-  const cliMs = performance.now() - t0;
-  if (!cli.stdout.includes(MARK)) throw new Error(`editor: crd-yaml check did not report the planted keyword:\n${cli.stdout}${cli.stderr}`);
+  // The median of three runs (as the stdio open row): one run right after code-server stops can be slowed by its exit.
+  const cliRuns = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const cli = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'check', cliFile], { encoding: 'utf8' });
+    cliRuns.push(performance.now() - t0);
+    if (!cli.stdout.includes(MARK)) throw new Error(`editor: crd-yaml check did not report the planted keyword:\n${cli.stdout}${cli.stderr}`);
+  }
+  const cliMs = cliRuns.sort((a, b) => a - b)[1];
 
   console.log(`editor (code-server, packaged extension; ${(text.length / 1e6).toFixed(1)} MB CRD, ${lines.length} lines):`);
   for (const t of result.tests) console.log(`  ${t.ok ? '' : 'FAILED '}${t.name}: ${t.ok ? `${Math.round(t.ms)} ms` : t.error}`);
   const open = result.tests.find((t) => t.name.startsWith('open:'));
-  console.log(`  crd-yaml check of the same file (process start included): ${Math.round(cliMs)} ms${open ? `; open in the editor / CLI = ${(open.ms / cliMs).toFixed(2)} (goal <= 1.5)` : ''}`);
+  const ours = result.tests.find((t) => t.name.startsWith("open, the extension's part"));
+  console.log(`  crd-yaml check of the same file (process start included; median of 3): ${Math.round(cliMs)} ms`);
+  if (open && ours) {
+    // The goal (issue 29: within 1.5x the CLI's time) is on the part the extension and its server do; the
+    // whole open also holds code-server's own load of a 2.9 MB file, reported above beside it.
+    console.log(`  open in the editor / CLI = ${(open.ms / cliMs).toFixed(2)}; the extension's part / CLI = ${(ours.ms / cliMs).toFixed(2)} (goal <= 1.5)`);
+  }
   if (result.ok) rmSync(tmp, { recursive: true, force: true });
   else console.log(`  (code-server state kept in ${tmp})`);
 }

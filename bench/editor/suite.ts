@@ -57,8 +57,18 @@ export async function run(): Promise<void> {
 
     const uri = vscode.Uri.file(cfg.file);
     t0 = performance.now();
-    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    tests.push({ name: 'open: the large CRD to its first diagnostics', ok: true, ms: await diagnosticsWhen(uri, has, t0) });
+    const firstDiagnostics = diagnosticsWhen(uri, has, t0);
+    // The open in two parts: code-server's own load of the file into the extension host (the browser reads
+    // it from the server, builds its model and hands it to the extension host: the same for any file and
+    // any extension, none of it ours), then from the document handed to the extensions (the language
+    // client's didOpen) to its first diagnostics.
+    const document = await vscode.workspace.openTextDocument(uri);
+    const loaded = performance.now() - t0;
+    const editor = await vscode.window.showTextDocument(document);
+    const opened = await firstDiagnostics;
+    tests.push({ name: 'open: the large CRD to its first diagnostics', ok: true, ms: opened });
+    tests.push({ name: "open, code-server's part: the file loaded into the extension host (openTextDocument)", ok: true, ms: loaded });
+    tests.push({ name: "open, the extension's part: from the document handed to the extension to its first diagnostics", ok: true, ms: opened - loaded });
 
     const at = editor.document.positionAt(editor.document.getText().indexOf(cfg.mark) + cfg.mark.length - 1);
     const strokes: number[] = [];
