@@ -4,22 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { ItemScalarScan, parseYamlDocuments, scalarSourceValue } from '../../server/src/yaml';
-import { needsShared, sharedPath } from '../shared';
+import { needsShared, sharedPath, yamlFilesUnder } from '../shared';
 
 const CRDS = sharedPath('realworld', 'crds');
 const KEYS = new Set(['rule', 'messageExpression']);
-
-function files(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((e) => {
-      const p = join(dir, e);
-      return statSync(p).isDirectory() ? files(p) : /\.ya?ml$/.test(e) ? [p] : [];
-    });
-}
 
 /** The rule and messageExpression strings of every x-kubernetes-validations item under `v`. */
 function parsedRules(v: unknown, out: string[] = []): string[] {
@@ -38,7 +28,7 @@ function parsedRules(v: unknown, out: string[] = []): string[] {
 test('on every real CRD with rules, the scan finds the rules the full parse reads', { skip: needsShared('realworld', 'crds') }, () => {
   let checked = 0;
   let rules = 0;
-  for (const f of files(CRDS)) {
+  for (const f of yamlFilesUnder(CRDS)) {
     const text = readFileSync(f, 'utf8');
     if (!text.includes('x-kubernetes-validations')) continue;
     const expected = parseYamlDocuments(text).documents.flatMap((d) => parsedRules(d.value));
