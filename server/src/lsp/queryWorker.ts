@@ -1,8 +1,8 @@
 /**
  * The query worker's side: hover, completion, code actions, symbols, folding, definitions, code lenses and
  * the highlighting of CEL (semantic tokens: from the text alone, no parse), answered from its own language
- * service, which never runs a check. It parses a document when a request
- * is about it, and a large open one once the check worker has published its first findings (so that the
+ * service, which never runs a check. It parses a document when a request (other than highlighting) is
+ * about it, and a large open one once the check worker has published its first findings (so that the
  * first hover in it does not wait for its parse). Its CRD index is the check worker's, fed as names and
  * texts (a CRD's schema is parsed here the first time a request needs it): so it never parses a document
  * the check worker has not read first, however hostile, and the index follows the check worker (a CRD
