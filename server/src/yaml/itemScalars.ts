@@ -106,7 +106,8 @@ export class ItemScalarScan {
     private readonly keys: ReadonlySet<string>,
   ) {
     this.r = new Lines(text);
-    this.done = !text.includes(listKey);
+    // A lone CR ends a line for YAML and editors but not here: such a text (old Mac line ends) is not read.
+    this.done = !text.includes(listKey) || /\r(?!\n)/.test(text);
   }
 
   /** Reads the text through line `last` (0-based; its scalars included whole) and returns `found`. */
