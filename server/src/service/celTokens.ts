@@ -1,10 +1,11 @@
 /**
  * Semantic tokens of the CEL expressions of a CRD's validation rules (`rule:` and `messageExpression:` of
  * `x-kubernetes-validations` items), for the editor's highlighting, on the lines it asks for. The
- * expressions are found without parsing the document (yaml/itemScalars.ts: one pass over its lines, kept
- * for the text), so a 3 MB CRD is highlighted as it opens without a parse; each expression on those lines
- * is read as its scalar style decodes it, classified by the engine's CEL lexer (celHighlights), and each
- * span mapped back to its source (scalarSourceOffsets: escapes, `''`, block indentation, folded lines).
+ * expressions are found without parsing the document (yaml/itemScalars.ts: one pass over its lines as far
+ * as asked, kept for the text, read again after an edit from before the edit), so a 3 MB CRD is highlighted
+ * as it opens without a parse; each expression on those lines is read as its scalar style decodes it,
+ * classified by the engine's CEL lexer (celHighlights), and each span mapped back to its source
+ * (scalarSourceOffsets: escapes, `''`, block indentation, folded lines).
  * Token types are the LSP standard ones, so themes color them.
  */
 import { celHighlights, type CelHighlightKind } from '../engine';
@@ -27,9 +28,12 @@ const CEL_KEYS: ReadonlySet<string> = new Set(['rule', 'messageExpression']);
 /** Expressions decoded and tokens made, over all calls (the tests bound the work of a request with it). */
 export const celTokenWork = { expressions: 0, tokens: 0 };
 
-/** The CEL expressions of a text's validation rules, found as far as asked (keep it for the text). */
-export function validationExpressions(text: string): ItemScalarScan {
-  return new ItemScalarScan(text, 'x-kubernetes-validations', CEL_KEYS);
+/**
+ * The CEL expressions of a text's validation rules, found as far as asked (keep it for the text); for an
+ * edit of the text `previous` scanned, read again only from before the edit.
+ */
+export function validationExpressions(text: string, previous?: ItemScalarScan): ItemScalarScan {
+  return previous ? ItemScalarScan.after(previous, text) : new ItemScalarScan(text, 'x-kubernetes-validations', CEL_KEYS);
 }
 
 /** The tokens of the expressions of `text` (found by `scan`, for that text) on lines fromLine..toLine, in order. */

@@ -531,7 +531,7 @@ export class LanguageService {
     const text = td.getText();
     let known = this.celExpressions.get(td.uri);
     if (known?.text !== text) {
-      known = { text, scan: validationExpressions(text) };
+      known = { text, scan: validationExpressions(text, known?.scan) };
       this.celExpressions.set(td.uri, known);
     }
     return celTokens(text, known.scan, range.start.line, range.end.line);

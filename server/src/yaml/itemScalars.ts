@@ -39,7 +39,11 @@ class Lines {
   /** Where the next line starts (past the text's length after the last line). */
   next = 0;
 
-  constructor(private readonly text: string) {}
+  /** `reach`: how far the text was read, by this reader and the probes that share it. */
+  constructor(
+    private readonly text: string,
+    readonly reach: { at: number },
+  ) {}
 
   /** Moves to the next line; false past the last. */
   advance(): boolean {
@@ -57,6 +61,7 @@ class Lines {
     this.line = line;
     this.start = start;
     this.next = nl + 1;
+    if (this.next > this.reach.at) this.reach.at = this.next;
     this.end = nl > start && t.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     let f = start;
     while (f < this.end && t.charCodeAt(f) === 32) f++;
@@ -86,36 +91,83 @@ const ITEM = 0;
 const KEY = 1;
 const LIST = 2;
 
+/** Where a scan stood after a line: enough to go on from there in an edited text whose first `reach` characters are unchanged. */
+interface Checkpoint {
+  /** The line last read, and where the next one starts. */
+  line: number;
+  next: number;
+  /** How far the text had been read (looking ahead included). */
+  reach: number;
+  cols: number[];
+  kinds: number[];
+  /** How many scalars had been found. */
+  found: number;
+}
+
 /**
  * The scalar values of `keys` in the items of every block sequence that is the value of a `listKey:`, in
  * text order, found as far as they are asked for: `upTo(line)` reads the text to that line only (the
  * editor asks for the lines it shows, from the top as a document opens) and goes on from there next time.
+ * An edited text is read again from the last checkpoint before the edit (`after`).
  */
 export class ItemScalarScan {
   /** The scalars found so far (all those starting on the lines read). */
   readonly found: ItemScalar[] = [];
+  private readonly reach = { at: 0 };
   private readonly r: Lines;
   // What is open, by column (two stacks, no object per line: a 3 MB CRD has 40,000 keys).
   private readonly cols: number[] = [];
   private readonly kinds: number[] = [];
+  private readonly checkpoints: Checkpoint[] = [];
   private done: boolean;
 
+  /** `checkpointLines`: a checkpoint every so many lines (what an edit reads again at most, before the lines asked). */
   constructor(
     private readonly text: string,
     private readonly listKey: string,
     private readonly keys: ReadonlySet<string>,
+    private readonly checkpointLines = 1000,
   ) {
-    this.r = new Lines(text);
+    this.r = new Lines(text, this.reach);
     // A lone CR ends a line for YAML and editors but not here: such a text (old Mac line ends) is not read.
     this.done = !text.includes(listKey) || /\r(?!\n)/.test(text);
+  }
+
+  /**
+   * A scan of `text`, an edit of the text `prev` scanned: what `prev` found before its last checkpoint that
+   * read nothing at or after the first changed character is kept, and the scan goes on from there.
+   */
+  static after(prev: ItemScalarScan, text: string): ItemScalarScan {
+    const scan = new ItemScalarScan(text, prev.listKey, prev.keys, prev.checkpointLines);
+    if (scan.done) return scan;
+    const changed = commonPrefixLength(prev.text, text);
+    let n = 0;
+    while (n < prev.checkpoints.length && prev.checkpoints[n].reach <= changed) n++;
+    if (n === 0) return scan;
+    const cp = prev.checkpoints[n - 1];
+    scan.checkpoints.push(...prev.checkpoints.slice(0, n));
+    scan.found.push(...prev.found.slice(0, cp.found));
+    scan.cols.push(...cp.cols);
+    scan.kinds.push(...cp.kinds);
+    scan.reach.at = cp.reach;
+    scan.r.line = cp.line;
+    scan.r.next = cp.next;
+    return scan;
   }
 
   /** Reads the text through line `last` (0-based; its scalars included whole) and returns `found`. */
   upTo(last: number): readonly ItemScalar[] {
     const r = this.r;
     while (!this.done && r.line < last) {
-      if (!r.advance()) this.done = true;
-      else this.readLine();
+      if (!r.advance()) {
+        this.done = true;
+        break;
+      }
+      this.readLine();
+      const lastCheckpoint = this.checkpoints.length ? this.checkpoints[this.checkpoints.length - 1].line : 0;
+      if (r.line - lastCheckpoint >= this.checkpointLines) {
+        this.checkpoints.push({ line: r.line, next: r.next, reach: this.reach.at, cols: [...this.cols], kinds: [...this.kinds], found: this.found.length });
+      }
     }
     return this.found;
   }
@@ -174,7 +226,7 @@ export class ItemScalarScan {
    */
   private scalarBelow(col: number): number {
     const { r, text } = this;
-    const probe = new Lines(text);
+    const probe = new Lines(text, r.reach);
     probe.take(r);
     while (probe.advance()) {
       if (probe.blank || text.charCodeAt(probe.first) === 35) continue;
@@ -252,6 +304,8 @@ function stepOver(text: string, r: Lines, v: number, parentCol: number): { type:
   const c = text.charCodeAt(v);
   if (c === 34 || c === 39) {
     let end = quotedScalarEnd(text, v);
+    // (It read to the closing quote, or to the end of the text when there is none.)
+    r.reach.at = Math.max(r.reach.at, end < 0 ? text.length + 1 : end);
     if (end < 0) end = r.end; // unterminated: the YAML is broken; the rest of the line
     while (r.next <= end - 1) r.seek(r.next, r.line + 1);
     return { type: c === 34 ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', end };
@@ -267,7 +321,7 @@ function stepOver(text: string, r: Lines, v: number, parentCol: number): { type:
  */
 function stepLines(text: string, r: Lines, parentCol: number, end: number, plain: boolean): number {
   let e = end;
-  const probe = new Lines(text);
+  const probe = new Lines(text, r.reach);
   probe.take(r);
   while (probe.advance()) {
     if (probe.blank) continue;
@@ -289,4 +343,15 @@ function plainEnd(text: string, from: number, end: number): number {
   }
   while (e > from && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--;
   return e;
+}
+
+/** How many first characters two texts share (compared in chunks: a 3 MB text in well under a millisecond). */
+function commonPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  for (const step of [65536, 4096, 256, 16]) {
+    while (i + step <= n && a.slice(i, i + step) === b.slice(i, i + step)) i += step;
+  }
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
