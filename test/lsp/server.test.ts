@@ -161,14 +161,18 @@ test('semantic tokens: the CEL of validation rules, by range, for YAML files', a
     decode(((await server.conn.sendRequest('textDocument/semanticTokens/range', { textDocument: { uri }, range: { start: { line: from, character: 0 }, end: { line: to, character: 0 } } })) as { data: number[] }).data);
   assert.deepEqual(await range(0, 100), [
     '23:20 variable self',
+    '23:24 operator .',
     '23:25 property a',
     '23:27 operator >',
     '23:29 number 0',
     "25:16 string 'a is '",
     '25:24 operator +',
     '26:18 function string',
+    '26:24 operator (',
     '26:25 variable self',
+    '26:29 operator .',
     '26:30 property a',
+    '26:31 operator )',
   ]);
   assert.deepEqual(await range(24, 25), ["25:16 string 'a is '", '25:24 operator +']);
   assert.deepEqual(await range(0, 20), []);

@@ -12,7 +12,25 @@ import { celHighlights, type CelHighlightKind } from '../engine';
 import { ItemScalarScan, scalarSourceOffsets, scalarSourceValue, type ItemScalar } from '../yaml';
 
 /** A token type, named as the LSP standard names it. */
-export type CelTokenType = CelHighlightKind;
+export type CelTokenType = Exclude<CelHighlightKind, 'punctuation'>;
+
+/**
+ * The LSP type of each CEL class. The standard has no punctuation: `.`, `,` and brackets go as operators, so
+ * that a theme paints the expression as code (left out, they would keep the YAML string's color).
+ */
+const TOKEN_TYPE: Readonly<Record<CelHighlightKind, CelTokenType>> = {
+  keyword: 'keyword',
+  operator: 'operator',
+  punctuation: 'operator',
+  string: 'string',
+  number: 'number',
+  function: 'function',
+  method: 'method',
+  macro: 'macro',
+  variable: 'variable',
+  property: 'property',
+  comment: 'comment',
+};
 
 /** One token, on one line (0-based, UTF-16 as LSP counts). */
 export interface CelToken {
@@ -56,7 +74,7 @@ export function celTokens(text: string, scan: ItemScalarScan, fromLine: number, 
     for (const h of celHighlights(value)) {
       const start = s.start + map[h.start];
       if (start > text.length) break;
-      addPieces(text, lines, start, s.start + sourceEnd(raw, map, h.end), h.kind, fromLine, toLine, out);
+      addPieces(text, lines, start, s.start + sourceEnd(raw, map, h.end), TOKEN_TYPE[h.kind], fromLine, toLine, out);
     }
   }
   celTokenWork.tokens += out.length;

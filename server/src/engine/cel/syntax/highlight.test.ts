@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { celHighlights } from './highlight';
 import { parse } from './parse';
 
-/** Each span as `kind:text`. */
-function spans(src: string): string[] {
-  return celHighlights(src).map((h) => `${h.kind}:${src.slice(h.start, h.end)}`);
+/** Each span as `kind:text` (punctuation left out unless asked for). */
+function spans(src: string, punctuation = false): string[] {
+  return celHighlights(src)
+    .filter((h) => punctuation || h.kind !== 'punctuation')
+    .map((h) => `${h.kind}:${src.slice(h.start, h.end)}`);
 }
 
 test('identifiers by their place: variable, field, method, function, macros; literals and operators', () => {
@@ -34,6 +36,27 @@ test('identifiers by their place: variable, field, method, function, macros; lit
     'number:1.5',
     "string:b'z'",
     'keyword:null',
+  ]);
+});
+
+test('punctuation: member access, calls, lists and maps', () => {
+  assert.deepEqual(spans("f(a.b, [1], {'k': 2})", true), [
+    'function:f',
+    'punctuation:(',
+    'variable:a',
+    'punctuation:.',
+    'property:b',
+    'punctuation:,',
+    'punctuation:[',
+    'number:1',
+    'punctuation:]',
+    'punctuation:,',
+    'punctuation:{',
+    "string:'k'",
+    'operator::',
+    'number:2',
+    'punctuation:}',
+    'punctuation:)',
   ]);
 });
 

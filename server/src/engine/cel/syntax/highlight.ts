@@ -2,13 +2,13 @@
  * A CEL expression's text classified for an editor's highlighting, from the lexer's tokens alone: the text
  * need not parse (it is being typed). An identifier is named by its place: after `.` a field (or, called,
  * a method or a member macro), called without a receiver a function (or `has`), else a variable. Literals,
- * operators and the comments between tokens are classified as they are; punctuation and what the lexer
- * cannot read (an unterminated string to the end) are left out.
+ * operators, punctuation and the comments between tokens are classified as they are; what the lexer cannot
+ * read (an unterminated string to the end, a stray character) is left out.
  */
 import { tokenize } from './lexer';
 import { MACROS } from './parse';
 
-export type CelHighlightKind = 'keyword' | 'operator' | 'string' | 'number' | 'function' | 'method' | 'macro' | 'variable' | 'property' | 'comment';
+export type CelHighlightKind = 'keyword' | 'operator' | 'punctuation' | 'string' | 'number' | 'function' | 'method' | 'macro' | 'variable' | 'property' | 'comment';
 
 /** A classified span of the expression (UTF-16 offsets into it, end exclusive). */
 export interface CelHighlight {
@@ -44,7 +44,7 @@ function kindOf(token: string, text: string, before: string | undefined, after: 
     case 'number':
       return 'number';
     case 'punct':
-      return OPERATORS.has(text) ? 'operator' : undefined;
+      return OPERATORS.has(text) ? 'operator' : 'punctuation';
     case 'ident': {
       const called = after === '(';
       if (before === '.') return called ? (MACROS.member.has(text) ? 'macro' : 'method') : 'property';
