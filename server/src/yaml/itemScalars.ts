@@ -4,8 +4,8 @@
  * `- ` items, `key:` lines, and the scalars that run over several lines (block scalars, quoted scalars,
  * plain continuation lines) stepped over whole, so that their text is never read as structure. No parse:
  * one pass, linear in the text and only as far as asked, for documents too large to parse for a cosmetic
- * answer (the editor's highlighting of a 3 MB CRD as it opens). Flow collections, anchors, tags and complex keys are not
- * followed: scalars inside them are not found.
+ * answer (the editor's highlighting of a 3 MB CRD as it opens). Flow collections, anchors, tags and
+ * complex keys are not followed: scalars inside them are not found.
  */
 import type { Scalar } from 'yaml';
 import { quotedScalarEnd } from './quoted';
@@ -24,7 +24,7 @@ export interface ItemScalar {
   endLine: number;
 }
 
-/** Lines read by itemScalars, over all calls (the tests bound the work with it). */
+/** Lines read by ItemScalarScan, over all scans (the tests bound the work with it). */
 export const itemScalarWork = { lines: 0 };
 
 /** Characters that cannot start a plain key (or start what we do not follow: flow, anchors, tags, templates). */
