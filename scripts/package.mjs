@@ -27,7 +27,7 @@ const t0 = Date.now();
 run(process.execPath, ['scripts/build.mjs', '--minify']);
 // Relative README links (docs/screenshot.png) stay relative: it ships inside the package.
 run(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out]);
-// What ships: the bundles, the grammar, the manifest, README and its images, LICENSE, CHANGELOG, the
+// What ships: the bundles, the manifest, README and its images, LICENSE, CHANGELOG, the
 // walkthrough's pages; never node_modules.
 const { listFiles, PackageManager } = createRequire(import.meta.url)('@vscode/vsce');
 const files = await listFiles({ cwd: root, packageManager: PackageManager.None });

@@ -2,7 +2,7 @@
  * Where the tests find the project's shared folder (conformance cases, real CRDs, the kube-apiserver
  * recipe): `../shared` beside the checkout, or `CRD_YAML_SHARED` when set. Never a path of one machine.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** The checkout's root (this file is `test/shared.ts`). */
@@ -29,4 +29,14 @@ export function needsShared(...parts: string[]): string | false {
   const what = ['shared', ...parts].join('/');
   if (process.env.CRD_YAML_REQUIRE_SHARED) throw new Error(`${what} not found at ${sharedPath(...parts)}, and CRD_YAML_REQUIRE_SHARED is set (CI requires the shared folder)`);
   return `needs ${what} (the project's shared test data): not beside the checkout; set CRD_YAML_SHARED to its folder to run it`;
+}
+
+/** The YAML files below a folder (of the shared folder's CRDs, say), sorted, at any depth. */
+export function yamlFilesUnder(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((e) => {
+      const p = path.join(dir, e);
+      return statSync(p).isDirectory() ? yamlFilesUnder(p) : /\.ya?ml$/.test(e) ? [p] : [];
+    });
 }

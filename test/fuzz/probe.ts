@@ -16,6 +16,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { evaluationWork, WORK_PER_COST, WORK_PER_EVALUATION } from '../../server/src/engine/cel/environment';
 import { OBJECT_WORK_LIMIT, patternWork } from '../../server/src/engine/regex/re2';
 import { pathWork } from '../../server/src/yaml/path';
+import { itemScalarWork } from '../../server/src/yaml/itemScalars';
 
 /**
  * YAML nodes a call may index or walk per character it could read (the document, and the CRD texts the
@@ -38,6 +39,7 @@ export function workCounters() {
     patternRefused: patternWork.refused,
     yamlPairsIndexed: pathWork.pairsIndexed,
     yamlAliasWalkNodes: pathWork.aliasWalkNodes,
+    yamlLinesScanned: itemScalarWork.lines,
   };
 }
 export type WorkCounters = ReturnType<typeof workCounters>;
@@ -71,7 +73,20 @@ export function overBounds(w: WorkCounters, chars: number): string[] {
   if (w.patternSteps > patternBound) out.push(`pattern steps ${w.patternSteps} over ${patternBound}: ${w.patternBudgets} object budget(s) of ${OBJECT_WORK_LIMIT} made, and the lasting one`);
   const yamlNodes = w.yamlPairsIndexed + w.yamlAliasWalkNodes;
   if (yamlNodes > YAML_NODES_PER_CHAR * chars + 100) out.push(`YAML key-index and alias-walk nodes ${yamlNodes} for ${chars} characters`);
+  // The line-by-line rule finder (yaml/itemScalars.ts) reads a line at most twice: itself, and ahead from the line before.
+  if (w.yamlLinesScanned > 2 * (chars + 1)) out.push(`YAML lines scanned ${w.yamlLinesScanned} for ${chars} characters`);
   return out;
+}
+
+/** Throws unless each token lies on its line, after the one before it (what LSP's encoding needs). */
+export function celTokensOnTheirLines(text: string, tokens: Array<{ line: number; character: number; length: number }>): void {
+  const lines = text.split(/\r\n|\r|\n/);
+  let end = { line: -1, character: 0 };
+  for (const t of tokens) {
+    const ok = t.length > 0 && t.line < lines.length && t.character + t.length <= lines[t.line].length && (t.line > end.line || t.character >= end.character);
+    if (!ok) throw new Error(`token ${JSON.stringify(t)} not on its line ${JSON.stringify(lines[t.line])} or not after ${JSON.stringify(end)}`);
+    end = { line: t.line, character: t.character + t.length };
+  }
 }
 
 /**

@@ -38,7 +38,7 @@ import {
   yq,
 } from './gen';
 import { crdYaml, specSchemaYaml } from '../crd';
-import { heapMB, Probe, swallowedFailures } from './probe';
+import { celTokensOnTheirLines, heapMB, Probe, swallowedFailures } from './probe';
 
 const SEED = seed();
 /**
@@ -130,6 +130,7 @@ function exercise(p: Probe, r: Rng, s: LanguageService, td: TextDocument, label:
   p.call('codeLenses', input, () => s.codeLenses(td), chars);
   p.call('documentSymbols', input, () => s.documentSymbols(td), chars);
   p.call('foldingRanges', input, () => s.foldingRanges(td), chars);
+  p.call('celTokens', input, () => celTokensOnTheirLines(td.getText(), s.celTokens(td, { start: { line: 0, character: 0 }, end: { line: td.lineCount, character: 0 } })), chars);
   return diags;
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CodeAction, CompletionItem, Diagnostic, Hover } from 'vscode-languageserver-protocol';
 import { startServer, type TestServer } from './client';
+import { crdYaml, specSchemaYaml } from '../crd';
 
 const CRD = readFileSync(join(__dirname, '..', 'service', 'fixtures', 'widget-crd.yaml'), 'utf8');
 const HEAD = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n';
@@ -134,6 +135,48 @@ test('document symbols, folding ranges, definition and code lenses answer', asyn
     lenses.map((l) => l.command.command),
     ['crdYaml.preview', 'crdYaml.preview'],
   );
+});
+
+test('semantic tokens: the CEL of validation rules, by range, for YAML files', async () => {
+  const caps = (server.initializeResult as { capabilities: Record<string, unknown> }).capabilities;
+  const tokenTypes = ['keyword', 'operator', 'string', 'number', 'function', 'method', 'macro', 'variable', 'property', 'comment'];
+  assert.deepEqual(caps.semanticTokensProvider, { legend: { tokenTypes, tokenModifiers: [] }, range: true, full: false, documentSelector: [{ language: 'yaml' }] });
+  const uri = uriOf('rules-crd.yaml');
+  const text = crdYaml(specSchemaYaml('a:\n  type: integer\n', { rules: "- rule: self.a > 0\n  messageExpression: |\n    'a is ' +\n      string(self.a)" }), { kind: 'Rulebook' });
+  await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  const lines = text.split('\n');
+  // LSP's relative integers, decoded: line, character, length, type.
+  const decode = (data: number[]) => {
+    const out: string[] = [];
+    let line = 0;
+    let character = 0;
+    for (let i = 0; i < data.length; i += 5) {
+      character = data[i] === 0 ? character + data[i + 1] : data[i + 1];
+      line += data[i];
+      out.push(`${line}:${character} ${tokenTypes[data[i + 3]]} ${lines[line].slice(character, character + data[i + 2])}${data[i + 4] ? ' (modifiers)' : ''}`);
+    }
+    return out;
+  };
+  const range = async (from: number, to: number) =>
+    decode(((await server.conn.sendRequest('textDocument/semanticTokens/range', { textDocument: { uri }, range: { start: { line: from, character: 0 }, end: { line: to, character: 0 } } })) as { data: number[] }).data);
+  assert.deepEqual(await range(0, 100), [
+    '23:20 variable self',
+    '23:24 operator .',
+    '23:25 property a',
+    '23:27 operator >',
+    '23:29 number 0',
+    "25:16 string 'a is '",
+    '25:24 operator +',
+    '26:18 function string',
+    '26:24 operator (',
+    '26:25 variable self',
+    '26:29 operator .',
+    '26:30 property a',
+    '26:31 operator )',
+  ]);
+  assert.deepEqual(await range(24, 25), ["25:16 string 'a is '", '25:24 operator +']);
+  assert.deepEqual(await range(0, 20), []);
+  await server.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
 });
 
 test('a CRD file changed on disk (watched-file event) re-checks the open CRs that use it', async () => {

@@ -135,6 +135,28 @@ test('while the check worker checks the 2.9 MB argo-workflows CRD, hovers are an
   });
 });
 
+test('highlighting the 2.9 MB argo-workflows CRD as it opens: the query worker answers from its text, without parsing it', { skip: NO_SHARED }, async () => {
+  await withWorkspace(async (ws, s) => {
+    const before = await s.stats();
+    const argo = `file://${ws}/argo.yaml`;
+    const text = readFileSync(ARGO, 'utf8');
+    await s.open(argo, text);
+    const ask = async (from: number, to: number) =>
+      ((await s.conn.sendRequest('textDocument/semanticTokens/range', { textDocument: { uri: argo }, range: { start: { line: from, character: 0 }, end: { line: to, character: 0 } } })) as { data: number[] }).data;
+    // What an editor asks as the file opens (its first lines), then the lines of a rule.
+    assert.deepEqual(await ask(0, 60), []);
+    const rule = text.split('\n').findIndex((l) => /^\s*(- )?rule: /.test(l));
+    const data = await ask(rule, rule + 10);
+    const tokenLines = data.filter((_, i) => i % 5 === 0).reduce<number[]>((acc, d) => [...acc, (acc.at(-1) ?? 0) + d], []);
+    assert.ok(tokenLines.length > 0 && tokenLines.every((l) => l >= rule && l <= rule + 10), JSON.stringify(tokenLines));
+    const after = await s.stats();
+    // (No query worker stats before its first task.)
+    assert.equal(after.query!.tasks - (before.query?.tasks ?? 0), 2, 'answered by the query worker');
+    assert.equal(after.query!.parses, before.query?.parses ?? 0, 'argo not parsed by the query worker');
+    assert.equal(after.query!.cpuByDocument[argo], undefined);
+  });
+});
+
 test('a check that exhausts the check worker heap: the worker restarts, the document says it was not checked, the rest works', { skip: NO_SHARED }, async (t) => {
   await withWorkspace(
     async (ws, s) => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-types';
 import { serviceWithCrd, WIDGET_CRD } from './helpers';
-import { Probe } from '../fuzz/probe';
+import { celTokensOnTheirLines, Probe } from '../fuzz/probe';
 
 /** Deterministic PRNG (failures reproduce). */
 function rng(seed: number) {
@@ -61,6 +61,7 @@ function exercise(p: Probe, s: ReturnType<typeof serviceWithCrd>, td: TextDocume
   call('documentSymbols', () => s.documentSymbols(td));
   call('foldingRanges', () => s.foldingRanges(td));
   call('codeLenses', () => s.codeLenses(td));
+  call('celTokens', () => celTokensOnTheirLines(text, s.celTokens(td, { start: { line: 0, character: 0 }, end: { line: td.lineCount, character: 0 } })));
   call('preview', () => s.preview(td, pos));
   call('previewFile', () => s.previewFile(td));
 }

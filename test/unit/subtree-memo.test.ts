@@ -9,12 +9,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { validateCustomResourceDefinition } from '../../server/src/engine/crd/validation';
 import { SubtreeMemo, withSubtreeMemo } from '../../server/src/engine/field/memo';
 import { parseYamlDocuments, type YamlFile } from '../../server/src/yaml';
-import { needsShared, sharedPath } from '../shared';
+import { needsShared, sharedPath, yamlFilesUnder } from '../shared';
 
 const NO_SHARED = needsShared('realworld', 'crds');
 const CRDS = sharedPath('realworld', 'crds');
@@ -23,15 +22,6 @@ const EDITS = Number(process.env.SUBTREE_EDITS ?? 4);
 const LARGE = 1_000_000;
 const LARGE_KEPT = 'argoproj.io_cronworkflows.yaml';
 const SEED = Number(process.env.SUBTREE_SEED ?? 12);
-
-function files(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((e) => {
-      const p = join(dir, e);
-      return statSync(p).isDirectory() ? files(p) : /\.ya?ml$/.test(e) ? [p] : [];
-    });
-}
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -140,7 +130,7 @@ test('subtree memo: a CRD re-checked after random keystrokes = a plain check, re
   let withErrors = 0;
   let rebased = 0;
   const shares: number[] = [];
-  for (const path of files(CRDS)) {
+  for (const path of yamlFilesUnder(CRDS)) {
     let text = readFileSync(path, 'utf8');
     if (text.length > LARGE && !path.endsWith(LARGE_KEPT) && !process.env.SUBTREE_ALL) continue;
     let file = parseYamlDocuments(text);
@@ -219,7 +209,7 @@ test('subtree memo: broken subtrees moved under renamed keys are rebased exactly
   const rand = rng(SEED + 1);
   let moves = 0;
   let rebased = 0;
-  for (const path of files(CRDS).filter((_, i) => i % 4 === 0)) {
+  for (const path of yamlFilesUnder(CRDS).filter((_, i) => i % 4 === 0)) {
     const text = readFileSync(path, 'utf8');
     if (text.length > 400_000) continue;
     let crd = crdOf(parseYamlDocuments(text));

@@ -5,25 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { BlockLocator, readBlockYaml, readBlockYamlCounted } from '../../server/src/yaml/block';
 import { estimateParseBytes, parseBytesOfTokens } from '../../server/src/yaml/budget';
 import type { PathSegment } from '../../server/src/engine/field';
 import { blockLocator } from '../../server/src/yaml/file';
 import { formatFieldPath, parseBlockYamlDocuments, parseYamlDocuments, splitYamlChunks } from '../../server/src/yaml';
-import { needsShared, sharedPath } from '../shared';
+import { needsShared, sharedPath, yamlFilesUnder } from '../shared';
 
 const CRDS = sharedPath('realworld', 'crds');
-
-function files(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((e) => {
-      const p = join(dir, e);
-      return statSync(p).isDirectory() ? files(p) : /\.ya?ml$/.test(e) ? [p] : [];
-    });
-}
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -53,7 +43,7 @@ function pathsOf(value: unknown): PathSegment[][] {
 }
 
 const NO_SHARED = needsShared('realworld', 'crds');
-const chunks = NO_SHARED ? [] : files(CRDS).flatMap((f) => splitYamlChunks(readFileSync(f, 'utf8')).map((c) => ({ file: f, text: c.text })));
+const chunks = NO_SHARED ? [] : yamlFilesUnder(CRDS).flatMap((f) => splitYamlChunks(readFileSync(f, 'utf8')).map((c) => ({ file: f, text: c.text })));
 
 test('block YAML reader: every real CRD document read as the full parse reads it', { skip: NO_SHARED }, () => {
   let read = 0;

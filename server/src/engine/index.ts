@@ -10,6 +10,8 @@ export type { CelType } from './cel/common/types';
 export { evaluate, PER_CALL_LIMIT } from './cel/environment';
 export type { CompiledExpression } from './cel/environment';
 export { ACCUMULATOR, children } from './cel/syntax/ast';
+export { celHighlights } from './cel/syntax/highlight';
+export type { CelHighlight, CelHighlightKind } from './cel/syntax/highlight';
 export type { Expr } from './cel/syntax/ast';
 export { COMPAT_CATEGORIES } from './compat/categories';
 export type { CompatSeverity } from './compat/categories';

@@ -7,7 +7,11 @@ import type { Position, Range } from 'vscode-languageserver-types';
 import type { LanguageService } from '../service';
 import type { PreviewResponse } from './protocol';
 import { toCodeAction, toPreviewResponse } from './render';
+import { encodeSemanticTokens } from './semanticTokens';
 import { emptyAnswer, type DocumentMethod } from './workerProtocol';
+
+/** The requests answered from the text alone: the caller need not update the service (parse the document) first. */
+export const PARSE_FREE: ReadonlySet<string> = new Set(['textDocument/semanticTokens/range']);
 
 /** The fields of the document requests' params that the service calls read (the caller routed by method). */
 interface Params {
@@ -18,7 +22,7 @@ interface Params {
   readBack?: boolean;
 }
 
-/** Answers a document request with the service (the caller has updated the service with `td` first). */
+/** Answers a document request with the service (the caller has updated the service with `td` first, unless PARSE_FREE). */
 export function answer(service: LanguageService, method: string, td: TextDocument, params: unknown, log: (m: string) => void): unknown {
   const p = params as Params;
   try {
@@ -39,6 +43,8 @@ export function answer(service: LanguageService, method: string, td: TextDocumen
         return service.foldingRanges(td);
       case 'textDocument/codeLens':
         return service.codeLenses(td);
+      case 'textDocument/semanticTokens/range':
+        return encodeSemanticTokens(service.celTokens(td, p.range));
       case 'crdYaml/preview': {
         if (p.scope === 'file') return { yaml: service.previewFile(td), object: null, pruned: [], defaulted: [], diagnostics: [] } satisfies PreviewResponse;
         const r = service.preview(td, p.position, { readBack: p.readBack === true });

@@ -1,7 +1,8 @@
 /**
- * The query worker's side: hover, completion, code actions, symbols, folding, definitions and code lenses,
- * answered from its own language service, which never runs a check. It parses a document when a request
- * is about it, and a large open one once the check worker has published its first findings (so that the
+ * The query worker's side: hover, completion, code actions, symbols, folding, definitions, code lenses and
+ * the highlighting of CEL (semantic tokens: from the text alone, no parse), answered from its own language
+ * service, which never runs a check. It parses a document when a request (other than highlighting) is
+ * about it, and a large open one once the check worker has published its first findings (so that the
  * first hover in it does not wait for its parse). Its CRD index is the check worker's, fed as names and
  * texts (a CRD's schema is parsed here the first time a request needs it): so it never parses a document
  * the check worker has not read first, however hostile, and the index follows the check worker (a CRD
@@ -17,7 +18,7 @@ import { isGoUri, LanguageService } from '../service';
 import { fromNames } from '../workspace/lightIndex';
 import { readRepositorySettings } from './repository';
 import { DEFAULT_WORKER_SETTINGS, readWorkerSettings } from './settings';
-import { answer } from './answer';
+import { answer, PARSE_FREE } from './answer';
 import { emptyAnswer, LARGE_DOCUMENT_CHARS } from './workerProtocol';
 import { WorkMeter } from './checkWorker';
 import { jsonSafe } from './jsonSafe';
@@ -130,9 +131,12 @@ export class Queries {
     const result = this.meter.task(
       method,
       () => {
-        this.meter.sawVersion(doc.uri, doc.version);
-        this.service.update(doc);
-        this.parsed.set(doc.uri, doc.version);
+        // Highlighting needs no parse: a large document opening is not parsed here for it.
+        if (!PARSE_FREE.has(method)) {
+          this.meter.sawVersion(doc.uri, doc.version);
+          this.service.update(doc);
+          this.parsed.set(doc.uri, doc.version);
+        }
         return answer(this.service, method, doc, params, (message) => this.post({ t: 'log', message }));
       },
       { uri: doc.uri, version: doc.version },

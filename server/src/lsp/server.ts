@@ -45,6 +45,7 @@ import {
 } from './protocol';
 import { QueuedEdits } from './queuedEdits';
 import { RawJson } from './rawJson';
+import { SEMANTIC_TOKENS_LEGEND } from './semanticTokens';
 import { threadCpuMs } from './threadCpu';
 import { emptyAnswer, type FromWorker, type WorkerStats } from './workerProtocol';
 import { Workers, type Role } from './workers';
@@ -78,6 +79,7 @@ const DOCUMENT_ROUTES: ReadonlyArray<{ method: string; role: Role; register: (c:
   { method: 'textDocument/definition', role: 'query', register: (c, h) => c.onDefinition(h) },
   { method: 'textDocument/foldingRange', role: 'query', register: (c, h) => c.onFoldingRanges(h) },
   { method: 'textDocument/codeLens', role: 'query', register: (c, h) => c.onCodeLens(h) },
+  { method: 'textDocument/semanticTokens/range', role: 'query', register: (c, h) => c.languages.semanticTokens.onRange(h) },
   { method: PreviewRequest.method, role: 'check', register: (c, h) => c.onRequest(PreviewRequest, h) },
   { method: ConversionWebhookRequest.method, role: 'check', register: (c, h) => c.onRequest(ConversionWebhookRequest, h) },
 ];
@@ -335,6 +337,9 @@ class Session {
         definitionProvider: true,
         foldingRangeProvider: true,
         codeLensProvider: { resolveProvider: false },
+        // CEL in validation rules, for YAML only (Go files have their own server's tokens); ranges only: an
+        // editor asks for the lines it shows, and a 3 MB CRD is never tokenized whole (lsp/semanticTokens.ts).
+        semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, range: true, full: false, documentSelector: [{ language: 'yaml' }] },
         // A fix's notes; the Run lenses of CRD rule test files.
         executeCommandProvider: { commands: [...SERVER_COMMANDS] },
       },

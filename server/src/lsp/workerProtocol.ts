@@ -107,6 +107,7 @@ export const DOCUMENT_METHODS = [
   'textDocument/definition',
   'textDocument/foldingRange',
   'textDocument/codeLens',
+  'textDocument/semanticTokens/range',
   'crdYaml/preview',
   'crdYaml/checkConversionWebhook',
 ] as const;
@@ -122,6 +123,7 @@ const EMPTY: Record<DocumentMethod, unknown> = {
   'textDocument/definition': [],
   'textDocument/foldingRange': [],
   'textDocument/codeLens': [],
+  'textDocument/semanticTokens/range': { data: [] },
   'crdYaml/preview': null,
   'crdYaml/checkConversionWebhook': null,
 };

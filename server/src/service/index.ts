@@ -3,6 +3,7 @@
  */
 // What other layers use, by module:
 export type { CelLintCode, CelLintSeverity } from './celLints';
+export type { CelToken, CelTokenType } from './celTokens';
 export type { CatalogAnswer, FieldValidation, FileContext, ServiceSettings, UnknownKinds } from './context';
 export { checkConversionWebhook } from './conversionWebhook';
 export { addCoverage, addCoverageCounts, checkedCount, emptyCoverage } from './coverage';

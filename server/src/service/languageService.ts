@@ -27,6 +27,8 @@ import { completion } from './completion';
 import { celAt, celSignatureHelp } from './celEditor';
 import { preview, previewDocuments, previewFileText, previewLenses, type PreviewOptions, type StoredObjectPreview } from './preview';
 import { definition, documentSymbols, foldingRanges } from './navigation';
+import { celTokens, validationExpressions, type CelToken } from './celTokens';
+import type { ItemScalarScan } from '../yaml';
 import type { GoGeneration } from '../workspace/crdgenProtocol';
 import { driftFindings, driftFixes, goCelAt, goCelCompletion, goCelHover, goCelSignatureHelp, goFindingsByFile, goFixes, goState, type GoState } from './goTypes';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +72,8 @@ export class LanguageService {
   private readonly indexedOpen = new Map<string, IndexedCrd[]>();
   /** Each Go module's last generation (goTypes.ts), by module folder. */
   private readonly goStates = new Map<string, GoState>();
+  /** The CEL expressions of each document celTokens was asked about, for its text (found without a parse). */
+  private readonly celExpressions = new Map<string, { text: string; scan: ItemScalarScan }>();
 
   /**
    * `batch`: a one-shot check of many files (the CLI): no per-node memo of CRD checks (it pays off only
@@ -234,6 +238,7 @@ export class LanguageService {
     this.ctx.caches.closeDocument(uri);
     this.ctx.testRuns.delete(uri);
     this.uses.delete(uri);
+    this.celExpressions.delete(uri);
     return this.index.remove(uri, 'open');
   }
 
@@ -515,6 +520,21 @@ export class LanguageService {
   foldingRanges(td: TextDocument): FoldingRange[] {
     if (isGoUri(td.uri)) return [];
     return foldingRanges(td, this.file(td));
+  }
+
+  /**
+   * Semantic tokens of the CEL in validation rules on the lines `range` covers. Needs no update() and
+   * parses nothing: a large document is highlighted before (and without) its parse.
+   */
+  celTokens(td: TextDocument, range: Range): CelToken[] {
+    if (isGoUri(td.uri)) return [];
+    const text = td.getText();
+    let known = this.celExpressions.get(td.uri);
+    if (known?.text !== text) {
+      known = { text, scan: validationExpressions(text, known?.scan) };
+      this.celExpressions.set(td.uri, known);
+    }
+    return celTokens(text, known.scan, range.start.line, range.end.line);
   }
 }
 

@@ -21,7 +21,10 @@
  * - parseFieldPath / formatFieldPath: printed Kubernetes field paths <-> PathSegment[].
  * - identifyObject, parseApiVersion, BUILTIN_API_GROUPS: what a JSON value is, in Kubernetes terms.
  * - v1PathsOfInternalCrdPath: `spec.validation...` (internal) -> `spec.versions[i].schema...` (v1).
- * - scalarSourceOffsets: offsets inside a string value -> offsets in its YAML source.
+ * - scalarSourceOffsets: offsets inside a string value -> offsets in its YAML source; scalarSourceValue: the
+ *   string of a scalar's source.
+ * - ItemScalarScan: the scalars of some keys in the items of a named block sequence, found line by line
+ *   without a parse (the CEL of `x-kubernetes-validations` in a large document, for highlighting).
  * - LineIndex, endOfLine: offset <-> line/character.
  * - yamlText (write.ts): a JSON value as YAML in the one style the service writes; readAsYaml12: a
  *   scalar's source as plain YAML 1.2 reads it.
@@ -49,7 +52,9 @@ export type { PathAtOffset, PathTarget } from './path';
 export { splitYamlChunks } from './split';
 export type { YamlChunk } from './split';
 export { v1PathsOfInternalCrdPath } from './crd-paths';
-export { scalarSourceOffsets } from './scalar';
+export { scalarSourceOffsets, scalarSourceValue } from './scalar';
+export { ItemScalarScan, itemScalarWork } from './itemScalars';
+export type { ItemScalar } from './itemScalars';
 export { readAsYaml12, yamlText } from './write';
 export { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, RETAINED_SHARE, SPLICE_MAX_INSERT_CHARS, estimateParseBytes, parseBytesBound } from './budget';
 export { ALIAS_RATIO_RANGE_HIGH, ALIAS_RATIO_RANGE_LOW, allowedAliasRatio, excessiveAliasing } from './decode';

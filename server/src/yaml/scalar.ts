@@ -7,8 +7,19 @@
  * source character; a blank of the value (folded line breaks, indentation) maps to the blank
  * source nearby.
  */
-import type { Scalar } from 'yaml';
+import { parseDocument, type Scalar } from 'yaml';
 import { DOUBLE_QUOTED_ESCAPES } from './quoted';
+
+/**
+ * The string a scalar's source (as scalarSourceOffsets takes it) stands for, every scalar read as a string;
+ * undefined when the source is not one scalar. For a scalar found without parsing its document (itemScalars.ts).
+ */
+export function scalarSourceValue(raw: string): string | undefined {
+  const doc = parseDocument(raw, { schema: 'failsafe', logLevel: 'silent' });
+  if (doc.errors.length) return undefined;
+  const v = doc.contents?.toJSON();
+  return typeof v === 'string' ? v : undefined;
+}
 
 interface SourceChar {
   /** The decoded character (a UTF-16 unit). */

@@ -34,6 +34,12 @@ export interface MacroOptions {
 
 export const ALL_MACROS: MacroOptions = { twoVarComprehensions: true, sortBy: true };
 
+/** The names the parser expands as macros (expandMacro below): `has(x.f)`, and calls on a receiver (`l.all(x, p)`). */
+export const MACROS: { global: ReadonlySet<string>; member: ReadonlySet<string> } = {
+  global: new Set(['has']),
+  member: new Set(['all', 'exists', 'exists_one', 'existsOne', 'map', 'filter', 'transformList', 'transformMap', 'transformMapEntry', 'optMap', 'optFlatMap', 'sortBy']),
+};
+
 let parserEnv: Environment | undefined;
 function celJs(): Environment {
   if (parserEnv) return parserEnv;
@@ -556,6 +562,7 @@ class Converter {
   // Macro expansion (cel-go parser/macro.go, ext/comprehensions.go, ext/lists.go, cel/library.go).
 
   private expandMacro(n: ASTNode, offset: number, name: string, target: Expr | undefined, args: Expr[]): Expr | undefined {
+    if (!(target ? MACROS.member : MACROS.global).has(name)) return undefined;
     const at = { offset, start: n.start, end: n.end };
     const mk = {
       ident: (nm: string): Expr => ({ id: this.id(), ...at, kind: 'ident', name: nm }),
