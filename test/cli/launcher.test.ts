@@ -243,3 +243,17 @@ test('bin/crd-yaml: the exit codes of the program (0, 1 findings, 2 usage)', { s
   assert.equal((await run(BIN, ['check', '--crd', 'crd.yaml', 'bad.yaml'], env)).code, 1);
   assert.equal((await run(BIN, ['check', '--no-such-flag'], env)).code, 2);
 });
+
+test('the program is compiled from its code cache: V8 accepts dist/cli-main.js.cache under the flags dist/cli.js sets, by bin/crd-yaml and by node dist/cli.js', { skip: notBuilt }, async () => {
+  fs.writeFileSync(path.join(dir, 'ok.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n');
+  const env = envWith({ CRD_YAML_REPORT_CODE_CACHE: '1' });
+  for (const [command, args] of [
+    [BIN, ['check', 'ok.yaml']],
+    [process.execPath, [CLI, 'check', 'ok.yaml']],
+  ] as const) {
+    const r = await run(command, [...args], env);
+    assert.equal(r.code, 0, r.err);
+    // A cache made under other V8 flags (the build's warm-up run) is rejected: every start then compiles 1.2 MB.
+    assert.match(r.err, /crd-yaml: code cache accepted/, `${command}: ${r.err}`);
+  }
+});
