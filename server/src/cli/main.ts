@@ -245,7 +245,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
         io.stderr(`crd-yaml: ${r.error}\n`);
         return EXIT_USAGE;
       }
-      const checkOpts = { ...opts, baselines: r.baselines, compatibility: args.compatibility };
+      const checkOpts = { ...opts, baselines: r.baselines, compatibility: args.compatibility, fixes: args.format !== 'text' };
       if (!catalog) return printCheckReport(checkFiles(files, checkOpts), args, io, inputErrors);
       return checkWithCatalog(files, checkOpts, catalog).then((c) => {
         told(c);
@@ -253,7 +253,7 @@ function runWith(args: ReturnType<typeof parseArgs>, io: CliIO, remote: RemoteCr
       });
     });
   }
-  const checkOpts: CheckOptions = { ...opts, compatibility: args.compatibility, ...(io.shard ? { shard: io.shard } : {}), onInput: io.onInput, done: io.done };
+  const checkOpts: CheckOptions = { ...opts, compatibility: args.compatibility, fixes: args.format !== 'text', ...(io.shard ? { shard: io.shard } : {}), onInput: io.onInput, done: io.done };
   if (catalog) {
     return checkWithCatalog(files, checkOpts, catalog).then((c) => {
       told(c);
