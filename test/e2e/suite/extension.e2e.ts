@@ -212,6 +212,70 @@ test('hover on a CR field shows what its CRD schema says', async () => {
   assert.ok(text.includes('^(\\d+|\\*)(/\\d+)?'), `the pattern is shown: ${text}`);
 });
 
+test('CEL in a validation rule is highlighted: the client asks the server for the range it shows and gets each token typed', async () => {
+  const content = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata:',
+    '  name: gadgets.example.com',
+    'spec:',
+    '  group: example.com',
+    '  names: {kind: Gadget, plural: gadgets}',
+    '  scope: Namespaced',
+    '  versions:',
+    '  - name: v1',
+    '    served: true',
+    '    storage: true',
+    '    schema:',
+    '      openAPIV3Schema:',
+    '        type: object',
+    '        x-kubernetes-validations:',
+    '        - rule: has(self.spec) && self.spec.size > 2',
+    '',
+  ].join('\n');
+  const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const line = 16;
+  const range = new vscode.Range(0, 0, doc.lineCount, 0);
+  // The provider is registered once the server has started: asked again until it answers.
+  let legend: vscode.SemanticTokensLegend | undefined;
+  let tokens: vscode.SemanticTokens | undefined;
+  for (const t0 = Date.now(); !tokens?.data.length && Date.now() - t0 < DIAG_MS; await new Promise((r) => setTimeout(r, 200))) {
+    legend = await vscode.commands.executeCommand<vscode.SemanticTokensLegend>('vscode.provideDocumentRangeSemanticTokensLegend', doc.uri);
+    tokens = await vscode.commands.executeCommand<vscode.SemanticTokens>('vscode.provideDocumentRangeSemanticTokens', doc.uri, range);
+  }
+  assert.ok(legend && tokens?.data.length, 'semantic tokens for the rule');
+  const got: string[] = [];
+  let l = 0;
+  let c = 0;
+  for (let i = 0; i < tokens.data.length; i += 5) {
+    const [dl, dc, len, type] = tokens.data.slice(i, i + 4);
+    c = dl === 0 ? c + dc : dc;
+    l += dl;
+    got.push(`${l}:${doc.lineAt(l).text.slice(c, c + len)}:${legend.tokenTypes[type]}`);
+  }
+  const want = [
+    'has:macro',
+    '(:operator',
+    'self:variable',
+    '.:operator',
+    'spec:property',
+    '):operator',
+    '&&:operator',
+    'self:variable',
+    '.:operator',
+    'spec:property',
+    '.:operator',
+    'size:property',
+    '>:operator',
+    '2:number',
+  ];
+  assert.deepEqual(
+    got,
+    want.map((w) => `${line}:${w}`),
+  );
+});
+
 test("completion in a CR offers the schema's properties", async () => {
   const editor = await open('examples/crontab-valid.yaml');
   const doc = editor.document;
