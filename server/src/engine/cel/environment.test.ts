@@ -184,3 +184,19 @@ test("open operand types are bound by the first fitting overload in cel-go's dec
   assert.equal(type('{}.transformMap(k, v, k - v)'), 'map(double, double)');
   assert.equal(type('{}.transformMap(k, v, k < v)'), 'map(bool, bool)');
 });
+
+test('a match the safety net interrupts was charged its cost first (matches, find, findAll: cost from the arguments, paid before the work)', () => {
+  // timeoutMs 0: the deadline has passed when the guard first reads the clock (after a batch of work), so
+  // the interruption comes at the same point on any machine. The cost is the one the API server charges a
+  // completed match: (1 + 0.1 * 50,000) * ceil(0.25 * pattern length).
+  const env = celEnvironment({ kind: 'stored' });
+  // A digit nowhere in the string: the search reads all of it.
+  const pattern = '[0-9]';
+  for (const expr of [`s.matches('${pattern}')`, `s.find('${pattern}') == ''`, `s.findAll('${pattern}').size() == 0`]) {
+    const c = env.compile(expr, new Map<string, CelType>([['s', T.string]]));
+    assert.equal(c.issuesText, undefined);
+    const r = evaluate(c.program!, { s: 'a'.repeat(50_000) }, { costLimit: PER_CALL_LIMIT, timeoutMs: 0 });
+    assert.ok('kind' in r && r.kind === 'timeout', `${expr}: ${JSON.stringify(r)}`);
+    assert.ok(r.cost >= 5001 * Math.ceil(0.25 * pattern.length), `${expr}: cost ${r.cost}`);
+  }
+});

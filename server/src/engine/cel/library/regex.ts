@@ -130,6 +130,8 @@ export const REGEX: Library = {
     fn('find', 'the first match of the RE2 regular expression in the string, or ""', [['string_find_string', 'string.find(string): string', (s: string, p: string) => findRegex(s, p)]], {
       estimate: (ctx, _id, t, args) => (t && args.length >= 1 ? findEstimate(ctx, t, args[0]) : undefined),
       cost: (_id, args) => (args.length >= 2 ? regexCost(k8sActualSize(args[0]), k8sActualSize(args[1])) : undefined),
+      // Charged before the match (as matches): a long match the safety net interrupts was paid for.
+      costFromArgs: true,
     }),
     fn(
       'findAll',
@@ -141,6 +143,8 @@ export const REGEX: Library = {
       {
         estimate: (ctx, _id, t, args) => (t && args.length >= 1 ? findEstimate(ctx, t, args[0]) : undefined),
         cost: (_id, args) => (args.length >= 2 ? regexCost(k8sActualSize(args[0]), k8sActualSize(args[1])) : undefined),
+        // Charged before the match (as matches): a long match the safety net interrupts was paid for.
+        costFromArgs: true,
       },
     ),
   ],

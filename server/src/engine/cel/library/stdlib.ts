@@ -412,6 +412,8 @@ export const STANDARD: Library = {
       {
         estimate: (ctx, id, t, args) => (id === 'matches_string' && t ? regexEstimate(ctx, t, args[0]) : id === 'matches' && !t ? regexEstimate(ctx, args[0], args[1]) : undefined),
         cost: (_id, args) => regexCost(actualSize(args[0]), actualSize(args[1])),
+        // Charged before the match: a long match the safety net interrupts was paid for.
+        costFromArgs: true,
       },
     ),
     ...timeDecls(),

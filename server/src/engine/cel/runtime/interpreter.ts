@@ -22,7 +22,7 @@ import { formatDouble } from './convert';
 import { celEqualsOrError, mapLookup } from './equality';
 import { DeadlineExceeded, work } from './guard';
 import { actualSize } from './size';
-import { CostLimitExceeded, Tracker, charge, ensureBudget, tracking } from './tracker';
+import { CostLimitExceeded, Tracker, charge, tracking } from './tracker';
 import { CelError, CelThrow, Duration, K8S_OBJECT, MUTABLE_MAP, MutableList, Optional, Timestamp, TypeValue, isList, isOpaque, listGet, listItems, listSize, type Val } from './values';
 import { Uint } from '../common/types';
 
@@ -464,6 +464,7 @@ class CallInterp extends Interp {
     }
     let out: Val;
     let o = this.overload;
+    let charged = false;
     if (stopped >= 0) out = vals[stopped];
     else if (strict && vals.some(isError)) out = vals.find(isError);
     else {
@@ -471,8 +472,12 @@ class CallInterp extends Interp {
       if (!o?.impl) out = new CelError(`no such overload: ${this.fn}`);
       else if (this.guard && !o.params.every((p, i) => matchesParam(p, vals[i]))) out = new CelError('no such overload');
       else {
-        // A cost known from the arguments that cannot fit stops the call before its work (the same error after it).
-        if (o.costFromArgs) ensureBudget(runtimeCost(o, this.overload ? this.overload.id : '', vals, undefined));
+        // A cost known from the arguments is charged before the call's work: one that cannot fit stops it
+        // (the same error after it), and work the safety net interrupts was paid for (the same total after it).
+        if (o.costFromArgs) {
+          charged = true;
+          charge(runtimeCost(o, this.overload ? this.overload.id : '', vals, undefined));
+        }
         try {
           out = o.impl(...vals);
         } catch (e) {
@@ -484,7 +489,7 @@ class CallInterp extends Interp {
     }
     // The call is charged only when every argument was evaluated (its values are on the cost stack).
     // With several overloads cel-go plans the call without an overload id (costs keyed by id do not apply).
-    if (stopped < 0) charge(runtimeCost(o ?? this.candidates[0], this.overload ? this.overload.id : '', vals, out));
+    if (stopped < 0 && !charged) charge(runtimeCost(o ?? this.candidates[0], this.overload ? this.overload.id : '', vals, out));
     return out;
   }
 }
