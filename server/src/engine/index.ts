@@ -5,6 +5,7 @@
 export { validateBuiltinObject } from './builtin/object';
 export { BuiltinSchemas, removedIn } from './builtin/schemas';
 export type { BuiltinSchemaTable } from './builtin/schemas';
+export { kindKey } from './builtin/validation/kindKey';
 export type { CheckedAst } from './cel/checker/checker';
 export type { CelType } from './cel/common/types';
 export { evaluate, PER_CALL_LIMIT } from './cel/environment';

@@ -4,7 +4,7 @@
  * (engine/builtin/schemas.ts), so findings, quick fixes, hover, completion and preview read it as they
  * read any CRD; engineCalls.ts checks its objects with the built-in create path (engine/builtin/object.ts).
  */
-import { builtinVersions } from '../engine';
+import { builtinVersions, kindKey } from '../engine';
 import { NEWEST_KUBERNETES_MINOR } from '../engine';
 import type { IndexedCrd } from '../workspace/crdIndex';
 import type { ServiceContext } from './context';
@@ -13,13 +13,16 @@ import { builtinSchemaFile } from '../workspace/builtinSchemaFiles';
 import { stringify } from 'yaml';
 import { pathToFileURL } from 'node:url';
 
-const made = new Map<string, IndexedCrd | null>();
+/** By Kubernetes minor, then `group/kind` (kindKey: one key per pair, not one concatenated for each object). */
+const made = new Map<number, Map<string, IndexedCrd | null>>();
 let nextId = 0;
 
 /** The built-in group/kind as a CRD at a Kubernetes minor (undefined: no built-in schema for it then). */
 export function builtinCrd(group: string, kind: string, kubernetesMinor: number = NEWEST_KUBERNETES_MINOR): IndexedCrd | undefined {
-  const key = `${group}/${kind}/${kubernetesMinor}`;
-  const hit = made.get(key);
+  let atMinor = made.get(kubernetesMinor);
+  if (!atMinor) made.set(kubernetesMinor, (atMinor = new Map()));
+  const key = kindKey(group, kind);
+  const hit = atMinor.get(key);
   if (hit !== undefined) return hit ?? undefined;
   const versions = builtinSchemas()?.versions(group, kind, kubernetesMinor) ?? [];
   let out: IndexedCrd | null = null;
@@ -42,7 +45,7 @@ export function builtinCrd(group: string, kind: string, kubernetesMinor: number 
     // Named for people: "Kubernetes 1.37 Deployment" (hover, messages), never a file.
     out = { uri: '', docIndex: 0, startLine: 0, text: '', crd, name: `Kubernetes 1.${kubernetesMinor} ${kind}`, group, kind, plural, id: -++nextId, builtin: { namespaced, kubernetesMinor } };
   }
-  made.set(key, out);
+  atMinor.set(key, out);
   return out ?? undefined;
 }
 

@@ -82,7 +82,7 @@ export function checkCr(ctx: ServiceContext, crd: IndexedCrd, version: string, t
 /** A built-in object (builtins.ts): the built-in create path on its version's schema. */
 function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj: unknown, opts: { partial?: boolean; kustomized?: boolean }): CustomResourceResult {
   const schema = resolveVersion(crd, version)?.schema ?? {};
-  const apiVersion = crd.group ? `${crd.group}/${version}` : version;
+  const apiVersion = crd.group ? builtinApiVersion(crd, version) : version;
   return validateBuiltinObject(schema, obj, {
     ...engineTarget(ctx),
     kubernetesMinor: crd.builtin?.kubernetesMinor,
@@ -92,6 +92,17 @@ function checkBuiltin(ctx: ServiceContext, crd: IndexedCrd, version: string, obj
     kustomized: opts.kustomized,
     namespaced: crd.builtin?.namespaced,
   });
+}
+
+const apiVersions = new WeakMap<IndexedCrd, Map<string, string>>();
+
+/** `group/version` of a built-in kind's CRD, made once (the engine's tables are keyed by the same string). */
+function builtinApiVersion(crd: IndexedCrd, version: string): string {
+  let byVersion = apiVersions.get(crd);
+  if (!byVersion) apiVersions.set(crd, (byVersion = new Map()));
+  let apiVersion = byVersion.get(version);
+  if (apiVersion === undefined) byVersion.set(version, (apiVersion = `${crd.group}/${version}`));
+  return apiVersion;
 }
 
 const baselineIds = new WeakMap<object, number>();

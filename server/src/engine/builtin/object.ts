@@ -18,7 +18,7 @@ import { partialObjectSchema, withoutPatchDirectives } from '../customresource/p
 import type { CustomResourceResult } from '../customresource/strategy';
 import type { KubernetesTarget } from '../version';
 import { deprecationWarning } from './schemas';
-import { HANDWRITTEN_KINDS, handwrittenErrors } from './validation';
+import { handwrittenErrors, hasHandwrittenChecks } from './validation';
 import { validateBuiltinObjectMeta } from './validation/objectmeta';
 
 export interface BuiltinObjectOptions extends KubernetesTarget {
@@ -102,7 +102,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   if (!opts.partial) {
     // A kind without handwritten checks ported still has ObjectMeta's (name or generateName, labels,
     // annotations); its name rule is not known here: not checked.
-    if (HANDWRITTEN_KINDS.includes(`${opts.apiVersion}/${opts.kind}`)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work, opts.kubernetesMinor));
+    if (hasHandwrittenChecks(opts.apiVersion, opts.kind)) errs.push(...handwrittenErrors(opts.apiVersion, opts.kind, work, opts.kubernetesMinor));
     else errs.push(...validateBuiltinObjectMeta(work, opts.namespaced ?? true, () => []));
   }
   // Most objects have no errors: nothing to filter.

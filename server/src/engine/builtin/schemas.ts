@@ -7,6 +7,7 @@
  * by every kind and version that has it.
  */
 import type { JSONSchemaProps } from '../schema/types';
+import { kindKey } from './validation/kindKey';
 import lifecycleTable from './lifecycle.json';
 
 /** schemas.json as generated. */
@@ -50,7 +51,7 @@ export class BuiltinSchemas {
 
   /** The schema of apiVersion/kind at a minor version (undefined: not a built-in kind of that release). */
   schema(apiVersion: string, kind: string, kubernetesMinor: number): JSONSchemaProps | undefined {
-    const runs = this.table.kinds[`${apiVersion}/${kind}`];
+    const runs = this.table.kinds[kindKey(apiVersion, kind)];
     if (!runs) return undefined;
     let id = '';
     for (const [minor, rid] of runs) if (minorOf(minor) <= kubernetesMinor) id = rid;
@@ -111,7 +112,7 @@ const LIFECYCLES = lifecycleTable.kinds as Record<string, ApiLifecycle>;
 
 /** The lifecycle of apiVersion/kind (undefined: a GA version, or not Kubernetes'). */
 export function apiLifecycle(apiVersion: string, kind: string): ApiLifecycle | undefined {
-  return LIFECYCLES[`${apiVersion}/${kind}`];
+  return LIFECYCLES[kindKey(apiVersion, kind)];
 }
 
 /**

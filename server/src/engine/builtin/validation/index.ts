@@ -13,6 +13,7 @@ import { validateCronJob } from './cronjob';
 import { validateIngress } from './ingress';
 import { dnsLabelName, dnsSubdomainName, pathSegmentName, serviceName, validateBuiltinObjectMeta } from './objectmeta';
 import { withFeatureGates } from './gates';
+import { kindKey } from './kindKey';
 import { validatePodSpec } from './podspec';
 import { validateRole, validateRoleBinding } from './rbac';
 import { validateService } from './service';
@@ -75,13 +76,18 @@ const KINDS: Record<string, KindRule> = {
 /** The kinds (`apiVersion/kind`) handwrittenErrors judges. */
 export const HANDWRITTEN_KINDS: readonly string[] = Object.keys(KINDS);
 
+/** Whether handwrittenErrors judges apiVersion/kind. */
+export function hasHandwrittenChecks(apiVersion: string, kind: string): boolean {
+  return Object.hasOwn(KINDS, kindKey(apiVersion, kind));
+}
+
 /**
  * The errors the API server's handwritten validation gives for creating this object (server-side
  * dry-run, fieldValidation=Strict), field for field, at a target Kubernetes minor (undefined: the newest); [] for
  * kinds not listed in HANDWRITTEN_KINDS.
  */
 export function handwrittenErrors(apiVersion: string, kind: string, object: JSONObject, kubernetesMinor?: number): FieldError[] {
-  const rule = KINDS[`${apiVersion}/${kind}`];
+  const rule = KINDS[kindKey(apiVersion, kind)];
   if (!rule) return [];
   if (rule.prepare) object = rule.prepare(object);
   // The feature gates of the target version, as its API server defaults them (./gates.ts).
