@@ -142,6 +142,8 @@ writeFileSync(
 // compiled, so that the code cache, made and read under the same flags, is accepted), on 2 cores: 5,000
 // built-in objects 0.46 -> 0.39-0.40 s wall, 0.70 -> 0.54 s CPU; 414 catalog CRDs (28 MB) 3.72 -> 3.23-3.49 s,
 // 5.5 -> 4.4-4.8 s CPU; 356 real CRDs 5.0 -> 4.7 s (same findings, byte for byte).
+// crd-yaml lsp runs under it too: a long-lived server's functions are optimized a little later, the same once
+// warm (the VS Code extension's server, dist/server.js, keeps V8's default).
 require('node:v8').setFlagsFromString('--interrupt-budget=256000');
 require('./cli-launch.js').launch(require('./cli-load.js').load, require('node:path').join(__dirname, 'cli-job.js'));
 `,
