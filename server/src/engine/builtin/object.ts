@@ -73,8 +73,9 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   // is not applied: the schema's `required` stands for the handwritten "Required value" checks, which run
   // on what was sent.
   // Null fields are dropped as pruning copies the object (one walk, not two).
-  const p = pruneUnknownFields(obj, schema, { isResourceRoot: true, dropNulls: true });
-  const work = (p.object === obj ? deepCopyJSON(withoutNullFields(obj)) : p.object) as Record<string, unknown>;
+  // The checks below change nothing but the root (status, metadata): pruning shares what it keeps.
+  const p = pruneUnknownFields(obj, schema, { isResourceRoot: true, dropNulls: true, share: true });
+  const work = (p.tooDeep ? deepCopyJSON(withoutNullFields(obj)) : p.object === obj ? { ...obj } : p.object) as Record<string, unknown>;
   res.pruned.push(...p.pruned);
   // Built-in schemas have no embedded resources: only the root's metadata is ObjectMeta's to coerce (not
   // the whole object copied again).

@@ -36,6 +36,43 @@ test('prunes a copy and reports removed paths with reasons, sorted', () => {
   ]);
 });
 
+test('share: the same result as a copy, the input itself where nothing is pruned, unchanged parts shared', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: { a: { type: 'string' }, l: { type: 'array', items: { type: 'object', properties: { x: { type: 'integer' } } } }, m: { type: 'object', properties: { k: { type: 'string' } } } },
+      },
+      free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { p: { type: 'object', properties: { q: { type: 'string' } } } } },
+    },
+  };
+  const clean = { apiVersion: 'v', kind: 'K', metadata: { name: 'n' }, spec: { a: 'x', l: [{ x: 1 }, { x: 2 }], m: { k: 'v' } }, free: { any: { deep: 1 }, p: { q: 's' } } };
+  const same = pruneUnknownFields(clean, schema, { isResourceRoot: true, dropNulls: true, share: true });
+  assert.equal(same.object, clean, 'nothing pruned: the input itself');
+  assert.deepEqual(same.pruned, []);
+  const dirty = { apiVersion: 'v', kind: 'K', metadata: { name: 'n' }, spec: { a: 'x', l: [{ x: 1 }, { x: 2, y: 3 }], m: { k: 'v' }, z: null }, free: { any: { deep: 1 }, p: { q: 's', r: 1 } }, top: 1 };
+  const before = structuredClone(dirty);
+  const shared = pruneUnknownFields(dirty, schema, { isResourceRoot: true, dropNulls: true, share: true });
+  const copied = pruneUnknownFields(dirty, schema, { isResourceRoot: true, dropNulls: true });
+  assert.deepEqual(dirty, before, 'input untouched');
+  assert.deepEqual(shared.object, copied.object);
+  assert.deepEqual(Object.keys(shared.object as object), Object.keys(copied.object as object), 'keys in the same order');
+  assert.deepEqual(shared.pruned, copied.pruned);
+  assert.deepEqual(
+    shared.pruned.map((p) => p.path),
+    ['free.p.r', 'spec.l[1].y', 'top'],
+  );
+  const o = shared.object as typeof dirty;
+  assert.notEqual(o, dirty);
+  assert.equal(o.spec.m, dirty.spec.m, 'an unchanged map is shared');
+  assert.equal(o.spec.l[0], dirty.spec.l[0], 'an unchanged list item is shared');
+  assert.notEqual(o.spec.l, dirty.spec.l, 'a list with a pruned item is new');
+  assert.equal(o.free.any, dirty.free.any, 'kept under preserve-unknown-fields: shared');
+  assert.ok(!('z' in o.spec), 'null field dropped');
+  assert.notEqual(copied.object && (copied.object as typeof dirty).spec.m, dirty.spec.m, 'without share: a copy');
+});
+
 test('dropNulls: null fields are dropped at any depth, neither kept nor reported; nulls in arrays stay', () => {
   const schema = {
     type: 'object',

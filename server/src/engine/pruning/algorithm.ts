@@ -16,6 +16,11 @@ export interface PruneOptions {
    * type reads them (json/values.ts withoutNullFields): neither kept nor reported as pruned.
    */
   dropNulls?: boolean;
+  /**
+   * The result may be the input itself, or share the parts pruning leaves as they are, for a caller that
+   * changes neither (a built-in object's checks): nothing is copied where nothing is pruned.
+   */
+  share?: boolean;
 }
 
 export type PruneReason = 'unknown field' | 'unknown field in embedded resource' | 'no schema below additionalProperties or items';
@@ -28,9 +33,11 @@ export interface PrunedField {
 }
 
 export interface PruneResult {
-  /** A pruned copy; the input is not changed. */
+  /** A pruned copy (PruneOptions.share: the input where nothing was pruned); the input is not changed. */
   object: unknown;
   pruned: PrunedField[];
+  /** The input was nested too deeply to prune: `object` is the input, not a copy. */
+  tooDeep?: true;
 }
 
 /**
@@ -41,7 +48,7 @@ export interface PruneResult {
  */
 export function pruneUnknownFields(obj: unknown, schema: JSONSchemaProps, opts: PruneOptions): PruneResult {
   const conv = newStructural(schema);
-  if (conv.tooDeep) return { object: obj, pruned: [] };
+  if (conv.tooDeep) return { object: obj, pruned: [], tooDeep: true };
   return pruneStructural(obj, conv.structural, opts);
 }
 
@@ -53,7 +60,7 @@ const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
  * Input nested too deeply to recurse through is returned as it is (not copied), with nothing pruned.
  */
 export function pruneStructural(obj: unknown, s: Structural | undefined, opts: PruneOptions): PruneResult {
-  const ctx: Ctx = { pruned: [], rootForced: undefined, dropNulls: opts.dropNulls === true };
+  const ctx: Ctx = { pruned: [], rootForced: undefined, dropNulls: opts.dropNulls === true, share: opts.share === true, steps: [] };
   if (opts.isResourceRoot) {
     const base: Structural = s ?? toStructural({});
     if (!base.xEmbeddedResource) {
@@ -64,9 +71,9 @@ export function pruneStructural(obj: unknown, s: Structural | undefined, opts: P
   }
   let object: unknown;
   try {
-    object = prune(obj, s, FieldPath.root(), ctx);
+    object = prune(obj, s, ctx);
   } catch (e) {
-    if (isTooDeep(e)) return { object: obj, pruned: [] };
+    if (isTooDeep(e)) return { object: obj, pruned: [], tooDeep: true };
     throw e;
   }
   ctx.pruned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -81,62 +88,124 @@ interface Ctx {
   /** The clone that marks the resource root as embedded (its unknown fields are plain unknown fields). */
   rootForced: Structural | undefined;
   dropNulls: boolean;
+  share: boolean;
+  /** The fields (names) and list items (indexes) from the root to the value being pruned. */
+  steps: Array<string | number>;
 }
 
-/** A copy of what pruning keeps as it is (PruneOptions.dropNulls: without its null fields). */
+/** A copy of what pruning keeps as it is (PruneOptions.dropNulls: without its null fields; share: not copied). */
 function copy(v: unknown, ctx: Ctx): unknown {
-  return deepCopyJSON(ctx.dropNulls ? withoutNullFields(v) : v);
+  const kept = ctx.dropNulls ? withoutNullFields(v) : v;
+  return ctx.share ? kept : deepCopyJSON(kept);
 }
 
-function record(ctx: Ctx, p: FieldPath, reason: PruneReason): void {
+/**
+ * The object a pruned map is written to: a new one, or with PruneOptions.share none until the first key
+ * that is dropped or changed (then the keys before it, which stayed as they were).
+ */
+function outFor(x: Record<string, unknown>, keys: string[], i: number, out: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (out) return out;
+  out = {};
+  for (let j = 0; j < i; j++) setOwn(out, keys[j], x[keys[j]]);
+  return out;
+}
+
+/**
+ * An array's elements pruned (each at its index on the path): a new array, or with PruneOptions.share the
+ * array itself when none changed.
+ */
+function pruneItems(x: unknown[], s: Structural | undefined, ctx: Ctx, each: typeof prune): unknown[] {
+  let out: unknown[] | undefined = ctx.share ? undefined : [];
+  for (let i = 0; i < x.length; i++) {
+    ctx.steps.push(i);
+    const y = each(x[i], s, ctx);
+    ctx.steps.pop();
+    if (out) out.push(y);
+    else if (y !== x[i]) (out = x.slice(0, i)).push(y);
+  }
+  return out ?? x;
+}
+
+/**
+ * A pruned field, at the path of the fields and indexes being walked (ctx.steps) and then `key`: the
+ * path is made only here (most values prune nothing).
+ */
+function record(ctx: Ctx, key: string, reason: PruneReason): void {
+  let p = FieldPath.root();
+  for (const step of ctx.steps) p = typeof step === 'number' ? p.index(step) : p.child(step);
+  p = p.child(key);
   ctx.pruned.push({ path: p.toString(), segments: p.segments(), reason });
 }
 
-function prune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx): unknown {
-  if (s?.xPreserveUnknownFields) return skipPrune(x, s, path, ctx);
+/** A field's value pruned below its schema, its key on the path while it is walked. */
+function pruneField(v: unknown, s: Structural | undefined, key: string, ctx: Ctx): unknown {
+  ctx.steps.push(key);
+  const y = prune(v, s, ctx);
+  ctx.steps.pop();
+  return y;
+}
+
+function prune(x: unknown, s: Structural | undefined, ctx: Ctx): unknown {
+  if (s?.xPreserveUnknownFields) return skipPrune(x, s, ctx);
   if (isJSONObject(x)) {
-    const out: Record<string, unknown> = {};
+    const keys = Object.keys(x);
     if (!s) {
-      for (const k of Object.keys(x)) if (!(ctx.dropNulls && x[k] === null)) record(ctx, path.child(k), 'no schema below additionalProperties or items');
-      return out;
+      for (const k of keys) if (!(ctx.dropNulls && x[k] === null)) record(ctx, k, 'no schema below additionalProperties or items');
+      return ctx.share && keys.length === 0 ? x : {};
     }
-    for (const k of Object.keys(x)) {
+    let out: Record<string, unknown> | undefined = ctx.share ? undefined : {};
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const v = x[k];
-      if (v === null && ctx.dropNulls) continue;
-      if (s.xEmbeddedResource && metaFields.has(k)) {
-        setOwn(out, k, copy(v, ctx));
+      let y: unknown;
+      if (v === null && ctx.dropNulls) {
+        out = outFor(x, keys, i, out);
         continue;
       }
-      const prop = propertyOf(s.properties, k);
-      if (prop) setOwn(out, k, prune(v, prop, path.child(k), ctx));
-      else if (s.additionalProperties) setOwn(out, k, prune(v, s.additionalProperties.structural, path.child(k), ctx));
-      else record(ctx, path.child(k), s.xEmbeddedResource && s !== ctx.rootForced ? 'unknown field in embedded resource' : 'unknown field');
+      if (s.xEmbeddedResource && metaFields.has(k)) y = copy(v, ctx);
+      else {
+        const prop = propertyOf(s.properties, k);
+        if (prop) y = pruneField(v, prop, k, ctx);
+        else if (s.additionalProperties) y = pruneField(v, s.additionalProperties.structural, k, ctx);
+        else {
+          record(ctx, k, s.xEmbeddedResource && s !== ctx.rootForced ? 'unknown field in embedded resource' : 'unknown field');
+          out = outFor(x, keys, i, out);
+          continue;
+        }
+      }
+      if (out || y !== v) setOwn((out = outFor(x, keys, i, out)), k, y);
     }
-    return out;
+    return out ?? x;
   }
-  if (Array.isArray(x)) return x.map((v, i) => prune(v, s?.items, path.index(i), ctx));
+  if (Array.isArray(x)) return pruneItems(x, s?.items, ctx, prune);
   return x;
 }
 
 /** Under x-kubernetes-preserve-unknown-fields: unknown keys stay, specified ones are pruned below. */
-function skipPrune(x: unknown, s: Structural | undefined, path: FieldPath, ctx: Ctx): unknown {
+function skipPrune(x: unknown, s: Structural | undefined, ctx: Ctx): unknown {
   if (!s) return copy(x, ctx);
   if (isJSONObject(x)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(x)) {
+    const keys = Object.keys(x);
+    let out: Record<string, unknown> | undefined = ctx.share ? undefined : {};
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const v = x[k];
-      if (v === null && ctx.dropNulls) continue;
-      if (s.xEmbeddedResource && metaFields.has(k)) {
-        setOwn(out, k, copy(v, ctx));
+      if (v === null && ctx.dropNulls) {
+        out = outFor(x, keys, i, out);
         continue;
       }
-      const prop = propertyOf(s.properties, k);
-      if (prop) setOwn(out, k, prune(v, prop, path.child(k), ctx));
-      else if (s.additionalProperties) setOwn(out, k, prune(v, s.additionalProperties.structural, path.child(k), ctx));
-      else setOwn(out, k, copy(v, ctx));
+      let y: unknown;
+      if (s.xEmbeddedResource && metaFields.has(k)) y = copy(v, ctx);
+      else {
+        const prop = propertyOf(s.properties, k);
+        if (prop) y = pruneField(v, prop, k, ctx);
+        else if (s.additionalProperties) y = pruneField(v, s.additionalProperties.structural, k, ctx);
+        else y = copy(v, ctx);
+      }
+      if (out || y !== v) setOwn((out = outFor(x, keys, i, out)), k, y);
     }
-    return out;
+    return out ?? x;
   }
-  if (Array.isArray(x)) return x.map((v, i) => skipPrune(v, s.items, path.index(i), ctx));
+  if (Array.isArray(x)) return pruneItems(x, s.items, ctx, skipPrune);
   return x;
 }
