@@ -293,8 +293,8 @@ function crFindings(ctx: ServiceContext, td: TextDocument, doc: YamlDocument, ro
     f.related = [{ location: crdLocation(ctx, crd, []), message: `${crd.name} has YAML syntax errors` }];
     return [f];
   }
-  const served = crdVersions(crd.crd).filter((v) => v.served);
   if (!version?.served) {
+    const served = crdVersions(crd.crd).filter((v) => v.served);
     const msg = noMatches(role.kind, role.apiVersion);
     const why = version ? `${crd.name} does not serve ${role.version}` : `${crd.name} has no version ${role.version}`;
     const f = finding(rangeOfPath(td, doc, [{ kind: 'field', name: 'apiVersion' }], 'value'), 'error', 'NoKindMatch', `${msg}: ${why} (served: ${served.map((v) => v.name).join(', ') || 'none'})`, 'cr');
@@ -633,21 +633,36 @@ interface Surprise {
 /** The plain scalars of the object's metadata read as booleans or numbers where ObjectMeta has strings. */
 function metadataSurprises(doc: YamlDocument): Surprise[] {
   const meta = isJSONObject(doc.value) ? doc.value.metadata : undefined;
-  if (!isJSONObject(meta)) return [];
-  const out: Surprise[] = [];
+  if (!isJSONObject(meta)) return NO_SURPRISES;
+  // Looked for without allocating (every object of a check comes here; almost none has one).
+  let out: Surprise[] | undefined;
   const at = (segments: PathSegment[]) => {
     const s = plainScalarSurprise(doc, segments);
-    if (s) out.push({ segments, ...s });
+    if (s) (out ??= []).push({ segments, ...s });
   };
   const m: PathSegment = { kind: 'field', name: 'metadata' };
-  for (const k of META_STRINGS) if (meta[k] !== undefined && typeof meta[k] !== 'string') at([m, { kind: 'field', name: k }]);
-  for (const k of ['labels', 'annotations']) {
-    const map = meta[k];
-    if (isJSONObject(map)) for (const [key, v] of Object.entries(map)) if (typeof v !== 'string' && v !== null) at([m, { kind: 'field', name: k }, { kind: 'key', key }]);
+  for (let i = 0; i < META_STRINGS.length; i++) {
+    const k = META_STRINGS[i];
+    if (meta[k] !== undefined && typeof meta[k] !== 'string') at([m, { kind: 'field', name: k }]);
   }
-  if (Array.isArray(meta.finalizers)) meta.finalizers.forEach((v, index) => typeof v !== 'string' && v !== null && at([m, { kind: 'field', name: 'finalizers' }, { kind: 'index', index }]));
-  return out;
+  for (let i = 0; i < STRING_MAPS.length; i++) {
+    const k = STRING_MAPS[i];
+    const map = meta[k];
+    if (!isJSONObject(map)) continue;
+    for (const key in map) if (Object.hasOwn(map, key) && typeof map[key] !== 'string' && map[key] !== null) at([m, { kind: 'field', name: k }, { kind: 'key', key }]);
+  }
+  const finalizers = meta.finalizers;
+  if (Array.isArray(finalizers)) {
+    for (let index = 0; index < finalizers.length; index++) {
+      const v = finalizers[index];
+      if (typeof v !== 'string' && v !== null) at([m, { kind: 'field', name: 'finalizers' }, { kind: 'index', index }]);
+    }
+  }
+  return out ?? NO_SURPRISES;
 }
+
+const STRING_MAPS = ['labels', 'annotations'];
+const NO_SURPRISES: Surprise[] = [];
 
 /** A copy of the object with each surprise set to its text as written (what quoting it gives). */
 function withScalarsAsWritten(value: unknown, surprises: Surprise[]): unknown {
