@@ -13,10 +13,21 @@ export type DocumentRole = { role: 'crd'; crd: Record<string, unknown> } | { rol
 
 /** A document value's role, in the service's shape: the YAML layer's one classification (identifyObject). */
 export function roleOf(value: unknown): DocumentRole {
+  if (!isJSONObject(value)) return OTHER;
+  // Asked several times for each document (findings, coverage, the index): a decoded value is never changed.
+  let role = roles.get(value);
+  if (!role) roles.set(value, (role = identifiedRole(value)));
+  return role;
+}
+
+const OTHER: DocumentRole = { role: 'other' };
+const roles = new WeakMap<object, DocumentRole>();
+
+function identifiedRole(value: Record<string, unknown>): DocumentRole {
   const id = identifyObject(value);
-  if (id.kind === 'crd') return { role: 'crd', crd: value as Record<string, unknown> };
+  if (id.kind === 'crd') return { role: 'crd', crd: value };
   if (id.kind === 'cr') return { role: 'cr', group: id.group ?? '', version: id.version ?? '', kind: id.objectKind ?? '', apiVersion: id.apiVersion ?? '' };
-  return { role: 'other' };
+  return OTHER;
 }
 
 /** A version of a CRD (v1 shape). */
