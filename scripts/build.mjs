@@ -235,15 +235,24 @@ await Promise.all([
 ]);
 
 // The built-in kinds' schemas (engine/builtin/schemas.json, 3 MB): read by workspace/builtinSchemas.ts beside
-// the bundles on first use, not bundled (every start-up would compile them). Written for a quick first use:
-// each definition as its JSON text (parsed when a kind that uses it is checked: a check of Deployments and
-// Services parses a tenth of them), and as ASCII (read as latin1, without decoding 3 MB of UTF-8).
-const table = JSON.parse(readFileSync('server/src/engine/builtin/schemas.json', 'utf8'));
-table.definitions = Object.fromEntries(Object.entries(table.definitions).map(([id, d]) => [id, JSON.stringify(d)]));
-writeFileSync(
-  'dist/builtin-schemas.json',
-  JSON.stringify(table).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-);
+// the bundles on first use, not bundled (every start-up would compile them). Written for a quick first use,
+// still one JSON value: a first line `{"header":{...,"definitionsAt":{id:[start,end]}},` that is all a
+// start-up parses (0.1 MB), then the definitions, each read from its byte offsets (after that line) when a
+// kind that uses it is checked (a check of Deployments and Services reads a tenth of them); in ASCII (read
+// as latin1, without decoding 3 MB of UTF-8).
+{
+  const { definitions, ...header } = JSON.parse(readFileSync('server/src/engine/builtin/schemas.json', 'utf8'));
+  const ascii = (t) => t.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const at = {};
+  let body = '"definitions":{';
+  for (const [id, d] of Object.entries(definitions)) {
+    body += `${body.endsWith('{') ? '' : ','}${JSON.stringify(id)}:`;
+    const text = ascii(JSON.stringify(d));
+    at[id] = [body.length, body.length + text.length];
+    body += text;
+  }
+  writeFileSync('dist/builtin-schemas.json', `{"header":${ascii(JSON.stringify({ ...header, definitionsAt: at }))},\n${body}}}`);
+}
 
 // The bundles as ASCII: esbuild leaves non-ASCII characters in regular expression literals and comments
 // (a µ in a duration pattern, a ± in a comment), and one of them makes V8 hold the whole 1.7 MB source as a
