@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { formatGoValue, GoStruct, goJSON, goQuote } from './go';
 import { IntegralFloat } from './lossless';
 import { formatBadValue } from '../field';
+import { isJSONObject } from './values';
 
 // Expected strings are what Go 1.24 prints (strconv.Quote, encoding/json.Marshal).
 test('goQuote is strconv.Quote: Go escapes, \\x for ASCII controls, \\u and \\U for runes unicode.IsPrint rejects', () => {
@@ -36,4 +37,10 @@ test('goJSON is json.Marshal: sorted keys, Go numbers, <, >, &, U+2028/2029 esca
 test("formatGoValue is fmt's %v of a decoded value: <nil>, int64 and float64 as Go prints them, slices and sorted maps", () => {
   assert.equal(formatGoValue([null, 1, 1.5, new IntegralFloat(2), 1e21, 'a b', true, { b: [false], a: 2n ** 63n }]), '[<nil> 1 1.5 2 1e+21 a b true map[a:9.223372036854776e+18 b:[false]]]');
   assert.equal(formatGoValue({}), 'map[]');
+});
+
+test('isJSONObject: plain and null-prototype objects only (not arrays, null, IntegralFloat, class instances)', () => {
+  assert.equal(isJSONObject({ a: 1 }), true);
+  assert.equal(isJSONObject(Object.create(null)), true);
+  for (const v of [null, undefined, [], [1], 'x', 1, 1n, new IntegralFloat(1), new Map(), new Date(0), new (class K {})()]) assert.equal(isJSONObject(v), false, String(v));
 });
