@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatGoValue, GoStruct, goJSON, goQuote } from './go';
+import { formatGoValue, GoStruct, goJSON, goKind, goQuote } from './go';
 import { IntegralFloat } from './lossless';
 import { formatBadValue } from '../field';
 import { isJSONObject } from './values';
@@ -43,4 +43,24 @@ test('isJSONObject: plain and null-prototype objects only (not arrays, null, Int
   assert.equal(isJSONObject({ a: 1 }), true);
   assert.equal(isJSONObject(Object.create(null)), true);
   for (const v of [null, undefined, [], [1], 'x', 1, 1n, new IntegralFloat(1), new Map(), new Date(0), new (class K {})()]) assert.equal(isJSONObject(v), false, String(v));
+});
+
+test('goKind: the reflect.Kind of each decoded form', () => {
+  const cases: Array<[unknown, string]> = [
+    [null, 'nil'],
+    [undefined, 'nil'],
+    [true, 'bool'],
+    ['s', 'string'],
+    [1, 'int'],
+    [-(2 ** 63), 'int'],
+    [2 ** 63, 'float'],
+    [1.5, 'float'],
+    [1n, 'int'],
+    [2n ** 63n, 'float'],
+    [new IntegralFloat(1), 'float'],
+    [[], 'slice'],
+    [{}, 'map'],
+    [Object.create(null), 'map'],
+  ];
+  cases.forEach(([v, kind], i) => assert.equal(goKind(v), kind, `case ${i}`));
 });
