@@ -81,7 +81,7 @@ function run(fullSchema: JSONSchemaProps, obj: unknown, opts: BuiltinObjectOptio
   // the whole object copied again).
   const head: Record<string, unknown> = {};
   for (const k of HEAD_FIELDS) if (Object.hasOwn(work, k)) head[k] = work[k];
-  const c = coerceObjectMeta(head, NO_SCHEMA, { isResourceRoot: true });
+  const c = coerceObjectMeta(head, NO_SCHEMA, { isResourceRoot: true, share: true });
   if (c.error) {
     res.errors.push(c.error);
     return;

@@ -192,3 +192,25 @@ test('coerceObjectMeta: a metav1.Time error wins over an earlier type mismatch (
   const s = coerceObjectMeta({ metadata: { labels: 1, annotations: 0 } }, { type: 'object' }, { isResourceRoot: true });
   assert.equal(s.errorText, 'json: cannot unmarshal number into Go struct field ObjectMeta.annotations of type map[string]string');
 });
+
+test('coerceObjectMeta share: the same result, the root copied and the rest shared unless an embedded resource is below', () => {
+  const input = { apiVersion: 'v', kind: 'K', metadata: { name: 'n', junk: 1, labels: { b: '2', a: '1' } }, spec: { x: { y: 1 } } };
+  const before = structuredClone(input);
+  const shared = coerceObjectMeta(input, {}, { isResourceRoot: true, share: true });
+  const copied = coerceObjectMeta(input, {}, { isResourceRoot: true });
+  assert.deepEqual(input, before, 'input untouched');
+  assert.deepEqual(shared, copied);
+  assert.deepEqual(Object.keys((shared.object as typeof input).metadata.labels), ['a', 'b'], 'labels in Go order');
+  assert.equal((shared.object as typeof input).spec, input.spec, 'below the root: shared');
+  assert.notEqual((copied.object as typeof input).spec, input.spec, 'without share: a copy');
+  const withEmbedded = { type: 'object', properties: { spec: { type: 'object', properties: { x: { type: 'object', 'x-kubernetes-embedded-resource': true } } } } };
+  const emb = { apiVersion: 'v', kind: 'K', metadata: { name: 'n' }, spec: { x: { apiVersion: 'w', kind: 'L', metadata: { name: 'm', junk: 1 } } } };
+  const embBefore = structuredClone(emb);
+  const r = coerceObjectMeta(emb, withEmbedded, { isResourceRoot: true, share: true });
+  assert.deepEqual(emb, embBefore, 'an embedded resource below: the input is not changed');
+  assert.deepEqual(r, coerceObjectMeta(emb, withEmbedded, { isResourceRoot: true }));
+  assert.deepEqual(
+    r.pruned.map((p) => p.path),
+    ['spec.x.metadata.junk'],
+  );
+});

@@ -24,6 +24,11 @@ export interface CoerceObjectMetaOptions {
    * from storage). Requests (create, update) do not drop: the first bad field is an error.
    */
   dropInvalidFields?: boolean;
+  /**
+   * The result may share with the input what coercion leaves as it is, for a caller that changes neither
+   * (PruneOptions.share): with no embedded resource below the root, only the root is copied.
+   */
+  share?: boolean;
 }
 
 export interface CoerceObjectMetaResult {
@@ -56,12 +61,17 @@ export function coerceObjectMeta(obj: unknown, schema: JSONSchemaProps, opts: Co
 export function coerceObjectMetaStructural(obj: unknown, s: Structural | undefined, opts: CoerceObjectMetaOptions): CoerceObjectMetaResult {
   if (opts.isResourceRoot) {
     const base = s ?? toStructural({});
-    s = base.xEmbeddedResource ? base : { ...base, xEmbeddedResource: true };
+    if (base.xEmbeddedResource) s = base;
+    else {
+      s = embeddedRoots.get(base);
+      if (!s) embeddedRoots.set(base, (s = { ...base, xEmbeddedResource: true }));
+    }
   }
   const ctx: Ctx = { drop: opts.dropInvalidFields === true, pruned: [] };
   let object: unknown;
   try {
-    object = deepCopyJSON(obj);
+    // Coercion changes resource roots only (their apiVersion, kind and metadata, replaced or removed).
+    object = opts.share && s && isJSONObject(obj) && !embeddedBelow(s) ? { ...obj } : deepCopyJSON(obj);
     coerce(FieldPath.root(), object, s, ctx);
   } catch (e) {
     // input nested too deeply to recurse through: returned as it is, not coerced
@@ -77,6 +87,23 @@ export function coerceObjectMetaStructural(obj: unknown, s: Structural | undefin
   return res;
 }
 
+/** The root schema marked embedded, one per schema (not copied for every object coerced). */
+const embeddedRoots = new WeakMap<Structural, Structural>();
+
+const embedded = new WeakMap<Structural, boolean>();
+
+/** Whether a node below s (a property, additionalProperties or items, at any depth) is an embedded resource. */
+function embeddedBelow(s: Structural): boolean {
+  let r = embedded.get(s);
+  if (r !== undefined) return r;
+  // A node met again while it is looked at (a cyclic schema) counts as embedded: the whole is copied.
+  embedded.set(s, true);
+  const at = (c: Structural | undefined) => c !== undefined && (c.xEmbeddedResource === true || embeddedBelow(c));
+  r = at(s.items) || at(s.additionalProperties?.structural) || (s.properties !== undefined && Object.values(s.properties).some(at));
+  embedded.set(s, r);
+  return r;
+}
+
 interface Ctx {
   drop: boolean;
   pruned: PrunedField[];
@@ -89,7 +116,12 @@ function coerce(pth: FieldPath, x: unknown, s: Structural | undefined, ctx: Ctx)
   if (!s || ctx.error) return;
   if (isJSONObject(x)) {
     // the API server decodes the root's metadata before anything else (customresource_handler.go apply)
-    const keys = pth.isRoot() && s.xEmbeddedResource && hasOwn(x, 'metadata') ? ['metadata', ...Object.keys(x).filter((k) => k !== 'metadata')] : Object.keys(x);
+    const keys = Object.keys(x);
+    const at = pth.isRoot() && s.xEmbeddedResource ? keys.indexOf('metadata') : -1;
+    if (at > 0) {
+      keys.copyWithin(1, 0, at);
+      keys[0] = 'metadata';
+    }
     for (const k of keys) {
       if (ctx.error) return;
       const v = x[k];
@@ -245,17 +277,19 @@ function roundTripObjectMeta(v: unknown, metaPath: FieldPath, dropInvalid: boole
   }
   const out: Record<string, unknown> = {};
   let firstSaved: DecodeError | undefined;
+  // One decoding state for the fields, cleared for each (a field's first type mismatch is its own).
+  const st: DecodeState = {};
   // Go marshals the map with sorted keys, so errors are met in sort order
-  for (const k of Object.keys(v).sort()) {
+  for (const k of sortedKeys(v)) {
     const kind = hasOwn(objectMeta.fields, k) ? objectMeta.fields[k] : undefined;
     if (!kind) {
       unknown.push(prunedAt(metaPath.child(k)));
       continue;
     }
-    const st: DecodeState = {};
+    st.saved = undefined;
     let enc: unknown;
     try {
-      enc = decodeField(v[k], kind, 'ObjectMeta', [k], metaPath.child(k), unknown, st);
+      enc = decodeField(v[k], kind, 'ObjectMeta', FIELD_STACKS[k], metaPath, k, unknown, st);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       if (!dropInvalid) return { error: e.message, unknown };
@@ -269,6 +303,25 @@ function roundTripObjectMeta(v: unknown, metaPath: FieldPath, dropInvalid: boole
   }
   if (firstSaved && !dropInvalid) return { error: firstSaved.message, unknown };
   return { value: out, unknown };
+}
+
+/**
+ * Object.keys(o) in sort order (Go marshals maps with sorted keys): in place by insertion for the few keys
+ * metadata and its maps have (Array.prototype.sort allocates its work buffers, about 1 kB, for any array).
+ */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  if (keys.length > 32) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j] > k) {
+      keys[j + 1] = keys[j];
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 function goKind(v: unknown): string {
@@ -289,8 +342,14 @@ function typeError(v: unknown, kind: Kind | string, struct: string, stack: strin
   return new DecodeError(`json: cannot unmarshal ${value ?? jsonKind(v)} into Go struct field ${struct}.${stack.join('.')} of type ${goType}`);
 }
 
-/** Decode one field and return its re-encoded value, or undefined when omitted (omitempty / nil). */
-function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], path: FieldPath, unknown: PrunedField[], st: DecodeState): unknown {
+/** Each ObjectMeta field's decoding stack (its name alone), made once: errors name it, nothing changes it. */
+const FIELD_STACKS: Record<string, string[]> = Object.fromEntries(Object.keys(objectMeta.fields).map((k) => [k, [k]]));
+
+/**
+ * Decode one field (`key` of the value at `parent`) and return its re-encoded value, or undefined when
+ * omitted (omitempty / nil).
+ */
+function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], parent: FieldPath, key: string | number, unknown: PrunedField[], st: DecodeState): unknown {
   switch (kind.t) {
     case 'string':
       if (v === null) return kind.omitempty ? undefined : '';
@@ -321,7 +380,7 @@ function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], pa
       if (v === null) return undefined;
       if (!isJSONObject(v)) return save(st, typeError(v, kind, struct, stack));
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) {
+      for (const k of sortedKeys(v)) {
         const e = v[k];
         if (e !== null && typeof e !== 'string') return save(st, typeError(e, 'string', struct, stack));
         setOwn(out, k, e ?? '');
@@ -342,6 +401,7 @@ function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], pa
     case 'structList': {
       if (v === null) return undefined;
       if (!Array.isArray(v)) return save(st, typeError(v, kind, struct, stack));
+      const path = typeof key === 'number' ? parent.index(key) : parent.child(key);
       const out = v.map((e, i) => {
         if (e !== null && !isJSONObject(e)) return save(st, typeError(e, kind.struct.goType, struct, stack));
         const src = e ?? {};
@@ -353,7 +413,7 @@ function decodeField(v: unknown, kind: Kind, struct: string, stack: string[], pa
             if (fk.t === 'string' && !fk.omitempty) setOwn(enc, k, '');
             continue;
           }
-          const r = decodeField(src[k], kind.struct.fields[k], structName, [...stack, k], path.index(i).child(k), unknown, st);
+          const r = decodeField(src[k], kind.struct.fields[k], structName, [...stack, k], path.index(i), k, unknown, st);
           if (r !== undefined) setOwn(enc, k, r);
         }
         for (const k of Object.keys(src)) if (!hasOwn(kind.struct.fields, k)) unknown.push(prunedAt(path.index(i).child(k)));
