@@ -29,7 +29,8 @@ export function validateBuiltinObjectMeta(object: JSONObject, namespaced: boolea
   const path = FieldPath.root('metadata');
   const d = decodeObjectMeta(object.metadata);
   if (d.error !== undefined) return [invalid(path, object.metadata, d.error)];
-  const meta = { ...d.meta! };
+  // The decoded metadata is a new object: ours to change.
+  const meta = d.meta!;
   if (!namespaced) delete meta.namespace;
   else if (typeof meta.namespace !== 'string' || meta.namespace === '') meta.namespace = 'default';
   if ((typeof meta.name !== 'string' || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '') {
