@@ -7,7 +7,7 @@ import { type FieldPath, forbidden, invalid, notSupported, required, type FieldE
 import { validateAnnotations, validateLabels } from '../../objectmeta/objectmeta';
 import { labelSelectorAsSelector, labelSelectorValue, selectorEmpty, selectorMatches, validateLabelSelector, type Selector } from './labelselector';
 import { defaultedRestartPolicy, validateDNS1123Label, validateNonnegativeField, validatePodTemplateSpec } from './podspec';
-import { isJSONObject } from '../../json/values';
+import { isJSONObject, setOwn } from '../../json/values';
 import { validateDaemonSetUpdateStrategy, validateDeploymentStrategy } from './strategy';
 import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
 
@@ -87,8 +87,9 @@ export function validateReplicaSetSpec(spec: JSONObject, fldPath: FieldPath, err
 
 /** The pod spec of a StatefulSet's template as its controller makes it: no hostname or subdomain, a volume for each volumeClaimTemplate. */
 function statefulSetPodSpec(spec: JSONObject, templateSpec: JSONObject): JSONObject {
-  // Unset reads as cleared: the pod spec checks read these fields and never list them.
-  const tspec: JSONObject = { ...templateSpec, hostname: undefined, subdomain: undefined };
+  // A copy without them (a spread then adding or deleting fields takes V8's slow path: microseconds an object).
+  const tspec: JSONObject = {};
+  for (const k in templateSpec) if (k !== 'hostname' && k !== 'subdomain') setOwn(tspec, k, templateSpec[k]);
   const claimTemplates = list(spec.volumeClaimTemplates);
   if (claimTemplates.length > 0) {
     const claims = claimTemplates.map((c) => str(obj(obj(c).metadata).name));

@@ -48,6 +48,8 @@ function parseIntOrName(expr: string, names?: Record<string, number>): number {
 
 /** cron's getRange: one comma-separated part of a field. */
 function getRange(expr: string, r: Bounds): void {
+  // A lone `*` (most fields) is the whole range with step 1: nothing to parse.
+  if (expr === '*') return;
   const rangeAndStep = expr.split('/');
   const lowAndHigh = rangeAndStep[0].split('-');
   const single = lowAndHigh.length === 1;

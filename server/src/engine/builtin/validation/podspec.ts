@@ -372,8 +372,7 @@ function validateHandler(handler: JSONObject, members: ReadonlyArray<readonly [s
 const PROBE_COUNTS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
 
 /** validateLivenessProbe / validateReadinessProbe / validateStartupProbe over validateProbe (0 thresholds are defaulted). */
-function validateProbe(probe: JSONObject | undefined, kind: 'liveness' | 'readiness' | 'startup', gracePeriod: number, p: FieldPath, errs: FieldError[]): void {
-  if (!probe) return;
+function validateProbe(probe: JSONObject, kind: 'liveness' | 'readiness' | 'startup', gracePeriod: number, p: FieldPath, errs: FieldError[]): void {
   validateHandler(probe, PROBE_HANDLERS, gracePeriod, p, errs);
   for (const f of PROBE_COUNTS) validateNonnegativeField(int(probe[f]), p.child(f), errs);
   const tgps = intPtr(probe.terminationGracePeriodSeconds);
@@ -392,13 +391,16 @@ function validateLifecycle(lifecycle: JSONObject, gracePeriod: number, p: FieldP
   }
 }
 
-/** A container's lifecycle and probes (validateContainers; validateInitContainers with restartPolicy Always). */
+/** A container's lifecycle and probes, those that are set (validateContainers; validateInitContainers with restartPolicy Always). */
 function validateLifecycleAndProbes(ctr: JSONObject, gracePeriod: number, p: FieldPath, errs: FieldError[]): void {
   const lifecycle = ptr(ctr.lifecycle);
   if (lifecycle) validateLifecycle(lifecycle, gracePeriod, p.child('lifecycle'), errs);
-  validateProbe(ptr(ctr.livenessProbe), 'liveness', gracePeriod, p.child('livenessProbe'), errs);
-  validateProbe(ptr(ctr.readinessProbe), 'readiness', gracePeriod, p.child('readinessProbe'), errs);
-  validateProbe(ptr(ctr.startupProbe), 'startup', gracePeriod, p.child('startupProbe'), errs);
+  const liveness = ptr(ctr.livenessProbe);
+  if (liveness) validateProbe(liveness, 'liveness', gracePeriod, p.child('livenessProbe'), errs);
+  const readiness = ptr(ctr.readinessProbe);
+  if (readiness) validateProbe(readiness, 'readiness', gracePeriod, p.child('readinessProbe'), errs);
+  const startup = ptr(ctr.startupProbe);
+  if (startup) validateProbe(startup, 'startup', gracePeriod, p.child('startupProbe'), errs);
 }
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -411,17 +413,22 @@ function validateContainerCommon(ctr: JSONObject, volumes: Set<string>, p: Field
   if (str(ctr.image).length === 0) errs.push(required(p.child('image'), ''));
   const tmp = str(ctr.terminationMessagePolicy);
   if (tmp !== '' && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(notSupported(p.child('terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
-  validateContainerPorts(list(ctr.ports), p.child('ports'), errs);
-  validateEnv(list(ctr.env), p.child('env'), errs);
+  // Lists and structs that are empty or unset have nothing to check (and no path to make).
+  const ports = list(ctr.ports);
+  if (ports.length > 0) validateContainerPorts(ports, p.child('ports'), errs);
+  const env = list(ctr.env);
+  if (env.length > 0) validateEnv(env, p.child('env'), errs);
   const envFrom = list(ctr.envFrom);
   for (let i = 0; i < envFrom.length; i++) {
     const prefix = str(obj(envFrom[i]).prefix);
     if (prefix.length > 0) for (const m of envVarNameErrors(prefix)) errs.push(invalid(p.child('envFrom').index(i).child('prefix'), prefix, m));
   }
-  validateVolumeMounts(list(ctr.volumeMounts), volumes, p.child('volumeMounts'), errs);
+  const mounts = list(ctr.volumeMounts);
+  if (mounts.length > 0) validateVolumeMounts(mounts, volumes, p.child('volumeMounts'), errs);
   const pull = str(ctr.imagePullPolicy);
   if (pull !== '' && !PULL_POLICIES.includes(pull)) errs.push(notSupported(p.child('imagePullPolicy'), pull, PULL_POLICIES));
-  validateResourceRequirements(obj(ctr.resources), p.child('resources'), errs);
+  const resources = ptr(ctr.resources);
+  if (resources) validateResourceRequirements(resources, p.child('resources'), errs);
 }
 
 const INIT_ONLY = 'may not be set for init containers without restartPolicy=Always';
@@ -439,7 +446,8 @@ const DNS_LABEL_FIELDS = ['hostname', 'subdomain'];
  */
 export function validatePodSpec(spec: JSONObject, fldPath: FieldPath, errs: FieldError[]): void {
   const gracePeriod = intPtr(spec.terminationGracePeriodSeconds) ?? 30;
-  const volumes = validateVolumes(list(spec.volumes), fldPath.child('volumes'), errs);
+  const volumeList = list(spec.volumes);
+  const volumes = volumeList.length > 0 ? validateVolumes(volumeList, fldPath.child('volumes'), errs) : new Set<string>();
 
   const containers = list(spec.containers);
   const initContainers = list(spec.initContainers);
@@ -488,7 +496,8 @@ export function validatePodSpec(spec: JSONObject, fldPath: FieldPath, errs: Fiel
 
   const restartPolicy = str(spec.restartPolicy);
   if (restartPolicy !== '' && !RESTART_POLICIES.includes(restartPolicy)) errs.push(notSupported(fldPath.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
-  errs.push(...validateLabels(stringMap(spec.nodeSelector), fldPath.child('nodeSelector')));
+  const nodeSelector = ptr(spec.nodeSelector);
+  if (nodeSelector) errs.push(...validateLabels(stringMap(nodeSelector), fldPath.child('nodeSelector')));
   for (const f of DNS_LABEL_FIELDS) {
     const v = str(spec[f]);
     if (v.length > 0) validateDNS1123Label(v, fldPath.child(f), errs);
@@ -501,8 +510,10 @@ export const defaultedRestartPolicy = (spec: JSONObject): string => str(spec.res
 /** ValidatePodTemplateSpec: template labels and annotations, the pod spec, no ephemeral containers. */
 export function validatePodTemplateSpec(template: JSONObject, fldPath: FieldPath, errs: FieldError[]): void {
   const meta = obj(template.metadata);
-  errs.push(...validateLabels(stringMap(meta.labels), fldPath.child('labels')));
-  errs.push(...validateAnnotations(stringMap(meta.annotations), fldPath.child('annotations')));
+  const labels = ptr(meta.labels);
+  if (labels) errs.push(...validateLabels(stringMap(labels), fldPath.child('labels')));
+  const annotations = ptr(meta.annotations);
+  if (annotations) errs.push(...validateAnnotations(stringMap(annotations), fldPath.child('annotations')));
   const spec = obj(template.spec);
   validatePodSpec(spec, fldPath.child('spec'), errs);
   if (list(spec.ephemeralContainers).length > 0) errs.push(forbidden(fldPath.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
