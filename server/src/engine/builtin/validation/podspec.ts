@@ -185,7 +185,7 @@ function validateEnv(vars: unknown[], fldPath: FieldPath, errs: FieldError[]): v
 }
 
 /** The VolumeSource members in validateVolumeSource's order, with the path Go names each by. */
-const VOLUME_SOURCES: Array<[json: string, path: string]> = [
+const VOLUME_SOURCES: ReadonlyMap<string, string> = new Map([
   ['emptyDir', 'emptyDir'],
   ['hostPath', 'hostPath'],
   ['gitRepo', 'gitRepo'],
@@ -216,13 +216,26 @@ const VOLUME_SOURCES: Array<[json: string, path: string]> = [
   ['csi', 'csi'],
   ['ephemeral', 'ephemeral'],
   ['image', 'image'],
-];
+]);
 
 /**
  * The union members Go checks one by one (validateVolumeSource, validateHandler): the first one set is
- * the one used, each later one is Forbidden with `what`. Members are [JSON name, name in the path].
+ * the one used, each later one is Forbidden with `what`. Members map JSON names to names in the path,
+ * in Go's order.
  */
-function firstMember(o: JSONObject, members: ReadonlyArray<readonly [string, string]>, p: FieldPath, what: string, errs: FieldError[]): { name: string; path: FieldPath; value: JSONObject } | undefined {
+function firstMember(o: JSONObject, members: ReadonlyMap<string, string>, p: FieldPath, what: string, errs: FieldError[]): { name: string; path: FieldPath; value: JSONObject } | undefined {
+  // An object sets few fields: its own keys are looked up among the members, and when one is set (the
+  // rule) it is the answer, without asking the object for each of the (up to 30) members.
+  let only: string | undefined;
+  let count = 0;
+  for (const k in o) {
+    if (members.has(k) && ptr(o[k])) {
+      only = k;
+      count++;
+    }
+  }
+  if (only === undefined) return undefined;
+  if (count === 1) return { name: only, path: p.child(members.get(only) as string), value: o[only] as JSONObject };
   let first: { name: string; path: FieldPath; value: JSONObject } | undefined;
   for (const [json, path] of members) {
     const value = ptr(o[json]);
@@ -332,11 +345,11 @@ function validateResourceRequirements(resources: JSONObject, fldPath: FieldPath,
 }
 
 /** The handler members of a probe (handlerFromProbe) and of a lifecycle hook (handlerFromLifecycle), in validateHandler's order. */
-const PROBE_HANDLERS = (['exec', 'httpGet', 'tcpSocket', 'grpc'] as const).map((m) => [m, m] as const);
-const LIFECYCLE_HANDLERS = (['exec', 'httpGet', 'tcpSocket', 'sleep'] as const).map((m) => [m, m] as const);
+const PROBE_HANDLERS: ReadonlyMap<string, string> = new Map(['exec', 'httpGet', 'tcpSocket', 'grpc'].map((m) => [m, m]));
+const LIFECYCLE_HANDLERS: ReadonlyMap<string, string> = new Map(['exec', 'httpGet', 'tcpSocket', 'sleep'].map((m) => [m, m]));
 
 /** validateHandler: exactly one handler, and each handler's own checks (httpGet's path and scheme are defaulted). */
-function validateHandler(handler: JSONObject, members: ReadonlyArray<readonly [string, string]>, gracePeriod: number, fldPath: FieldPath, errs: FieldError[]): void {
+function validateHandler(handler: JSONObject, members: ReadonlyMap<string, string>, gracePeriod: number, fldPath: FieldPath, errs: FieldError[]): void {
   const first = firstMember(handler, members, fldPath, 'handler type', errs);
   if (!first) {
     errs.push(required(fldPath, 'must specify a handler type'));
