@@ -122,14 +122,13 @@ function hasChDirPrefix(value: string, errs: string[]): void {
   else if (value.startsWith('..')) errs.push("must not start with '..'");
 }
 
+/** Printable ASCII but '=' (a UTF-16 unit above 0x7e is no ASCII, as the code point it is part of). */
+const RELAXED_ENV_VAR_NAME = /^[\x20-\x3c\x3e-\x7e]*$/;
+
 /** util/validation.IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation, GA since 1.34). */
 function isRelaxedEnvVarName(value: string): readonly string[] {
   if (value.length === 0) return ['environment variable name must be non-empty'];
-  // Printable ASCII but '=' (a UTF-16 unit above 0x7e is no ASCII, as the code point it is part of).
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x3d) return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
-  }
+  if (!RELAXED_ENV_VAR_NAME.test(value)) return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
   return NONE;
 }
 
