@@ -29,8 +29,8 @@ export function validateBuiltinObjectMeta(object: JSONObject, namespaced: boolea
   const path = FieldPath.root('metadata');
   const d = decodeObjectMeta(object.metadata);
   if (d.error !== undefined) return [invalid(path, object.metadata, d.error)];
-  // The decoded metadata is a new object: ours to change.
-  const meta = d.meta!;
+  // decodeObjectMeta makes a new object (the fields kept): ours to change, not the file's metadata.
+  const meta = d.meta === object.metadata ? { ...d.meta } : d.meta!;
   if (!namespaced) delete meta.namespace;
   else if (typeof meta.namespace !== 'string' || meta.namespace === '') meta.namespace = 'default';
   if ((typeof meta.name !== 'string' || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '') {
