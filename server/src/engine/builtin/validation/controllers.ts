@@ -9,7 +9,7 @@ import { labelSelectorAsSelector, labelSelectorValue, selectorEmpty, selectorMat
 import { defaultedRestartPolicy, validateDNS1123Label, validateNonnegativeField, validatePodTemplateSpec } from './podspec';
 import { isJSONObject, setOwn } from '../../json/values';
 import { validateDaemonSetUpdateStrategy, validateDeploymentStrategy } from './strategy';
-import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
+import { int, intPtr, isSet, list, obj, ptr, str, stringMap, type JSONObject } from './values';
 
 const SELECTOR_MISMATCH = '`selector` does not match template `labels`';
 
@@ -173,7 +173,7 @@ const JOB_COUNTS = ['parallelism', 'completions', 'activeDeadlineSeconds', 'back
  * policies are not ported.
  */
 export function validateJobSpecCommon(spec: JSONObject, fldPath: FieldPath, errs: FieldError[]): void {
-  for (const f of JOB_COUNTS) validateNonnegativeField(intPtr(spec[f]), fldPath.child(f), errs);
+  for (const f of JOB_COUNTS) if (isSet(spec[f])) validateNonnegativeField(intPtr(spec[f]), fldPath.child(f), errs);
   const template = obj(spec.template);
   validatePodTemplateSpec(template, fldPath.child('template'), errs);
   const rp = str(obj(template.spec).restartPolicy);

@@ -8,7 +8,7 @@ import { FieldPath, invalid, notSupported, required, type FieldError } from '../
 import { validateJobSpecCommon } from './controllers';
 import { labelSelectorValue } from './labelselector';
 import { validateNonnegativeField } from './podspec';
-import { intPtr, obj, ptr, str, type JSONObject } from './values';
+import { intPtr, obj, ptr, SPEC_PATH, str, type JSONObject } from './values';
 
 interface Bounds {
   min: number;
@@ -122,7 +122,7 @@ const CONCURRENCY = ['Allow', 'Forbid', 'Replace'];
 /** ValidateCronJobCreate without the metadata (the name length is here). */
 export function validateCronJob(object: JSONObject, errs: FieldError[]): void {
   const spec = obj(object.spec);
-  const sp = FieldPath.root('spec');
+  const sp = SPEC_PATH;
   const schedule = str(spec.schedule);
   if (schedule.length === 0) errs.push(required(sp.child('schedule'), ''));
   else validateScheduleFormat(schedule, sp.child('schedule'), errs);

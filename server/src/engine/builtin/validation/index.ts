@@ -5,7 +5,7 @@
  * as its zero value. Only the kinds and versions below are judged; anything else gives no findings.
  * What is ported and what is not: docs/builtin-validation.md.
  */
-import { FieldPath, forbidden, type FieldError } from '../../field';
+import { forbidden, type FieldError, type FieldPath } from '../../field';
 import type { NameValidator } from '../../objectmeta/objectmeta';
 import { validateDaemonSetSpec, validateDeploymentSpec, validateJobSpec, validateReplicaSetSpec, validateReplicationControllerSpec, validateStatefulSetSpec } from './controllers';
 import { validateConfigMap, validateSecret } from './configmap';
@@ -17,7 +17,7 @@ import { kindKey } from './kindKey';
 import { validatePodSpec } from './podspec';
 import { validateRole, validateRoleBinding } from './rbac';
 import { validateService } from './service';
-import { list, obj, type JSONObject } from './values';
+import { list, obj, SPEC_PATH, type JSONObject } from './values';
 
 export type { JSONObject } from './values';
 
@@ -38,12 +38,11 @@ function prepareNamespace(object: JSONObject): JSONObject {
   return { ...object, metadata: { ...meta, labels: { ...obj(meta.labels), 'kubernetes.io/metadata.name': meta.name } } };
 }
 
-const spec = (f: (spec: JSONObject, p: FieldPath, errs: FieldError[]) => void) => (o: JSONObject, errs: FieldError[]) => f(obj(o.spec), FieldPath.root('spec'), errs);
+const spec = (f: (spec: JSONObject, p: FieldPath, errs: FieldError[]) => void) => (o: JSONObject, errs: FieldError[]) => f(obj(o.spec), SPEC_PATH, errs);
 
 function validatePodCreate(object: JSONObject, errs: FieldError[]): void {
-  const p = FieldPath.root('spec');
-  validatePodSpec(obj(object.spec), p, errs);
-  if (list(obj(object.spec).ephemeralContainers).length > 0) errs.push(forbidden(p.child('ephemeralContainers'), 'cannot be set on create'));
+  validatePodSpec(obj(object.spec), SPEC_PATH, errs);
+  if (list(obj(object.spec).ephemeralContainers).length > 0) errs.push(forbidden(SPEC_PATH.child('ephemeralContainers'), 'cannot be set on create'));
 }
 
 /** Kind rules by `apiVersion/kind`. */

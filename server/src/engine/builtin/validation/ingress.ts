@@ -8,7 +8,7 @@ import { FieldPath, invalid, notSupported, required, type FieldError } from '../
 import { nameIsDNS1035Label, utilValidationChecks, regexError } from '../../objectmeta/names';
 import { featureGates } from './gates';
 import { isValidPortName, isValidPortNum } from './podspec';
-import { int, list, obj, ptr, str, type JSONObject } from './values';
+import { int, list, obj, ptr, SPEC_PATH, str, type JSONObject } from './values';
 
 const { isDNS1123Subdomain, isDNS1123Label } = utilValidationChecks;
 const DNS1123_SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
@@ -92,7 +92,7 @@ function validateHTTPIngressPath(path: JSONObject, p: FieldPath, errs: FieldErro
 
 export function validateIngress(object: JSONObject, errs: FieldError[]): void {
   const spec = obj(object.spec);
-  const sp = FieldPath.root('spec');
+  const sp = SPEC_PATH;
   const rules = list(spec.rules);
   const defaultBackend = ptr(spec.defaultBackend);
   if (rules.length === 0 && !defaultBackend) errs.push(invalid(sp, rules.length ? rules : null, 'either `defaultBackend` or `rules` must be specified'));

@@ -11,7 +11,7 @@ import { parseQuantity, Quantity } from '../../cel/library/quantity';
 import { regexError, utilValidationChecks } from '../../objectmeta/names';
 import { validateAnnotations, validateLabels } from '../../objectmeta/objectmeta';
 import { goKind } from '../../json/go';
-import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
+import { int, intPtr, isSet, list, obj, ptr, str, stringMap, type JSONObject } from './values';
 import { featureGates } from './gates';
 
 const { isDNS1123Label, isDNS1123Subdomain } = utilValidationChecks;
@@ -67,15 +67,15 @@ const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 /** validateContainerPorts (protocol defaulted to TCP by SetDefaults_ContainerPort). */
 function validateContainerPorts(ports: unknown[], fldPath: FieldPath, errs: FieldError[]): void {
-  const names = new Set<string>();
+  let names: Set<string> | undefined;
   for (let i = 0; i < ports.length; i++) {
     const port = obj(ports[i]);
     const name = str(port.name);
     if (name.length > 0) {
       const msgs = isValidPortName(name);
       if (msgs.length) for (const m of msgs) errs.push(invalid(fldPath.index(i).child('name'), name, m));
-      else if (names.has(name)) errs.push(duplicate(fldPath.index(i).child('name'), name));
-      else names.add(name);
+      else if (names?.has(name)) errs.push(duplicate(fldPath.index(i).child('name'), name));
+      else (names ??= new Set()).add(name);
     }
     const containerPort = int(port.containerPort);
     if (containerPort === 0) errs.push(required(fldPath.index(i).child('containerPort'), ''));
@@ -279,7 +279,7 @@ function validateVolumes(volumes: unknown[], fldPath: FieldPath, errs: FieldErro
 }
 
 /** ValidateVolumeMounts: name and mountPath required, the name a declared volume, mount paths unique. */
-function validateVolumeMounts(mounts: unknown[], volumes: Set<string>, fldPath: FieldPath, errs: FieldError[]): void {
+function validateVolumeMounts(mounts: unknown[], volumes: ReadonlySet<string>, fldPath: FieldPath, errs: FieldError[]): void {
   const mountPoints = new Set<string>();
   for (let i = 0; i < mounts.length; i++) {
     const m = obj(mounts[i]);
@@ -386,7 +386,7 @@ const PROBE_COUNTS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 
 /** validateLivenessProbe / validateReadinessProbe / validateStartupProbe over validateProbe (0 thresholds are defaulted). */
 function validateProbe(probe: JSONObject, kind: 'liveness' | 'readiness' | 'startup', gracePeriod: number, p: FieldPath, errs: FieldError[]): void {
   validateHandler(probe, PROBE_HANDLERS, gracePeriod, p, errs);
-  for (const f of PROBE_COUNTS) validateNonnegativeField(int(probe[f]), p.child(f), errs);
+  for (const f of PROBE_COUNTS) if (isSet(probe[f])) validateNonnegativeField(int(probe[f]), p.child(f), errs);
   const tgps = intPtr(probe.terminationGracePeriodSeconds);
   if (tgps !== undefined && tgps <= 0) errs.push(invalid(p.child('terminationGracePeriodSeconds'), tgps, 'must be greater than 0'));
   const success = int(probe.successThreshold);
@@ -418,7 +418,7 @@ function validateLifecycleAndProbes(ctr: JSONObject, gracePeriod: number, p: Fie
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 
 /** validateContainerCommon: name, image, terminationMessagePolicy, ports, env, envFrom names, mounts, pull policy, resources. */
-function validateContainerCommon(ctr: JSONObject, volumes: Set<string>, p: FieldPath, errs: FieldError[]): void {
+function validateContainerCommon(ctr: JSONObject, volumes: ReadonlySet<string>, p: FieldPath, errs: FieldError[]): void {
   const name = str(ctr.name);
   if (name.length === 0) errs.push(required(p.child('name'), ''));
   else validateDNS1123Label(name, p.child('name'), errs);
@@ -452,6 +452,9 @@ const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 /** The pod spec fields that are DNS labels when set. */
 const DNS_LABEL_FIELDS = ['hostname', 'subdomain'];
 
+/** The volumes of a pod spec that has none (shared: only read). */
+const NO_VOLUMES: ReadonlySet<string> = new Set();
+
 /**
  * ValidatePodSpec's containers, init containers, ephemeral containers, volumes and restartPolicy
  * (defaulted to Always), plus its DNS-label fields (hostname, subdomain).
@@ -459,7 +462,7 @@ const DNS_LABEL_FIELDS = ['hostname', 'subdomain'];
 export function validatePodSpec(spec: JSONObject, fldPath: FieldPath, errs: FieldError[]): void {
   const gracePeriod = intPtr(spec.terminationGracePeriodSeconds) ?? 30;
   const volumeList = list(spec.volumes);
-  const volumes = volumeList.length > 0 ? validateVolumes(volumeList, fldPath.child('volumes'), errs) : new Set<string>();
+  const volumes = volumeList.length > 0 ? validateVolumes(volumeList, fldPath.child('volumes'), errs) : NO_VOLUMES;
 
   const containers = list(spec.containers);
   const initContainers = list(spec.initContainers);

@@ -10,6 +10,10 @@ import { list, obj, ptr, str, type JSONObject } from './values';
 
 const GROUP = 'rbac.authorization.k8s.io';
 
+const RULES_PATH = FieldPath.root('rules');
+const ROLE_REF_PATH = FieldPath.root('roleRef');
+const SUBJECTS_PATH = FieldPath.root('subjects');
+
 /** ValidatePolicyRule */
 function validatePolicyRule(rule: JSONObject, namespaced: boolean, p: FieldPath, errs: FieldError[]): void {
   const nonResourceURLs = list(rule.nonResourceURLs);
@@ -28,7 +32,7 @@ function validatePolicyRule(rule: JSONObject, namespaced: boolean, p: FieldPath,
 /** ValidateRole / ValidateClusterRole without the metadata. */
 export function validateRole(object: JSONObject, namespaced: boolean, errs: FieldError[]): void {
   const rules = list(object.rules);
-  for (let i = 0; i < rules.length; i++) validatePolicyRule(obj(rules[i]), namespaced, FieldPath.root('rules').index(i), errs);
+  for (let i = 0; i < rules.length; i++) validatePolicyRule(obj(rules[i]), namespaced, RULES_PATH.index(i), errs);
   const agg = ptr(object.aggregationRule);
   if (!namespaced && agg) {
     const selectors = list(agg.clusterRoleSelectors);
@@ -44,7 +48,7 @@ const CLUSTER_BINDING_KINDS = ['ClusterRole'];
 /** ValidateRoleBinding / ValidateClusterRoleBinding without the metadata. */
 export function validateRoleBinding(object: JSONObject, namespaced: boolean, errs: FieldError[]): void {
   const ref = obj(object.roleRef);
-  const rp = FieldPath.root('roleRef');
+  const rp = ROLE_REF_PATH;
   const apiGroup = str(ref.apiGroup) || GROUP;
   if (apiGroup !== GROUP) errs.push(notSupported(rp.child('apiGroup'), apiGroup, [GROUP]));
   const kinds = namespaced ? BINDING_KINDS : CLUSTER_BINDING_KINDS;
@@ -56,7 +60,7 @@ export function validateRoleBinding(object: JSONObject, namespaced: boolean, err
   const subjects = list(object.subjects);
   for (let i = 0; i < subjects.length; i++) {
     const s = obj(subjects[i]);
-    const p = FieldPath.root('subjects').index(i);
+    const p = SUBJECTS_PATH.index(i);
     const sname = str(s.name);
     if (sname.length === 0) errs.push(required(p.child('name'), ''));
     const skind = str(s.kind);

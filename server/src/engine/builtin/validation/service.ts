@@ -4,12 +4,12 @@
  * port/protocol pairs, the selector's labels, the type, ExternalName's name, nodePort on ClusterIP.
  * IP families, cluster IPs, traffic policies, source ranges and session affinity are not ported.
  */
-import { FieldPath, duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../../field';
+import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../../field';
 import { GoStruct } from '../../json/go';
 import { validateLabels } from '../../objectmeta/objectmeta';
 import { isQualifiedName } from '../../objectmeta/names';
 import { isValidPortNum, validateDNS1123Label, validatePortNumOrName } from './podspec';
-import { int, list, obj, ptr, str, stringMap, type JSONObject } from './values';
+import { int, list, obj, ptr, SPEC_PATH, str, stringMap, type JSONObject } from './values';
 import { utilValidationChecks } from '../../objectmeta/names';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -17,7 +17,7 @@ const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 
 export function validateService(object: JSONObject, errs: FieldError[]): void {
   const spec = obj(object.spec);
-  const sp = FieldPath.root('spec');
+  const sp = SPEC_PATH;
   const type = str(spec.type) || 'ClusterIP';
   const clusterIP = str(spec.clusterIP);
   const headless = clusterIP === 'None' || str(list(spec.clusterIPs)[0]) === 'None';

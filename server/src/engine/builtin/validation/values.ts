@@ -2,6 +2,7 @@
  * A built-in object's fields read as the API server's Go structs hold them after decoding: a missing or
  * mistyped field is the zero value (schema validation reports the type; these checks must not throw on it).
  */
+import { FieldPath } from '../../field';
 import { goKind, asInt64 } from '../../json/go';
 import { isJSONObject } from '../../json/values';
 
@@ -45,5 +46,8 @@ function stringsOf(v: JSONObject): Record<string, string> {
   for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
   return out;
 }
+/** The paths of an object's spec and metadata, made once (paths are immutable). */
+export const SPEC_PATH = FieldPath.root('spec');
+export const METADATA_PATH = FieldPath.root('metadata');
 /** A field that is set (not absent, not null): Go's non-nil pointer. */
 export const isSet = (v: unknown): boolean => v !== undefined && v !== null;
