@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { handwrittenErrors, HANDWRITTEN_KINDS } from '../../server/src/engine/builtin/validation';
+import { parseStandardError } from '../../server/src/engine/builtin/validation/cronjob';
 import { EXPECTED, asCauses, loadCases, type Answer } from '../fixtures/builtin-validation/cases';
 
 const cases = loadCases();
@@ -101,4 +102,47 @@ test("older --kubernetes-version targets: the handwritten checks follow that rel
     ["must not start with '..'", "must not start with '..'"],
   );
   assert.deepEqual(causes(pod('..X'), 37), []);
+});
+
+// robfig/cron v3 ParseStandard: strings.Fields splits the spec (unicode.IsSpace, runs and ends ignored),
+// strings.FieldsFunc each field on ',' (empty parts skipped), getRange each part.
+test("a CronJob schedule is split as Go's strings.Fields splits it", () => {
+  assert.equal(parseStandardError(' */5\t0 \u00a0* *\u0085* \n'), undefined);
+  assert.equal(parseStandardError('0\v0 *\f*'), 'expected exactly 5 fields, found 4: [0 0 * *]');
+  assert.equal(parseStandardError('*,,* * * * *'), undefined);
+  assert.equal(parseStandardError('* * * * */0'), 'step of range should be a positive number: */0');
+  assert.equal(parseStandardError('* * * * 7'), 'end of range (7) above maximum (6): 7');
+});
+
+// ValidateStatefulSetSpec checks the template as the controller makes its Pods: without hostname and
+// subdomain, with a volume for each volumeClaimTemplate.
+test("a StatefulSet's template hostname and subdomain are not judged, a Deployment's are", () => {
+  const template = {
+    metadata: { labels: { app: 'a' } },
+    spec: { hostname: 'Bad_Name', subdomain: 'Bad_Name', containers: [{ name: 'c', image: 'i', volumeMounts: [{ name: 'data', mountPath: '/d' }] }] },
+  };
+  const spec = { selector: { matchLabels: { app: 'a' } }, template };
+  const fields = (kind: string, s: Record<string, unknown>) => handwrittenErrors('apps/v1', kind, { metadata: { name: 'x' }, spec: s }).map((e) => e.field);
+  assert.deepEqual(fields('StatefulSet', { ...spec, volumeClaimTemplates: [{ metadata: { name: 'data' } }] }), []);
+  assert.deepEqual(fields('StatefulSet', spec), ['spec.template.spec.containers[0].volumeMounts[0].name']);
+  assert.deepEqual(fields('Deployment', spec), ['spec.template.spec.containers[0].volumeMounts[0].name', 'spec.template.spec.hostname', 'spec.template.spec.subdomain']);
+  assert.equal(template.spec.hostname, 'Bad_Name', 'the object is not changed');
+});
+
+// validateVolumeSource and validateHandler ask the union's members in their own order: the first set is
+// used, each later one is forbidden, whatever order the file writes them in.
+test('a volume or handler with several members set: the first in Go order is used, the others forbidden', () => {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: {
+      volumes: [{ name: 'v', secret: {}, emptyDir: {}, configMap: {} }],
+      containers: [{ name: 'c', image: 'i', readinessProbe: { tcpSocket: { port: 80 }, exec: { command: ['true'] } } }],
+    },
+  };
+  assert.deepEqual(
+    handwrittenErrors('v1', 'Pod', pod).map((e) => `${e.type} ${e.field}`),
+    ['FieldValueForbidden spec.volumes[0].secret', 'FieldValueForbidden spec.volumes[0].configMap', 'FieldValueForbidden spec.containers[0].readinessProbe.tcpSocket'],
+  );
 });

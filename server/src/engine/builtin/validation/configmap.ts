@@ -13,16 +13,14 @@ import { obj, str, type JSONObject } from './values';
 const MAX_SIZE = 1024 * 1024;
 
 /** ValidateConfigMap without the metadata. */
-export function validateConfigMap(object: JSONObject): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateConfigMap(object: JSONObject, errs: FieldError[]): void {
   const data = obj(object.data);
   const binary = obj(object.binaryData);
   let total = 0;
-  for (const [key, value] of Object.entries(data)) {
-    const p = FieldPath.root('data').key(key);
-    for (const m of isConfigMapKey(key)) errs.push(invalid(p, key, m));
-    if (Object.hasOwn(binary, key)) errs.push(invalid(p, key, 'duplicate of key present in binaryData'));
-    total += utf8Length(str(value));
+  for (const key of Object.keys(data)) {
+    for (const m of isConfigMapKey(key)) errs.push(invalid(FieldPath.root('data').key(key), key, m));
+    if (Object.hasOwn(binary, key)) errs.push(invalid(FieldPath.root('data').key(key), key, 'duplicate of key present in binaryData'));
+    total += utf8Length(str(data[key]));
   }
   for (const [key, value] of Object.entries(binary)) {
     for (const m of isConfigMapKey(key)) errs.push(invalid(FieldPath.root('binaryData').key(key), key, m));
@@ -30,7 +28,6 @@ export function validateConfigMap(object: JSONObject): FieldError[] {
   }
   // field.NewPath(""): the whole object, which the API server's cause names `[]`.
   if (total > MAX_SIZE) errs.push(tooLong('[]', '', MAX_SIZE));
-  return errs;
 }
 
 /** The keys each Secret type requires (ValidateSecret's switch). */
@@ -53,8 +50,7 @@ function validateSecretType(type: string, data: Record<string, number>, dataPath
 }
 
 /** ValidateSecret without the metadata (the service-account-token annotation is checked too). */
-export function validateSecret(object: JSONObject): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateSecret(object: JSONObject, errs: FieldError[]): void {
   const dataPath = FieldPath.root('data');
   // Convert_v1_Secret_To_core_Secret: stringData overwrites data; sizes are of the decoded bytes.
   const sizes: Record<string, number> = {};
@@ -72,5 +68,4 @@ export function validateSecret(object: JSONObject): FieldError[] {
     if (str(annotations['kubernetes.io/service-account.name']).length === 0) errs.push(required(FieldPath.root('metadata', 'annotations').key('kubernetes.io/service-account.name'), ''));
   }
   errs.push(...validateSecretType(type, sizes, dataPath));
-  return errs;
 }

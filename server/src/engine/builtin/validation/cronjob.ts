@@ -8,7 +8,7 @@ import { FieldPath, invalid, notSupported, required, type FieldError } from '../
 import { validateJobSpecCommon } from './controllers';
 import { labelSelectorValue } from './labelselector';
 import { validateNonnegativeField } from './podspec';
-import { intPtr, obj, ptr, str, type JSONObject } from './values';
+import { intPtr, obj, ptr, SPEC_PATH, str, type JSONObject } from './values';
 
 interface Bounds {
   min: number;
@@ -24,9 +24,11 @@ const DOW: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, t
 
 class CronError extends Error {}
 
+const ATOI = /^[+-]?\d+$/;
+
 /** strconv.Atoi's accepted form (an optional sign and decimal digits) and its error text. */
 function atoi(s: string): number {
-  if (!/^[+-]?\d+$/.test(s)) throw new CronError(`failed to parse int from ${s}: strconv.Atoi: parsing ${JSON.stringify(s)}: invalid syntax`);
+  if (!ATOI.test(s)) throw new CronError(`failed to parse int from ${s}: strconv.Atoi: parsing ${JSON.stringify(s)}: invalid syntax`);
   const n = Number(s);
   if (!Number.isSafeInteger(n) || Math.abs(n) > 2 ** 63 - 1) throw new CronError(`failed to parse int from ${s}: strconv.Atoi: parsing ${JSON.stringify(s)}: value out of range`);
   return n;
@@ -46,6 +48,8 @@ function parseIntOrName(expr: string, names?: Record<string, number>): number {
 
 /** cron's getRange: one comma-separated part of a field. */
 function getRange(expr: string, r: Bounds): void {
+  // A lone `*` (most fields) is the whole range with step 1: nothing to parse.
+  if (expr === '*') return;
   const rangeAndStep = expr.split('/');
   const lowAndHigh = rangeAndStep[0].split('-');
   const single = lowAndHigh.length === 1;
@@ -71,6 +75,11 @@ function getRange(expr: string, r: Bounds): void {
   if (step === 0) throw new CronError(`step of range should be a positive number: ${expr}`);
 }
 
+/** The bounds of a standard spec's five fields (minute, hour, day of month, month, day of week). */
+const FIELD_BOUNDS = [MINUTES, HOURS, DOM, MONTHS, DOW];
+/** What Go's unicode.IsSpace calls white space, below U+0100. */
+const WHITE_SPACE = /[\t\n\v\f\r \u0085\u00a0]+/;
+
 const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 
 /**
@@ -85,15 +94,15 @@ export function parseStandardError(spec: string): string | undefined | 'unknown'
     if (spec.startsWith('@every ')) return 'unknown';
     return `unrecognized descriptor: ${spec}`;
   }
-  // strings.Fields: split on white space
-  const fields = spec.split(/[\t\n\v\f\r \u0085\u00a0]+/).filter((f) => f !== '');
+  // strings.Fields: split on white space (a native split: most schedules are read once, before any
+  // loop of ours would be compiled)
+  const fields = spec.split(WHITE_SPACE).filter((f) => f !== '');
   if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`;
-  const bounds = [MINUTES, HOURS, DOM, MONTHS, DOW];
   try {
-    fields.forEach((f, i) => {
+    for (let i = 0; i < 5; i++) {
       // strings.FieldsFunc on ',': empty parts are skipped
-      for (const part of f.split(',').filter((x) => x !== '')) getRange(part, bounds[i]);
-    });
+      for (const part of fields[i].split(',')) if (part !== '') getRange(part, FIELD_BOUNDS[i]);
+    }
   } catch (e) {
     if (e instanceof CronError) return e.message;
     throw e;
@@ -102,37 +111,33 @@ export function parseStandardError(spec: string): string | undefined | 'unknown'
 }
 
 /** validateScheduleFormat on create (no TZ allowed in the schedule). */
-function validateScheduleFormat(schedule: string, p: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateScheduleFormat(schedule: string, p: FieldPath, errs: FieldError[]): void {
   const err = parseStandardError(schedule);
   if (err !== undefined && err !== 'unknown') errs.push(invalid(p, schedule, err));
   if (schedule.includes('TZ')) errs.push(invalid(p, schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'));
-  return errs;
 }
 
 const CONCURRENCY = ['Allow', 'Forbid', 'Replace'];
 
 /** ValidateCronJobCreate without the metadata (the name length is here). */
-export function validateCronJob(object: JSONObject): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateCronJob(object: JSONObject, errs: FieldError[]): void {
   const spec = obj(object.spec);
-  const sp = FieldPath.root('spec');
+  const sp = SPEC_PATH;
   const schedule = str(spec.schedule);
   if (schedule.length === 0) errs.push(required(sp.child('schedule'), ''));
-  else errs.push(...validateScheduleFormat(schedule, sp.child('schedule')));
-  errs.push(...validateNonnegativeField(intPtr(spec.startingDeadlineSeconds), sp.child('startingDeadlineSeconds')));
+  else validateScheduleFormat(schedule, sp.child('schedule'), errs);
+  validateNonnegativeField(intPtr(spec.startingDeadlineSeconds), sp.child('startingDeadlineSeconds'), errs);
   const cp = str(spec.concurrencyPolicy);
   if (cp !== '' && !CONCURRENCY.includes(cp)) errs.push(notSupported(sp.child('concurrencyPolicy'), cp, CONCURRENCY));
   // ValidateJobTemplateSpec
   const jt = obj(obj(spec.jobTemplate).spec);
   const jp = sp.child('jobTemplate');
-  errs.push(...validateJobSpecCommon(jt, jp.child('spec')));
+  validateJobSpecCommon(jt, jp.child('spec'), errs);
   const selector = ptr(jt.selector);
   if (selector) errs.push(invalid(jp.child('spec', 'selector'), labelSelectorValue(selector), '`selector` will be auto-generated'));
   if (jt.manualSelector === true) errs.push(notSupported(jp.child('spec', 'manualSelector'), true, ['nil', 'false']));
-  errs.push(...validateNonnegativeField(intPtr(spec.successfulJobsHistoryLimit), sp.child('successfulJobsHistoryLimit')));
-  errs.push(...validateNonnegativeField(intPtr(spec.failedJobsHistoryLimit), sp.child('failedJobsHistoryLimit')));
+  validateNonnegativeField(intPtr(spec.successfulJobsHistoryLimit), sp.child('successfulJobsHistoryLimit'), errs);
+  validateNonnegativeField(intPtr(spec.failedJobsHistoryLimit), sp.child('failedJobsHistoryLimit'), errs);
   const name = str(obj(object.metadata).name);
   if (name.length > 52) errs.push(invalid(FieldPath.root('metadata', 'name'), name, 'must be no more than 52 characters'));
-  return errs;
 }

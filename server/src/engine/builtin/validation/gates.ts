@@ -8,9 +8,9 @@ import { NEWEST_KUBERNETES_MINOR } from '../../version';
 
 export interface FeatureGates {
   /** RelaxedEnvironmentVariableValidation: beta (on) in 1.32, GA in 1.34; before, IsEnvVarName. */
-  relaxedEnvironmentVariableValidation: boolean;
+  readonly relaxedEnvironmentVariableValidation: boolean;
   /** RelaxedServiceNameValidation: alpha (off) in 1.34, beta (on) in 1.36, GA in 1.37; before, DNS-1035. */
-  relaxedServiceNameValidation: boolean;
+  readonly relaxedServiceNameValidation: boolean;
 }
 
 /** The gates' defaults at a Kubernetes minor version (undefined: the newest). */
@@ -25,13 +25,18 @@ export function featureGates(): FeatureGates {
   return current;
 }
 
-/** Runs fn with the gates of a Kubernetes minor version. */
-export function withFeatureGates<T>(kubernetesMinor: number | undefined, fn: () => T): T {
+/** The last minor's gates: most runs check every object at one version. */
+let last: { minor: number | undefined; gates: FeatureGates } = { minor: undefined, gates: current };
+
+/** Sets the gates of a Kubernetes minor version for the checks that follow; gives the gates to restore after. */
+export function setFeatureGates(kubernetesMinor: number | undefined): FeatureGates {
   const saved = current;
-  current = featureGatesAt(kubernetesMinor);
-  try {
-    return fn();
-  } finally {
-    current = saved;
-  }
+  if (kubernetesMinor !== last.minor) last = { minor: kubernetesMinor, gates: featureGatesAt(kubernetesMinor) };
+  current = last.gates;
+  return saved;
+}
+
+/** Restores the gates setFeatureGates replaced. */
+export function restoreFeatureGates(saved: FeatureGates): void {
+  current = saved;
 }

@@ -5,19 +5,19 @@
  * as its zero value. Only the kinds and versions below are judged; anything else gives no findings.
  * What is ported and what is not: docs/builtin-validation.md.
  */
-import { FieldPath, forbidden, type FieldError } from '../../field';
+import { forbidden, type FieldError, type FieldPath } from '../../field';
 import type { NameValidator } from '../../objectmeta/objectmeta';
 import { validateDaemonSetSpec, validateDeploymentSpec, validateJobSpec, validateReplicaSetSpec, validateReplicationControllerSpec, validateStatefulSetSpec } from './controllers';
 import { validateConfigMap, validateSecret } from './configmap';
 import { validateCronJob } from './cronjob';
 import { validateIngress } from './ingress';
 import { dnsLabelName, dnsSubdomainName, pathSegmentName, serviceName, validateBuiltinObjectMeta } from './objectmeta';
-import { withFeatureGates } from './gates';
+import { restoreFeatureGates, setFeatureGates } from './gates';
 import { kindKey } from './kindKey';
 import { validatePodSpec } from './podspec';
 import { validateRole, validateRoleBinding } from './rbac';
 import { validateService } from './service';
-import { list, obj, type JSONObject } from './values';
+import { list, obj, SPEC_PATH, type JSONObject } from './values';
 
 export type { JSONObject } from './values';
 
@@ -25,8 +25,8 @@ interface KindRule {
   namespaced: boolean;
   /** The kind's ValidateXName. */
   name: NameValidator;
-  /** The checks after ValidateObjectMeta. */
-  rest?: (object: JSONObject) => FieldError[];
+  /** The checks after ValidateObjectMeta, appending to errs. */
+  rest?: (object: JSONObject, errs: FieldError[]) => void;
   /** What the kind's strategy PrepareForCreate changes that validation then sees. */
   prepare?: (object: JSONObject) => JSONObject;
 }
@@ -38,13 +38,11 @@ function prepareNamespace(object: JSONObject): JSONObject {
   return { ...object, metadata: { ...meta, labels: { ...obj(meta.labels), 'kubernetes.io/metadata.name': meta.name } } };
 }
 
-const spec = (f: (spec: JSONObject, p: FieldPath) => FieldError[]) => (o: JSONObject) => f(obj(o.spec), FieldPath.root('spec'));
+const spec = (f: (spec: JSONObject, p: FieldPath, errs: FieldError[]) => void) => (o: JSONObject, errs: FieldError[]) => f(obj(o.spec), SPEC_PATH, errs);
 
-function validatePodCreate(object: JSONObject): FieldError[] {
-  const p = FieldPath.root('spec');
-  const errs = validatePodSpec(obj(object.spec), p);
-  if (list(obj(object.spec).ephemeralContainers).length > 0) errs.push(forbidden(p.child('ephemeralContainers'), 'cannot be set on create'));
-  return errs;
+function validatePodCreate(object: JSONObject, errs: FieldError[]): void {
+  validatePodSpec(obj(object.spec), SPEC_PATH, errs);
+  if (list(obj(object.spec).ephemeralContainers).length > 0) errs.push(forbidden(SPEC_PATH.child('ephemeralContainers'), 'cannot be set on create'));
 }
 
 /** Kind rules by `apiVersion/kind`. */
@@ -67,10 +65,10 @@ const KINDS: Record<string, KindRule> = {
   'batch/v1/Job': { namespaced: true, name: dnsSubdomainName, rest: spec(validateJobSpec) },
   'batch/v1/CronJob': { namespaced: true, name: dnsSubdomainName, rest: validateCronJob },
   'networking.k8s.io/v1/Ingress': { namespaced: true, name: dnsSubdomainName, rest: validateIngress },
-  'rbac.authorization.k8s.io/v1/Role': { namespaced: true, name: pathSegmentName, rest: (o) => validateRole(o, true) },
-  'rbac.authorization.k8s.io/v1/ClusterRole': { namespaced: false, name: pathSegmentName, rest: (o) => validateRole(o, false) },
-  'rbac.authorization.k8s.io/v1/RoleBinding': { namespaced: true, name: pathSegmentName, rest: (o) => validateRoleBinding(o, true) },
-  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { namespaced: false, name: pathSegmentName, rest: (o) => validateRoleBinding(o, false) },
+  'rbac.authorization.k8s.io/v1/Role': { namespaced: true, name: pathSegmentName, rest: (o, errs) => validateRole(o, true, errs) },
+  'rbac.authorization.k8s.io/v1/ClusterRole': { namespaced: false, name: pathSegmentName, rest: (o, errs) => validateRole(o, false, errs) },
+  'rbac.authorization.k8s.io/v1/RoleBinding': { namespaced: true, name: pathSegmentName, rest: (o, errs) => validateRoleBinding(o, true, errs) },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { namespaced: false, name: pathSegmentName, rest: (o, errs) => validateRoleBinding(o, false, errs) },
 };
 
 /** The kinds (`apiVersion/kind`) handwrittenErrors judges. */
@@ -91,11 +89,13 @@ export function handwrittenErrors(apiVersion: string, kind: string, object: JSON
   if (!rule) return [];
   if (rule.prepare) object = rule.prepare(object);
   // The feature gates of the target version, as its API server defaults them (./gates.ts).
-  const errs = withFeatureGates(kubernetesMinor, () => {
-    const out = validateBuiltinObjectMeta(object, rule.namespaced, rule.name);
-    if (rule.rest) out.push(...rule.rest(object));
-    return out;
-  });
-  for (const e of errs) e.severity = 'error';
-  return errs;
+  const saved = setFeatureGates(kubernetesMinor);
+  try {
+    const errs = validateBuiltinObjectMeta(object, rule.namespaced, rule.name);
+    rule.rest?.(object, errs);
+    for (const e of errs) e.severity = 'error';
+    return errs;
+  } finally {
+    restoreFeatureGates(saved);
+  }
 }

@@ -8,7 +8,7 @@ import { FieldPath, invalid, notSupported, required, type FieldError } from '../
 import { nameIsDNS1035Label, utilValidationChecks, regexError } from '../../objectmeta/names';
 import { featureGates } from './gates';
 import { isValidPortName, isValidPortNum } from './podspec';
-import { int, list, obj, ptr, str, type JSONObject } from './values';
+import { int, list, obj, ptr, SPEC_PATH, str, type JSONObject } from './values';
 
 const { isDNS1123Subdomain, isDNS1123Label } = utilValidationChecks;
 const DNS1123_SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
@@ -33,19 +33,27 @@ function isWildcardDNS1123Subdomain(value: string): string[] {
 
 /** netutils.ParseIPSloppy accepts it: IPv4 (leading zeros allowed) or IPv6. */
 function isIP(host: string): boolean {
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host.split('.').every((o) => Number(o) <= 255);
-  return host.includes(':') && /^[0-9a-fA-F:.]+$/.test(host) && (host.match(/::/g) ?? []).length <= 1;
+  if (IPV4.test(host)) return host.split('.').every((o) => Number(o) <= 255);
+  return host.includes(':') && IPV6_CHARS.test(host) && (host.match(/::/g) ?? []).length <= 1;
 }
+
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+const IPV6_CHARS = /^[0-9a-fA-F:.]+$/;
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 
-function validateIngressBackend(backend: JSONObject, p: FieldPath): FieldError[] {
+function validateIngressBackend(backend: JSONObject, p: FieldPath, errs: FieldError[]): void {
   const resource = ptr(backend.resource);
   const service = ptr(backend.service);
-  if (resource && service) return [invalid(p, '', 'cannot set both resource and service backends')];
-  if (resource) return [];
-  if (!service) return [invalid(p, '', 'resource or service backend is required')];
-  const errs: FieldError[] = [];
+  if (resource && service) {
+    errs.push(invalid(p, '', 'cannot set both resource and service backends'));
+    return;
+  }
+  if (resource) return;
+  if (!service) {
+    errs.push(invalid(p, '', 'resource or service backend is required'));
+    return;
+  }
   const name = str(service.name);
   if (name.length === 0) errs.push(required(p.child('service', 'name'), ''));
   // ValidateServiceName: NameIsDNSLabel with RelaxedServiceNameValidation (on since 1.36), else NameIsDNS1035Label
@@ -57,37 +65,40 @@ function validateIngressBackend(backend: JSONObject, p: FieldPath): FieldError[]
   else if (portName.length > 0) for (const m of isValidPortName(portName)) errs.push(invalid(p.child('service', 'port', 'name'), portName, m));
   else if (portNumber !== 0) for (const m of isValidPortNum(portNumber)) errs.push(invalid(p.child('service', 'port', 'number'), portNumber, m));
   else errs.push(required(p, 'port name or number is required'));
-  return errs;
 }
 
-function validateHTTPIngressPath(path: JSONObject, p: FieldPath): FieldError[] {
-  if (typeof path.pathType !== 'string') return [required(p.child('pathType'), 'pathType must be specified')];
-  const errs: FieldError[] = [];
+/** The sequences an Exact or Prefix path may not contain, and the ends it may not have. */
+const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
+const INVALID_PATH_SUFFIXES = ['/..', '/.'];
+
+function validateHTTPIngressPath(path: JSONObject, p: FieldPath, errs: FieldError[]): void {
+  if (typeof path.pathType !== 'string') {
+    errs.push(required(p.child('pathType'), 'pathType must be specified'));
+    return;
+  }
   const pathType = path.pathType;
   const value = str(path.path);
   if (pathType === 'Exact' || pathType === 'Prefix') {
     if (!value.startsWith('/')) errs.push(invalid(p.child('path'), value, 'must be an absolute path'));
     if (value.length > 0) {
-      for (const seq of ['//', '/./', '/../', '%2f', '%2F']) if (value.includes(seq)) errs.push(invalid(p.child('path'), value, `must not contain '${seq}'`));
-      for (const suf of ['/..', '/.']) if (value.endsWith(suf)) errs.push(invalid(p.child('path'), value, `cannot end with '${suf}'`));
+      for (const seq of INVALID_PATH_SEQUENCES) if (value.includes(seq)) errs.push(invalid(p.child('path'), value, `must not contain '${seq}'`));
+      for (const suf of INVALID_PATH_SUFFIXES) if (value.endsWith(suf)) errs.push(invalid(p.child('path'), value, `cannot end with '${suf}'`));
     }
   } else if (pathType === 'ImplementationSpecific') {
     if (value.length > 0 && !value.startsWith('/')) errs.push(invalid(p.child('path'), value, 'must be an absolute path'));
   } else errs.push(notSupported(p.child('pathType'), pathType, PATH_TYPES));
-  errs.push(...validateIngressBackend(obj(path.backend), p.child('backend')));
-  return errs;
+  validateIngressBackend(obj(path.backend), p.child('backend'), errs);
 }
 
-export function validateIngress(object: JSONObject): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateIngress(object: JSONObject, errs: FieldError[]): void {
   const spec = obj(object.spec);
-  const sp = FieldPath.root('spec');
+  const sp = SPEC_PATH;
   const rules = list(spec.rules);
   const defaultBackend = ptr(spec.defaultBackend);
   if (rules.length === 0 && !defaultBackend) errs.push(invalid(sp, rules.length ? rules : null, 'either `defaultBackend` or `rules` must be specified'));
-  if (defaultBackend) errs.push(...validateIngressBackend(defaultBackend, sp.child('defaultBackend')));
-  rules.forEach((x, i) => {
-    const rule = obj(x);
+  if (defaultBackend) validateIngressBackend(defaultBackend, sp.child('defaultBackend'), errs);
+  for (let i = 0; i < rules.length; i++) {
+    const rule = obj(rules[i]);
     const p = sp.child('rules').index(i);
     const host = str(rule.host);
     if (host.length > 0) {
@@ -99,20 +110,22 @@ export function validateIngress(object: JSONObject): FieldError[] {
     if (http) {
       const paths = list(http.paths);
       if (paths.length === 0) errs.push(required(p.child('http', 'paths'), ''));
-      paths.forEach((path, j) => errs.push(...validateHTTPIngressPath(obj(path), p.child('http', 'paths').index(j))));
+      for (let j = 0; j < paths.length; j++) validateHTTPIngressPath(obj(paths[j]), p.child('http', 'paths').index(j), errs);
     }
-  });
-  list(spec.tls).forEach((x, i) => {
-    const tls = obj(x);
+  }
+  const tlsList = list(spec.tls);
+  for (let i = 0; i < tlsList.length; i++) {
+    const tls = obj(tlsList[i]);
     const p = sp.child('tls').index(i);
-    list(tls.hosts).forEach((h, j) => {
-      const host = str(h);
+    const hosts = list(tls.hosts);
+    for (let j = 0; j < hosts.length; j++) {
+      const host = str(hosts[j]);
       const msgs = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
       for (const m of msgs) errs.push(invalid(p.child('hosts').index(j), host, m));
-    });
+    }
     const secretName = str(tls.secretName);
     if (secretName.length > 0) for (const m of isDNS1123Subdomain(secretName)) errs.push(invalid(p.child('secretName'), secretName, m));
-  });
+  }
   if (typeof spec.ingressClassName === 'string') {
     for (const m of isDNS1123Subdomain(spec.ingressClassName)) errs.push(invalid(sp.child('ingressClassName'), spec.ingressClassName, m));
   }
@@ -121,5 +134,4 @@ export function validateIngress(object: JSONObject): FieldError[] {
   if (typeof annotation === 'string' && typeof spec.ingressClassName === 'string' && annotation !== spec.ingressClassName) {
     errs.push(invalid(FieldPath.root('annotations').child('kubernetes.io/ingress.class'), annotation, 'must match `ingressClassName` when both are specified'));
   }
-  return errs;
 }

@@ -8,14 +8,15 @@ import { isQualifiedName, isValidLabelValue } from '../../objectmeta/names';
 import { validateLabels } from '../../objectmeta/objectmeta';
 import { list, obj, str, stringMap, type JSONObject } from './values';
 
-/** ValidateLabelSelector (AllowInvalidLabelValueInSelector false, no unknown operators). */
-export function validateLabelSelector(selector: JSONObject | undefined, fldPath: FieldPath): FieldError[] {
-  if (!selector) return [];
-  const errs = validateLabels(stringMap(selector.matchLabels), fldPath.child('matchLabels'));
-  list(selector.matchExpressions).forEach((x, i) => {
-    const r = obj(x);
+/** ValidateLabelSelector (AllowInvalidLabelValueInSelector false, no unknown operators), appended to errs. */
+export function validateLabelSelector(selector: JSONObject | undefined, fldPath: FieldPath, errs: FieldError[]): void {
+  if (!selector) return;
+  errs.push(...validateLabels(stringMap(selector.matchLabels), fldPath.child('matchLabels')));
+  const exprs = list(selector.matchExpressions);
+  for (let i = 0; i < exprs.length; i++) {
+    const r = obj(exprs[i]);
     const p = fldPath.child('matchExpressions').index(i);
-    const values = list(r.values).map(str);
+    const values = list(r.values);
     const operator = str(r.operator);
     switch (operator) {
       case 'In':
@@ -31,11 +32,11 @@ export function validateLabelSelector(selector: JSONObject | undefined, fldPath:
     }
     const key = str(r.key);
     for (const msg of isQualifiedName(key)) errs.push(invalid(p.child('key'), key, msg));
-    values.forEach((v, j) => {
+    for (let j = 0; j < values.length; j++) {
+      const v = str(values[j]);
       for (const msg of isValidLabelValue(v)) errs.push(invalid(p.child('values').index(j), v, msg));
-    });
-  });
-  return errs;
+    }
+  }
 }
 
 interface Requirement {
@@ -47,21 +48,30 @@ interface Requirement {
 /** A labels.Selector: `nothing` for a nil LabelSelector, else its requirements (none: everything). */
 export type Selector = { nothing: true } | { nothing: false; requirements: Requirement[] };
 
+/** The selection operators of a LabelSelectorRequirement, as labels.Selector names them. */
+const OPERATORS = new Map<string, Requirement['op']>([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+]);
+
 /** metav1.LabelSelectorAsSelector: the selector, or an error (when a requirement is malformed). */
 export function labelSelectorAsSelector(selector: JSONObject | undefined): Selector | { error: true } {
   if (!selector) return { nothing: true };
   const matchLabels = stringMap(selector.matchLabels);
-  const exprs = list(selector.matchExpressions).map(obj);
+  const exprs = list(selector.matchExpressions);
   const requirements: Requirement[] = [];
-  for (const [k, v] of Object.entries(matchLabels)) {
+  for (const k of Object.keys(matchLabels)) {
+    const v = matchLabels[k];
     if (isQualifiedName(k).length || isValidLabelValue(v).length) return { error: true };
     requirements.push({ key: k, op: '=', values: [v] });
   }
-  for (const e of exprs) {
+  for (const x of exprs) {
+    const e = obj(x);
     const key = str(e.key);
     const values = list(e.values).map(str);
-    const ops: Record<string, Requirement['op']> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
-    const op = Object.hasOwn(ops, str(e.operator)) ? ops[str(e.operator)] : undefined;
+    const op = OPERATORS.get(str(e.operator));
     if (!op || isQualifiedName(key).length) return { error: true };
     if ((op === 'in' || op === 'notin') && values.length === 0) return { error: true };
     if ((op === 'exists' || op === '!') && values.length > 0) return { error: true };
@@ -97,7 +107,7 @@ export function selectorMatches(s: Selector, labels: Record<string, string>): bo
 export function labelSelectorValue(selector: JSONObject): GoStruct {
   const fields: [string, unknown][] = [];
   const ml = stringMap(selector.matchLabels);
-  if (Object.keys(ml).length) fields.push(['matchLabels', ml]);
+  if (Object.keys(ml).length) fields.push(['matchLabels', { ...ml }]);
   const me = list(selector.matchExpressions).map((x) => {
     const r = obj(x);
     const f: [string, unknown][] = [

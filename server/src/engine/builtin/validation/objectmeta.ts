@@ -2,11 +2,11 @@
  * The metadata of a built-in object on create: each kind's ValidateXName (DNS subdomain, DNS label or
  * path segment) through the ObjectMeta checks custom resources already use (engine/objectmeta).
  */
-import { FieldPath, invalid, type FieldError } from '../../field';
+import { invalid, type FieldError } from '../../field';
 import { decodeObjectMeta, validateObjectMeta, type NameValidator } from '../../objectmeta/objectmeta';
 import { isPathSegmentName, nameIsDNS1035Label, nameIsDNSSubdomain, validateNamespaceName } from '../../objectmeta/names';
 import { featureGates } from './gates';
-import type { JSONObject } from './values';
+import { METADATA_PATH, type JSONObject } from './values';
 
 /** apimachinery NameIsDNSSubdomain: most kinds' ValidateXName. */
 export const dnsSubdomainName: NameValidator = nameIsDNSSubdomain;
@@ -26,10 +26,11 @@ export const pathSegmentName: NameValidator = (name) => isPathSegmentName(name, 
  * its random suffix (five characters of [bcdfghjklmnpqrstvwxz2456789]) before the name is checked.
  */
 export function validateBuiltinObjectMeta(object: JSONObject, namespaced: boolean, nameFn: NameValidator): FieldError[] {
-  const path = FieldPath.root('metadata');
+  const path = METADATA_PATH;
   const d = decodeObjectMeta(object.metadata);
   if (d.error !== undefined) return [invalid(path, object.metadata, d.error)];
-  const meta = { ...d.meta! };
+  // decodeObjectMeta makes a new object (the fields kept): ours to change, not the file's metadata.
+  const meta = d.meta === object.metadata ? { ...d.meta } : d.meta!;
   if (!namespaced) delete meta.namespace;
   else if (typeof meta.namespace !== 'string' || meta.namespace === '') meta.namespace = 'default';
   if ((typeof meta.name !== 'string' || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '') {

@@ -11,84 +11,96 @@ import { parseQuantity, Quantity } from '../../cel/library/quantity';
 import { regexError, utilValidationChecks } from '../../objectmeta/names';
 import { validateAnnotations, validateLabels } from '../../objectmeta/objectmeta';
 import { goKind } from '../../json/go';
-import { int, intPtr, list, obj, ptr, str, stringMap, type JSONObject } from './values';
+import { int, intPtr, isSet, list, obj, ptr, str, stringMap, type JSONObject } from './values';
 import { featureGates } from './gates';
 
 const { isDNS1123Label, isDNS1123Subdomain } = utilValidationChecks;
 
+/**
+ * The checks below append their errors to the list they are given (Go's `allErrs = append(allErrs,
+ * f(...)...)` without a list made and copied for each field), and build a field's path only to report it.
+ */
+
+/** What a check of a value gives when nothing is wrong (shared: never changed). */
+const NONE: readonly string[] = [];
+
 /** core/validation.ValidateDNS1123Label */
-export function validateDNS1123Label(value: string, p: FieldPath): FieldError[] {
-  return isDNS1123Label(value).map((m) => invalid(p, value, m));
+export function validateDNS1123Label(value: string, p: FieldPath, errs: FieldError[]): void {
+  for (const m of isDNS1123Label(value)) errs.push(invalid(p, value, m));
 }
 
 /** util/validation.IsValidPortNum */
-export function isValidPortNum(port: number): string[] {
-  return port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+export function isValidPortNum(port: number): readonly string[] {
+  return port >= 1 && port <= 65535 ? NONE : ['must be between 1 and 65535, inclusive'];
 }
 
+const PORT_NAME_CHARS = /^[-a-z0-9]+$/;
+const LETTER = /[a-z]/;
+
 /** util/validation.IsValidPortName: an IANA service name. */
-export function isValidPortName(port: string): string[] {
+export function isValidPortName(port: string): readonly string[] {
   const errs: string[] = [];
   if (port.length > 15) errs.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (!PORT_NAME_CHARS.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!LETTER.test(port)) errs.push('must contain at least one letter (a-z)');
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
   if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
   return errs;
 }
 
 /** core/validation.ValidatePortNumOrName on an intstr.IntOrString. */
-export function validatePortNumOrName(port: unknown, p: FieldPath): FieldError[] {
-  if (typeof port === 'string') return isValidPortName(port).map((m) => invalid(p, port, m));
+export function validatePortNumOrName(port: unknown, p: FieldPath, errs: FieldError[]): void {
+  if (typeof port === 'string') {
+    for (const m of isValidPortName(port)) errs.push(invalid(p, port, m));
+    return;
+  }
   const n = int(port);
-  if (n === undefined) return [];
-  return isValidPortNum(n).map((m) => invalid(p, n, m));
+  if (n !== undefined) for (const m of isValidPortNum(n)) errs.push(invalid(p, n, m));
 }
 
 /** apimachinery ValidateNonnegativeField */
-export function validateNonnegativeField(value: number | undefined, p: FieldPath): FieldError[] {
-  return value !== undefined && value < 0 ? [invalid(p, value, 'must be greater than or equal to 0')] : [];
+export function validateNonnegativeField(value: number | undefined, p: FieldPath, errs: FieldError[]): void {
+  if (value !== undefined && value < 0) errs.push(invalid(p, value, 'must be greater than or equal to 0'));
 }
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 /** validateContainerPorts (protocol defaulted to TCP by SetDefaults_ContainerPort). */
-function validateContainerPorts(ports: unknown[], fldPath: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  ports.forEach((x, i) => {
-    const port = obj(x);
-    const p = fldPath.index(i);
+function validateContainerPorts(ports: unknown[], fldPath: FieldPath, errs: FieldError[]): void {
+  let names: Set<string> | undefined;
+  for (let i = 0; i < ports.length; i++) {
+    const port = obj(ports[i]);
     const name = str(port.name);
     if (name.length > 0) {
       const msgs = isValidPortName(name);
-      if (msgs.length) for (const m of msgs) errs.push(invalid(p.child('name'), name, m));
-      else if (names.has(name)) errs.push(duplicate(p.child('name'), name));
-      else names.add(name);
+      if (msgs.length) for (const m of msgs) errs.push(invalid(fldPath.index(i).child('name'), name, m));
+      else if (names?.has(name)) errs.push(duplicate(fldPath.index(i).child('name'), name));
+      else (names ??= new Set()).add(name);
     }
     const containerPort = int(port.containerPort);
-    if (containerPort === 0) errs.push(required(p.child('containerPort'), ''));
-    else if (containerPort !== undefined) for (const m of isValidPortNum(containerPort)) errs.push(invalid(p.child('containerPort'), containerPort, m));
+    if (containerPort === 0) errs.push(required(fldPath.index(i).child('containerPort'), ''));
+    else if (containerPort !== undefined) for (const m of isValidPortNum(containerPort)) errs.push(invalid(fldPath.index(i).child('containerPort'), containerPort, m));
     const hostPort = int(port.hostPort);
-    if (hostPort) for (const m of isValidPortNum(hostPort)) errs.push(invalid(p.child('hostPort'), hostPort, m));
+    if (hostPort) for (const m of isValidPortNum(hostPort)) errs.push(invalid(fldPath.index(i).child('hostPort'), hostPort, m));
     const protocol = str(port.protocol);
-    if (protocol !== '' && !PROTOCOLS.includes(protocol)) errs.push(notSupported(p.child('protocol'), protocol, PROTOCOLS));
-  });
-  return errs;
+    if (protocol !== '' && !PROTOCOLS.includes(protocol)) errs.push(notSupported(fldPath.index(i).child('protocol'), protocol, PROTOCOLS));
+  }
 }
 
 /**
  * An env var name or envFrom prefix as ValidateEnv / validateEnvFrom check it: IsRelaxedEnvVarName with
  * RelaxedEnvironmentVariableValidation (on since 1.32), else IsEnvVarName.
  */
-function envVarNameErrors(value: string): string[] {
+function envVarNameErrors(value: string): readonly string[] {
   return featureGates().relaxedEnvironmentVariableValidation ? isRelaxedEnvVarName(value) : isEnvVarName(value);
 }
+
+const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 
 /** util/validation.IsEnvVarName (before RelaxedEnvironmentVariableValidation). */
 function isEnvVarName(value: string): string[] {
   const errs: string[] = [];
-  if (!/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(value)) {
+  if (!ENV_VAR_NAME.test(value)) {
     errs.push(
       regexError(
         "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
@@ -99,61 +111,57 @@ function isEnvVarName(value: string): string[] {
       ),
     );
   }
-  return [...errs, ...hasChDirPrefix(value)];
-}
-
-/** util/validation's hasChDirPrefix. */
-function hasChDirPrefix(value: string): string[] {
-  if (value === '.') return ["must not be '.'"];
-  if (value === '..') return ["must not be '..'"];
-  return value.startsWith('..') ? ["must not start with '..'"] : [];
-}
-
-/** util/validation.IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation, GA since 1.34). */
-function isRelaxedEnvVarName(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length === 0) errs.push('environment variable name must be non-empty');
-  for (const ch of value) {
-    const c = ch.codePointAt(0)!;
-    if (c > 0x7f || c < 0x20 || c === 0x7f || ch === '=') {
-      errs.push("a valid environment variable name must consist only of printable ASCII characters other than '='");
-      break;
-    }
-  }
+  hasChDirPrefix(value, errs);
   return errs;
 }
+
+/** util/validation's hasChDirPrefix, appended to errs. */
+function hasChDirPrefix(value: string, errs: string[]): void {
+  if (value === '.') errs.push("must not be '.'");
+  else if (value === '..') errs.push("must not be '..'");
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+}
+
+/** Printable ASCII but '=' (a UTF-16 unit above 0x7e is no ASCII, as the code point it is part of). */
+const RELAXED_ENV_VAR_NAME = /^[\x20-\x3c\x3e-\x7e]*$/;
+
+/** util/validation.IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation, GA since 1.34). */
+function isRelaxedEnvVarName(value: string): readonly string[] {
+  if (value.length === 0) return ['environment variable name must be non-empty'];
+  if (!RELAXED_ENV_VAR_NAME.test(value)) return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
+  return NONE;
+}
+
+const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
 
 /** util/validation.IsConfigMapKey */
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 253) errs.push('must be no more than 253 characters');
-  if (!/^[-._a-zA-Z0-9]+$/.test(value)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
-  return [...errs, ...hasChDirPrefix(value)];
+  if (!CONFIG_MAP_KEY.test(value)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
+  hasChDirPrefix(value, errs);
+  return errs;
 }
 
 /** validateConfigMapKeySelector / validateSecretKeySelector: the name a DNS subdomain, the key a config key. */
-function validateKeySelector(s: JSONObject, p: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateKeySelector(s: JSONObject, p: FieldPath, errs: FieldError[]): void {
   const name = str(s.name);
   for (const m of isDNS1123Subdomain(name)) errs.push(invalid(p.child('name'), name, m));
   const key = str(s.key);
   if (key.length === 0) errs.push(required(p.child('key'), ''));
   else for (const m of isConfigMapKey(key)) errs.push(invalid(p.child('key'), key, m));
-  return errs;
 }
 
 /** ValidateEnv (relaxed names) and validateEnvVarValueFrom's source count and key selectors. */
-function validateEnv(vars: unknown[], fldPath: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  vars.forEach((x, i) => {
-    const ev = obj(x);
-    const p = fldPath.index(i);
+function validateEnv(vars: unknown[], fldPath: FieldPath, errs: FieldError[]): void {
+  for (let i = 0; i < vars.length; i++) {
+    const ev = obj(vars[i]);
     const name = str(ev.name);
-    if (name.length === 0) errs.push(required(p.child('name'), ''));
-    else for (const m of envVarNameErrors(name)) errs.push(invalid(p.child('name'), name, m));
+    if (name.length === 0) errs.push(required(fldPath.index(i).child('name'), ''));
+    else for (const m of envVarNameErrors(name)) errs.push(invalid(fldPath.index(i).child('name'), name, m));
     const from = ptr(ev.valueFrom);
-    if (!from) return;
-    const fp = p.child('valueFrom');
+    if (!from) continue;
+    const fp = fldPath.index(i).child('valueFrom');
     let sources = 0;
     // fieldRef, resourceFieldRef and fileKeyRef are counted, their own checks are not ported.
     if (ptr(from.fieldRef)) sources++;
@@ -161,23 +169,22 @@ function validateEnv(vars: unknown[], fldPath: FieldPath): FieldError[] {
     const cm = ptr(from.configMapKeyRef);
     if (cm) {
       sources++;
-      errs.push(...validateKeySelector(cm, fp.child('configMapKeyRef')));
+      validateKeySelector(cm, fp.child('configMapKeyRef'), errs);
     }
     const secret = ptr(from.secretKeyRef);
     if (secret) {
       sources++;
-      errs.push(...validateKeySelector(secret, fp.child('secretKeyRef')));
+      validateKeySelector(secret, fp.child('secretKeyRef'), errs);
     }
     if (ptr(from.fileKeyRef)) sources++;
     if (sources === 0) errs.push(invalid(fp, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`'));
     else if (str(ev.value).length !== 0) errs.push(invalid(fp, '', 'may not be specified when `value` is not empty'));
     else if (sources > 1) errs.push(invalid(fp, '', 'may not have more than one field specified at a time'));
-  });
-  return errs;
+  }
 }
 
 /** The VolumeSource members in validateVolumeSource's order, with the path Go names each by. */
-const VOLUME_SOURCES: Array<[json: string, path: string]> = [
+const VOLUME_SOURCES: ReadonlyMap<string, string> = new Map([
   ['emptyDir', 'emptyDir'],
   ['hostPath', 'hostPath'],
   ['gitRepo', 'gitRepo'],
@@ -208,13 +215,26 @@ const VOLUME_SOURCES: Array<[json: string, path: string]> = [
   ['csi', 'csi'],
   ['ephemeral', 'ephemeral'],
   ['image', 'image'],
-];
+]);
 
 /**
  * The union members Go checks one by one (validateVolumeSource, validateHandler): the first one set is
- * the one used, each later one is Forbidden with `what`. Members are [JSON name, name in the path].
+ * the one used, each later one is Forbidden with `what`. Members map JSON names to names in the path,
+ * in Go's order.
  */
-function firstMember(o: JSONObject, members: ReadonlyArray<readonly [string, string]>, p: FieldPath, what: string, errs: FieldError[]): { name: string; path: FieldPath; value: JSONObject } | undefined {
+function firstMember(o: JSONObject, members: ReadonlyMap<string, string>, p: FieldPath, what: string, errs: FieldError[]): { name: string; path: FieldPath; value: JSONObject } | undefined {
+  // An object sets few fields: its own keys are looked up among the members, and when one is set (the
+  // rule) it is the answer, without asking the object for each of the (up to 30) members.
+  let only: string | undefined;
+  let count = 0;
+  for (const k in o) {
+    if (members.has(k) && ptr(o[k])) {
+      only = k;
+      count++;
+    }
+  }
+  if (only === undefined) return undefined;
+  if (count === 1) return { name: only, path: p.child(members.get(only) as string), value: o[only] as JSONObject };
   let first: { name: string; path: FieldPath; value: JSONObject } | undefined;
   for (const [json, path] of members) {
     const value = ptr(o[json]);
@@ -225,49 +245,52 @@ function firstMember(o: JSONObject, members: ReadonlyArray<readonly [string, str
   return first;
 }
 
-/** validateVolumeSource: exactly one source; the required name of the common ones (the rest of each source is not ported). */
-function validateVolumeSource(vol: JSONObject, p: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+/** The field each common volume source requires (the rest of each source is not ported). */
+const REQUIRED_SOURCE_FIELD = new Map([
+  ['hostPath', 'path'],
+  ['secret', 'secretName'],
+  ['persistentVolumeClaim', 'claimName'],
+  ['configMap', 'name'],
+]);
+
+/** validateVolumeSource: exactly one source; the required name of the common ones. */
+function validateVolumeSource(vol: JSONObject, p: FieldPath, errs: FieldError[]): void {
   const src = firstMember(vol, VOLUME_SOURCES, p, 'volume type', errs);
-  const need = src && { hostPath: 'path', secret: 'secretName', persistentVolumeClaim: 'claimName', configMap: 'name' }[src.name];
+  const need = src && REQUIRED_SOURCE_FIELD.get(src.name);
   if (src && need && str(src.value[need]).length === 0) errs.push(required(src.path.child(need), ''));
   // No source: SetDefaults_Volume gives it an emptyDir, so ValidateVolumes' "must specify a volume type" cannot happen from v1.
-  return errs;
 }
 
 /** ValidateVolumes: the names of the volumes without errors (what volume mounts may name). */
 function validateVolumes(volumes: unknown[], fldPath: FieldPath, errs: FieldError[]): Set<string> {
   const names = new Set<string>();
-  volumes.forEach((x, i) => {
-    const vol = obj(x);
+  for (let i = 0; i < volumes.length; i++) {
+    const vol = obj(volumes[i]);
     const p = fldPath.index(i);
     const name = str(vol.name);
-    const el = validateVolumeSource(vol, p);
-    if (name.length === 0) el.push(required(p.child('name'), ''));
-    else el.push(...validateDNS1123Label(name, p.child('name')));
-    if (names.has(name)) el.push(duplicate(p.child('name'), name));
-    if (el.length === 0) names.add(name);
-    else errs.push(...el);
-  });
+    const before = errs.length;
+    validateVolumeSource(vol, p, errs);
+    if (name.length === 0) errs.push(required(p.child('name'), ''));
+    else validateDNS1123Label(name, p.child('name'), errs);
+    if (names.has(name)) errs.push(duplicate(p.child('name'), name));
+    if (errs.length === before) names.add(name);
+  }
   return names;
 }
 
 /** ValidateVolumeMounts: name and mountPath required, the name a declared volume, mount paths unique. */
-function validateVolumeMounts(mounts: unknown[], volumes: Set<string>, fldPath: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateVolumeMounts(mounts: unknown[], volumes: ReadonlySet<string>, fldPath: FieldPath, errs: FieldError[]): void {
   const mountPoints = new Set<string>();
-  mounts.forEach((x, i) => {
-    const m = obj(x);
-    const p = fldPath.index(i);
+  for (let i = 0; i < mounts.length; i++) {
+    const m = obj(mounts[i]);
     const name = str(m.name);
     const mountPath = str(m.mountPath);
-    if (name.length === 0) errs.push(required(p.child('name'), ''));
-    if (!volumes.has(name)) errs.push(notFound(p.child('name'), name));
-    if (mountPath.length === 0) errs.push(required(p.child('mountPath'), ''));
-    if (mountPoints.has(mountPath)) errs.push(invalid(p.child('mountPath'), mountPath, 'must be unique'));
+    if (name.length === 0) errs.push(required(fldPath.index(i).child('name'), ''));
+    if (!volumes.has(name)) errs.push(notFound(fldPath.index(i).child('name'), name));
+    if (mountPath.length === 0) errs.push(required(fldPath.index(i).child('mountPath'), ''));
+    if (mountPoints.has(mountPath)) errs.push(invalid(fldPath.index(i).child('mountPath'), mountPath, 'must be unique'));
     mountPoints.add(mountPath);
-  });
-  return errs;
+  }
 }
 
 /** A quantity as the decoder reads it (a JSON string or number), or undefined when it is not one. */
@@ -287,6 +310,8 @@ function quantityOf(v: unknown): Quantity | undefined {
 /** Quantities parsed (immutable), by their text; null where the text is none. */
 const quantities = new Map<string, Quantity | null>();
 
+const ZERO = Quantity.ofInt(0n);
+
 /** helper.IsNativeResource and not hugepages: IsOvercommitAllowed. */
 const overcommitAllowed = (name: string) => (!name.includes('/') || name.includes('kubernetes.io/')) && !name.startsWith('hugepages-');
 
@@ -294,59 +319,54 @@ const overcommitAllowed = (name: string) => (!name.includes('/') || name.include
  * validateResourceRequirements: quantities not negative; a request no more than its limit (equal to it
  * for extended resources, which need a limit). Resource names and hugepages are not ported.
  */
-function validateResourceRequirements(resources: JSONObject, fldPath: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const limPath = fldPath.child('limits');
-  const reqPath = fldPath.child('requests');
+function validateResourceRequirements(resources: JSONObject, fldPath: FieldPath, errs: FieldError[]): void {
   const limits = obj(resources.limits);
   const requests = obj(resources.requests);
-  const negative = (q: Quantity, p: FieldPath) => {
-    if (q.compareTo(Quantity.ofInt(0n)) < 0) errs.push(invalid(p, q.goString(), 'must be greater than or equal to 0'));
-  };
-  for (const [name, v] of Object.entries(limits)) {
-    const q = quantityOf(v);
-    if (q) negative(q, limPath.key(name));
+  for (const name of Object.keys(limits)) {
+    const q = quantityOf(limits[name]);
+    if (q && q.compareTo(ZERO) < 0) errs.push(invalid(fldPath.child('limits').key(name), q.goString(), 'must be greater than or equal to 0'));
   }
-  for (const [name, v] of Object.entries(requests)) {
-    const q = quantityOf(v);
+  for (const name of Object.keys(requests)) {
+    const q = quantityOf(requests[name]);
     if (!q) continue;
-    negative(q, reqPath.key(name));
+    if (q.compareTo(ZERO) < 0) errs.push(invalid(fldPath.child('requests').key(name), q.goString(), 'must be greater than or equal to 0'));
     if (name.startsWith('hugepages-')) continue;
     if (Object.hasOwn(limits, name)) {
       const limit = quantityOf(limits[name]);
       if (!limit) continue;
       const c = q.compareTo(limit);
-      if (c !== 0 && !overcommitAllowed(name)) errs.push(invalid(reqPath, q.goString(), `must be equal to ${name} limit of ${limit.goString()}`));
-      else if (c > 0) errs.push(invalid(reqPath, q.goString(), `must be less than or equal to ${name} limit of ${limit.goString()}`));
+      if (c !== 0 && !overcommitAllowed(name)) errs.push(invalid(fldPath.child('requests'), q.goString(), `must be equal to ${name} limit of ${limit.goString()}`));
+      else if (c > 0) errs.push(invalid(fldPath.child('requests'), q.goString(), `must be less than or equal to ${name} limit of ${limit.goString()}`));
     } else if (!overcommitAllowed(name)) {
-      errs.push(required(limPath, 'Limit must be set for non overcommitable resources'));
+      errs.push(required(fldPath.child('limits'), 'Limit must be set for non overcommitable resources'));
     }
   }
-  return errs;
 }
 
 /** The handler members of a probe (handlerFromProbe) and of a lifecycle hook (handlerFromLifecycle), in validateHandler's order. */
-const PROBE_HANDLERS = (['exec', 'httpGet', 'tcpSocket', 'grpc'] as const).map((m) => [m, m] as const);
-const LIFECYCLE_HANDLERS = (['exec', 'httpGet', 'tcpSocket', 'sleep'] as const).map((m) => [m, m] as const);
+const PROBE_HANDLERS: ReadonlyMap<string, string> = new Map(['exec', 'httpGet', 'tcpSocket', 'grpc'].map((m) => [m, m]));
+const LIFECYCLE_HANDLERS: ReadonlyMap<string, string> = new Map(['exec', 'httpGet', 'tcpSocket', 'sleep'].map((m) => [m, m]));
 
 /** validateHandler: exactly one handler, and each handler's own checks (httpGet's path and scheme are defaulted). */
-function validateHandler(handler: JSONObject, members: ReadonlyArray<readonly [string, string]>, gracePeriod: number, fldPath: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateHandler(handler: JSONObject, members: ReadonlyMap<string, string>, gracePeriod: number, fldPath: FieldPath, errs: FieldError[]): void {
   const first = firstMember(handler, members, fldPath, 'handler type', errs);
-  if (!first) return [...errs, required(fldPath, 'must specify a handler type')];
+  if (!first) {
+    errs.push(required(fldPath, 'must specify a handler type'));
+    return;
+  }
   const { value: h, path: p } = first;
   switch (first.name) {
     case 'exec':
       if (list(h.command).length === 0) errs.push(required(p.child('command'), ''));
       break;
     case 'httpGet': {
-      errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
+      validatePortNumOrName(h.port ?? 0, p.child('port'), errs);
       const scheme = str(h.scheme);
       if (scheme !== '' && scheme !== 'HTTP' && scheme !== 'HTTPS') errs.push(notSupported(p.child('scheme'), scheme, ['HTTP', 'HTTPS']));
       break;
     }
     case 'tcpSocket':
-      errs.push(...validatePortNumOrName(h.port ?? 0, p.child('port')));
+      validatePortNumOrName(h.port ?? 0, p.child('port'), errs);
       break;
     case 'grpc': {
       const port = int(h.port);
@@ -359,139 +379,157 @@ function validateHandler(handler: JSONObject, members: ReadonlyArray<readonly [s
       break;
     }
   }
-  return errs;
 }
 
+const PROBE_COUNTS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
+
 /** validateLivenessProbe / validateReadinessProbe / validateStartupProbe over validateProbe (0 thresholds are defaulted). */
-function validateProbe(probe: JSONObject | undefined, kind: 'liveness' | 'readiness' | 'startup', gracePeriod: number, p: FieldPath): FieldError[] {
-  if (!probe) return [];
-  const errs = validateHandler(probe, PROBE_HANDLERS, gracePeriod, p);
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) errs.push(...validateNonnegativeField(int(probe[f]), p.child(f)));
+function validateProbe(probe: JSONObject, kind: 'liveness' | 'readiness' | 'startup', gracePeriod: number, p: FieldPath, errs: FieldError[]): void {
+  validateHandler(probe, PROBE_HANDLERS, gracePeriod, p, errs);
+  for (const f of PROBE_COUNTS) if (isSet(probe[f])) validateNonnegativeField(int(probe[f]), p.child(f), errs);
   const tgps = intPtr(probe.terminationGracePeriodSeconds);
   if (tgps !== undefined && tgps <= 0) errs.push(invalid(p.child('terminationGracePeriodSeconds'), tgps, 'must be greater than 0'));
   const success = int(probe.successThreshold);
   if (kind !== 'readiness' && success !== undefined && success !== 0 && success !== 1) errs.push(invalid(p.child('successThreshold'), success, 'must be 1'));
   if (kind === 'readiness' && tgps !== undefined) errs.push(invalid(p.child('terminationGracePeriodSeconds'), tgps, 'must not be set for readinessProbes'));
-  return errs;
 }
 
-function validateLifecycle(lifecycle: JSONObject, gracePeriod: number, p: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const hook of ['postStart', 'preStop']) {
+const LIFECYCLE_HOOKS = ['postStart', 'preStop'];
+
+function validateLifecycle(lifecycle: JSONObject, gracePeriod: number, p: FieldPath, errs: FieldError[]): void {
+  for (const hook of LIFECYCLE_HOOKS) {
     const h = ptr(lifecycle[hook]);
-    if (h) errs.push(...validateHandler(h, LIFECYCLE_HANDLERS, gracePeriod, p.child(hook)));
+    if (h) validateHandler(h, LIFECYCLE_HANDLERS, gracePeriod, p.child(hook), errs);
   }
-  return errs;
+}
+
+/** A container's lifecycle and probes, those that are set (validateContainers; validateInitContainers with restartPolicy Always). */
+function validateLifecycleAndProbes(ctr: JSONObject, gracePeriod: number, p: FieldPath, errs: FieldError[]): void {
+  const lifecycle = ptr(ctr.lifecycle);
+  if (lifecycle) validateLifecycle(lifecycle, gracePeriod, p.child('lifecycle'), errs);
+  const liveness = ptr(ctr.livenessProbe);
+  if (liveness) validateProbe(liveness, 'liveness', gracePeriod, p.child('livenessProbe'), errs);
+  const readiness = ptr(ctr.readinessProbe);
+  if (readiness) validateProbe(readiness, 'readiness', gracePeriod, p.child('readinessProbe'), errs);
+  const startup = ptr(ctr.startupProbe);
+  if (startup) validateProbe(startup, 'startup', gracePeriod, p.child('startupProbe'), errs);
 }
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 
 /** validateContainerCommon: name, image, terminationMessagePolicy, ports, env, envFrom names, mounts, pull policy, resources. */
-function validateContainerCommon(ctr: JSONObject, volumes: Set<string>, p: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateContainerCommon(ctr: JSONObject, volumes: ReadonlySet<string>, p: FieldPath, errs: FieldError[]): void {
   const name = str(ctr.name);
   if (name.length === 0) errs.push(required(p.child('name'), ''));
-  else errs.push(...validateDNS1123Label(name, p.child('name')));
+  else validateDNS1123Label(name, p.child('name'), errs);
   if (str(ctr.image).length === 0) errs.push(required(p.child('image'), ''));
   const tmp = str(ctr.terminationMessagePolicy);
   if (tmp !== '' && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(notSupported(p.child('terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
-  errs.push(...validateContainerPorts(list(ctr.ports), p.child('ports')));
-  errs.push(...validateEnv(list(ctr.env), p.child('env')));
-  list(ctr.envFrom).forEach((x, i) => {
-    const prefix = str(obj(x).prefix);
+  // Lists and structs that are empty or unset have nothing to check (and no path to make).
+  const ports = list(ctr.ports);
+  if (ports.length > 0) validateContainerPorts(ports, p.child('ports'), errs);
+  const env = list(ctr.env);
+  if (env.length > 0) validateEnv(env, p.child('env'), errs);
+  const envFrom = list(ctr.envFrom);
+  for (let i = 0; i < envFrom.length; i++) {
+    const prefix = str(obj(envFrom[i]).prefix);
     if (prefix.length > 0) for (const m of envVarNameErrors(prefix)) errs.push(invalid(p.child('envFrom').index(i).child('prefix'), prefix, m));
-  });
-  errs.push(...validateVolumeMounts(list(ctr.volumeMounts), volumes, p.child('volumeMounts')));
+  }
+  const mounts = list(ctr.volumeMounts);
+  if (mounts.length > 0) validateVolumeMounts(mounts, volumes, p.child('volumeMounts'), errs);
   const pull = str(ctr.imagePullPolicy);
   if (pull !== '' && !PULL_POLICIES.includes(pull)) errs.push(notSupported(p.child('imagePullPolicy'), pull, PULL_POLICIES));
-  errs.push(...validateResourceRequirements(obj(ctr.resources), p.child('resources')));
-  return errs;
+  const resources = ptr(ctr.resources);
+  if (resources) validateResourceRequirements(resources, p.child('resources'), errs);
 }
 
 const INIT_ONLY = 'may not be set for init containers without restartPolicy=Always';
+/** What an init container without restartPolicy Always may not have, in validateInitContainers' order. */
+const INIT_FORBIDDEN = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'];
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+
+/** The pod spec fields that are DNS labels when set. */
+const DNS_LABEL_FIELDS = ['hostname', 'subdomain'];
+
+/** The volumes of a pod spec that has none (shared: only read). */
+const NO_VOLUMES: ReadonlySet<string> = new Set();
 
 /**
  * ValidatePodSpec's containers, init containers, ephemeral containers, volumes and restartPolicy
  * (defaulted to Always), plus its DNS-label fields (hostname, subdomain).
  */
-export function validatePodSpec(spec: JSONObject, fldPath: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+export function validatePodSpec(spec: JSONObject, fldPath: FieldPath, errs: FieldError[]): void {
   const gracePeriod = intPtr(spec.terminationGracePeriodSeconds) ?? 30;
-  const volumes = validateVolumes(list(spec.volumes), fldPath.child('volumes'), errs);
+  const volumeList = list(spec.volumes);
+  const volumes = volumeList.length > 0 ? validateVolumes(volumeList, fldPath.child('volumes'), errs) : NO_VOLUMES;
 
-  const containers = list(spec.containers).map(obj);
-  const initContainers = list(spec.initContainers).map(obj);
+  const containers = list(spec.containers);
+  const initContainers = list(spec.initContainers);
   // validateContainers
   const cPath = fldPath.child('containers');
   if (containers.length === 0) errs.push(required(cPath, ''));
   const names = new Set<string>();
-  containers.forEach((ctr, i) => {
+  for (let i = 0; i < containers.length; i++) {
+    const ctr = obj(containers[i]);
     const p = cPath.index(i);
-    errs.push(...validateContainerCommon(ctr, volumes, p));
+    validateContainerCommon(ctr, volumes, p, errs);
     const name = str(ctr.name);
     if (names.has(name)) errs.push(duplicate(p.child('name'), name));
     else names.add(name);
-    const lifecycle = ptr(ctr.lifecycle);
-    if (lifecycle) errs.push(...validateLifecycle(lifecycle, gracePeriod, p.child('lifecycle')));
-    errs.push(...validateProbe(ptr(ctr.livenessProbe), 'liveness', gracePeriod, p.child('livenessProbe')));
-    errs.push(...validateProbe(ptr(ctr.readinessProbe), 'readiness', gracePeriod, p.child('readinessProbe')));
-    errs.push(...validateProbe(ptr(ctr.startupProbe), 'startup', gracePeriod, p.child('startupProbe')));
-  });
-  // validateInitContainers
-  const iPath = fldPath.child('initContainers');
-  const allNames = new Set(containers.map((c) => str(c.name)));
-  initContainers.forEach((ctr, i) => {
-    const p = iPath.index(i);
-    errs.push(...validateContainerCommon(ctr, volumes, p));
+    validateLifecycleAndProbes(ctr, gracePeriod, p, errs);
+  }
+  // validateInitContainers: names unique across containers and init containers
+  const allNames = names;
+  for (let i = 0; i < initContainers.length; i++) {
+    const ctr = obj(initContainers[i]);
+    const p = fldPath.child('initContainers').index(i);
+    validateContainerCommon(ctr, volumes, p, errs);
     // Its restartPolicy values (ContainerRestartRules, beta in 1.35) are not ported.
     const restartPolicy = ctr.restartPolicy;
     const name = str(ctr.name);
     if (allNames.has(name)) errs.push(duplicate(p.child('name'), name));
     else if (name.length > 0) allNames.add(name);
-    if (restartPolicy === 'Always') {
-      const lifecycle = ptr(ctr.lifecycle);
-      if (lifecycle) errs.push(...validateLifecycle(lifecycle, gracePeriod, p.child('lifecycle')));
-      errs.push(...validateProbe(ptr(ctr.livenessProbe), 'liveness', gracePeriod, p.child('livenessProbe')));
-      errs.push(...validateProbe(ptr(ctr.readinessProbe), 'readiness', gracePeriod, p.child('readinessProbe')));
-      errs.push(...validateProbe(ptr(ctr.startupProbe), 'startup', gracePeriod, p.child('startupProbe')));
-    } else {
-      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) if (ptr(ctr[f])) errs.push(forbidden(p.child(f), INIT_ONLY));
-    }
-  });
+    if (restartPolicy === 'Always') validateLifecycleAndProbes(ctr, gracePeriod, p, errs);
+    else for (const f of INIT_FORBIDDEN) if (ptr(ctr[f])) errs.push(forbidden(p.child(f), INIT_ONLY));
+  }
   // validateEphemeralContainers: names unique across all containers (the allow-list of fields is not ported)
-  const ePath = fldPath.child('ephemeralContainers');
-  const ephemeralNames = new Set([...containers, ...initContainers].map((c) => str(c.name)));
-  list(spec.ephemeralContainers).forEach((x, i) => {
-    const ec = obj(x);
-    const p = ePath.index(i);
-    errs.push(...validateContainerCommon(ec, volumes, p));
-    const name = str(ec.name);
-    if (ephemeralNames.has(name)) errs.push(duplicate(p.child('name'), name));
-    else ephemeralNames.add(name);
-  });
+  const ephemeralContainers = list(spec.ephemeralContainers);
+  if (ephemeralContainers.length > 0) {
+    const ephemeralNames = new Set<string>();
+    for (const c of containers) ephemeralNames.add(str(obj(c).name));
+    for (const c of initContainers) ephemeralNames.add(str(obj(c).name));
+    for (let i = 0; i < ephemeralContainers.length; i++) {
+      const ec = obj(ephemeralContainers[i]);
+      const p = fldPath.child('ephemeralContainers').index(i);
+      validateContainerCommon(ec, volumes, p, errs);
+      const name = str(ec.name);
+      if (ephemeralNames.has(name)) errs.push(duplicate(p.child('name'), name));
+      else ephemeralNames.add(name);
+    }
+  }
 
   const restartPolicy = str(spec.restartPolicy);
   if (restartPolicy !== '' && !RESTART_POLICIES.includes(restartPolicy)) errs.push(notSupported(fldPath.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
-  errs.push(...validateLabels(stringMap(spec.nodeSelector), fldPath.child('nodeSelector')));
-  for (const f of ['hostname', 'subdomain']) {
+  const nodeSelector = ptr(spec.nodeSelector);
+  if (nodeSelector) errs.push(...validateLabels(stringMap(nodeSelector), fldPath.child('nodeSelector')));
+  for (const f of DNS_LABEL_FIELDS) {
     const v = str(spec[f]);
-    if (v.length > 0) errs.push(...validateDNS1123Label(v, fldPath.child(f)));
+    if (v.length > 0) validateDNS1123Label(v, fldPath.child(f), errs);
   }
-  return errs;
 }
 
 /** The restart policy after SetDefaults_PodSpec: Always when unset. */
 export const defaultedRestartPolicy = (spec: JSONObject): string => str(spec.restartPolicy) || 'Always';
 
 /** ValidatePodTemplateSpec: template labels and annotations, the pod spec, no ephemeral containers. */
-export function validatePodTemplateSpec(template: JSONObject, fldPath: FieldPath): FieldError[] {
+export function validatePodTemplateSpec(template: JSONObject, fldPath: FieldPath, errs: FieldError[]): void {
   const meta = obj(template.metadata);
-  const errs = validateLabels(stringMap(meta.labels), fldPath.child('labels'));
-  errs.push(...validateAnnotations(stringMap(meta.annotations), fldPath.child('annotations')));
+  const labels = ptr(meta.labels);
+  if (labels) errs.push(...validateLabels(stringMap(labels), fldPath.child('labels')));
+  const annotations = ptr(meta.annotations);
+  if (annotations) errs.push(...validateAnnotations(stringMap(annotations), fldPath.child('annotations')));
   const spec = obj(template.spec);
-  errs.push(...validatePodSpec(spec, fldPath.child('spec')));
+  validatePodSpec(spec, fldPath.child('spec'), errs);
   if (list(spec.ephemeralContainers).length > 0) errs.push(forbidden(fldPath.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
-  return errs;
 }

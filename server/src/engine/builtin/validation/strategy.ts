@@ -19,67 +19,70 @@ function intOrString(v: unknown, dflt: IntOrString): IntOrString | undefined {
 }
 
 const PERCENT_FMT = '[0-9]+%';
+const PERCENT = /^[0-9]+%$/;
+const ATOI = /^[+-]?\d+$/;
 
 /** util/validation.IsValidPercent */
-const isValidPercent = (s: string) => (/^[0-9]+%$/.test(s) ? [] : [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')]);
+const isValidPercent = (s: string) => (PERCENT.test(s) ? [] : [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')]);
 
 /** getPercentValue */
-const percentValue = (v: IntOrString): number | undefined => (typeof v === 'string' && isValidPercent(v).length === 0 ? Number.parseInt(v.slice(0, -1), 10) : undefined);
+const percentValue = (v: IntOrString): number | undefined => (typeof v === 'string' && PERCENT.test(v) ? Number.parseInt(v.slice(0, -1), 10) : undefined);
 
 /** getIntOrPercentValue: a percent's number, an int, or IntValue() of another string (strconv.Atoi, 0 on error). */
 function intOrPercentValue(v: IntOrString): number {
   const p = percentValue(v);
   if (p !== undefined) return p;
   if (typeof v === 'number') return v;
-  return /^[+-]?\d+$/.test(v) ? Number.parseInt(v, 10) : 0;
+  return ATOI.test(v) ? Number.parseInt(v, 10) : 0;
 }
 
 /** ValidatePositiveIntOrPercent */
-function validatePositiveIntOrPercent(v: IntOrString, p: FieldPath): FieldError[] {
-  if (typeof v === 'string') return isValidPercent(v).map((m) => invalid(p, v, m));
-  return validateNonnegativeField(v, p);
+function validatePositiveIntOrPercent(v: IntOrString, p: FieldPath, errs: FieldError[]): void {
+  if (typeof v === 'string') for (const m of isValidPercent(v)) errs.push(invalid(p, v, m));
+  else validateNonnegativeField(v, p, errs);
 }
 
 /** IsNotMoreThan100Percent */
-function notMoreThan100Percent(v: IntOrString, p: FieldPath): FieldError[] {
+function notMoreThan100Percent(v: IntOrString, p: FieldPath, errs: FieldError[]): void {
   const pct = percentValue(v);
-  return pct !== undefined && pct > 100 ? [invalid(p, v, 'must not be greater than 100%')] : [];
+  if (pct !== undefined && pct > 100) errs.push(invalid(p, v, 'must not be greater than 100%'));
 }
 
 /** ValidateDeploymentStrategy */
-export function validateDeploymentStrategy(strategy: JSONObject, p: FieldPath): FieldError[] {
+export function validateDeploymentStrategy(strategy: JSONObject, p: FieldPath, errs: FieldError[]): void {
   const type = str(strategy.type) || 'RollingUpdate';
   const rolling = ptr(strategy.rollingUpdate);
-  if (type === 'Recreate') return rolling ? [forbidden(p.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'")] : [];
-  if (type !== 'RollingUpdate') return [];
+  if (type === 'Recreate') {
+    if (rolling) errs.push(forbidden(p.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
+    return;
+  }
+  if (type !== 'RollingUpdate') return;
   const ru = rolling ?? {};
-  const rp = p.child('rollingUpdate');
   const maxUnavailable = intOrString(ru.maxUnavailable, '25%');
   const maxSurge = intOrString(ru.maxSurge, '25%');
-  if (maxUnavailable === undefined || maxSurge === undefined) return [];
-  const errs = validatePositiveIntOrPercent(maxUnavailable, rp.child('maxUnavailable'));
-  errs.push(...validatePositiveIntOrPercent(maxSurge, rp.child('maxSurge')));
+  if (maxUnavailable === undefined || maxSurge === undefined) return;
+  const rp = p.child('rollingUpdate');
+  validatePositiveIntOrPercent(maxUnavailable, rp.child('maxUnavailable'), errs);
+  validatePositiveIntOrPercent(maxSurge, rp.child('maxSurge'), errs);
   if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) errs.push(invalid(rp.child('maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
-  errs.push(...notMoreThan100Percent(maxUnavailable, rp.child('maxUnavailable')));
-  return errs;
+  notMoreThan100Percent(maxUnavailable, rp.child('maxUnavailable'), errs);
 }
 
 /** ValidateDaemonSetUpdateStrategy (RollingUpdate and OnDelete). */
-export function validateDaemonSetUpdateStrategy(strategy: JSONObject, p: FieldPath): FieldError[] {
+export function validateDaemonSetUpdateStrategy(strategy: JSONObject, p: FieldPath, errs: FieldError[]): void {
   const type = str(strategy.type) || 'RollingUpdate';
-  if (type !== 'RollingUpdate') return [];
+  if (type !== 'RollingUpdate') return;
   const ru = obj(strategy.rollingUpdate);
-  const rp = p.child('rollingUpdate');
   const maxUnavailable = intOrString(ru.maxUnavailable, 1);
   const maxSurge = intOrString(ru.maxSurge, 0);
-  if (maxUnavailable === undefined || maxSurge === undefined) return [];
-  const errs = validatePositiveIntOrPercent(maxUnavailable, rp.child('maxUnavailable'));
-  errs.push(...validatePositiveIntOrPercent(maxSurge, rp.child('maxSurge')));
-  errs.push(...notMoreThan100Percent(maxUnavailable, rp.child('maxUnavailable')));
-  errs.push(...notMoreThan100Percent(maxSurge, rp.child('maxSurge')));
+  if (maxUnavailable === undefined || maxSurge === undefined) return;
+  const rp = p.child('rollingUpdate');
+  validatePositiveIntOrPercent(maxUnavailable, rp.child('maxUnavailable'), errs);
+  validatePositiveIntOrPercent(maxSurge, rp.child('maxSurge'), errs);
+  notMoreThan100Percent(maxUnavailable, rp.child('maxUnavailable'), errs);
+  notMoreThan100Percent(maxSurge, rp.child('maxSurge'), errs);
   const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
   const hasSurge = intOrPercentValue(maxSurge) !== 0;
   if (hasUnavailable && hasSurge) errs.push(invalid(rp.child('maxSurge'), maxSurge, 'may not be set when maxUnavailable is non-zero'));
   else if (!hasUnavailable && !hasSurge) errs.push(required(rp.child('maxUnavailable'), 'cannot be 0 when maxSurge is 0'));
-  return errs;
 }
