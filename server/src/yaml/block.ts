@@ -13,7 +13,7 @@
  */
 import { MAX_YAML_DEPTH, type TokenCounts } from './budget';
 import { decodeDoubleQuoted } from './quoted';
-import { jsonValue, mapKey, resolveScalar } from './resolve';
+import { plainJsonValue, plainMapKey } from './resolve';
 import { setKey } from './decode';
 
 /** The reader gives up (the caller parses fully). */
@@ -60,6 +60,11 @@ export function readBlockYamlCounted(text: string): { value: unknown; counts: To
   }
 }
 
+/** Lines of the longest text whose line arrays are kept between reads (a 3 MB CRD has 60,000). */
+const MAX_SCRATCH_LINES = 1 << 16;
+let scratchIndents = new Int32Array(1024);
+let scratchEmpties = new Uint8Array(1024);
+
 class Reader {
   // The lines, as three arrays (not an object per line: a 3 MB CRD has 60,000 lines).
   private readonly texts: string[];
@@ -77,22 +82,37 @@ class Reader {
    * before it) counted where the line is read, plus its dashes, keys, colons, scalars and flow punctuation;
    * the lines inside a multi-line scalar are in its one token.
    */
-  readonly counts: TokenCounts = { tokens: 1, flowStarts: 0, entries: 0, commas: 0 };
+  readonly counts: TokenCounts = {
+    tokens: 1,
+    flowStarts: 0,
+    entries: 0,
+    commas: 0,
+  };
 
   constructor(text: string) {
     const texts = text.split('\n');
     const n = texts.length;
     this.texts = texts;
     this.n = n;
-    this.indents = new Int32Array(n);
-    this.empties = new Uint8Array(n);
+    // A typed array of more than 64 bytes has its own buffer outside the heap, slow to make and to free
+    // (a file of 100 small documents made 200): one pair serves every read (reads never nest), grown
+    // to the most lines read, up to a bound.
+    if (n > scratchIndents.length && n <= MAX_SCRATCH_LINES) {
+      const size = Math.min(Math.max(n, 2 * scratchIndents.length), MAX_SCRATCH_LINES);
+      scratchIndents = new Int32Array(size);
+      scratchEmpties = new Uint8Array(size);
+    }
+    const indents = n <= MAX_SCRATCH_LINES ? scratchIndents : new Int32Array(n);
+    const empties = n <= MAX_SCRATCH_LINES ? scratchEmpties : new Uint8Array(n);
     for (let j = 0; j < n; j++) {
       const t = texts[j];
       let k = 0;
       while (k < t.length && t.charCodeAt(k) === 32) k++;
-      this.indents[j] = k;
-      if (k === t.length || t.charCodeAt(k) === 35 /* # */) this.empties[j] = 1;
+      indents[j] = k;
+      empties[j] = k === t.length || t.charCodeAt(k) === 35 /* # */ ? 1 : 0;
     }
+    this.indents = indents;
+    this.empties = empties;
   }
 
   document(): unknown {
@@ -205,7 +225,7 @@ class Reader {
       if (end < 0) giveUp();
       const raw = t.slice(indent, end);
       if (raw.includes(' #') || raw !== raw.trimEnd() || raw === '<<') giveUp();
-      key = mapKey(resolveScalar(raw, true, ''), noValue);
+      key = plainMapKey(raw, noValue);
     }
     let col = end + 1;
     while (col < t.length && t.charCodeAt(col) === 32) col++;
@@ -271,7 +291,7 @@ class Reader {
       breaks = 0;
       this.i = j + 1;
     }
-    return jsonValue(resolveScalar(s, true, ''));
+    return plainJsonValue(s);
   }
 
   /** A single- or double-quoted scalar, possibly over several lines. */
@@ -293,8 +313,8 @@ class Reader {
     const after = line.slice(end + 1);
     if (after !== '' && !/^ +(#.*)?$/.test(after)) giveUp();
     this.i++;
-    const value = q === "'" ? singleQuoted(raw) : doubleQuoted(raw);
-    return jsonValue(resolveScalar(value, false, ''));
+    // A quoted or block scalar is a string (resolveScalar).
+    return q === "'" ? singleQuoted(raw) : doubleQuoted(raw);
   }
 
   /** A literal block scalar (`|`, `|-`, `|+`): lines as they are, less their common indentation. */
@@ -331,7 +351,7 @@ class Reader {
     let s = content.slice(0, last).join('\n');
     if (chomp === '+') s += '\n'.repeat(last > 0 ? trailing + 1 : trailing);
     else if (chomp === '' && last > 0) s += '\n';
-    return jsonValue(resolveScalar(s, false, ''));
+    return s;
   }
 
   /** `[]`, `{}`, or a one-line flow sequence of plain or quoted scalars. */
@@ -354,14 +374,14 @@ class Reader {
         const close = c === "'" ? closingSingle(t, k + 1) : closingDouble(t, k + 1);
         if (close < 0 || close >= end) giveUp();
         const raw = t.slice(k, close + 1);
-        item = jsonValue(resolveScalar(c === "'" ? singleQuoted(raw) : doubleQuoted(raw), false, ''));
+        item = c === "'" ? singleQuoted(raw) : doubleQuoted(raw);
         k = close + 1;
       } else {
         let e = k;
         while (e < end && !',[]{}#:"\''.includes(t[e])) e++;
         const raw = t.slice(k, e).trim();
         if (raw === '' || NOT_PLAIN_START.has(raw[0]) || ((raw[0] === '-' || raw[0] === '?') && (raw.length === 1 || raw[1] === ' '))) giveUp();
-        item = jsonValue(resolveScalar(raw, true, ''));
+        item = plainJsonValue(raw);
         k = e;
       }
       out.push(item);
@@ -523,7 +543,11 @@ export class BlockLocator {
         ({ l, col } = found.value);
         continue;
       }
-      const key = { start: found.key[0], end: found.key[1], on: 'key' as const };
+      const key = {
+        start: found.key[0],
+        end: found.key[1],
+        on: 'key' as const,
+      };
       if (target === 'key') return key;
       // A nested block collection, or nothing: the key.
       if (found.value.col !== undefined || found.value.l !== found.line) return key;
@@ -554,7 +578,18 @@ export class BlockLocator {
   }
 
   /** The key `name` of the mapping whose first key is on line l at column col: its range and its value. */
-  private entry(l: number, col: number, name: string): { key: [number, number]; line: number; valueAt: number; value: { l: number; col: number | undefined } } | undefined {
+  private entry(
+    l: number,
+    col: number,
+    name: string,
+  ):
+    | {
+        key: [number, number];
+        line: number;
+        valueAt: number;
+        value: { l: number; col: number | undefined };
+      }
+    | undefined {
     const n = this.starts!.length;
     for (let k: number | undefined = l; k !== undefined && k < n; k = this.content(k + 1)) {
       const ind = k === l ? col : this.indents![k];
@@ -563,7 +598,12 @@ export class BlockLocator {
       const key = keyAt(this.text, this.starts![k] + col, this.lineEnd(k));
       if (!key) return undefined;
       if (key.name !== name) continue;
-      return { key: [key.start, key.end], line: k, valueAt: key.valueAt, value: this.valueAfter(k, col, key.valueAt) };
+      return {
+        key: [key.start, key.end],
+        line: k,
+        valueAt: key.valueAt,
+        value: this.valueAfter(k, col, key.valueAt),
+      };
     }
     return undefined;
   }
@@ -625,7 +665,7 @@ function keyAt(t: string, at: number, end: number): { name: string; start: numbe
     if (i < 0 || i >= end) return undefined;
     close = i;
     try {
-      name = mapKey(resolveScalar(t.slice(at, i), true, ''), noValue);
+      name = plainMapKey(t.slice(at, i), noValue);
     } catch {
       return undefined;
     }
