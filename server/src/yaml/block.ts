@@ -31,8 +31,15 @@ function dashAt(t: string, col: number): boolean {
   return t.charCodeAt(col) === 45 /* - */ && (t.length === col + 1 || t.charCodeAt(col + 1) === 32);
 }
 
-/** Characters that may not start a plain scalar here (or that we leave to the full parser). */
-const NOT_PLAIN_START = new Set(['&', '*', '!', '%', '@', '`', '?', '|', '>', '[', ']', '{', '}', ',', '#', "'", '"']);
+/** Characters that may not start a plain scalar here (or that we leave to the full parser), by code. */
+const NOT_PLAIN_START = new Uint8Array(128);
+for (const c of '&*!%@`?|>[]{},#\'"') NOT_PLAIN_START[c.charCodeAt(0)] = 1;
+
+/** Whether the character at `at` of t (there is one) may not start a plain scalar. */
+function notPlainStart(t: string, at: number): boolean {
+  const c = t.charCodeAt(at);
+  return c < 128 && NOT_PLAIN_START[c] === 1;
+}
 
 /**
  * The value of a one-document YAML text as kubectl reads it (YAML 1.1 scalars, as go-yaml v2), or
@@ -64,6 +71,7 @@ export function readBlockYamlCounted(text: string): { value: unknown; counts: To
 const MAX_SCRATCH_LINES = 1 << 16;
 let scratchIndents = new Int32Array(1024);
 let scratchEmpties = new Uint8Array(1024);
+let scratchHashes = new Uint8Array(1024);
 
 class Reader {
   // The lines, as three arrays (not an object per line: a 3 MB CRD has 60,000 lines).
@@ -72,6 +80,8 @@ class Reader {
   private readonly indents: Int32Array;
   /** 1 where a line is blank or only a comment. */
   private readonly empties: Uint8Array;
+  /** 1 where a line has a `#` (a comment token, or text that may be one: counted as one). */
+  private readonly hashes: Uint8Array;
   private readonly n: number;
   private i = 0;
   private depth = 0;
@@ -101,18 +111,31 @@ class Reader {
       const size = Math.min(Math.max(n, 2 * scratchIndents.length), MAX_SCRATCH_LINES);
       scratchIndents = new Int32Array(size);
       scratchEmpties = new Uint8Array(size);
+      scratchHashes = new Uint8Array(size);
     }
     const indents = n <= MAX_SCRATCH_LINES ? scratchIndents : new Int32Array(n);
     const empties = n <= MAX_SCRATCH_LINES ? scratchEmpties : new Uint8Array(n);
-    for (let j = 0; j < n; j++) {
+    const hashes = n <= MAX_SCRATCH_LINES ? scratchHashes : new Uint8Array(n);
+    // The lines with a `#`, found by a native search of the text (generated YAML has few).
+    let hash = text.indexOf('#');
+    for (let j = 0, lineStart = 0; j < n; j++) {
       const t = texts[j];
       let k = 0;
       while (k < t.length && t.charCodeAt(k) === 32) k++;
       indents[j] = k;
       empties[j] = k === t.length || t.charCodeAt(k) === 35 /* # */ ? 1 : 0;
+      const lineEnd = lineStart + t.length;
+      if (hash >= 0 && hash < lineEnd) {
+        hashes[j] = 1;
+        hash = text.indexOf('#', lineEnd);
+      } else {
+        hashes[j] = 0;
+      }
+      lineStart = lineEnd + 1;
     }
     this.indents = indents;
     this.empties = empties;
+    this.hashes = hashes;
   }
 
   document(): unknown {
@@ -138,7 +161,7 @@ class Reader {
 
   /** Line j's indentation, newline and comment tokens (as upper bounds). */
   private countLine(j: number): void {
-    this.counts.tokens += this.texts[j].includes('#') ? 4 : 2;
+    this.counts.tokens += this.hashes[j] === 1 ? 4 : 2;
   }
 
   /** The next non-empty line (its index, or the line count), without moving. */
@@ -219,12 +242,14 @@ class Reader {
       key = q === "'" ? raw.slice(1, -1).replaceAll("''", "'") : doubleQuoted(raw);
       end = close + 1;
     } else {
-      if (NOT_PLAIN_START.has(q) || q === '-' || q === ':') giveUp();
+      if (notPlainStart(t, indent) || q === '-' || q === ':') giveUp();
       end = t.indexOf(':', indent);
-      while (end >= 0 && end + 1 < t.length && t[end + 1] !== ' ') end = t.indexOf(':', end + 1);
+      while (end >= 0 && end + 1 < t.length && t.charCodeAt(end + 1) !== 32) end = t.indexOf(':', end + 1);
       if (end < 0) giveUp();
       const raw = t.slice(indent, end);
-      if (raw.includes(' #') || raw !== raw.trimEnd() || raw === '<<') giveUp();
+      // (trimEnd only where the last character is not printable ASCII: the rest is never trimmed.)
+      const last = t.charCodeAt(end - 1);
+      if (raw.includes(' #') || ((last <= 32 || last >= 127) && raw !== raw.trimEnd()) || raw === '<<') giveUp();
       key = plainMapKey(raw, noValue);
     }
     let col = end + 1;
@@ -247,7 +272,7 @@ class Reader {
     if (c === '"' || c === "'") return this.quoted(rest, col, indent);
     if (c === '|') return this.literal(rest, indent);
     if (c === '[' || c === '{') return this.flow(rest);
-    if (NOT_PLAIN_START.has(c) || ((c === '-' || c === ':') && (rest.length === 1 || rest[1] === ' '))) giveUp();
+    if (notPlainStart(rest, 0) || ((c === '-' || c === ':') && (rest.length === 1 || rest[1] === ' '))) giveUp();
     return this.plain(rest, indent);
   }
 
@@ -270,10 +295,11 @@ class Reader {
 
   private plain(first: string, indent: number): unknown {
     this.counts.tokens += 2;
-    let s = cutComment(first);
+    const hash = first.indexOf(' #');
+    let s = (hash >= 0 ? first.slice(0, hash) : first).trimEnd();
     if (s.includes(': ') || s.endsWith(':')) giveUp();
     // A comment ends the scalar: a more indented line after it would be an error.
-    const commented = s.length < first.trimEnd().length;
+    const commented = hash >= 0;
     this.i++;
     // Continuation lines, more indented than the collection: folded into one line.
     let breaks = 0;
@@ -380,7 +406,7 @@ class Reader {
         let e = k;
         while (e < end && !',[]{}#:"\''.includes(t[e])) e++;
         const raw = t.slice(k, e).trim();
-        if (raw === '' || NOT_PLAIN_START.has(raw[0]) || ((raw[0] === '-' || raw[0] === '?') && (raw.length === 1 || raw[1] === ' '))) giveUp();
+        if (raw === '' || notPlainStart(raw, 0) || ((raw[0] === '-' || raw[0] === '?') && (raw.length === 1 || raw[1] === ' '))) giveUp();
         item = plainJsonValue(raw);
         k = e;
       }

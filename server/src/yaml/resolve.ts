@@ -299,14 +299,14 @@ export function plainMapKey(s: string, valueGoSyntax: () => string): string {
 
 /**
  * Whether an untagged plain scalar resolves to itself (a string) by its text alone: when no resolution
- * looks at its first character; when it starts with one of `yYnNtTfFoO~` and is longer than every word
- * of RESOLVE_MAP (five characters), the only other values it could have; when it starts with a digit,
+ * looks at its first character; when it starts with one of `yYnNtTfFoO~` and is not a word of
+ * RESOLVE_MAP (none is longer than five characters), the only other values it could have; when it starts with a digit,
  * or a sign not followed by `.` (`-.inf`), and has a character that no number or timestamp is written with.
  */
 function isPlainString(s: string): boolean {
   const h = hint(s);
   if (h === undefined) return true;
-  if (h === 'M') return s.length > 5;
+  if (h === 'M') return s.length > 5 || !RESOLVE_MAP.has(s);
   if (h === 'D' || (h === 'S' && s.charCodeAt(1) !== 0x2e) /* . */) return !allIn(s, NUMBER_CHARS);
   return false;
 }
