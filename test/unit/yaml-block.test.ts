@@ -220,3 +220,21 @@ test('parseBlockYamlDocuments (the CLI reading files of real CRDs): the document
   }
   assert.ok(read > 20 && compared > 500, `${read} files, ${compared} ranges compared`);
 });
+
+test('block YAML reader: a document longer than the line arrays kept between reads, and short ones after it, read whole', () => {
+  // The reader keeps its line arrays for the next read up to 65,536 lines: past that, and after it, nothing of another text shows.
+  const lines: string[] = ['# generated'];
+  const want: Record<string, unknown> = {};
+  for (let i = 0; i < 70_000; i++) {
+    lines.push(i % 1000 === 0 ? `k${i}: [${i}, "x"]  # ${i}` : `k${i}: v${i}`);
+    want[`k${i}`] = i % 1000 === 0 ? [i, 'x'] : `v${i}`;
+  }
+  const long = `${lines.join('\n')}\n`;
+  const r = readBlockYamlCounted(long);
+  assert.deepStrictEqual(r?.value, want);
+  assert.ok(parseBytesOfTokens(r!.counts) >= estimateParseBytes(long).bytes);
+  assert.deepStrictEqual(readBlockYaml('a:\n  - b\nc: d\n'), { a: ['b'], c: 'd' });
+  // A text of fewer lines than the last: its end is its own (a line of the longer text would be read as more of the list).
+  assert.deepStrictEqual(readBlockYaml('a:\n  - b'), { a: ['b'] });
+  assert.equal(readBlockYaml('a:\n  - b\n c'), undefined);
+});

@@ -26,11 +26,6 @@ function giveUp(): never {
 /** mapKey's text of the value in a key error: none here (one function for every key, not one per key). */
 const noValue = (): string => '';
 
-/** Whether line t has a sequence entry's dash at col (`-` alone or followed by a space), without a copy of the line. */
-function dashAt(t: string, col: number): boolean {
-  return t.charCodeAt(col) === 45 /* - */ && (t.length === col + 1 || t.charCodeAt(col + 1) === 32);
-}
-
 /** Characters that may not start a plain scalar here (or that we leave to the full parser), by code. */
 const NOT_PLAIN_START = new Uint8Array(128);
 for (const c of '&*!%@`?|>[]{},#\'"') NOT_PLAIN_START[c.charCodeAt(0)] = 1;
@@ -67,20 +62,51 @@ export function readBlockYamlCounted(text: string): { value: unknown; counts: To
   }
 }
 
+/** The lines of a text: where each starts and ends, its indentation, whether it is empty or has a `#`. */
+interface LineArrays {
+  /** Offset of each line's first character. */
+  starts: Int32Array;
+  /** Offset of each line's end (its `\n`, or the end of the text). */
+  ends: Int32Array;
+  /** Column of each line's first non-space character (the line's length when blank). */
+  indents: Int32Array;
+  /** 1 where a line is blank or only a comment. */
+  empties: Uint8Array;
+  /** 1 where a line has a `#` (a comment token, or text that may be one: counted as one). */
+  hashes: Uint8Array;
+}
+
+function lineArrays(size: number): LineArrays {
+  return { starts: new Int32Array(size), ends: new Int32Array(size), indents: new Int32Array(size), empties: new Uint8Array(size), hashes: new Uint8Array(size) };
+}
+
 /** Lines of the longest text whose line arrays are kept between reads (a 3 MB CRD has 60,000). */
 const MAX_SCRATCH_LINES = 1 << 16;
-let scratchIndents = new Int32Array(1024);
-let scratchEmpties = new Uint8Array(1024);
-let scratchHashes = new Uint8Array(1024);
+/**
+ * A typed array of more than 64 bytes has its own buffer outside the heap, slow to make and to free (a
+ * file of 100 small documents made hundreds): one set serves every read (reads never nest), grown to
+ * the most lines read, up to MAX_SCRATCH_LINES.
+ */
+let scratch = lineArrays(1024);
+
+/** Arrays twice as long, with the lines of `a`. */
+function grown(a: LineArrays): LineArrays {
+  const b = lineArrays(2 * a.starts.length);
+  b.starts.set(a.starts);
+  b.ends.set(a.ends);
+  b.indents.set(a.indents);
+  b.empties.set(a.empties);
+  b.hashes.set(a.hashes);
+  if (b.starts.length <= MAX_SCRATCH_LINES) scratch = b;
+  return b;
+}
 
 class Reader {
-  // The lines, as three arrays (not an object per line: a 3 MB CRD has 60,000 lines).
-  private readonly texts: string[];
-  /** Column of each line's first non-space character (the line's length when blank). */
+  // The lines, as offsets into the text and flags (no string or object per line: a 3 MB CRD has 60,000 lines).
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
   private readonly indents: Int32Array;
-  /** 1 where a line is blank or only a comment. */
   private readonly empties: Uint8Array;
-  /** 1 where a line has a `#` (a comment token, or text that may be one: counted as one). */
   private readonly hashes: Uint8Array;
   private readonly n: number;
   private i = 0;
@@ -99,49 +125,59 @@ class Reader {
     commas: 0,
   };
 
-  constructor(text: string) {
-    const texts = text.split('\n');
-    const n = texts.length;
-    this.texts = texts;
-    this.n = n;
-    // A typed array of more than 64 bytes has its own buffer outside the heap, slow to make and to free
-    // (a file of 100 small documents made 200): one pair serves every read (reads never nest), grown
-    // to the most lines read, up to a bound.
-    if (n > scratchIndents.length && n <= MAX_SCRATCH_LINES) {
-      const size = Math.min(Math.max(n, 2 * scratchIndents.length), MAX_SCRATCH_LINES);
-      scratchIndents = new Int32Array(size);
-      scratchEmpties = new Uint8Array(size);
-      scratchHashes = new Uint8Array(size);
-    }
-    const indents = n <= MAX_SCRATCH_LINES ? scratchIndents : new Int32Array(n);
-    const empties = n <= MAX_SCRATCH_LINES ? scratchEmpties : new Uint8Array(n);
-    const hashes = n <= MAX_SCRATCH_LINES ? scratchHashes : new Uint8Array(n);
+  constructor(private readonly text: string) {
+    let a = scratch;
+    const length = text.length;
     // The lines with a `#`, found by a native search of the text (generated YAML has few).
     let hash = text.indexOf('#');
-    for (let j = 0, lineStart = 0; j < n; j++) {
-      const t = texts[j];
-      let k = 0;
-      while (k < t.length && t.charCodeAt(k) === 32) k++;
-      indents[j] = k;
-      empties[j] = k === t.length || t.charCodeAt(k) === 35 /* # */ ? 1 : 0;
-      const lineEnd = lineStart + t.length;
-      if (hash >= 0 && hash < lineEnd) {
-        hashes[j] = 1;
-        hash = text.indexOf('#', lineEnd);
+    let j = 0;
+    for (let start = 0; ; j++) {
+      if (j === a.starts.length) a = grown(a);
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = length;
+      let k = start;
+      while (k < end && text.charCodeAt(k) === 32) k++;
+      a.starts[j] = start;
+      a.ends[j] = end;
+      a.indents[j] = k - start;
+      a.empties[j] = k === end || text.charCodeAt(k) === 35 /* # */ ? 1 : 0;
+      if (hash >= 0 && hash < end) {
+        a.hashes[j] = 1;
+        hash = text.indexOf('#', end);
       } else {
-        hashes[j] = 0;
+        a.hashes[j] = 0;
       }
-      lineStart = lineEnd + 1;
+      if (end === length) break;
+      start = end + 1;
     }
-    this.indents = indents;
-    this.empties = empties;
-    this.hashes = hashes;
+    this.n = j + 1;
+    this.starts = a.starts;
+    this.ends = a.ends;
+    this.indents = a.indents;
+    this.empties = a.empties;
+    this.hashes = a.hashes;
+  }
+
+  /** Line j's text (for what is rare: quoted and literal scalars, the `---` line). */
+  private line(j: number): string {
+    return this.text.slice(this.starts[j], this.ends[j]);
+  }
+
+  private lineLength(j: number): number {
+    return this.ends[j] - this.starts[j];
+  }
+
+  /** Whether line j has a sequence entry's dash at col (`-` alone or followed by a space). */
+  private dashAt(j: number, col: number): boolean {
+    const at = this.starts[j] + col;
+    const end = this.ends[j];
+    return at < end && this.text.charCodeAt(at) === 45 /* - */ && (end === at + 1 || this.text.charCodeAt(at + 1) === 32);
   }
 
   document(): unknown {
     this.skipEmpty();
-    if (this.i < this.n && this.indents[this.i] === 0 && this.texts[this.i].startsWith('---')) {
-      const rest = this.texts[this.i].slice(3);
+    if (this.i < this.n && this.indents[this.i] === 0 && this.text.startsWith('---', this.starts[this.i])) {
+      const rest = this.line(this.i).slice(3);
       if (rest !== '' && !/^ +(#.*)?$/.test(rest)) giveUp();
       this.countLine(this.i);
       this.counts.tokens++;
@@ -174,7 +210,7 @@ class Reader {
   /** A block collection starting at the current line, at its indentation. */
   private block(indent: number): unknown {
     if (++this.depth > MAX_YAML_DEPTH) giveUp();
-    const v = dashAt(this.texts[this.i], this.indents[this.i]) ? this.sequence(indent) : this.mapping(indent);
+    const v = this.dashAt(this.i, this.indents[this.i]) ? this.sequence(indent) : this.mapping(indent);
     this.depth--;
     return v;
   }
@@ -186,16 +222,15 @@ class Reader {
       const j = this.i;
       if (j >= this.n || this.indents[j] < indent) break;
       if (this.indents[j] > indent) giveUp();
-      const t = this.texts[j];
-      if (dashAt(t, indent)) break; // a compact sequence's end
-      const key = this.key(t, indent);
+      if (this.dashAt(j, indent)) break; // a compact sequence's end
+      const key = this.key(j, indent);
       const restCol = this.keyEnd;
       // The line, the key (a scalar token and its text), the colon and the space after it.
       this.countLine(j);
       this.counts.tokens += 4;
       // A key met before (each is set before the next is read; setKey makes `__proto__` an own key too).
       if (Object.hasOwn(out, key)) giveUp();
-      setKey(out, key, this.value(t.slice(restCol), restCol, indent, true));
+      setKey(out, key, this.value(this.text.slice(this.starts[j] + restCol, this.ends[j]), restCol, indent, true));
     }
     return out;
   }
@@ -207,11 +242,12 @@ class Reader {
       const j = this.i;
       if (j >= this.n || this.indents[j] < indent) break;
       if (this.indents[j] > indent) giveUp();
-      const t = this.texts[j];
-      if (!dashAt(t, indent)) break;
+      if (!this.dashAt(j, indent)) break;
+      const start = this.starts[j];
+      const end = this.ends[j];
       let col = indent + 1;
-      while (col < t.length && t.charCodeAt(col) === 32) col++;
-      const rest = t.slice(col);
+      while (start + col < end && this.text.charCodeAt(start + col) === 32) col++;
+      const rest = this.text.slice(start + col, end);
       // The line, the dash and the space after it.
       this.countLine(j);
       this.counts.tokens += 2;
@@ -230,31 +266,40 @@ class Reader {
     return out;
   }
 
-  /** A key at `indent` of the current line: its JSON key (keyEnd: the column of what follows the colon). */
-  private key(t: string, indent: number): string {
+  /** A key at `indent` of line j: its JSON key (keyEnd: the column of what follows the colon). */
+  private key(j: number, indent: number): string {
+    const text = this.text;
+    const start = this.starts[j];
+    const lineEnd = this.ends[j];
+    const at = start + indent;
+    /** The colon's column. */
     let end: number;
     let key: string;
-    const q = t[indent];
-    if (q === '"' || q === "'") {
-      const close = q === "'" ? closingSingle(t, indent + 1) : closingDouble(t, indent + 1);
+    const q = text.charCodeAt(at);
+    if (q === 34 /* " */ || q === 39 /* ' */) {
+      const t = this.line(j);
+      const close = q === 39 ? closingSingle(t, indent + 1) : closingDouble(t, indent + 1);
       if (close < 0 || t[close + 1] !== ':') giveUp();
       const raw = t.slice(indent, close + 1);
-      key = q === "'" ? raw.slice(1, -1).replaceAll("''", "'") : doubleQuoted(raw);
+      key = q === 39 ? raw.slice(1, -1).replaceAll("''", "'") : doubleQuoted(raw);
       end = close + 1;
     } else {
-      if (notPlainStart(t, indent) || q === '-' || q === ':') giveUp();
-      end = t.indexOf(':', indent);
-      while (end >= 0 && end + 1 < t.length && t.charCodeAt(end + 1) !== 32) end = t.indexOf(':', end + 1);
-      if (end < 0) giveUp();
-      const raw = t.slice(indent, end);
+      if (notPlainStart(text, at) || q === 45 /* - */ || q === 58 /* : */) giveUp();
+      // The first colon followed by a space or the line's end.
+      let colon = text.indexOf(':', at);
+      while (colon >= 0 && colon + 1 < lineEnd && text.charCodeAt(colon + 1) !== 32) colon = text.indexOf(':', colon + 1);
+      if (colon < 0 || colon >= lineEnd) giveUp();
+      const raw = text.slice(at, colon);
       // (trimEnd only where the last character is not printable ASCII: the rest is never trimmed.)
-      const last = t.charCodeAt(end - 1);
+      const last = text.charCodeAt(colon - 1);
       if (raw.includes(' #') || ((last <= 32 || last >= 127) && raw !== raw.trimEnd()) || raw === '<<') giveUp();
       key = plainMapKey(raw, noValue);
+      end = colon - start;
     }
+    const length = lineEnd - start;
     let col = end + 1;
-    while (col < t.length && t.charCodeAt(col) === 32) col++;
-    if (col === end + 1 && col < t.length) giveUp();
+    while (col < length && text.charCodeAt(start + col) === 32) col++;
+    if (col === end + 1 && col < length) giveUp();
     this.keyEnd = col;
     return key;
   }
@@ -285,7 +330,7 @@ class Reader {
     }
     // A mapping's value may be a sequence at the mapping's own indentation.
     if (inMapping && next < this.n && this.indents[next] === indent) {
-      if (dashAt(this.texts[next], indent)) {
+      if (this.dashAt(next, indent)) {
         this.skipEmpty();
         return this.block(indent);
       }
@@ -305,12 +350,12 @@ class Reader {
     let breaks = 0;
     for (let j = this.i; j < this.n; j++) {
       const lineIndent = this.indents[j];
-      if (lineIndent === this.texts[j].length) {
+      if (lineIndent === this.lineLength(j)) {
         breaks++;
         continue;
       }
       if (lineIndent <= indent) break;
-      const t = this.texts[j].slice(lineIndent);
+      const t = this.text.slice(this.starts[j] + lineIndent, this.ends[j]);
       if (commented || t.startsWith('#') || t.includes(' #') || t.includes(': ') || t.endsWith(':')) giveUp();
       s += breaks ? '\n'.repeat(breaks) : ' ';
       s += t.trimEnd();
@@ -325,14 +370,14 @@ class Reader {
     this.counts.tokens += 2;
     const q = rest[0];
     const close = (t: string, from: number) => (q === "'" ? closingSingle(t, from) : closingDouble(t, from));
-    let line = this.texts[this.i];
+    let line = this.line(this.i);
     let end = close(line, col + 1);
     let raw = end >= 0 ? line.slice(col, end + 1) : line.slice(col) + '\n';
     while (end < 0) {
       this.i++;
       // Continuation lines are more indented than the collection (blank ones aside).
-      if (this.i >= this.n || (this.indents[this.i] <= indent && this.indents[this.i] < this.texts[this.i].length)) giveUp();
-      line = this.texts[this.i];
+      if (this.i >= this.n || (this.indents[this.i] <= indent && this.indents[this.i] < this.lineLength(this.i))) giveUp();
+      line = this.line(this.i);
       end = close(line, 0);
       raw += end >= 0 ? line.slice(0, end + 1) : line + '\n';
     }
@@ -353,20 +398,20 @@ class Reader {
     this.i++;
     // The content's indentation: that of its first non-blank line.
     let j = this.i;
-    while (j < this.n && this.indents[j] === this.texts[j].length) j++;
+    while (j < this.n && this.indents[j] === this.lineLength(j)) j++;
     const n = j < this.n && this.indents[j] > indent ? this.indents[j] : undefined;
     const content: string[] = [];
     for (; this.i < this.n; this.i++) {
-      const t = this.texts[this.i];
+      const length = this.lineLength(this.i);
       const lineIndent = this.indents[this.i];
-      if (lineIndent === t.length) {
+      if (lineIndent === length) {
         // Spaces beyond the content's indentation are content: left to the full parse.
-        if (n === undefined ? t.length > indent : t.length > n) giveUp();
+        if (n === undefined ? length > indent : length > n) giveUp();
         content.push('');
         continue;
       }
       if (n === undefined || lineIndent < n) break;
-      content.push(t.slice(n));
+      content.push(this.text.slice(this.starts[this.i] + n, this.ends[this.i]));
     }
     // Trailing blank lines are chomped.
     let last = content.length;
