@@ -47,11 +47,12 @@ export function readBlockYaml(text: string): unknown {
 /**
  * readBlockYaml's value, with upper bounds of the `yaml` lexer's token counts of the text (budget.ts
  * TokenCounts): what the full parse would cost, without lexing the text again. Undefined as readBlockYaml.
+ * `keys`: the keys of the documents read before it in the same file (newKeyTable), to use again.
  */
-export function readBlockYamlCounted(text: string): { value: unknown; counts: TokenCounts } | undefined {
+export function readBlockYamlCounted(text: string, keys?: KeyTable): { value: unknown; counts: TokenCounts } | undefined {
   if (text.includes('\t') || text.includes('\r') || text.charCodeAt(0) === 0xfeff) return undefined;
   try {
-    const r = new Reader(text);
+    const r = new Reader(text, keys);
     const value = r.document();
     return { value, counts: r.counts };
   } catch (e) {
@@ -101,6 +102,22 @@ function grown(a: LineArrays): LineArrays {
   return b;
 }
 
+/**
+ * Plain keys read lately, each in a slot chosen by its length and first and last characters (the last
+ * one read of that slot): a key repeats in every object of a kind, and one found again, its text
+ * compared in full, is used again, without a copy of its text and with its property name already made.
+ * One table per file (the strings may hold on to the file's text).
+ */
+export type KeyTable = ({ raw: string; key: string } | undefined)[];
+
+const KEY_SLOTS = 1024;
+/** Longer keys are not kept (a hash of more characters would cost more than it saves). */
+const MAX_KEPT_KEY = 64;
+
+export function newKeyTable(): KeyTable {
+  return new Array(KEY_SLOTS).fill(undefined);
+}
+
 class Reader {
   // The lines, as offsets into the text and flags (no string or object per line: a 3 MB CRD has 60,000 lines).
   private readonly starts: Int32Array;
@@ -125,7 +142,10 @@ class Reader {
     commas: 0,
   };
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly keys: KeyTable | undefined,
+  ) {
     let a = scratch;
     const length = text.length;
     // The lines with a `#`, found by a native search of the text (generated YAML has few).
@@ -289,11 +309,20 @@ class Reader {
       let colon = text.indexOf(':', at);
       while (colon >= 0 && colon + 1 < lineEnd && text.charCodeAt(colon + 1) !== 32) colon = text.indexOf(':', colon + 1);
       if (colon < 0 || colon >= lineEnd) giveUp();
-      const raw = text.slice(at, colon);
-      // (trimEnd only where the last character is not printable ASCII: the rest is never trimmed.)
       const last = text.charCodeAt(colon - 1);
-      if (raw.includes(' #') || ((last <= 32 || last >= 127) && raw !== raw.trimEnd()) || raw === '<<') giveUp();
-      key = plainMapKey(raw, noValue);
+      // A key read before with the same text (compared in full): the same key.
+      const keys = this.keys;
+      const slot = keys !== undefined && colon - at <= MAX_KEPT_KEY ? ((colon - at) * 31 + q * 7 + last) & (KEY_SLOTS - 1) : -1;
+      const known = slot >= 0 ? keys![slot] : undefined;
+      if (known !== undefined && known.raw.length === colon - at && text.startsWith(known.raw, at)) {
+        key = known.key;
+      } else {
+        const raw = text.slice(at, colon);
+        // (trimEnd only where the last character is not printable ASCII: the rest is never trimmed.)
+        if (raw.includes(' #') || ((last <= 32 || last >= 127) && raw !== raw.trimEnd()) || raw === '<<') giveUp();
+        key = plainMapKey(raw, noValue);
+        if (slot >= 0) keys![slot] = { raw, key };
+      }
       end = colon - start;
     }
     const length = lineEnd - start;
