@@ -370,8 +370,11 @@ class Reader {
   private plain(first: string, indent: number): unknown {
     this.counts.tokens += 2;
     const hash = first.indexOf(' #');
-    let s = (hash >= 0 ? first.slice(0, hash) : first).trimEnd();
-    if (s.includes(': ') || s.endsWith(':')) giveUp();
+    const cut = hash >= 0 ? first.slice(0, hash) : first;
+    // (trimEnd only where the last character is not printable ASCII: the rest is never trimmed.)
+    const last = cut.charCodeAt(cut.length - 1);
+    let s = last > 32 && last < 127 ? cut : cut.trimEnd();
+    if (s.includes(': ') || s.charCodeAt(s.length - 1) === 58 /* : */) giveUp();
     // A comment ends the scalar: a more indented line after it would be an error.
     const commented = hash >= 0;
     this.i++;
@@ -503,9 +506,12 @@ function isKeyLine(c: string): boolean {
     const close = q === "'" ? closingSingle(c, 1) : closingDouble(c, 1);
     return close >= 0 && c[close + 1] === ':' && (close + 2 === c.length || c[close + 2] === ' ');
   }
+  // The key ends at the first `: `, or before a `:` at the end; no ` #` in it (the first ` #` is past it).
   const i = c.indexOf(': ');
-  const key = i >= 0 ? c.slice(0, i) : c.endsWith(':') ? c.slice(0, -1) : undefined;
-  return key !== undefined && !key.includes(' #');
+  const end = i >= 0 ? i : c.endsWith(':') ? c.length - 1 : -1;
+  if (end < 0) return false;
+  const comment = c.indexOf(' #');
+  return comment < 0 || comment + 2 > end;
 }
 
 /** A plain scalar's text without a trailing comment and spaces. */
