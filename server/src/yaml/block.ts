@@ -135,12 +135,7 @@ class Reader {
    * before it) counted where the line is read, plus its dashes, keys, colons, scalars and flow punctuation;
    * the lines inside a multi-line scalar are in its one token.
    */
-  readonly counts: TokenCounts = {
-    tokens: 1,
-    flowStarts: 0,
-    entries: 0,
-    commas: 0,
-  };
+  readonly counts: TokenCounts = { tokens: 1, flowStarts: 0, entries: 0, commas: 0 };
 
   constructor(
     private readonly text: string,

@@ -204,20 +204,14 @@ function validTime(h: number, mi: number, s: number): boolean {
   return h < 24 && mi < 60 && s < 60;
 }
 
-type Resolved = {
-  tag: string;
-  value: GoScalar | 'nan' | 'inf' | '-inf' | 'merge';
-};
+type Resolved = { tag: string; value: GoScalar | 'nan' | 'inf' | '-inf' | 'merge' };
 
 /** go-yaml v2's resolve(tag, in) for the tags it resolves; the defer's tag check included. */
 function resolve(tag: string, s: string): Resolved {
   const r = resolveUnchecked(tag, s);
   if (tag === '' || tag === r.tag || tag === STR || tag === BINARY) return r;
   if (tag === FLOAT && r.tag === INT && typeof r.value === 'object' && r.value.kind === 'int') {
-    return {
-      tag: FLOAT,
-      value: { kind: 'float', value: Number(r.value.value) },
-    };
+    return { tag: FLOAT, value: { kind: 'float', value: Number(r.value.value) } };
   }
   throw new GoDecodeError(`cannot decode ${shortTag(r.tag)} \`${s}\` as a ${shortTag(tag)}`);
 }
@@ -236,11 +230,7 @@ function resolveUnchecked(tag: string, s: string): Resolved {
       const i = parseGoInt(plain, false);
       if (i !== undefined) return { tag: INT, value: { kind: 'int', value: i } };
       const u = parseGoInt(plain, true);
-      if (u !== undefined)
-        return {
-          tag: INT,
-          value: u > INT64_MAX ? { kind: 'uint', value: u } : { kind: 'int', value: u },
-        };
+      if (u !== undefined) return { tag: INT, value: u > INT64_MAX ? { kind: 'uint', value: u } : { kind: 'int', value: u } };
       if (YAML_STYLE_FLOAT.test(plain)) {
         const f = parseGoFloat(plain);
         if (f !== undefined) return { tag: FLOAT, value: { kind: 'float', value: f } };
@@ -300,8 +290,9 @@ export function plainMapKey(s: string, valueGoSyntax: () => string): string {
 /**
  * Whether an untagged plain scalar resolves to itself (a string) by its text alone: when no resolution
  * looks at its first character; when it starts with one of `yYnNtTfFoO~` and is not a word of
- * RESOLVE_MAP (none is longer than five characters), the only other values it could have; when it starts with a digit,
- * or a sign not followed by `.` (`-.inf`), and has a character that no number or timestamp is written with.
+ * RESOLVE_MAP (none is longer than five characters), the only other values it could have; when it
+ * starts with a digit, or a sign not followed by `.` (`-.inf`), and has a character that no number or
+ * timestamp is written with.
  */
 function isPlainString(s: string): boolean {
   const h = hint(s);
