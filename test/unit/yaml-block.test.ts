@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { BlockLocator, readBlockYaml, readBlockYamlCounted } from '../../server/src/yaml/block';
+import { BlockLocator, newKeyTable, readBlockYaml, readBlockYamlCounted } from '../../server/src/yaml/block';
 import { estimateParseBytes, parseBytesOfTokens } from '../../server/src/yaml/budget';
 import type { PathSegment } from '../../server/src/engine/field';
 import { blockLocator } from '../../server/src/yaml/file';
@@ -219,4 +219,50 @@ test('parseBlockYamlDocuments (the CLI reading files of real CRDs): the document
     read++;
   }
   assert.ok(read > 20 && compared > 500, `${read} files, ${compared} ranges compared`);
+});
+
+test('block YAML reader: a document longer than the line arrays kept between reads, and short ones after it, read whole', () => {
+  // The reader keeps its line arrays for the next read up to 65,536 lines: past that, and after it, nothing of another text shows.
+  const lines: string[] = ['# generated'];
+  const want: Record<string, unknown> = {};
+  for (let i = 0; i < 70_000; i++) {
+    lines.push(i % 1000 === 0 ? `k${i}: [${i}, "x"]  # ${i}` : `k${i}: v${i}`);
+    want[`k${i}`] = i % 1000 === 0 ? [i, 'x'] : `v${i}`;
+  }
+  const long = `${lines.join('\n')}\n`;
+  const r = readBlockYamlCounted(long);
+  assert.deepStrictEqual(r?.value, want);
+  assert.ok(parseBytesOfTokens(r!.counts) >= estimateParseBytes(long).bytes);
+  assert.deepStrictEqual(readBlockYaml('a:\n  - b\nc: d\n'), { a: ['b'], c: 'd' });
+  // A text of fewer lines than the last: its end is its own (a line of the longer text would be read as more of the list).
+  assert.deepStrictEqual(readBlockYaml('a:\n  - b'), { a: ['b'] });
+  assert.equal(readBlockYaml('a:\n  - b\n c'), undefined);
+});
+
+test('block YAML reader: keys found again in a file (its key table) read as when read alone, in the same order', () => {
+  // Keys of one length and first and last character share a slot; resolved keys (1e3, yes) and keys the reader refuses stay as they are.
+  const docs = [
+    'name: a\nnode: b\nnone: c\nspec:\n  name: d\n  node: e\n',
+    'none: 1\nname: 2\nnode: 3\n',
+    'yes: 1\nyas: 2\nno: 3\n',
+    'yes: 1\nYes: 2\n',
+    '1e3: x\n1f3: y\n1e3x: z\n',
+    'name: x\nname : y\n',
+    'na#e: x\nn #e: y\n',
+    'a:\n  - name: x\n    nome: y\n  - nome: z\n    name: w\n',
+    'name: x\nname: y\n',
+    '__proto__: x\nconstructor: y\n',
+  ];
+  const keys = newKeyTable();
+  for (let pass = 0; pass < 2; pass++) {
+    for (const d of docs) {
+      const alone = readBlockYamlCounted(d);
+      const shared = readBlockYamlCounted(d, keys);
+      assert.deepStrictEqual(shared, alone, d);
+      assert.equal(JSON.stringify(shared?.value), JSON.stringify(alone?.value), d);
+    }
+  }
+  assert.deepStrictEqual(readBlockYamlCounted(docs[2], keys)?.value, { true: 1, yas: 2, false: 3 });
+  // The same key twice, once as written and once as resolved: refused (the full parse reports it).
+  assert.equal(readBlockYamlCounted(docs[3], keys), undefined);
 });

@@ -13,7 +13,7 @@
  */
 import { MAX_YAML_DEPTH, type TokenCounts } from './budget';
 import { decodeDoubleQuoted } from './quoted';
-import { jsonValue, mapKey, resolveScalar } from './resolve';
+import { plainJsonValue, plainMapKey } from './resolve';
 import { setKey } from './decode';
 
 /** The reader gives up (the caller parses fully). */
@@ -26,13 +26,15 @@ function giveUp(): never {
 /** mapKey's text of the value in a key error: none here (one function for every key, not one per key). */
 const noValue = (): string => '';
 
-/** Whether line t has a sequence entry's dash at col (`-` alone or followed by a space), without a copy of the line. */
-function dashAt(t: string, col: number): boolean {
-  return t.charCodeAt(col) === 45 /* - */ && (t.length === col + 1 || t.charCodeAt(col + 1) === 32);
-}
+/** Characters that may not start a plain scalar here (or that we leave to the full parser), by code. */
+const NOT_PLAIN_START = new Uint8Array(128);
+for (const c of '&*!%@`?|>[]{},#\'"') NOT_PLAIN_START[c.charCodeAt(0)] = 1;
 
-/** Characters that may not start a plain scalar here (or that we leave to the full parser). */
-const NOT_PLAIN_START = new Set(['&', '*', '!', '%', '@', '`', '?', '|', '>', '[', ']', '{', '}', ',', '#', "'", '"']);
+/** Whether the character at `at` of t (there is one) may not start a plain scalar. */
+function notPlainStart(t: string, at: number): boolean {
+  const c = t.charCodeAt(at);
+  return c < 128 && NOT_PLAIN_START[c] === 1;
+}
 
 /**
  * The value of a one-document YAML text as kubectl reads it (YAML 1.1 scalars, as go-yaml v2), or
@@ -45,11 +47,12 @@ export function readBlockYaml(text: string): unknown {
 /**
  * readBlockYaml's value, with upper bounds of the `yaml` lexer's token counts of the text (budget.ts
  * TokenCounts): what the full parse would cost, without lexing the text again. Undefined as readBlockYaml.
+ * `keys`: the keys of the documents read before it in the same file (newKeyTable), to use again.
  */
-export function readBlockYamlCounted(text: string): { value: unknown; counts: TokenCounts } | undefined {
+export function readBlockYamlCounted(text: string, keys?: KeyTable): { value: unknown; counts: TokenCounts } | undefined {
   if (text.includes('\t') || text.includes('\r') || text.charCodeAt(0) === 0xfeff) return undefined;
   try {
-    const r = new Reader(text);
+    const r = new Reader(text, keys);
     const value = r.document();
     return { value, counts: r.counts };
   } catch (e) {
@@ -60,13 +63,68 @@ export function readBlockYamlCounted(text: string): { value: unknown; counts: To
   }
 }
 
-class Reader {
-  // The lines, as three arrays (not an object per line: a 3 MB CRD has 60,000 lines).
-  private readonly texts: string[];
+/** The lines of a text: where each starts and ends, its indentation, whether it is empty or has a `#`. */
+interface LineArrays {
+  /** Offset of each line's first character. */
+  starts: Int32Array;
+  /** Offset of each line's end (its `\n`, or the end of the text). */
+  ends: Int32Array;
   /** Column of each line's first non-space character (the line's length when blank). */
-  private readonly indents: Int32Array;
+  indents: Int32Array;
   /** 1 where a line is blank or only a comment. */
+  empties: Uint8Array;
+  /** 1 where a line has a `#` (a comment token, or text that may be one: counted as one). */
+  hashes: Uint8Array;
+}
+
+function lineArrays(size: number): LineArrays {
+  return { starts: new Int32Array(size), ends: new Int32Array(size), indents: new Int32Array(size), empties: new Uint8Array(size), hashes: new Uint8Array(size) };
+}
+
+/** Lines of the longest text whose line arrays are kept between reads (a 3 MB CRD has 60,000). */
+const MAX_SCRATCH_LINES = 1 << 16;
+/**
+ * A typed array of more than 64 bytes has its own buffer outside the heap, slow to make and to free (a
+ * file of 100 small documents made hundreds): one set serves every read (reads never nest), grown to
+ * the most lines read, up to MAX_SCRATCH_LINES.
+ */
+let scratch = lineArrays(1024);
+
+/** Arrays twice as long, with the lines of `a`. */
+function grown(a: LineArrays): LineArrays {
+  const b = lineArrays(2 * a.starts.length);
+  b.starts.set(a.starts);
+  b.ends.set(a.ends);
+  b.indents.set(a.indents);
+  b.empties.set(a.empties);
+  b.hashes.set(a.hashes);
+  if (b.starts.length <= MAX_SCRATCH_LINES) scratch = b;
+  return b;
+}
+
+/**
+ * Plain keys read lately, each in a slot chosen by its length and first and last characters (the last
+ * one read of that slot): a key repeats in every object of a kind, and one found again, its text
+ * compared in full, is used again, without a copy of its text and with its property name already made.
+ * One table per file (the strings may hold on to the file's text).
+ */
+export type KeyTable = ({ raw: string; key: string } | undefined)[];
+
+const KEY_SLOTS = 1024;
+/** Longer keys are not kept (a hash of more characters would cost more than it saves). */
+const MAX_KEPT_KEY = 64;
+
+export function newKeyTable(): KeyTable {
+  return new Array(KEY_SLOTS).fill(undefined);
+}
+
+class Reader {
+  // The lines, as offsets into the text and flags (no string or object per line: a 3 MB CRD has 60,000 lines).
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly indents: Int32Array;
   private readonly empties: Uint8Array;
+  private readonly hashes: Uint8Array;
   private readonly n: number;
   private i = 0;
   private depth = 0;
@@ -79,26 +137,62 @@ class Reader {
    */
   readonly counts: TokenCounts = { tokens: 1, flowStarts: 0, entries: 0, commas: 0 };
 
-  constructor(text: string) {
-    const texts = text.split('\n');
-    const n = texts.length;
-    this.texts = texts;
-    this.n = n;
-    this.indents = new Int32Array(n);
-    this.empties = new Uint8Array(n);
-    for (let j = 0; j < n; j++) {
-      const t = texts[j];
-      let k = 0;
-      while (k < t.length && t.charCodeAt(k) === 32) k++;
-      this.indents[j] = k;
-      if (k === t.length || t.charCodeAt(k) === 35 /* # */) this.empties[j] = 1;
+  constructor(
+    private readonly text: string,
+    private readonly keys: KeyTable | undefined,
+  ) {
+    let a = scratch;
+    const length = text.length;
+    // The lines with a `#`, found by a native search of the text (generated YAML has few).
+    let hash = text.indexOf('#');
+    let j = 0;
+    for (let start = 0; ; j++) {
+      if (j === a.starts.length) a = grown(a);
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = length;
+      let k = start;
+      while (k < end && text.charCodeAt(k) === 32) k++;
+      a.starts[j] = start;
+      a.ends[j] = end;
+      a.indents[j] = k - start;
+      a.empties[j] = k === end || text.charCodeAt(k) === 35 /* # */ ? 1 : 0;
+      if (hash >= 0 && hash < end) {
+        a.hashes[j] = 1;
+        hash = text.indexOf('#', end);
+      } else {
+        a.hashes[j] = 0;
+      }
+      if (end === length) break;
+      start = end + 1;
     }
+    this.n = j + 1;
+    this.starts = a.starts;
+    this.ends = a.ends;
+    this.indents = a.indents;
+    this.empties = a.empties;
+    this.hashes = a.hashes;
+  }
+
+  /** Line j's text (for what is rare: quoted and literal scalars, the `---` line). */
+  private line(j: number): string {
+    return this.text.slice(this.starts[j], this.ends[j]);
+  }
+
+  private lineLength(j: number): number {
+    return this.ends[j] - this.starts[j];
+  }
+
+  /** Whether line j has a sequence entry's dash at col (`-` alone or followed by a space). */
+  private dashAt(j: number, col: number): boolean {
+    const at = this.starts[j] + col;
+    const end = this.ends[j];
+    return at < end && this.text.charCodeAt(at) === 45 /* - */ && (end === at + 1 || this.text.charCodeAt(at + 1) === 32);
   }
 
   document(): unknown {
     this.skipEmpty();
-    if (this.i < this.n && this.indents[this.i] === 0 && this.texts[this.i].startsWith('---')) {
-      const rest = this.texts[this.i].slice(3);
+    if (this.i < this.n && this.indents[this.i] === 0 && this.text.startsWith('---', this.starts[this.i])) {
+      const rest = this.line(this.i).slice(3);
       if (rest !== '' && !/^ +(#.*)?$/.test(rest)) giveUp();
       this.countLine(this.i);
       this.counts.tokens++;
@@ -118,7 +212,7 @@ class Reader {
 
   /** Line j's indentation, newline and comment tokens (as upper bounds). */
   private countLine(j: number): void {
-    this.counts.tokens += this.texts[j].includes('#') ? 4 : 2;
+    this.counts.tokens += this.hashes[j] === 1 ? 4 : 2;
   }
 
   /** The next non-empty line (its index, or the line count), without moving. */
@@ -131,7 +225,7 @@ class Reader {
   /** A block collection starting at the current line, at its indentation. */
   private block(indent: number): unknown {
     if (++this.depth > MAX_YAML_DEPTH) giveUp();
-    const v = dashAt(this.texts[this.i], this.indents[this.i]) ? this.sequence(indent) : this.mapping(indent);
+    const v = this.dashAt(this.i, this.indents[this.i]) ? this.sequence(indent) : this.mapping(indent);
     this.depth--;
     return v;
   }
@@ -143,16 +237,15 @@ class Reader {
       const j = this.i;
       if (j >= this.n || this.indents[j] < indent) break;
       if (this.indents[j] > indent) giveUp();
-      const t = this.texts[j];
-      if (dashAt(t, indent)) break; // a compact sequence's end
-      const key = this.key(t, indent);
+      if (this.dashAt(j, indent)) break; // a compact sequence's end
+      const key = this.key(j, indent);
       const restCol = this.keyEnd;
       // The line, the key (a scalar token and its text), the colon and the space after it.
       this.countLine(j);
       this.counts.tokens += 4;
       // A key met before (each is set before the next is read; setKey makes `__proto__` an own key too).
       if (Object.hasOwn(out, key)) giveUp();
-      setKey(out, key, this.value(t.slice(restCol), restCol, indent, true));
+      setKey(out, key, this.value(this.text.slice(this.starts[j] + restCol, this.ends[j]), restCol, indent, true));
     }
     return out;
   }
@@ -164,11 +257,12 @@ class Reader {
       const j = this.i;
       if (j >= this.n || this.indents[j] < indent) break;
       if (this.indents[j] > indent) giveUp();
-      const t = this.texts[j];
-      if (!dashAt(t, indent)) break;
+      if (!this.dashAt(j, indent)) break;
+      const start = this.starts[j];
+      const end = this.ends[j];
       let col = indent + 1;
-      while (col < t.length && t.charCodeAt(col) === 32) col++;
-      const rest = t.slice(col);
+      while (start + col < end && this.text.charCodeAt(start + col) === 32) col++;
+      const rest = this.text.slice(start + col, end);
       // The line, the dash and the space after it.
       this.countLine(j);
       this.counts.tokens += 2;
@@ -187,29 +281,49 @@ class Reader {
     return out;
   }
 
-  /** A key at `indent` of the current line: its JSON key (keyEnd: the column of what follows the colon). */
-  private key(t: string, indent: number): string {
+  /** A key at `indent` of line j: its JSON key (keyEnd: the column of what follows the colon). */
+  private key(j: number, indent: number): string {
+    const text = this.text;
+    const start = this.starts[j];
+    const lineEnd = this.ends[j];
+    const at = start + indent;
+    /** The colon's column. */
     let end: number;
     let key: string;
-    const q = t[indent];
-    if (q === '"' || q === "'") {
-      const close = q === "'" ? closingSingle(t, indent + 1) : closingDouble(t, indent + 1);
+    const q = text.charCodeAt(at);
+    if (q === 34 /* " */ || q === 39 /* ' */) {
+      const t = this.line(j);
+      const close = q === 39 ? closingSingle(t, indent + 1) : closingDouble(t, indent + 1);
       if (close < 0 || t[close + 1] !== ':') giveUp();
       const raw = t.slice(indent, close + 1);
-      key = q === "'" ? raw.slice(1, -1).replaceAll("''", "'") : doubleQuoted(raw);
+      key = q === 39 ? raw.slice(1, -1).replaceAll("''", "'") : doubleQuoted(raw);
       end = close + 1;
     } else {
-      if (NOT_PLAIN_START.has(q) || q === '-' || q === ':') giveUp();
-      end = t.indexOf(':', indent);
-      while (end >= 0 && end + 1 < t.length && t[end + 1] !== ' ') end = t.indexOf(':', end + 1);
-      if (end < 0) giveUp();
-      const raw = t.slice(indent, end);
-      if (raw.includes(' #') || raw !== raw.trimEnd() || raw === '<<') giveUp();
-      key = mapKey(resolveScalar(raw, true, ''), noValue);
+      if (notPlainStart(text, at) || q === 45 /* - */ || q === 58 /* : */) giveUp();
+      // The first colon followed by a space or the line's end.
+      let colon = text.indexOf(':', at);
+      while (colon >= 0 && colon + 1 < lineEnd && text.charCodeAt(colon + 1) !== 32) colon = text.indexOf(':', colon + 1);
+      if (colon < 0 || colon >= lineEnd) giveUp();
+      const last = text.charCodeAt(colon - 1);
+      // A key read before with the same text (compared in full): the same key.
+      const keys = this.keys;
+      const slot = keys !== undefined && colon - at <= MAX_KEPT_KEY ? ((colon - at) * 31 + q * 7 + last) & (KEY_SLOTS - 1) : -1;
+      const known = slot >= 0 ? keys![slot] : undefined;
+      if (known !== undefined && known.raw.length === colon - at && text.startsWith(known.raw, at)) {
+        key = known.key;
+      } else {
+        const raw = text.slice(at, colon);
+        // (trimEnd only where the last character is not printable ASCII: the rest is never trimmed.)
+        if (raw.includes(' #') || ((last <= 32 || last >= 127) && raw !== raw.trimEnd()) || raw === '<<') giveUp();
+        key = plainMapKey(raw, noValue);
+        if (slot >= 0) keys![slot] = { raw, key };
+      }
+      end = colon - start;
     }
+    const length = lineEnd - start;
     let col = end + 1;
-    while (col < t.length && t.charCodeAt(col) === 32) col++;
-    if (col === end + 1 && col < t.length) giveUp();
+    while (col < length && text.charCodeAt(start + col) === 32) col++;
+    if (col === end + 1 && col < length) giveUp();
     this.keyEnd = col;
     return key;
   }
@@ -227,7 +341,7 @@ class Reader {
     if (c === '"' || c === "'") return this.quoted(rest, col, indent);
     if (c === '|') return this.literal(rest, indent);
     if (c === '[' || c === '{') return this.flow(rest);
-    if (NOT_PLAIN_START.has(c) || ((c === '-' || c === ':') && (rest.length === 1 || rest[1] === ' '))) giveUp();
+    if (notPlainStart(rest, 0) || ((c === '-' || c === ':') && (rest.length === 1 || rest[1] === ' '))) giveUp();
     return this.plain(rest, indent);
   }
 
@@ -240,7 +354,7 @@ class Reader {
     }
     // A mapping's value may be a sequence at the mapping's own indentation.
     if (inMapping && next < this.n && this.indents[next] === indent) {
-      if (dashAt(this.texts[next], indent)) {
+      if (this.dashAt(next, indent)) {
         this.skipEmpty();
         return this.block(indent);
       }
@@ -250,28 +364,32 @@ class Reader {
 
   private plain(first: string, indent: number): unknown {
     this.counts.tokens += 2;
-    let s = cutComment(first);
-    if (s.includes(': ') || s.endsWith(':')) giveUp();
+    const hash = first.indexOf(' #');
+    const cut = hash >= 0 ? first.slice(0, hash) : first;
+    // (trimEnd only where the last character is not printable ASCII: the rest is never trimmed.)
+    const last = cut.charCodeAt(cut.length - 1);
+    let s = last > 32 && last < 127 ? cut : cut.trimEnd();
+    if (s.includes(': ') || s.charCodeAt(s.length - 1) === 58 /* : */) giveUp();
     // A comment ends the scalar: a more indented line after it would be an error.
-    const commented = s.length < first.trimEnd().length;
+    const commented = hash >= 0;
     this.i++;
     // Continuation lines, more indented than the collection: folded into one line.
     let breaks = 0;
     for (let j = this.i; j < this.n; j++) {
       const lineIndent = this.indents[j];
-      if (lineIndent === this.texts[j].length) {
+      if (lineIndent === this.lineLength(j)) {
         breaks++;
         continue;
       }
       if (lineIndent <= indent) break;
-      const t = this.texts[j].slice(lineIndent);
+      const t = this.text.slice(this.starts[j] + lineIndent, this.ends[j]);
       if (commented || t.startsWith('#') || t.includes(' #') || t.includes(': ') || t.endsWith(':')) giveUp();
       s += breaks ? '\n'.repeat(breaks) : ' ';
       s += t.trimEnd();
       breaks = 0;
       this.i = j + 1;
     }
-    return jsonValue(resolveScalar(s, true, ''));
+    return plainJsonValue(s);
   }
 
   /** A single- or double-quoted scalar, possibly over several lines. */
@@ -279,22 +397,22 @@ class Reader {
     this.counts.tokens += 2;
     const q = rest[0];
     const close = (t: string, from: number) => (q === "'" ? closingSingle(t, from) : closingDouble(t, from));
-    let line = this.texts[this.i];
+    let line = this.line(this.i);
     let end = close(line, col + 1);
     let raw = end >= 0 ? line.slice(col, end + 1) : line.slice(col) + '\n';
     while (end < 0) {
       this.i++;
       // Continuation lines are more indented than the collection (blank ones aside).
-      if (this.i >= this.n || (this.indents[this.i] <= indent && this.indents[this.i] < this.texts[this.i].length)) giveUp();
-      line = this.texts[this.i];
+      if (this.i >= this.n || (this.indents[this.i] <= indent && this.indents[this.i] < this.lineLength(this.i))) giveUp();
+      line = this.line(this.i);
       end = close(line, 0);
       raw += end >= 0 ? line.slice(0, end + 1) : line + '\n';
     }
     const after = line.slice(end + 1);
     if (after !== '' && !/^ +(#.*)?$/.test(after)) giveUp();
     this.i++;
-    const value = q === "'" ? singleQuoted(raw) : doubleQuoted(raw);
-    return jsonValue(resolveScalar(value, false, ''));
+    // A quoted or block scalar is a string (resolveScalar).
+    return q === "'" ? singleQuoted(raw) : doubleQuoted(raw);
   }
 
   /** A literal block scalar (`|`, `|-`, `|+`): lines as they are, less their common indentation. */
@@ -307,20 +425,20 @@ class Reader {
     this.i++;
     // The content's indentation: that of its first non-blank line.
     let j = this.i;
-    while (j < this.n && this.indents[j] === this.texts[j].length) j++;
+    while (j < this.n && this.indents[j] === this.lineLength(j)) j++;
     const n = j < this.n && this.indents[j] > indent ? this.indents[j] : undefined;
     const content: string[] = [];
     for (; this.i < this.n; this.i++) {
-      const t = this.texts[this.i];
+      const length = this.lineLength(this.i);
       const lineIndent = this.indents[this.i];
-      if (lineIndent === t.length) {
+      if (lineIndent === length) {
         // Spaces beyond the content's indentation are content: left to the full parse.
-        if (n === undefined ? t.length > indent : t.length > n) giveUp();
+        if (n === undefined ? length > indent : length > n) giveUp();
         content.push('');
         continue;
       }
       if (n === undefined || lineIndent < n) break;
-      content.push(t.slice(n));
+      content.push(this.text.slice(this.starts[this.i] + n, this.ends[this.i]));
     }
     // Trailing blank lines are chomped.
     let last = content.length;
@@ -331,7 +449,7 @@ class Reader {
     let s = content.slice(0, last).join('\n');
     if (chomp === '+') s += '\n'.repeat(last > 0 ? trailing + 1 : trailing);
     else if (chomp === '' && last > 0) s += '\n';
-    return jsonValue(resolveScalar(s, false, ''));
+    return s;
   }
 
   /** `[]`, `{}`, or a one-line flow sequence of plain or quoted scalars. */
@@ -354,14 +472,14 @@ class Reader {
         const close = c === "'" ? closingSingle(t, k + 1) : closingDouble(t, k + 1);
         if (close < 0 || close >= end) giveUp();
         const raw = t.slice(k, close + 1);
-        item = jsonValue(resolveScalar(c === "'" ? singleQuoted(raw) : doubleQuoted(raw), false, ''));
+        item = c === "'" ? singleQuoted(raw) : doubleQuoted(raw);
         k = close + 1;
       } else {
         let e = k;
         while (e < end && !',[]{}#:"\''.includes(t[e])) e++;
         const raw = t.slice(k, e).trim();
-        if (raw === '' || NOT_PLAIN_START.has(raw[0]) || ((raw[0] === '-' || raw[0] === '?') && (raw.length === 1 || raw[1] === ' '))) giveUp();
-        item = jsonValue(resolveScalar(raw, true, ''));
+        if (raw === '' || notPlainStart(raw, 0) || ((raw[0] === '-' || raw[0] === '?') && (raw.length === 1 || raw[1] === ' '))) giveUp();
+        item = plainJsonValue(raw);
         k = e;
       }
       out.push(item);
@@ -383,9 +501,12 @@ function isKeyLine(c: string): boolean {
     const close = q === "'" ? closingSingle(c, 1) : closingDouble(c, 1);
     return close >= 0 && c[close + 1] === ':' && (close + 2 === c.length || c[close + 2] === ' ');
   }
+  // The key ends at the first `: `, or before a `:` at the end; no ` #` in it (the first ` #` is past it).
   const i = c.indexOf(': ');
-  const key = i >= 0 ? c.slice(0, i) : c.endsWith(':') ? c.slice(0, -1) : undefined;
-  return key !== undefined && !key.includes(' #');
+  const end = i >= 0 ? i : c.endsWith(':') ? c.length - 1 : -1;
+  if (end < 0) return false;
+  const comment = c.indexOf(' #');
+  return comment < 0 || comment + 2 > end;
 }
 
 /** A plain scalar's text without a trailing comment and spaces. */
@@ -523,7 +644,11 @@ export class BlockLocator {
         ({ l, col } = found.value);
         continue;
       }
-      const key = { start: found.key[0], end: found.key[1], on: 'key' as const };
+      const key = {
+        start: found.key[0],
+        end: found.key[1],
+        on: 'key' as const,
+      };
       if (target === 'key') return key;
       // A nested block collection, or nothing: the key.
       if (found.value.col !== undefined || found.value.l !== found.line) return key;
@@ -554,7 +679,18 @@ export class BlockLocator {
   }
 
   /** The key `name` of the mapping whose first key is on line l at column col: its range and its value. */
-  private entry(l: number, col: number, name: string): { key: [number, number]; line: number; valueAt: number; value: { l: number; col: number | undefined } } | undefined {
+  private entry(
+    l: number,
+    col: number,
+    name: string,
+  ):
+    | {
+        key: [number, number];
+        line: number;
+        valueAt: number;
+        value: { l: number; col: number | undefined };
+      }
+    | undefined {
     const n = this.starts!.length;
     for (let k: number | undefined = l; k !== undefined && k < n; k = this.content(k + 1)) {
       const ind = k === l ? col : this.indents![k];
@@ -563,7 +699,12 @@ export class BlockLocator {
       const key = keyAt(this.text, this.starts![k] + col, this.lineEnd(k));
       if (!key) return undefined;
       if (key.name !== name) continue;
-      return { key: [key.start, key.end], line: k, valueAt: key.valueAt, value: this.valueAfter(k, col, key.valueAt) };
+      return {
+        key: [key.start, key.end],
+        line: k,
+        valueAt: key.valueAt,
+        value: this.valueAfter(k, col, key.valueAt),
+      };
     }
     return undefined;
   }
@@ -625,7 +766,7 @@ function keyAt(t: string, at: number, end: number): { name: string; start: numbe
     if (i < 0 || i >= end) return undefined;
     close = i;
     try {
-      name = mapKey(resolveScalar(t.slice(at, i), true, ''), noValue);
+      name = plainMapKey(t.slice(at, i), noValue);
     } catch {
       return undefined;
     }

@@ -23,7 +23,7 @@ import { decodeDocument, type DecodeWork } from './decode';
 import { streamProblems } from './stream';
 import { decodeDoubleQuoted, decodeSingleQuoted, quotedScalarEnd } from './quoted';
 import { MAX_YAML_DEPTH, MAX_YAML_DOCUMENTS, RETAINED_SHARE, PARSE_BYTES_PER_CHAR, PARSE_FIXED_BYTES, UNPARSED_DOCUMENT_BYTES, estimateParseBytes, parseBytesBound, parseBytesOfTokens } from './budget';
-import { BlockLocator, readBlockYamlCounted } from './block';
+import { BlockLocator, newKeyTable, readBlockYamlCounted } from './block';
 import type { MaskedTemplate, TemplateRegions } from './template';
 
 /** Which YAML flavour decides scalar types. */
@@ -561,9 +561,10 @@ export function parseBlockYamlDocuments(text: string): YamlFile | undefined {
   const chunks = splitYamlChunks(text, MAX_YAML_DOCUMENTS);
   let left = parseBytesBound(text.length);
   const values: unknown[] = [];
+  const keys = newKeyTable();
   for (const c of chunks) {
     if (c.tail || streamProblems(c.text, [0]).length > 0) return undefined;
-    const read = readBlockYamlCounted(c.text);
+    const read = readBlockYamlCounted(c.text, keys);
     if (read === undefined) return undefined;
     // The memory bound the parse applies (fileOf): a document it would not parse. The reader's token
     // counts bound its estimate from above (without lexing again); the exact one near the bound.

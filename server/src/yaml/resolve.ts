@@ -53,14 +53,41 @@ const RESOLVE_MAP = new Map<string, { tag: string; value: GoScalar | 'nan' | 'in
   add(MERGE_TAG, 'merge', ['<<']);
 }
 
-/** go-yaml's resolveTable: the first character's hint. */
-function hint(c: string | undefined): 'S' | 'D' | 'M' | '.' | 'N' | undefined {
-  if (c === undefined) return 'N';
-  if (c === '+' || c === '-') return 'S';
-  if (c >= '0' && c <= '9') return 'D';
-  if ('yYnNtTfFoO~'.includes(c)) return 'M';
-  if (c === '.') return '.';
-  return undefined;
+/** go-yaml's resolveTable: the hint of a scalar's first character ('N' for the empty scalar). */
+function hint(s: string): 'S' | 'D' | 'M' | '.' | 'N' | undefined {
+  if (s === '') return 'N';
+  switch (s.charCodeAt(0)) {
+    case 0x2b /* + */:
+    case 0x2d /* - */:
+      return 'S';
+    case 0x30:
+    case 0x31:
+    case 0x32:
+    case 0x33:
+    case 0x34:
+    case 0x35:
+    case 0x36:
+    case 0x37:
+    case 0x38:
+    case 0x39:
+      return 'D';
+    case 0x79 /* y */:
+    case 0x59 /* Y */:
+    case 0x6e /* n */:
+    case 0x4e /* N */:
+    case 0x74 /* t */:
+    case 0x54 /* T */:
+    case 0x66 /* f */:
+    case 0x46 /* F */:
+    case 0x6f /* o */:
+    case 0x4f /* O */:
+    case 0x7e /* ~ */:
+      return 'M';
+    case 0x2e /* . */:
+      return '.';
+    default:
+      return undefined;
+  }
 }
 
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
@@ -190,7 +217,7 @@ function resolve(tag: string, s: string): Resolved {
 }
 
 function resolveUnchecked(tag: string, s: string): Resolved {
-  const h = hint(s[0]);
+  const h = hint(s);
   if (h !== undefined && tag !== STR && tag !== BINARY) {
     const known = RESOLVE_MAP.get(s);
     if (known) return known;
@@ -223,7 +250,7 @@ function resolveUnchecked(tag: string, s: string): Resolved {
 export function resolveScalar(value: string, plain: boolean, tag: string): GoScalar {
   if (tag === '' && !plain) return { kind: 'string', value };
   // Most plain scalars (names, images, keys) start with no character any resolution looks at: a string.
-  if (tag === '' && value !== '' && hint(value[0]) === undefined) return { kind: 'string', value };
+  if (tag === '' && hint(value) === undefined) return { kind: 'string', value };
   if (!isResolvableTag(tag)) {
     if (tag === BINARY) return { kind: 'string', value: decodeBinary(value) };
     return { kind: 'string', value };
@@ -241,6 +268,61 @@ export function resolveScalar(value: string, plain: boolean, tag: string): GoSca
     default:
       return r.value;
   }
+}
+
+/**
+ * jsonValue(resolveScalar(s, true, '')): the JSON value of an untagged plain scalar, without the Go
+ * value in between where the text alone decides (most scalars of a manifest: names, images, quantities,
+ * ports). Throws as they do.
+ */
+export function plainJsonValue(s: string): unknown {
+  const c = s.charCodeAt(0);
+  // Decimal digits without a leading zero (which would be octal), few enough to be exact: that integer.
+  if (c >= 0x31 /* 1 */ && c <= 0x39 /* 9 */ && s.length <= 15 && allIn(s, DIGITS)) return Number(s);
+  return isPlainString(s) ? s : jsonValue(resolveScalar(s, true, ''));
+}
+
+/** mapKey(resolveScalar(s, true, ''), valueGoSyntax) of an untagged plain key, without the Go value where the text alone decides. */
+export function plainMapKey(s: string, valueGoSyntax: () => string): string {
+  return isPlainString(s) ? s : mapKey(resolveScalar(s, true, ''), valueGoSyntax);
+}
+
+/**
+ * Whether an untagged plain scalar resolves to itself (a string) by its text alone: when no resolution
+ * looks at its first character; when it starts with one of `yYnNtTfFoO~` and is not a word of
+ * RESOLVE_MAP (none is longer than five characters), the only other values it could have; when it
+ * starts with a digit, or a sign not followed by `.` (`-.inf`), and has a character that no number or
+ * timestamp is written with.
+ */
+function isPlainString(s: string): boolean {
+  const h = hint(s);
+  if (h === undefined) return true;
+  if (h === 'M') return s.length > 5 || !RESOLVE_MAP.has(s);
+  if (h === 'D' || (h === 'S' && s.charCodeAt(1) !== 0x2e) /* . */) return !allIn(s, NUMBER_CHARS);
+  return false;
+}
+
+/** A table of the ASCII characters in `chars`. */
+function charTable(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) t[chars.charCodeAt(i)] = 1;
+  return t;
+}
+
+const DIGITS = charTable('0123456789');
+/**
+ * What go-yaml's numbers and timestamps are written with: digits, signs, `_`, `.`, exponents, the base
+ * prefixes and hex digits of ParseInt, and the separators and zone of the timestamp layouts.
+ */
+const NUMBER_CHARS = charTable('0123456789abcdefABCDEFxXoO+-._: tTZ');
+
+/** Whether every character of s is in the table. */
+function allIn(s: string, table: Uint8Array): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || table[c] === 0) return false;
+  }
+  return true;
 }
 
 /** True for a plain `<<` that go-yaml takes as a merge key (untagged or tagged !!merge). */

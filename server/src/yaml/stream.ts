@@ -39,24 +39,12 @@ export function streamProblems(text: string, documentStarts: readonly number[]):
       end: bad.index + bad[0].length,
     });
   }
-  // Lines that start with `---`: kubectl's document separators.
-  for (let at = text.startsWith('---') ? 0 : text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 1)) {
-    const lineStart = text[at] === '\n' ? at + 1 : at;
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
-    const rest = text.slice(lineStart + 3, lineEnd).trim();
-    if (rest !== '' && !rest.startsWith('#')) {
-      out.push({
-        severity: 'error',
-        code: 'DOCUMENT_SEPARATOR',
-        message: 'kubectl stops reading the file at this line: it takes every line starting with --- as a document separator, and only a comment may follow one',
-        kubectl: `invalid Yaml document separator: ${rest}`,
-        start: lineStart,
-        end: lineEnd,
-      });
-    }
-  }
-  const directive = directiveProblem(text);
+  // Lines that start with `---`: kubectl's document separators (the text's first line, then each after a
+  // line break; the first of those ends the document kubectl reads first: directiveProblem).
+  const firstBreak = text.indexOf('\n---');
+  if (text.startsWith('---')) separatorProblem(text, 0, out);
+  for (let at = firstBreak; at >= 0; at = text.indexOf('\n---', at + 1)) separatorProblem(text, at + 1, out);
+  const directive = directiveProblem(text, firstBreak);
   if (directive) out.push(directive);
   for (let i = 1; i < documentStarts.length; i++) {
     const s = documentStarts[i];
@@ -73,19 +61,37 @@ export function streamProblems(text: string, documentStarts: readonly number[]):
   return out;
 }
 
+/** A `---` line at lineStart with more than a comment after the `---`: kubectl refuses the file there. */
+function separatorProblem(text: string, lineStart: number, out: StreamProblem[]): void {
+  let lineEnd = text.indexOf('\n', lineStart);
+  if (lineEnd < 0) lineEnd = text.length;
+  const rest = text.slice(lineStart + 3, lineEnd).trim();
+  if (rest !== '' && !rest.startsWith('#')) {
+    out.push({
+      severity: 'error',
+      code: 'DOCUMENT_SEPARATOR',
+      message: 'kubectl stops reading the file at this line: it takes every line starting with --- as a document separator, and only a comment may follow one',
+      kubectl: `invalid Yaml document separator: ${rest}`,
+      start: lineStart,
+      end: lineEnd,
+    });
+  }
+}
+
 /**
  * A chunk that begins with directives: kubectl's reader cuts the file at the `---` after them, and
  * go-yaml then finds the directives with no document (or an unsupported %YAML version first).
+ * `firstBreak`: text.indexOf('\n---').
  */
-function directiveProblem(text: string): StreamProblem | undefined {
+function directiveProblem(text: string, firstBreak: number): StreamProblem | undefined {
   // The kubectl document: from after a leading `---` line (when the chunk has one) to the next `---` line.
   let from = 0;
   if (/^---(?:[ \t#]|\r?\n|$)/.test(text)) {
     const nl = text.indexOf('\n');
     from = nl < 0 ? text.length : nl + 1;
   }
-  let to = text.indexOf('\n---', from - 1);
-  to = to < 0 ? text.length : to + 1;
+  // The next `---` line: the first after a line break (the first line ends at or before that break).
+  const to = firstBreak < 0 ? text.length : firstBreak + 1;
   const head = text.slice(from, to);
   // Directives come before any content (blank and comment lines aside).
   const m = /^(?:[ \t]*(?:#[^\n]*)?\n)*(%[^\r\n]*)/.exec(head);
