@@ -112,7 +112,8 @@ export function decodeObjectMeta(metadata: unknown): { meta?: Record<string, unk
   if (metadata === null || metadata === undefined) return { meta: {} };
   if (!isJSONObject(metadata)) return { error: `json: cannot unmarshal ${jsonTypeName(metadata)} into Go value of type v1.ObjectMeta` };
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(metadata)) {
+  for (const k of Object.keys(metadata)) {
+    const v = metadata[k];
     const kind = OBJECT_META_FIELDS[k];
     if (!kind) continue;
     const err = checkField(kind, v, k);
@@ -191,9 +192,10 @@ export function validateObjectMetaUpdate(meta: Record<string, unknown>, oldMeta:
 /** metav1validation.ValidateLabels: qualified-name keys, label values. */
 export function validateLabels(labels: Record<string, unknown>, fldPath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels)) {
+  for (const k of Object.keys(labels)) {
+    const v = str(labels[k]);
     for (const msg of isQualifiedName(k)) errs.push(invalid(fldPath, k, msg));
-    for (const msg of isValidLabelValue(str(v))) errs.push(invalid(fldPath, str(v), msg));
+    for (const msg of isValidLabelValue(v)) errs.push(invalid(fldPath, v, msg));
   }
   return errs;
 }
@@ -202,9 +204,9 @@ export function validateLabels(labels: Record<string, unknown>, fldPath: FieldPa
 export function validateAnnotations(annotations: Record<string, unknown>, fldPath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   let total = 0;
-  for (const [k, v] of Object.entries(annotations)) {
+  for (const k of Object.keys(annotations)) {
     for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(fldPath, k, msg));
-    total += utf8Length(k) + utf8Length(str(v));
+    total += utf8Length(k) + utf8Length(str(annotations[k]));
   }
   if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(fldPath, '', TOTAL_ANNOTATION_SIZE_LIMIT));
   return errs;
@@ -232,40 +234,42 @@ function validateObjectMetaCommon(meta: Record<string, unknown>, fldPath: FieldP
   if (typeof generation === 'number' && generation < 0) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
   if (typeof generation === 'bigint' && generation < 0n) errs.push(invalid(fldPath.child('generation'), generation, 'must be greater than or equal to 0'));
 
-  errs.push(...validateLabels(isJSONObject(meta.labels) ? meta.labels : {}, fldPath.child('labels')));
-  errs.push(...validateAnnotations(isJSONObject(meta.annotations) ? meta.annotations : {}, fldPath.child('annotations')));
+  // Unset labels, annotations, owner references and finalizers have nothing to check (nor a path to make).
+  if (isJSONObject(meta.labels)) errs.push(...validateLabels(meta.labels, fldPath.child('labels')));
+  if (isJSONObject(meta.annotations)) errs.push(...validateAnnotations(meta.annotations, fldPath.child('annotations')));
 
   const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
   let firstController = '';
-  refs.forEach((r, i) => {
-    const ref = isJSONObject(r) ? r : {};
-    const p = fldPath.child('ownerReferences').index(i);
-    const apiVersion = str(ref.apiVersion);
-    const gv = parseGroupVersion(apiVersion);
-    if (apiVersion.length === 0) errs.push(required(p.child('apiVersion'), 'must not be empty'));
-    else if (gv.error || gv.version.length === 0) errs.push(invalid(p.child('apiVersion'), apiVersion, 'must be <group>/<version> or <version>'));
-    if (str(ref.kind).length === 0) errs.push(required(p.child('kind'), 'must not be empty'));
-    if (str(ref.name).length === 0) errs.push(required(p.child('name'), 'must not be empty'));
-    if (str(ref.uid).length === 0) errs.push(required(p.child('uid'), 'must not be empty'));
-    if (gv.group === '' && gv.version === 'v1' && ref.kind === 'Event') {
-      errs.push(invalid(p, ownerReferenceStruct(ref), `/v1, Kind=Event is disallowed from being an owner`));
-    }
-    if (ref.controller === true) {
-      const cur = `${str(ref.kind)}/${str(ref.name)}`;
-      if (firstController !== '') {
-        errs.push(
-          invalid(
-            fldPath.child('ownerReferences'),
-            refs.map((x) => ownerReferenceStruct(isJSONObject(x) ? x : {})),
-            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`,
-          ),
-        );
-      } else firstController = cur;
-    }
-  });
+  if (refs.length > 0)
+    refs.forEach((r, i) => {
+      const ref = isJSONObject(r) ? r : {};
+      const p = fldPath.child('ownerReferences').index(i);
+      const apiVersion = str(ref.apiVersion);
+      const gv = parseGroupVersion(apiVersion);
+      if (apiVersion.length === 0) errs.push(required(p.child('apiVersion'), 'must not be empty'));
+      else if (gv.error || gv.version.length === 0) errs.push(invalid(p.child('apiVersion'), apiVersion, 'must be <group>/<version> or <version>'));
+      if (str(ref.kind).length === 0) errs.push(required(p.child('kind'), 'must not be empty'));
+      if (str(ref.name).length === 0) errs.push(required(p.child('name'), 'must not be empty'));
+      if (str(ref.uid).length === 0) errs.push(required(p.child('uid'), 'must not be empty'));
+      if (gv.group === '' && gv.version === 'v1' && ref.kind === 'Event') {
+        errs.push(invalid(p, ownerReferenceStruct(ref), `/v1, Kind=Event is disallowed from being an owner`));
+      }
+      if (ref.controller === true) {
+        const cur = `${str(ref.kind)}/${str(ref.name)}`;
+        if (firstController !== '') {
+          errs.push(
+            invalid(
+              fldPath.child('ownerReferences'),
+              refs.map((x) => ownerReferenceStruct(isJSONObject(x) ? x : {})),
+              `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`,
+            ),
+          );
+        } else firstController = cur;
+      }
+    });
 
-  if (!withFinalizers) return errs;
-  const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers.map(str) : [];
+  if (!withFinalizers || !Array.isArray(meta.finalizers) || meta.finalizers.length === 0) return errs;
+  const finalizers = meta.finalizers.map(str);
   for (const f of finalizers) for (const msg of isQualifiedName(f)) errs.push(invalid(fldPath.child('finalizers'), f, msg));
   if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
     errs.push(invalid(fldPath.child('finalizers'), finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
