@@ -114,7 +114,8 @@ export function decodeObjectMeta(metadata: unknown): { meta?: Record<string, unk
   const meta: Record<string, unknown> = {};
   for (const k of Object.keys(metadata)) {
     const v = metadata[k];
-    const kind = OBJECT_META_FIELDS[k];
+    // Own fields only: `constructor` or `__proto__` is an unknown field, as any other (Go drops it).
+    const kind = Object.hasOwn(OBJECT_META_FIELDS, k) ? OBJECT_META_FIELDS[k] : undefined;
     if (!kind) continue;
     const err = checkField(kind, v, k);
     if (err) return { error: err };
