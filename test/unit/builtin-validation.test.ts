@@ -112,6 +112,9 @@ test("a CronJob schedule is split as Go's strings.Fields splits it", () => {
   assert.equal(parseStandardError('*,,* * * * *'), undefined);
   assert.equal(parseStandardError('* * * * */0'), 'step of range should be a positive number: */0');
   assert.equal(parseStandardError('* * * * 7'), 'end of range (7) above maximum (6): 7');
+  // Beyond Latin-1 too: unicode.IsSpace (U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
+  assert.equal(parseStandardError('*\u2003*\u3000*\u1680*\u205f*'), undefined);
+  assert.equal(parseStandardError('0\u2028\u2029\u202f0 * *'), 'expected exactly 5 fields, found 4: [0 0 * *]');
 });
 
 // ValidateStatefulSetSpec checks the template as the controller makes its Pods: without hostname and

@@ -77,8 +77,8 @@ function getRange(expr: string, r: Bounds): void {
 
 /** The bounds of a standard spec's five fields (minute, hour, day of month, month, day of week). */
 const FIELD_BOUNDS = [MINUTES, HOURS, DOM, MONTHS, DOW];
-/** What Go's unicode.IsSpace calls white space, below U+0100. */
-const WHITE_SPACE = /[\t\n\v\f\r \u0085\u00a0]+/;
+/** What Go's unicode.IsSpace calls white space (strings.Fields splits on it), as Go 1.26 lists it. */
+const WHITE_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 
