@@ -3,7 +3,7 @@
  */
 import { asFloat64, asInt64, floatToInt64, formatGoValue, goDeepEqual, goKind } from '../json/go';
 import type { OpenAPIError } from './kube-openapi-errors';
-import { nameOf, segsOf, type ValuePath } from './result';
+import { pathName, pathSegments } from './result';
 
 /** basicCommonValidator: reflect's convertible-and-DeepEqual comparison against each enum value. */
 export function enumMatches(data: unknown, values: unknown[]): boolean {
@@ -30,7 +30,7 @@ export function enumMatches(data: unknown, values: unknown[]): boolean {
   return false;
 }
 
-export function enumError(path: ValuePath | null, data: unknown, values: unknown[]): OpenAPIError {
-  const name = nameOf(path);
-  return { code: 'Enum', name, segments: segsOf(path), value: data, values, message: `${name} in body should be one of ${formatGoValue(values)}` };
+export function enumError(data: unknown, values: unknown[]): OpenAPIError {
+  const name = pathName();
+  return { code: 'Enum', name, segments: pathSegments(), value: data, values, message: `${name} in body should be one of ${formatGoValue(values)}` };
 }

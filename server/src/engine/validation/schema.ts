@@ -16,10 +16,10 @@
 import { RegexBudget } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
 import { effectiveFormat, formatChecker } from './formats';
-import { goKind, type GoKind } from '../json/go';
-import { invalidTypeError, type OpenAPIError } from './kube-openapi-errors';
+import { goKind } from '../json/go';
+import { invalidTypeError } from './kube-openapi-errors';
 import { IntegralFloat } from '../json/lossless';
-import { formatsAsWritten, inRun, merge, nameOf, segsOf, type ValuePath, type NotChecked, type Result, type Run } from './result';
+import { formatsAsWritten, inRun, pathName, pathSegments, type NotChecked, type Result, type Run } from './result';
 import { correlatedEqual, type Correlation } from './ratcheting';
 import { validateType } from './type';
 import { enumError, enumMatches } from './enum';
@@ -29,8 +29,13 @@ import { compileSlice } from './slice';
 import { compileObject } from './object';
 import { compileSchemaProps } from './schema-props';
 
-/** `branch`: an anyOf/oneOf/allOf/not schema on the same value, which kube-openapi does not ratchet itself. */
-export type Validate = (data: unknown, path: ValuePath | null, corr?: Correlation, branch?: boolean) => Result;
+/**
+ * Validates the value at the path in progress (result.ts enter/leave), adding its errors and match count
+ * to `out` (kube-openapi merges each validator's Result into its parent's: one Result per call here, not
+ * per node). `branch`: an anyOf/oneOf/allOf/not schema on the same value, which kube-openapi does not
+ * ratchet itself.
+ */
+export type Validate = (data: unknown, out: Result, corr?: Correlation, branch?: boolean) => void;
 
 const cache = new WeakMap<object, Validate>();
 
@@ -58,11 +63,15 @@ export function schemaValidator(schema: JSONSchemaProps): Validate {
  */
 export function validateAgainstSchema(schema: JSONSchemaProps, data: unknown, old?: { value: unknown }, opts: { budget?: RegexBudget; formatsAsWritten?: boolean } = {}): Result & { notChecked: NotChecked[] } {
   const state: Run = { budget: opts.budget ?? new RegexBudget(), notChecked: [], formatsAsWritten: opts.formatsAsWritten };
-  const r = inRun(state, () => schemaValidator(schema)(data, null, old ? { old: old.value, schema } : undefined));
-  // Branches of anyOf/oneOf/allOf may meet the same value and pattern more than once.
+  const r: Result = { errors: [], matchCount: 0 };
+  inRun(state, () => schemaValidator(schema)(data, r, old ? { old: old.value, schema } : undefined));
+  return { errors: r.errors, matchCount: r.matchCount, notChecked: state.notChecked.length === 0 ? state.notChecked : distinctNotChecked(state.notChecked) };
+}
+
+/** Branches of anyOf/oneOf/allOf may meet the same value and pattern more than once. */
+function distinctNotChecked(all: NotChecked[]): NotChecked[] {
   const seen = new Set<string>();
-  const notChecked = state.notChecked.filter((n) => !seen.has(n.name + '\0' + n.detail) && !!seen.add(n.name + '\0' + n.detail));
-  return { ...r, notChecked };
+  return all.filter((n) => !seen.has(n.name + '\0' + n.detail) && !!seen.add(n.name + '\0' + n.detail));
 }
 
 export function num(v: unknown): number | undefined {
@@ -91,61 +100,58 @@ function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const objectCheck = compileObject(s);
   const propsCheck = compileSchemaProps(s);
 
-  const typeCheck = (data: unknown, kind: GoKind, path: ValuePath | null): OpenAPIError | undefined => validateType(data, kind, types, nullable, format, path);
-
-  return (data, path, corr, branch) => {
-    const r = validateNode(data, path, corr);
-    // RatchetingValueValidator: an unchanged value keeps no errors (they become warnings).
-    if (corr && !branch && r.errors.length > 0 && correlatedEqual(data, corr)) return { errors: [], matchCount: r.matchCount };
-    return r;
+  return (data, out, corr, branch) => {
+    const before = out.errors.length;
+    validateNode(data, out, corr);
+    // RatchetingValueValidator: an unchanged value keeps no errors (they become warnings), only its match count.
+    if (corr && !branch && out.errors.length > before && correlatedEqual(data, corr)) out.errors.length = before;
   };
 
-  function validateNode(data: unknown, path: ValuePath | null, corr: Correlation | undefined): Result {
-    const r: Result = { errors: [], matchCount: 0 };
+  // kube-openapi's SchemaValidator.Validate: each validator in turn, every one counting its match.
+  function validateNode(data: unknown, r: Result, corr: Correlation | undefined): void {
     const kind = goKind(data);
     if (kind === 'nil') {
       // Only the type and common (enum) validators run on null.
-      const e = typeCheck(data, kind, path);
+      const e = validateType(data, kind, types, nullable, format);
       if (e) r.errors.push(e);
       else r.matchCount++;
-      if (enumValues) r.errors.push(enumError(path, data, enumValues));
-      return r;
+      if (enumValues) r.errors.push(enumError(data, enumValues));
+      return;
     }
     if (hasTypeValidator) {
-      const e = typeCheck(data, kind, path);
+      const e = validateType(data, kind, types, nullable, format);
       if (e) r.errors.push(e);
       else r.matchCount++;
       r.matchCount++;
     }
-    if (propsCheck) merge(r, propsCheck(data, kind, path, corr));
+    if (propsCheck) propsCheck(data, kind, r, corr);
     else r.matchCount++;
     r.matchCount++;
     if (kind === 'string') {
       if (stringCheck) {
-        const e = stringCheck(data as string, path);
+        const e = stringCheck(data as string);
         if (e) r.errors.push(e);
       }
       r.matchCount++;
       if (formatCheck) {
-        if (!formatCheck(data as string)) r.errors.push(invalidTypeError(nameOf(path), segsOf(path), format, data, 'format'));
+        if (!formatCheck(data as string)) r.errors.push(invalidTypeError(pathName(), pathSegments(), format, data, 'format'));
         r.matchCount++;
       }
     }
     if (kind === 'int' || kind === 'float') {
-      merge(r, numberCheck(data, kind, path));
+      numberCheck(data, kind, r);
       r.matchCount++;
     }
     if (kind === 'slice') {
-      merge(r, sliceCheck(data as unknown[], path, corr));
+      sliceCheck(data as unknown[], r, corr);
       r.matchCount++;
     }
-    if (enumValues && !enumMatches(data, enumValues)) r.errors.push(enumError(path, data, enumValues));
+    if (enumValues && !enumMatches(data, enumValues)) r.errors.push(enumError(data, enumValues));
     r.matchCount++;
     if (kind === 'map') {
-      merge(r, objectCheck(data as Record<string, unknown>, path, corr));
+      objectCheck(data as Record<string, unknown>, r, corr);
       r.matchCount++;
     }
     r.matchCount++;
-    return r;
   }
 }

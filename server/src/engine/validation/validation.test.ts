@@ -6,6 +6,7 @@ import type { JSONSchemaProps } from '../schema/types';
 import { validateCustomResourceValue } from '../customresource/value';
 import { formatGoFloat } from '../json/go';
 import { formatChecker } from './formats';
+import { validateAgainstSchema } from './schema';
 
 const J = (s: string) => parseJSONLossless(s, { markIntegralFloats: true });
 const run = (schema: unknown, obj: string, oldObject?: string) =>
@@ -146,4 +147,30 @@ test('never throws on malformed schemas or values', () => {
       assert.doesNotThrow(() => validateCustomResourceValue(v, { type: 'object', properties: { a: s as JSONSchemaProps } }, { isResourceRoot: false }));
     }
   }
+});
+
+test('error paths as kube-openapi spells them, with their segments, in its order, through every kind of step', () => {
+  const s = {
+    type: 'object',
+    properties: {
+      a: { type: 'array', items: { type: 'object', additionalProperties: { type: 'object', required: ['r'], properties: { n: { type: 'integer', maximum: 1 } } } } },
+      d: { type: 'object', dependencies: { x: { required: ['y'] } } },
+    },
+    additionalProperties: { type: 'string' },
+  };
+  const r = validateAgainstSchema(s as JSONSchemaProps, J('{"a":[{},{"k":{"n":2}}],"d":{"x":1},"top":1}'));
+  assert.deepEqual(
+    r.errors.map((e) => [e.name, JSON.stringify(e.segments), e.message]),
+    [
+      ['.top', '[{"kind":"key","key":"top"}]', '.top in body must be of type string: "integer"'],
+      ['a[1].k.n', '[{"kind":"field","name":"a"},{"kind":"index","index":1},{"kind":"key","key":"k"},{"kind":"field","name":"n"}]', 'a[1].k.n in body should be less than or equal to 1'],
+      ['a[1].k.r', '[{"kind":"field","name":"a"},{"kind":"index","index":1},{"kind":"key","key":"k"},{"kind":"field","name":"r"}]', 'a[1].k.r in body is required'],
+      ['d.x.y', '[{"kind":"field","name":"d"},{"kind":"field","name":"x"},{"kind":"field","name":"y"}]', 'd.x.y in body is required'],
+    ],
+  );
+  // The path starts again at the root for the next call.
+  assert.deepEqual(
+    validateAgainstSchema({ type: 'string' }, 1).errors.map((e) => [e.name, e.segments]),
+    [['', undefined]],
+  );
 });
