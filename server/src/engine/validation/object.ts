@@ -29,10 +29,6 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
   const hasProp = (k: string) => props !== undefined && Object.hasOwn(props, k) && isSchema(props[k]);
   // Each property's validator, looked up once (schemaValidator's caches are by formats mode: one list each).
   const byMode: Array<Array<Validate | undefined>> = [[], []];
-  const propValidator = (i: number): Validate => {
-    const mine = byMode[formatsAsWritten() ? 1 : 0];
-    return (mine[i] ??= schemaValidator(props![propNames[i]]));
-  };
   // The value's own keys matter only to these (a schema of properties alone looks up its properties).
   const readsKeys = apForbids || apSchema !== undefined || patternProps.length > 0 || minP !== undefined || maxP !== undefined;
 
@@ -101,14 +97,15 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
         }
       }
     }
+    const validators = byMode[formatsAsWritten() ? 1 : 0];
     for (let i = 0; i < propNames.length; i++) {
       const p = propNames[i];
-      if (Object.hasOwn(val, p)) {
-        const c = corrKey(corr, val, p, root);
-        enter('prop', p);
-        propValidator(i)(val[p], out, c);
-        leave();
-      }
+      if (!Object.hasOwn(val, p)) continue;
+      const v = (validators[i] ??= schemaValidator(props![p]));
+      const c = corr && corrKey(corr, val, p, root);
+      enter('prop', p);
+      v(val[p], out, c);
+      leave();
     }
     for (let i = 0; i < req.length; i++) {
       const k = req[i];

@@ -21,7 +21,7 @@ import { invalidTypeError } from './kube-openapi-errors';
 import { IntegralFloat } from '../json/lossless';
 import { formatsAsWritten, inRun, pathName, pathSegments, type NotChecked, type Result, type Run } from './result';
 import { correlatedEqual, type Correlation } from './ratcheting';
-import { validateType } from './type';
+import { compileType } from './type';
 import { enumError, enumMatches } from './enum';
 import { compileString } from './string';
 import { compileNumber } from './number';
@@ -100,58 +100,56 @@ function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const objectCheck = compileObject(s);
   const propsCheck = compileSchemaProps(s);
 
+  const typeCheck = compileType(types, nullable, format);
+
   return (data, out, corr, branch) => {
     const before = out.errors.length;
-    validateNode(data, out, corr);
-    // RatchetingValueValidator: an unchanged value keeps no errors (they become warnings), only its match count.
-    if (corr && !branch && out.errors.length > before && correlatedEqual(data, corr)) out.errors.length = before;
-  };
-
-  // kube-openapi's SchemaValidator.Validate: each validator in turn, every one counting its match.
-  function validateNode(data: unknown, r: Result, corr: Correlation | undefined): void {
+    // kube-openapi's SchemaValidator.Validate: each validator in turn, every one counting its match.
+    let matches = 0;
     const kind = goKind(data);
     if (kind === 'nil') {
       // Only the type and common (enum) validators run on null.
-      const e = validateType(data, kind, types, nullable, format);
-      if (e) r.errors.push(e);
-      else r.matchCount++;
-      if (enumValues) r.errors.push(enumError(data, enumValues));
-      return;
-    }
-    if (hasTypeValidator) {
-      const e = validateType(data, kind, types, nullable, format);
-      if (e) r.errors.push(e);
-      else r.matchCount++;
-      r.matchCount++;
-    }
-    if (propsCheck) propsCheck(data, kind, r, corr);
-    else r.matchCount++;
-    r.matchCount++;
-    if (kind === 'string') {
-      if (stringCheck) {
-        const e = stringCheck(data as string);
-        if (e) r.errors.push(e);
+      const e = typeCheck(data, kind);
+      if (e) out.errors.push(e);
+      else matches++;
+      if (enumValues) out.errors.push(enumError(data, enumValues));
+    } else {
+      if (hasTypeValidator) {
+        const e = typeCheck(data, kind);
+        if (e) out.errors.push(e);
+        else matches++;
+        matches++;
       }
-      r.matchCount++;
-      if (formatCheck) {
-        if (!formatCheck(data as string)) r.errors.push(invalidTypeError(pathName(), pathSegments(), format, data, 'format'));
-        r.matchCount++;
+      if (propsCheck) propsCheck(data, kind, out, corr);
+      else matches++;
+      matches++;
+      if (kind === 'string') {
+        if (stringCheck) {
+          const e = stringCheck(data as string);
+          if (e) out.errors.push(e);
+        }
+        matches++;
+        if (formatCheck) {
+          if (!formatCheck(data as string)) out.errors.push(invalidTypeError(pathName(), pathSegments(), format, data, 'format'));
+          matches++;
+        }
+      } else if (kind === 'int' || kind === 'float') {
+        numberCheck(data, kind, out);
+        matches++;
+      } else if (kind === 'slice') {
+        sliceCheck(data as unknown[], out, corr);
+        matches++;
       }
+      if (enumValues && !enumMatches(data, enumValues)) out.errors.push(enumError(data, enumValues));
+      matches++;
+      if (kind === 'map') {
+        objectCheck(data as Record<string, unknown>, out, corr);
+        matches++;
+      }
+      matches++;
     }
-    if (kind === 'int' || kind === 'float') {
-      numberCheck(data, kind, r);
-      r.matchCount++;
-    }
-    if (kind === 'slice') {
-      sliceCheck(data as unknown[], r, corr);
-      r.matchCount++;
-    }
-    if (enumValues && !enumMatches(data, enumValues)) r.errors.push(enumError(data, enumValues));
-    r.matchCount++;
-    if (kind === 'map') {
-      objectCheck(data as Record<string, unknown>, r, corr);
-      r.matchCount++;
-    }
-    r.matchCount++;
-  }
+    out.matchCount += matches;
+    // RatchetingValueValidator: an unchanged value keeps no errors (they become warnings), only its match count.
+    if (corr && !branch && out.errors.length > before && correlatedEqual(data, corr)) out.errors.length = before;
+  };
 }

@@ -174,3 +174,17 @@ test('error paths as kube-openapi spells them, with their segments, in its order
     [['', undefined]],
   );
 });
+
+test('properties report in the schema order, whatever the order of the value and however many properties the schema has', () => {
+  for (const count of [3, 32, 33, 64, 65, 70]) {
+    const properties = Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string' }]));
+    const set = [count - 1, 0, 31, 32, count >> 1].filter((i) => i < count);
+    const value = Object.fromEntries([['other', 1], ...set.map((i) => [`p${i}`, i])]);
+    const names = validateAgainstSchema({ type: 'object', properties }, value).errors.map((e) => e.name);
+    assert.deepEqual(
+      names,
+      [...new Set(set)].sort((a, b) => a - b).map((i) => `p${i}`),
+      `${count} properties`,
+    );
+  }
+});
