@@ -16,12 +16,12 @@
 import { RegexBudget } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
 import { effectiveFormat, formatChecker } from './formats';
-import { goKind } from '../json/go';
-import { invalidTypeError } from './kube-openapi-errors';
+import { goKind, type GoKind } from '../json/go';
+import { invalidTypeError, type OpenAPIError } from './kube-openapi-errors';
 import { IntegralFloat } from '../json/lossless';
 import { formatsAsWritten, inRun, pathName, pathSegments, type NotChecked, type Result, type Run } from './result';
 import { correlatedEqual, type Correlation } from './ratcheting';
-import { compileType } from './type';
+import { validateType } from './type';
 import { enumError, enumMatches } from './enum';
 import { compileString } from './string';
 import { compileNumber } from './number';
@@ -100,22 +100,31 @@ function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const objectCheck = compileObject(s);
   const propsCheck = compileSchemaProps(s);
 
-  const typeCheck = compileType(types, nullable, format);
+  const wanted = types.join(',');
+  // The type check's verdict depends on the value's kind alone but for floats (an integral one may pass
+  // type integer): the last kind that passed so is remembered (a node mostly meets one kind).
+  let passing: GoKind | undefined;
+  const typeCheck = (data: unknown, kind: GoKind): OpenAPIError | undefined => {
+    const e = validateType(data, kind, types, wanted, nullable, format);
+    if (e === undefined && kind !== 'float') passing = kind;
+    return e;
+  };
 
   return (data, out, corr, branch) => {
     const before = out.errors.length;
     // kube-openapi's SchemaValidator.Validate: each validator in turn, every one counting its match.
     let matches = 0;
-    const kind = goKind(data);
+    // (Strings are the most common values: no call for them.)
+    const kind: GoKind = typeof data === 'string' ? 'string' : goKind(data);
     if (kind === 'nil') {
       // Only the type and common (enum) validators run on null.
-      const e = typeCheck(data, kind);
+      const e = kind === passing ? undefined : typeCheck(data, kind);
       if (e) out.errors.push(e);
       else matches++;
       if (enumValues) out.errors.push(enumError(data, enumValues));
     } else {
       if (hasTypeValidator) {
-        const e = typeCheck(data, kind);
+        const e = kind === passing ? undefined : typeCheck(data, kind);
         if (e) out.errors.push(e);
         else matches++;
         matches++;

@@ -34,22 +34,8 @@ function schemaInfo(kind: GoKind): readonly [string, string] {
   }
 }
 
-/** typeValidator.Validate for a schema's types, nullable and format. */
-export function compileType(types: string[], nullable: boolean, format: string): (data: unknown, kind: GoKind) => OpenAPIError | undefined {
-  const wanted = types.join(',');
-  // Whether a value passes depends on its kind alone but for floats (an integral one may pass type
-  // integer): the last kind that passed so is remembered (a node mostly meets one kind).
-  let passing: GoKind | undefined;
-  return (data, kind) => {
-    if (kind === passing) return undefined;
-    const e = validateType(data, kind, types, wanted, nullable, format);
-    if (e === undefined && kind !== 'float') passing = kind;
-    return e;
-  };
-}
-
 /** typeValidator.Validate; `wanted`: the types joined with commas. */
-function validateType(data: unknown, kind: GoKind, types: string[], wanted: string, nullable: boolean, format: string): OpenAPIError | undefined {
+export function validateType(data: unknown, kind: GoKind, types: string[], wanted: string, nullable: boolean, format: string): OpenAPIError | undefined {
   // The path's name is spelled only for an error: every node of every object passes here.
   if (kind === 'nil') {
     if (types.length > 0 && !types.includes('null') && !nullable) return invalidTypeError(pathName(), pathSegments(), wanted, 'null');

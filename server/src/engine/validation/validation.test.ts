@@ -188,3 +188,11 @@ test('properties report in the schema order, whatever the order of the value and
     );
   }
 });
+
+test('a Quantity-like oneOf: the branches after one passed leave nothing behind, the errors after them keep their path', () => {
+  const s = { type: 'object', properties: { q: { oneOf: [{ type: 'string' }, { type: 'number' }], pattern: '^[0-9]+$', not: { enum: ['13'] } } } };
+  assert.deepEqual(run(s, '{"q":"12"}'), []);
+  assert.deepEqual(run(s, '{"q":"x"}'), ['q: Invalid value: "x": q in body should match \'^[0-9]+$\'']);
+  assert.deepEqual(run(s, '{"q":"13"}'), ['<nil>: Invalid value: "": "q" must not validate the schema (not)']);
+  assert.deepEqual(run(s, '{"q":true}'), ['<nil>: Invalid value: "": "q" must validate one and only one schema (oneOf). Found none valid', 'q: Invalid value: "boolean": q in body must be of type string: "boolean"']);
+});
