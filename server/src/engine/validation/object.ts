@@ -4,15 +4,23 @@
  */
 import { compilePattern, matchPattern } from '../regex/re2';
 import type { JSONSchemaProps } from '../schema/types';
-import { atRoot, currentRun, enter, formatsAsWritten, leave, noteNotChecked, pathName, pathSegments, patternTooLarge, type Result } from './result';
+import { atRoot, currentRun, enter, leave, noteNotChecked, pathName, pathSegments, patternTooLarge, type Result } from './result';
 import { corrKey, type Correlation } from './ratcheting';
 import { isSchema, num, schemaValidator, type Validate } from './schema';
 
 const NO_KEYS: readonly string[] = [];
-const NO_SCHEMAS: readonly JSONSchemaProps[] = [];
+const NO_PATTERNS: readonly PatternProperty[] = [];
+
+/** A patternProperties entry, with its validator once looked up. */
+interface PatternProperty {
+  pattern: string;
+  schema: JSONSchemaProps;
+  validator: Validate | undefined;
+}
 
 /** objectValidator: min/maxProperties, additionalProperties, properties, required, patternProperties. */
-export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown>, out: Result, corr?: Correlation) => void {
+/** `asWritten`: the formats mode of the parent (see schemaValidator). */
+export function compileObject(s: JSONSchemaProps, asWritten: boolean): (data: Record<string, unknown>, out: Result, corr?: Correlation) => void {
   const props = isSchema(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
   const propNames = props ? Object.keys(props).filter((k) => isSchema(props[k])) : [];
   const ap = s.additionalProperties;
@@ -24,20 +32,21 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
   const patternProps = isSchema(s.patternProperties)
     ? Object.entries(s.patternProperties as Record<string, unknown>)
         .filter(([, v]) => isSchema(v))
-        .map(([p, v]) => ({ pattern: p, schema: v as JSONSchemaProps }))
+        .map(([p, v]): PatternProperty => ({ pattern: p, schema: v as JSONSchemaProps, validator: undefined }))
     : [];
   const hasProp = (k: string) => props !== undefined && Object.hasOwn(props, k) && isSchema(props[k]);
-  // Each property's validator, looked up once (schemaValidator's caches are by formats mode: one list each).
-  const byMode: Array<Array<Validate | undefined>> = [[], []];
+  // Each child's validator, looked up on first use (a schema may nest itself).
+  const validators: Array<Validate | undefined> = [];
+  let apValidator: Validate | undefined;
   // The value's own keys matter only to these (a schema of properties alone looks up its properties).
   const readsKeys = apForbids || apSchema !== undefined || patternProps.length > 0 || minP !== undefined || maxP !== undefined;
 
   /** The patternProperties schemas whose pattern matches a key; a match a bound cut short is noted, not counted. */
-  const matchingPatterns = (key: string): readonly JSONSchemaProps[] => {
-    if (patternProps.length === 0) return NO_SCHEMAS;
-    const matched: JSONSchemaProps[] = [];
-    for (const { pattern, schema } of patternProps) {
-      const c = compilePattern(pattern);
+  const matchingPatterns = (key: string): readonly PatternProperty[] => {
+    if (patternProps.length === 0) return NO_PATTERNS;
+    const matched: PatternProperty[] = [];
+    for (const pp of patternProps) {
+      const c = compilePattern(pp.pattern);
       if (c.kind === 'invalid') continue;
       const m = c.kind === 'ok' ? matchPattern(c, key, currentRun().budget) : undefined;
       if (m === undefined) {
@@ -46,17 +55,18 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
         noteNotChecked(`patternProperties: ${detail}`);
         leave();
       }
-      if (m === true) matched.push(schema);
+      if (m === true) matched.push(pp);
     }
     return matched;
   };
   /** Validates a key's value against the patternProperties schemas its key matches: whether any did. */
   const validatePatterns = (val: Record<string, unknown>, key: string, out: Result, corr: Correlation | undefined, root: boolean): boolean => {
     const matched = matchingPatterns(key);
-    for (const sch of matched) {
+    for (const pp of matched) {
+      const v = (pp.validator ??= schemaValidator(pp.schema, asWritten));
       const c = corrKey(corr, val, key, root);
       enter('dotKey', key);
-      schemaValidator(sch)(val[key], out, c);
+      v(val[key], out, c);
       leave();
     }
     return matched.length > 0;
@@ -92,16 +102,15 @@ export function compileObject(s: JSONSchemaProps): (data: Record<string, unknown
         if (!(regular || matched) && apSchema) {
           const c = corrKey(corr, val, k, root);
           enter('dotKey', k);
-          schemaValidator(apSchema)(val[k], out, c);
+          (apValidator ??= schemaValidator(apSchema, asWritten))(val[k], out, c);
           leave();
         }
       }
     }
-    const validators = byMode[formatsAsWritten() ? 1 : 0];
     for (let i = 0; i < propNames.length; i++) {
       const p = propNames[i];
       if (!Object.hasOwn(val, p)) continue;
-      const v = (validators[i] ??= schemaValidator(props![p]));
+      const v = (validators[i] ??= schemaValidator(props![p], asWritten));
       const c = corr && corrKey(corr, val, p, root);
       enter('prop', p);
       v(val[p], out, c);

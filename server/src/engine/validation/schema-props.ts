@@ -14,7 +14,8 @@ function schemaList(v: unknown): JSONSchemaProps[] {
 }
 
 /** schemaPropsValidator: anyOf, oneOf, allOf, not (and property dependencies). */
-export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, out: Result, corr?: Correlation) => void) | undefined {
+/** `asWritten`: the formats mode of the parent (see schemaValidator). */
+export function compileSchemaProps(s: JSONSchemaProps, asWritten: boolean): ((data: unknown, kind: GoKind, out: Result, corr?: Correlation) => void) | undefined {
   const anyOf = schemaList(s.anyOf);
   const oneOf = schemaList(s.oneOf);
   const allOf = schemaList(s.allOf);
@@ -27,7 +28,7 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
   // Each branch gets a Result of its own: kube-openapi compares their errors and match counts.
   const branch = (sch: JSONSchemaProps, data: unknown, corr: Correlation | undefined): Result => {
     const r: Result = { errors: [], matchCount: 0 };
-    schemaValidator(sch)(data, r, corr, true);
+    schemaValidator(sch, asWritten)(data, r, corr, true);
     return r;
   };
   return (data, kind, main, corr) => {
@@ -100,7 +101,7 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
           }
         } else if (isSchema(dep)) {
           enter('dotField', key);
-          schemaValidator(dep)(data, main);
+          schemaValidator(dep, asWritten)(data, main);
           leave();
         }
       }

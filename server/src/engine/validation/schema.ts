@@ -41,9 +41,11 @@ const cache = new WeakMap<object, Validate>();
 
 const asWrittenCache = new WeakMap<object, Validate>();
 
-/** The compiled kube-openapi validator of a schema node (cached by identity), for the run in progress. */
-export function schemaValidator(schema: JSONSchemaProps): Validate {
-  const asWritten = formatsAsWritten();
+/**
+ * The compiled kube-openapi validator of a schema node (cached by identity), for the run in progress or,
+ * from a compiled parent, in the parent's formats mode (the same: a parent is run only in its mode).
+ */
+export function schemaValidator(schema: JSONSchemaProps, asWritten = formatsAsWritten()): Validate {
   const c = asWritten ? asWrittenCache : cache;
   let v = c.get(schema);
   if (!v) {
@@ -96,9 +98,9 @@ function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const stringCheck = compileString(s);
   const formatCheck = formatChecker(format);
   const numberCheck = compileNumber(s, types, format);
-  const sliceCheck = compileSlice(s);
-  const objectCheck = compileObject(s);
-  const propsCheck = compileSchemaProps(s);
+  const sliceCheck = compileSlice(s, formatsAsWritten);
+  const objectCheck = compileObject(s, formatsAsWritten);
+  const propsCheck = compileSchemaProps(s, formatsAsWritten);
 
   const wanted = types.join(',');
   // The type check's verdict depends on the value's kind alone but for floats (an integral one may pass

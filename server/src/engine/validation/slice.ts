@@ -5,17 +5,20 @@ import type { JSONSchemaProps } from '../schema/types';
 import { goDeepEqual } from '../json/go';
 import { enter, leave, pathName, pathSegments, type Result } from './result';
 import { corrIndex, type Correlation } from './ratcheting';
-import { isSchema, num, schemaValidator } from './schema';
+import { isSchema, num, schemaValidator, type Validate } from './schema';
 
 /** schemaSliceValidator: items, minItems, maxItems, uniqueItems. */
-export function compileSlice(s: JSONSchemaProps): (data: unknown[], out: Result, corr?: Correlation) => void {
+/** `asWritten`: the formats mode of the parent (see schemaValidator). */
+export function compileSlice(s: JSONSchemaProps, asWritten: boolean): (data: unknown[], out: Result, corr?: Correlation) => void {
   const items = isSchema(s.items) ? s.items : undefined;
   const minItems = num(s.minItems);
   const maxItems = num(s.maxItems);
   const unique = s.uniqueItems === true;
+  // Looked up on first use (a schema may nest itself).
+  let itemValidator: Validate | undefined;
   return (data, out, corr) => {
     if (items) {
-      const v = schemaValidator(items);
+      const v = (itemValidator ??= schemaValidator(items, asWritten));
       for (let i = 0; i < data.length; i++) {
         enter('index', i);
         v(data[i], out, corrIndex(corr, data, i));
