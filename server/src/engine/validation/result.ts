@@ -44,7 +44,7 @@ export function currentRun(): Run {
 
 /** Notes a check cut short at the path in progress. */
 export function noteNotChecked(detail: string): void {
-  currentRun().notChecked.push({ name: pathName(), segments: pathSegments(), detail });
+  currentRun().notChecked.push({ name: spellName(), segments: spellSegments(), detail });
 }
 
 /** How many checks were cut short so far in this run (junctors compare before and after a branch). */
@@ -60,14 +60,17 @@ export function inRun<T>(state: Run, fn: () => T): T {
   const outer = run;
   const outerBase = base;
   const outerDepth = depth;
+  const outerProbing = probing;
   run = state;
   base = depth;
+  probing = false;
   try {
     return fn();
   } finally {
     run = outer;
     base = outerBase;
     depth = outerDepth;
+    probing = outerProbing;
   }
 }
 
@@ -107,8 +110,37 @@ export function atRoot(): boolean {
   return depth === base;
 }
 
-/** The path in progress as kube-openapi spells it (err.Name; `""` at the root). */
+// In a probe, errors are made without their path (see probe).
+let probing = false;
+
+/**
+ * Runs a junctor's branch as a probe: a branch whose errors nobody reads, only whether there are any
+ * (kube-openapi drops those of a oneOf's branches after one passed, and those of a not's schema). Its
+ * errors are made without their path, the costly part of an error; checks cut short still note theirs
+ * (they are reported).
+ */
+export function probe(fn: () => Result): Result {
+  const outer = probing;
+  probing = true;
+  try {
+    return fn();
+  } finally {
+    probing = outer;
+  }
+}
+
+/** The path in progress as an error names it (err.Name; `""` at the root, and in a probe). */
 export function pathName(): string {
+  return probing ? '' : spellName();
+}
+
+/** The path in progress as an error's field segments (undefined at the root, and in a probe). */
+export function pathSegments(): PathSegment[] | undefined {
+  return probing ? undefined : spellSegments();
+}
+
+/** The path in progress as kube-openapi spells it. */
+function spellName(): string {
   let name = '';
   for (let i = base; i < depth; i++) {
     const step = steps[i];
@@ -118,8 +150,7 @@ export function pathName(): string {
   return name;
 }
 
-/** The path in progress as field segments (undefined at the root). */
-export function pathSegments(): PathSegment[] | undefined {
+function spellSegments(): PathSegment[] | undefined {
   if (depth === base) return undefined;
   const out: PathSegment[] = [];
   for (let i = base; i < depth; i++) {

@@ -5,7 +5,7 @@
 import type { JSONSchemaProps } from '../schema/types';
 import { type GoKind, goQuote } from '../json/go';
 import { plainError } from './kube-openapi-errors';
-import { enter, leave, merge, notCheckedCount, pathName, type Result } from './result';
+import { enter, leave, merge, notCheckedCount, pathName, probe, type Result } from './result';
 import type { Correlation } from './ratcheting';
 import { isSchema, schemaValidator } from './schema';
 
@@ -56,7 +56,8 @@ export function compileSchemaProps(s: JSONSchemaProps, asWritten: boolean): ((da
       let validated = 0;
       const before = notCheckedCount();
       for (const sch of oneOf) {
-        const r = branch(sch, data, corr);
+        // After a branch passed, the others only count: probes.
+        const r = validated === 0 ? branch(sch, data, corr) : probe(() => branch(sch, data, corr));
         if (r.errors.length === 0) {
           validated++;
           best = undefined;
@@ -84,7 +85,7 @@ export function compileSchemaProps(s: JSONSchemaProps, asWritten: boolean): ((da
     }
     if (not) {
       const before = notCheckedCount();
-      const r = branch(not, data, corr);
+      const r = probe(() => branch(not, data, corr));
       // Passing `not` only because a bound cut a check is no evidence against the value.
       if (r.errors.length === 0 && notCheckedCount() === before) main.errors.push(plainError(`${q()} must not validate the schema (not)`));
     }
