@@ -7,6 +7,9 @@ import { pathName, pathSegments } from './result';
 
 /** basicCommonValidator: reflect's convertible-and-DeepEqual comparison against each enum value. */
 export function enumMatches(data: unknown, values: unknown[]): boolean {
+  // A string converts from no other kind of enum value (an int converts to a string, not from one): it
+  // matches an equal string.
+  if (typeof data === 'string') return values.includes(data);
   const dk = goKind(data);
   for (const ev of values) {
     const ek = goKind(ev);

@@ -196,3 +196,10 @@ test('a Quantity-like oneOf: the branches after one passed leave nothing behind,
   assert.deepEqual(run(s, '{"q":"13"}'), ['<nil>: Invalid value: "": "q" must not validate the schema (not)']);
   assert.deepEqual(run(s, '{"q":true}'), ['<nil>: Invalid value: "": "q" must validate one and only one schema (oneOf). Found none valid', 'q: Invalid value: "boolean": q in body must be of type string: "boolean"']);
 });
+
+test('enum: a string matches only an equal string; an int converts to the string of its rune', () => {
+  const s = (values: unknown[]) => ({ type: 'object', properties: { e: { enum: values } } });
+  assert.deepEqual(run(s(['a', 'b']), '{"e":"b"}'), []);
+  assert.deepEqual(run(s([49, null]), '{"e":"1"}'), ['e: Unsupported value: "1": supported values: "49", "null"']);
+  assert.deepEqual(run(s(['1']), '{"e":49}'), []);
+});
