@@ -3,10 +3,13 @@
  */
 import { asFloat64, asInt64, floatToInt64, formatGoValue, goDeepEqual, goKind } from '../json/go';
 import type { OpenAPIError } from './kube-openapi-errors';
-import { nameOf, segsOf, type ValuePath } from './result';
+import { pathName, pathSegments } from './result';
 
 /** basicCommonValidator: reflect's convertible-and-DeepEqual comparison against each enum value. */
 export function enumMatches(data: unknown, values: unknown[]): boolean {
+  // A string converts from no other kind of enum value (an int converts to a string, not from one): it
+  // matches an equal string.
+  if (typeof data === 'string') return values.includes(data);
   const dk = goKind(data);
   for (const ev of values) {
     const ek = goKind(ev);
@@ -30,7 +33,7 @@ export function enumMatches(data: unknown, values: unknown[]): boolean {
   return false;
 }
 
-export function enumError(path: ValuePath | null, data: unknown, values: unknown[]): OpenAPIError {
-  const name = nameOf(path);
-  return { code: 'Enum', name, segments: segsOf(path), value: data, values, message: `${name} in body should be one of ${formatGoValue(values)}` };
+export function enumError(data: unknown, values: unknown[]): OpenAPIError {
+  const name = pathName();
+  return { code: 'Enum', name, segments: pathSegments(), value: data, values, message: `${name} in body should be one of ${formatGoValue(values)}` };
 }

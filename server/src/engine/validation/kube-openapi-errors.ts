@@ -63,9 +63,12 @@ const ORIGIN: Record<ValidationCode, string> = {
 
 const IN = 'body';
 
+// The type names typeValidator reports a value as, quoted once (a failing anyOf/oneOf branch reports one).
+const QUOTED_TYPES = new Map(['null', 'boolean', 'string', 'integer', 'int64', 'number', 'float64', 'array', 'object', ''].map((t) => [t, goQuote(t)]));
+
 /** errors.InvalidType: the message depends on whether the value is a string. */
 export function invalidTypeError(name: string, segments: PathSegment[] | undefined, typeName: string, value: unknown, origin?: 'format'): OpenAPIError {
-  const message = typeof value === 'string' ? `${name} in ${IN} must be of type ${typeName}: ${goQuote(value)}` : `${name} in ${IN} must be of type ${typeName}`;
+  const message = typeof value === 'string' ? `${name} in ${IN} must be of type ${typeName}: ${QUOTED_TYPES.get(value) ?? goQuote(value)}` : `${name} in ${IN} must be of type ${typeName}`;
   return { code: 'InvalidType', name, segments, value, message, typeName, origin };
 }
 

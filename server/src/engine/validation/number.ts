@@ -2,39 +2,37 @@
  * kube-openapi's numberValidator (validate/validator.go): the range of the type and format,
  * multipleOf, maximum, minimum.
  */
-import type { PathSegment } from '../field';
 import type { JSONSchemaProps } from '../schema/types';
 import { asFloat64, asInt64, floatToInt64, formatFloatF, formatGoFloat, isFloat64AJSONInteger, type GoKind } from '../json/go';
 import { plainError, type OpenAPIError } from './kube-openapi-errors';
 import { IntegralFloat } from '../json/lossless';
-import { nameOf, segsOf, type ValuePath, type Result } from './result';
+import { pathName, pathSegments, type Result } from './result';
 import { num } from './schema';
 
 /** IsValueValidAgainstRange: can the value be converted to the type/format without loss? */
-function rangeError(val: unknown, kind: GoKind, typeName: string, format: string, prefix: string, pathName: string): OpenAPIError | undefined {
+function fitsRange(val: unknown, kind: GoKind, typeName: string, format: string): boolean {
   // Fast paths: only integer types and the float format can fail; in-range ints need no text.
-  if (typeName !== 'integer' && format !== 'float') return undefined;
+  if (typeName !== 'integer' && format !== 'float') return true;
   if (typeName === 'integer' && kind === 'int' && (format !== 'int32' || (typeof val === 'number' && val >= -2147483648 && val <= 2147483647))) {
-    return undefined;
+    return true;
   }
   const rep = kind === 'int' ? asInt64(val).toString() : formatFloatF(asFloat64(val));
-  let bad = false;
   if (typeName === 'integer') {
-    if (!/^[+-]?[0-9]+$/.test(rep)) bad = true;
-    else {
-      const n = BigInt(rep);
-      if (format === 'int32') bad = n < -(2n ** 31n) || n > 2n ** 31n - 1n;
-      else bad = n < -(2n ** 63n) || n > 2n ** 63n - 1n;
-    }
-  } else if (format === 'float') {
-    bad = !Number.isFinite(Math.fround(Number(rep)));
+    if (!/^[+-]?[0-9]+$/.test(rep)) return false;
+    const n = BigInt(rep);
+    if (format === 'int32') return !(n < -(2n ** 31n) || n > 2n ** 31n - 1n);
+    return !(n < -(2n ** 63n) || n > 2n ** 63n - 1n);
   }
-  if (!bad) return undefined;
+  return Number.isFinite(Math.fround(Number(rep)));
+}
+
+/** The path-less error of a value (or bound) out of the type/format's range. */
+function rangeError(typeName: string, format: string, prefix: string, pathName: string): OpenAPIError {
   return plainError(format !== '' ? `${prefix} value must be of type ${typeName} with format ${format} in ${pathName}` : `${prefix} value must be of type ${typeName} (default format) in ${pathName}`);
 }
 
 /** numberValidator: range of the type/format, multipleOf, maximum, minimum. */
-export function compileNumber(s: JSONSchemaProps, types: string[], format: string): (data: unknown, kind: GoKind, path: ValuePath | null) => Result {
+export function compileNumber(s: JSONSchemaProps, types: string[], format: string): (data: unknown, kind: GoKind, out: Result) => void {
   let typeName = '';
   let fmt = '';
   if (types.length === 1) {
@@ -52,7 +50,7 @@ export function compileNumber(s: JSONSchemaProps, types: string[], format: strin
   const exclMax = s.exclusiveMaximum === true;
   const exclMin = s.exclusiveMinimum === true;
   // Whether each bound itself fits the type/format is a property of the schema: decide it once.
-  const boundFits = (b: number | undefined) => b === undefined || rangeError(b, 'float', typeName, fmt, '', '') === undefined;
+  const boundFits = (b: number | undefined) => b === undefined || fitsRange(b, 'float', typeName, fmt);
   const multipleOfFits = boundFits(multipleOf);
   const minimumFits = boundFits(minimum);
   const maximumFits = boundFits(maximum);
@@ -63,14 +61,12 @@ export function compileNumber(s: JSONSchemaProps, types: string[], format: strin
   const boundCheck = (which: 'Minimum' | 'Maximum', fits: boolean, exclusive: boolean) => {
     const min = which === 'Minimum';
     const beyond = <T extends number | bigint>(v: T, m: T) => (min ? (exclusive ? v <= m : v < m) : exclusive ? v >= m : v > m);
-    return (bound: number, val: unknown, kind: GoKind, data: number, name: string, seg: PathSegment[] | undefined): OpenAPIError[] => {
-      const out: OpenAPIError[] = [];
-      const boundErr = fits ? undefined : rangeError(bound, 'float', typeName, fmt, `${which} boundary`, name);
-      if (boundErr) out.push(boundErr);
+    return (bound: number, val: unknown, kind: GoKind, data: number, out: OpenAPIError[]): void => {
+      if (!fits) out.push(rangeError(typeName, fmt, `${which} boundary`, pathName()));
       let fail: boolean;
       let shown: string;
       let value: unknown = val;
-      if (!boundErr && kind === 'int') {
+      if (fits && kind === 'int') {
         const m = floatToInt64(bound);
         fail = beyond(asInt64(val), m);
         shown = m.toString();
@@ -79,32 +75,29 @@ export function compileNumber(s: JSONSchemaProps, types: string[], format: strin
         shown = formatGoFloat(bound);
         value = asGoFloat(data);
       }
-      if (fail) out.push({ code: min ? 'Min' : 'Max', name, segments: seg, value, message: `${name} in body should be ${min ? 'greater' : 'less'} than ${exclusive ? '' : 'or equal to '}${shown}` });
-      return out;
+      if (fail) {
+        const name = pathName();
+        out.push({ code: min ? 'Min' : 'Max', name, segments: pathSegments(), value, message: `${name} in body should be ${min ? 'greater' : 'less'} than ${exclusive ? '' : 'or equal to '}${shown}` });
+      }
     };
   };
-  const minimumErrors = boundCheck('Minimum', minimumFits, exclMin);
-  const maximumErrors = boundCheck('Maximum', maximumFits, exclMax);
+  const checkMinimum = boundCheck('Minimum', minimumFits, exclMin);
+  const checkMaximum = boundCheck('Maximum', maximumFits, exclMax);
   const noBounds = multipleOf === undefined && maximum === undefined && minimum === undefined;
-  return (val, kind, path) => {
-    if (noBounds && typeName !== 'integer' && fmt !== 'float') return { errors: [], matchCount: 1 };
-    const name = nameOf(path);
-    const res: Result = { errors: [], matchCount: 1 };
-    const r = rangeError(val, kind, typeName, fmt, 'Checked', name);
-    if (r) res.errors.push(r);
+  // The path's name is spelled only for an error: every number of every object passes here.
+  return (val, kind, out) => {
+    out.matchCount++;
+    if (noBounds && typeName !== 'integer' && fmt !== 'float') return;
+    if (!fitsRange(val, kind, typeName, fmt)) out.errors.push(rangeError(typeName, fmt, 'Checked', pathName()));
+    if (noBounds) return;
     const data = asFloat64(val);
-    const more: OpenAPIError[] = [];
-    const seg = segsOf(path);
     if (multipleOf !== undefined) {
-      const boundErr = multipleOfFits ? undefined : rangeError(multipleOf, 'float', typeName, fmt, 'MultipleOf', name);
-      if (boundErr) more.push(boundErr);
-      const e = !boundErr && kind === 'int' ? multipleOfInt(name, seg, asInt64(val), floatToInt64(multipleOf)) : multipleOfFloat(name, seg, data, multipleOf, asGoFloat(data));
-      if (e) more.push(e);
+      if (!multipleOfFits) out.errors.push(rangeError(typeName, fmt, 'MultipleOf', pathName()));
+      const e = multipleOfFits && kind === 'int' ? multipleOfInt(asInt64(val), floatToInt64(multipleOf)) : multipleOfFloat(data, multipleOf);
+      if (e) out.errors.push(e);
     }
-    const minMore = minimum === undefined ? [] : minimumErrors(minimum, val, kind, data, name, seg);
-    const maxMore = maximum === undefined ? [] : maximumErrors(maximum, val, kind, data, name, seg);
-    res.errors.push(...more, ...minMore, ...maxMore);
-    return res;
+    if (minimum !== undefined) checkMinimum(minimum, val, kind, data, out.errors);
+    if (maximum !== undefined) checkMaximum(maximum, val, kind, data, out.errors);
   };
 }
 
@@ -113,15 +106,27 @@ function asGoFloat(f: number): unknown {
   return Number.isInteger(f) ? new IntegralFloat(f) : f;
 }
 
-function multipleOfInt(name: string, segments: PathSegment[] | undefined, v: bigint, factor: bigint): OpenAPIError | undefined {
-  if (factor <= 0n) return { code: 'MultipleOfMustBePositive', name, segments, value: factor, message: `factor MultipleOf declared for ${name} must be positive: ${factor}` };
-  if ((v / factor) * factor !== v) return { code: 'MultipleOf', name, segments, value: v, message: `${name} in body should be a multiple of ${factor}` };
+function multipleOfInt(v: bigint, factor: bigint): OpenAPIError | undefined {
+  if (factor <= 0n) {
+    const name = pathName();
+    return { code: 'MultipleOfMustBePositive', name, segments: pathSegments(), value: factor, message: `factor MultipleOf declared for ${name} must be positive: ${factor}` };
+  }
+  if ((v / factor) * factor !== v) {
+    const name = pathName();
+    return { code: 'MultipleOf', name, segments: pathSegments(), value: v, message: `${name} in body should be a multiple of ${factor}` };
+  }
   return undefined;
 }
 
-function multipleOfFloat(name: string, segments: PathSegment[] | undefined, data: number, factor: number, raw: unknown): OpenAPIError | undefined {
-  if (factor <= 0) return { code: 'MultipleOfMustBePositive', name, segments, value: factor, message: `factor MultipleOf declared for ${name} must be positive: ${formatGoFloat(factor)}` };
+function multipleOfFloat(data: number, factor: number): OpenAPIError | undefined {
+  if (factor <= 0) {
+    const name = pathName();
+    return { code: 'MultipleOfMustBePositive', name, segments: pathSegments(), value: factor, message: `factor MultipleOf declared for ${name} must be positive: ${formatGoFloat(factor)}` };
+  }
   const mult = factor < 1 ? (1 / factor) * data : data / factor;
-  if (!isFloat64AJSONInteger(mult)) return { code: 'MultipleOf', name, segments, value: raw, message: `${name} in body should be a multiple of ${formatGoFloat(factor)}` };
+  if (!isFloat64AJSONInteger(mult)) {
+    const name = pathName();
+    return { code: 'MultipleOf', name, segments: pathSegments(), value: asGoFloat(data), message: `${name} in body should be a multiple of ${formatGoFloat(factor)}` };
+  }
   return undefined;
 }

@@ -5,7 +5,6 @@
 import type { JSONSchemaProps } from '../schema/types';
 import { goDeepEqual, goKind } from '../json/go';
 import { makeMapList, type MapList } from '../listtype/maplist';
-import type { ValuePath } from './result';
 import { isSchema } from './schema';
 
 /**
@@ -17,10 +16,13 @@ export interface Correlation {
   schema: JSONSchemaProps;
 }
 
-/** CorrelatedObject.Key: the old value of a field, when both have it and the schema knows the field. */
-export function corrKey(corr: Correlation | undefined, data: unknown, field: string, path: ValuePath | null): Correlation | undefined {
+/**
+ * CorrelatedObject.Key: the old value of a field, when both have it and the schema knows the field.
+ * `root`: data is the root of the value validated, where apiVersion and kind never correlate.
+ */
+export function corrKey(corr: Correlation | undefined, data: unknown, field: string, root: boolean): Correlation | undefined {
   if (!corr) return undefined;
-  if (path === null && (field === 'kind' || field === 'apiVersion')) return undefined;
+  if (root && (field === 'kind' || field === 'apiVersion')) return undefined;
   const old = corr.old;
   if (!isGoMapValue(old) || !isGoMapValue(data)) return undefined;
   if (!Object.hasOwn(old, field) || !Object.hasOwn(data, field)) return undefined;
@@ -85,7 +87,7 @@ export function correlatedEqual(data: unknown, corr: Correlation): boolean {
     const keys = Object.keys(n);
     if (keys.length !== Object.keys(o).length) return false;
     for (const k of keys) {
-      const child = corrKey(corr, n, k, {} as ValuePath);
+      const child = corrKey(corr, n, k, false);
       if (!child || !correlatedEqual(n[k], child)) return false;
     }
     return true;

@@ -42,8 +42,9 @@ export function currentRun(): Run {
   return run;
 }
 
-export function noteNotChecked(path: ValuePath | null, detail: string): void {
-  currentRun().notChecked.push({ name: nameOf(path), segments: segsOf(path), detail });
+/** Notes a check cut short at the path in progress. */
+export function noteNotChecked(detail: string): void {
+  currentRun().notChecked.push({ name: spellName(), segments: spellSegments(), detail });
 }
 
 /** How many checks were cut short so far in this run (junctors compare before and after a branch). */
@@ -51,14 +52,25 @@ export function notCheckedCount(): number {
   return run ? run.notChecked.length : 0;
 }
 
-/** Runs fn as the validation call in progress (restoring the outer one: a default may be validated inside). */
+/**
+ * Runs fn as the validation call in progress, its value at the root (restoring the outer call and its path:
+ * a default may be validated inside).
+ */
 export function inRun<T>(state: Run, fn: () => T): T {
   const outer = run;
+  const outerBase = base;
+  const outerDepth = depth;
+  const outerProbing = probing;
   run = state;
+  base = depth;
+  probing = false;
   try {
     return fn();
   } finally {
     run = outer;
+    base = outerBase;
+    depth = outerDepth;
+    probing = outerProbing;
   }
 }
 
@@ -68,40 +80,87 @@ export function formatsAsWritten(): boolean {
 }
 
 /**
- * A value path as kube-openapi spells it: properties `a.b` (no dot at the root), additionalProperties
- * keys and required fields always with a dot (`.key` at the root), items `a[0]`.
+ * How a step of a value path is spelled by kube-openapi: properties `a.b` (no dot at the root);
+ * additionalProperties and patternProperties keys, required fields and dependencies always with a dot
+ * (`.key` at the root); items `a[0]`.
  */
-export class ValuePath {
-  private nameCache: string | undefined;
-  constructor(
-    readonly parent: ValuePath | null,
-    readonly seg: PathSegment,
-    readonly mode: 'prop' | 'dot' | 'index',
-  ) {}
+export type Step = 'prop' | 'dotField' | 'dotKey' | 'index';
 
-  get name(): string {
-    if (this.nameCache === undefined) {
-      const p = this.parent ? this.parent.name : '';
-      const s = this.seg;
-      if (this.mode === 'index') this.nameCache = `${p}[${(s as { index: number }).index}]`;
-      else {
-        const n = s.kind === 'field' ? s.name : (s as { key: string }).key;
-        this.nameCache = this.mode === 'prop' && p === '' ? n : `${p}.${n}`;
-      }
-    }
-    return this.nameCache;
-  }
+// The path of the value in progress. The walk is synchronous and depth first, so the path is a stack the
+// validators push and pop: nothing is allocated per value visited, and the path is spelled only for an
+// error or a check cut short (most values pass).
+const steps: Step[] = [];
+const keys: Array<string | number> = [];
+let depth = 0;
+let base = 0;
 
-  segments(): PathSegment[] {
-    const out: PathSegment[] = [];
-    for (let p: ValuePath | null = this; p; p = p.parent) out.push(p.seg);
-    return out.reverse();
+/** Steps into a child value (or names one for an error); leave() steps back. */
+export function enter(step: Step, key: string | number): void {
+  steps[depth] = step;
+  keys[depth] = key;
+  depth++;
+}
+
+export function leave(): void {
+  depth--;
+}
+
+/** Whether the value in progress is the root of the call. */
+export function atRoot(): boolean {
+  return depth === base;
+}
+
+// In a probe, errors are made without their path (see probe).
+let probing = false;
+
+/**
+ * Runs a junctor's branch as a probe: a branch whose errors nobody reads, only whether there are any
+ * (kube-openapi drops those of a oneOf's branches after one passed, and those of a not's schema). Its
+ * errors are made without their path, the costly part of an error; checks cut short still note theirs
+ * (they are reported).
+ */
+export function probe(fn: () => Result): Result {
+  const outer = probing;
+  probing = true;
+  try {
+    return fn();
+  } finally {
+    probing = outer;
   }
 }
 
-export const nameOf = (p: ValuePath | null) => (p ? p.name : '');
+/** The path in progress as an error names it (err.Name; `""` at the root, and in a probe). */
+export function pathName(): string {
+  return probing ? '' : spellName();
+}
 
-export const segsOf = (p: ValuePath | null) => (p ? p.segments() : undefined);
+/** The path in progress as an error's field segments (undefined at the root, and in a probe). */
+export function pathSegments(): PathSegment[] | undefined {
+  return probing ? undefined : spellSegments();
+}
+
+/** The path in progress as kube-openapi spells it. */
+function spellName(): string {
+  let name = '';
+  for (let i = base; i < depth; i++) {
+    const step = steps[i];
+    if (step === 'index') name += `[${keys[i]}]`;
+    else name = step === 'prop' && name === '' ? String(keys[i]) : `${name}.${keys[i]}`;
+  }
+  return name;
+}
+
+function spellSegments(): PathSegment[] | undefined {
+  if (depth === base) return undefined;
+  const out: PathSegment[] = [];
+  for (let i = base; i < depth; i++) {
+    const step = steps[i];
+    if (step === 'index') out.push({ kind: 'index', index: keys[i] as number });
+    else if (step === 'dotKey') out.push({ kind: 'key', key: keys[i] as string });
+    else out.push({ kind: 'field', name: keys[i] as string });
+  }
+  return out;
+}
 
 export function merge(into: Result, other: Result | undefined): void {
   if (!other) return;

@@ -5,7 +5,7 @@
 import type { JSONSchemaProps } from '../schema/types';
 import { type GoKind, goQuote } from '../json/go';
 import { plainError } from './kube-openapi-errors';
-import { merge, nameOf, notCheckedCount, ValuePath, type Result } from './result';
+import { enter, leave, merge, notCheckedCount, pathName, probe, type Result } from './result';
 import type { Correlation } from './ratcheting';
 import { isSchema, schemaValidator } from './schema';
 
@@ -14,7 +14,8 @@ function schemaList(v: unknown): JSONSchemaProps[] {
 }
 
 /** schemaPropsValidator: anyOf, oneOf, allOf, not (and property dependencies). */
-export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: GoKind, path: ValuePath | null, corr?: Correlation) => Result) | undefined {
+/** `asWritten`: the formats mode of the parent (see schemaValidator). */
+export function compileSchemaProps(s: JSONSchemaProps, asWritten: boolean): ((data: unknown, kind: GoKind, out: Result, corr?: Correlation) => void) | undefined {
   const anyOf = schemaList(s.anyOf);
   const oneOf = schemaList(s.oneOf);
   const allOf = schemaList(s.allOf);
@@ -22,16 +23,21 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
   const deps = isSchema(s.dependencies) ? (s.dependencies as Record<string, unknown>) : undefined;
   // Without junctors nothing to run: the caller counts the one match (no result object per node).
   if (!anyOf.length && !oneOf.length && !allOf.length && !not && !deps) return undefined;
-  return (data, kind, path, corr) => {
-    const main: Result = { errors: [], matchCount: 0 };
-    // The field's quoted name, for an error only (most values pass).
-    const q = () => goQuote(nameOf(path));
+  // The field's quoted name, for an error only (most values pass).
+  const q = () => goQuote(pathName());
+  // Each branch gets a Result of its own: kube-openapi compares their errors and match counts.
+  const branch = (sch: JSONSchemaProps, data: unknown, corr: Correlation | undefined): Result => {
+    const r: Result = { errors: [], matchCount: 0 };
+    schemaValidator(sch, asWritten)(data, r, corr, true);
+    return r;
+  };
+  return (data, kind, main, corr) => {
     if (anyOf.length) {
       let best: Result | undefined;
       let firstSuccess: Result | undefined;
       let succeeded = false;
       for (const sch of anyOf) {
-        const r = schemaValidator(sch)(data, path, corr, true);
+        const r = branch(sch, data, corr);
         if (r.errors.length === 0) {
           best = undefined;
           succeeded = true;
@@ -50,7 +56,8 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
       let validated = 0;
       const before = notCheckedCount();
       for (const sch of oneOf) {
-        const r = schemaValidator(sch)(data, path, corr, true);
+        // After a branch passed, the others only count: probes.
+        const r = validated === 0 ? branch(sch, data, corr) : probe(() => branch(sch, data, corr));
         if (r.errors.length === 0) {
           validated++;
           best = undefined;
@@ -70,7 +77,7 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
     if (allOf.length) {
       let validated = 0;
       for (const sch of allOf) {
-        const r = schemaValidator(sch)(data, path, corr, true);
+        const r = branch(sch, data, corr);
         if (r.errors.length === 0) validated++;
         merge(main, r);
       }
@@ -78,7 +85,7 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
     }
     if (not) {
       const before = notCheckedCount();
-      const r = schemaValidator(not)(data, path, corr, true);
+      const r = probe(() => branch(not, data, corr));
       // Passing `not` only because a bound cut a check is no evidence against the value.
       if (r.errors.length === 0 && notCheckedCount() === before) main.errors.push(plainError(`${q()} must not validate the schema (not)`));
     }
@@ -94,12 +101,12 @@ export function compileSchemaProps(s: JSONSchemaProps): ((data: unknown, kind: G
             }
           }
         } else if (isSchema(dep)) {
-          const dp = new ValuePath(path, { kind: 'field', name: key }, 'dot');
-          merge(main, schemaValidator(dep)(data, dp));
+          enter('dotField', key);
+          schemaValidator(dep, asWritten)(data, main);
+          leave();
         }
       }
     }
     main.matchCount++;
-    return main;
   };
 }

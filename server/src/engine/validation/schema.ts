@@ -19,7 +19,7 @@ import { effectiveFormat, formatChecker } from './formats';
 import { goKind, type GoKind } from '../json/go';
 import { invalidTypeError, type OpenAPIError } from './kube-openapi-errors';
 import { IntegralFloat } from '../json/lossless';
-import { formatsAsWritten, inRun, merge, nameOf, segsOf, type ValuePath, type NotChecked, type Result, type Run } from './result';
+import { formatsAsWritten, inRun, pathName, pathSegments, type NotChecked, type Result, type Run } from './result';
 import { correlatedEqual, type Correlation } from './ratcheting';
 import { validateType } from './type';
 import { enumError, enumMatches } from './enum';
@@ -29,16 +29,23 @@ import { compileSlice } from './slice';
 import { compileObject } from './object';
 import { compileSchemaProps } from './schema-props';
 
-/** `branch`: an anyOf/oneOf/allOf/not schema on the same value, which kube-openapi does not ratchet itself. */
-export type Validate = (data: unknown, path: ValuePath | null, corr?: Correlation, branch?: boolean) => Result;
+/**
+ * Validates the value at the path in progress (result.ts enter/leave), adding its errors and match count
+ * to `out` (kube-openapi merges each validator's Result into its parent's: one Result per call here, not
+ * per node). `branch`: an anyOf/oneOf/allOf/not schema on the same value, which kube-openapi does not
+ * ratchet itself.
+ */
+export type Validate = (data: unknown, out: Result, corr?: Correlation, branch?: boolean) => void;
 
 const cache = new WeakMap<object, Validate>();
 
 const asWrittenCache = new WeakMap<object, Validate>();
 
-/** The compiled kube-openapi validator of a schema node (cached by identity), for the run in progress. */
-export function schemaValidator(schema: JSONSchemaProps): Validate {
-  const asWritten = formatsAsWritten();
+/**
+ * The compiled kube-openapi validator of a schema node (cached by identity), for the run in progress or,
+ * from a compiled parent, in the parent's formats mode (the same: a parent is run only in its mode).
+ */
+export function schemaValidator(schema: JSONSchemaProps, asWritten = formatsAsWritten()): Validate {
   const c = asWritten ? asWrittenCache : cache;
   let v = c.get(schema);
   if (!v) {
@@ -58,11 +65,15 @@ export function schemaValidator(schema: JSONSchemaProps): Validate {
  */
 export function validateAgainstSchema(schema: JSONSchemaProps, data: unknown, old?: { value: unknown }, opts: { budget?: RegexBudget; formatsAsWritten?: boolean } = {}): Result & { notChecked: NotChecked[] } {
   const state: Run = { budget: opts.budget ?? new RegexBudget(), notChecked: [], formatsAsWritten: opts.formatsAsWritten };
-  const r = inRun(state, () => schemaValidator(schema)(data, null, old ? { old: old.value, schema } : undefined));
-  // Branches of anyOf/oneOf/allOf may meet the same value and pattern more than once.
+  const r: Result = { errors: [], matchCount: 0 };
+  inRun(state, () => schemaValidator(schema)(data, r, old ? { old: old.value, schema } : undefined));
+  return { errors: r.errors, matchCount: r.matchCount, notChecked: state.notChecked.length === 0 ? state.notChecked : distinctNotChecked(state.notChecked) };
+}
+
+/** Branches of anyOf/oneOf/allOf may meet the same value and pattern more than once. */
+function distinctNotChecked(all: NotChecked[]): NotChecked[] {
   const seen = new Set<string>();
-  const notChecked = state.notChecked.filter((n) => !seen.has(n.name + '\0' + n.detail) && !!seen.add(n.name + '\0' + n.detail));
-  return { ...r, notChecked };
+  return all.filter((n) => !seen.has(n.name + '\0' + n.detail) && !!seen.add(n.name + '\0' + n.detail));
 }
 
 export function num(v: unknown): number | undefined {
@@ -87,65 +98,69 @@ function compile(s: JSONSchemaProps, formatsAsWritten: boolean): Validate {
   const stringCheck = compileString(s);
   const formatCheck = formatChecker(format);
   const numberCheck = compileNumber(s, types, format);
-  const sliceCheck = compileSlice(s);
-  const objectCheck = compileObject(s);
-  const propsCheck = compileSchemaProps(s);
+  const sliceCheck = compileSlice(s, formatsAsWritten);
+  const objectCheck = compileObject(s, formatsAsWritten);
+  const propsCheck = compileSchemaProps(s, formatsAsWritten);
 
-  const typeCheck = (data: unknown, kind: GoKind, path: ValuePath | null): OpenAPIError | undefined => validateType(data, kind, types, nullable, format, path);
-
-  return (data, path, corr, branch) => {
-    const r = validateNode(data, path, corr);
-    // RatchetingValueValidator: an unchanged value keeps no errors (they become warnings).
-    if (corr && !branch && r.errors.length > 0 && correlatedEqual(data, corr)) return { errors: [], matchCount: r.matchCount };
-    return r;
+  const wanted = types.join(',');
+  // The type check's verdict depends on the value's kind alone but for floats (an integral one may pass
+  // type integer): the last kind that passed so is remembered (a node mostly meets one kind).
+  let passing: GoKind | undefined;
+  const typeCheck = (data: unknown, kind: GoKind): OpenAPIError | undefined => {
+    const e = validateType(data, kind, types, wanted, nullable, format);
+    if (e === undefined && kind !== 'float') passing = kind;
+    return e;
   };
 
-  function validateNode(data: unknown, path: ValuePath | null, corr: Correlation | undefined): Result {
-    const r: Result = { errors: [], matchCount: 0 };
-    const kind = goKind(data);
+  return (data, out, corr, branch) => {
+    const before = out.errors.length;
+    // kube-openapi's SchemaValidator.Validate: each validator in turn, every one counting its match.
+    let matches = 0;
+    // (Strings are the most common values: no call for them.)
+    const kind: GoKind = typeof data === 'string' ? 'string' : goKind(data);
     if (kind === 'nil') {
       // Only the type and common (enum) validators run on null.
-      const e = typeCheck(data, kind, path);
-      if (e) r.errors.push(e);
-      else r.matchCount++;
-      if (enumValues) r.errors.push(enumError(path, data, enumValues));
-      return r;
-    }
-    if (hasTypeValidator) {
-      const e = typeCheck(data, kind, path);
-      if (e) r.errors.push(e);
-      else r.matchCount++;
-      r.matchCount++;
-    }
-    if (propsCheck) merge(r, propsCheck(data, kind, path, corr));
-    else r.matchCount++;
-    r.matchCount++;
-    if (kind === 'string') {
-      if (stringCheck) {
-        const e = stringCheck(data as string, path);
-        if (e) r.errors.push(e);
+      const e = kind === passing ? undefined : typeCheck(data, kind);
+      if (e) out.errors.push(e);
+      else matches++;
+      if (enumValues) out.errors.push(enumError(data, enumValues));
+    } else {
+      if (hasTypeValidator) {
+        const e = kind === passing ? undefined : typeCheck(data, kind);
+        if (e) out.errors.push(e);
+        else matches++;
+        matches++;
       }
-      r.matchCount++;
-      if (formatCheck) {
-        if (!formatCheck(data as string)) r.errors.push(invalidTypeError(nameOf(path), segsOf(path), format, data, 'format'));
-        r.matchCount++;
+      if (propsCheck) propsCheck(data, kind, out, corr);
+      else matches++;
+      matches++;
+      if (kind === 'string') {
+        if (stringCheck) {
+          const e = stringCheck(data as string);
+          if (e) out.errors.push(e);
+        }
+        matches++;
+        if (formatCheck) {
+          if (!formatCheck(data as string)) out.errors.push(invalidTypeError(pathName(), pathSegments(), format, data, 'format'));
+          matches++;
+        }
+      } else if (kind === 'int' || kind === 'float') {
+        numberCheck(data, kind, out);
+        matches++;
+      } else if (kind === 'slice') {
+        sliceCheck(data as unknown[], out, corr);
+        matches++;
       }
+      if (enumValues && !enumMatches(data, enumValues)) out.errors.push(enumError(data, enumValues));
+      matches++;
+      if (kind === 'map') {
+        objectCheck(data as Record<string, unknown>, out, corr);
+        matches++;
+      }
+      matches++;
     }
-    if (kind === 'int' || kind === 'float') {
-      merge(r, numberCheck(data, kind, path));
-      r.matchCount++;
-    }
-    if (kind === 'slice') {
-      merge(r, sliceCheck(data as unknown[], path, corr));
-      r.matchCount++;
-    }
-    if (enumValues && !enumMatches(data, enumValues)) r.errors.push(enumError(path, data, enumValues));
-    r.matchCount++;
-    if (kind === 'map') {
-      merge(r, objectCheck(data as Record<string, unknown>, path, corr));
-      r.matchCount++;
-    }
-    r.matchCount++;
-    return r;
-  }
+    out.matchCount += matches;
+    // RatchetingValueValidator: an unchanged value keeps no errors (they become warnings), only its match count.
+    if (corr && !branch && out.errors.length > before && correlatedEqual(data, corr)) out.errors.length = before;
+  };
 }

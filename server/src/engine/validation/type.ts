@@ -3,7 +3,7 @@
  */
 import { asFloat64, isFloat64AJSONInteger, type GoKind } from '../json/go';
 import { invalidTypeError, type OpenAPIError } from './kube-openapi-errors';
-import { nameOf, segsOf, type ValuePath } from './result';
+import { pathName, pathSegments } from './result';
 
 // The answers of schemaInfo, made once (it runs for every node of every object).
 const BOOLEAN = ['boolean', ''] as const;
@@ -34,21 +34,23 @@ function schemaInfo(kind: GoKind): readonly [string, string] {
   }
 }
 
-/** typeValidator.Validate */
-export function validateType(data: unknown, kind: GoKind, types: string[], nullable: boolean, format: string, path: ValuePath | null): OpenAPIError | undefined {
+/** typeValidator.Validate; `wanted`: the types joined with commas. */
+export function validateType(data: unknown, kind: GoKind, types: string[], wanted: string, nullable: boolean, format: string): OpenAPIError | undefined {
   // The path's name is spelled only for an error: every node of every object passes here.
   if (kind === 'nil') {
-    if (types.length > 0 && !types.includes('null') && !nullable) return invalidTypeError(nameOf(path), segsOf(path), types.join(','), 'null');
+    if (types.length > 0 && !types.includes('null') && !nullable) return invalidTypeError(pathName(), pathSegments(), wanted, 'null');
     return undefined;
   }
-  const [schType, dataFormat] = schemaInfo(kind);
+  const info = schemaInfo(kind);
+  const schType = info[0];
+  const dataFormat = info[1];
   const isFloatInt = schType === 'number' && isFloat64AJSONInteger(asFloat64(data)) && types.includes('integer');
   const isIntFloat = schType === 'integer' && types.includes('number');
   const stringOrSlice = kind === 'string' || kind === 'slice';
   if (!stringOrSlice && format !== '' && !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)) {
-    return invalidTypeError(nameOf(path), segsOf(path), format, dataFormat, 'format');
+    return invalidTypeError(pathName(), pathSegments(), format, dataFormat, 'format');
   }
   if (!(types.includes('number') || types.includes('integer')) && format !== '' && stringOrSlice) return undefined;
-  if (!(types.includes(schType) || isFloatInt || isIntFloat)) return invalidTypeError(nameOf(path), segsOf(path), types.join(','), schType);
+  if (!(types.includes(schType) || isFloatInt || isIntFloat)) return invalidTypeError(pathName(), pathSegments(), wanted, schType);
   return undefined;
 }

@@ -6,6 +6,7 @@ import type { JSONSchemaProps } from '../schema/types';
 import { validateCustomResourceValue } from '../customresource/value';
 import { formatGoFloat } from '../json/go';
 import { formatChecker } from './formats';
+import { validateAgainstSchema } from './schema';
 
 const J = (s: string) => parseJSONLossless(s, { markIntegralFloats: true });
 const run = (schema: unknown, obj: string, oldObject?: string) =>
@@ -146,4 +147,59 @@ test('never throws on malformed schemas or values', () => {
       assert.doesNotThrow(() => validateCustomResourceValue(v, { type: 'object', properties: { a: s as JSONSchemaProps } }, { isResourceRoot: false }));
     }
   }
+});
+
+test('error paths as kube-openapi spells them, with their segments, in its order, through every kind of step', () => {
+  const s = {
+    type: 'object',
+    properties: {
+      a: { type: 'array', items: { type: 'object', additionalProperties: { type: 'object', required: ['r'], properties: { n: { type: 'integer', maximum: 1 } } } } },
+      d: { type: 'object', dependencies: { x: { required: ['y'] } } },
+    },
+    additionalProperties: { type: 'string' },
+  };
+  const r = validateAgainstSchema(s as JSONSchemaProps, J('{"a":[{},{"k":{"n":2}}],"d":{"x":1},"top":1}'));
+  assert.deepEqual(
+    r.errors.map((e) => [e.name, JSON.stringify(e.segments), e.message]),
+    [
+      ['.top', '[{"kind":"key","key":"top"}]', '.top in body must be of type string: "integer"'],
+      ['a[1].k.n', '[{"kind":"field","name":"a"},{"kind":"index","index":1},{"kind":"key","key":"k"},{"kind":"field","name":"n"}]', 'a[1].k.n in body should be less than or equal to 1'],
+      ['a[1].k.r', '[{"kind":"field","name":"a"},{"kind":"index","index":1},{"kind":"key","key":"k"},{"kind":"field","name":"r"}]', 'a[1].k.r in body is required'],
+      ['d.x.y', '[{"kind":"field","name":"d"},{"kind":"field","name":"x"},{"kind":"field","name":"y"}]', 'd.x.y in body is required'],
+    ],
+  );
+  // The path starts again at the root for the next call.
+  assert.deepEqual(
+    validateAgainstSchema({ type: 'string' }, 1).errors.map((e) => [e.name, e.segments]),
+    [['', undefined]],
+  );
+});
+
+test('properties report in the schema order, whatever the order of the value and however many properties the schema has', () => {
+  for (const count of [3, 32, 33, 64, 65, 70]) {
+    const properties = Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string' }]));
+    const set = [count - 1, 0, 31, 32, count >> 1].filter((i) => i < count);
+    const value = Object.fromEntries([['other', 1], ...set.map((i) => [`p${i}`, i])]);
+    const names = validateAgainstSchema({ type: 'object', properties }, value).errors.map((e) => e.name);
+    assert.deepEqual(
+      names,
+      [...new Set(set)].sort((a, b) => a - b).map((i) => `p${i}`),
+      `${count} properties`,
+    );
+  }
+});
+
+test('a Quantity-like oneOf: the branches after one passed leave nothing behind, the errors after them keep their path', () => {
+  const s = { type: 'object', properties: { q: { oneOf: [{ type: 'string' }, { type: 'number' }], pattern: '^[0-9]+$', not: { enum: ['13'] } } } };
+  assert.deepEqual(run(s, '{"q":"12"}'), []);
+  assert.deepEqual(run(s, '{"q":"x"}'), ['q: Invalid value: "x": q in body should match \'^[0-9]+$\'']);
+  assert.deepEqual(run(s, '{"q":"13"}'), ['<nil>: Invalid value: "": "q" must not validate the schema (not)']);
+  assert.deepEqual(run(s, '{"q":true}'), ['<nil>: Invalid value: "": "q" must validate one and only one schema (oneOf). Found none valid', 'q: Invalid value: "boolean": q in body must be of type string: "boolean"']);
+});
+
+test('enum: a string matches only an equal string; an int converts to the string of its rune', () => {
+  const s = (values: unknown[]) => ({ type: 'object', properties: { e: { enum: values } } });
+  assert.deepEqual(run(s(['a', 'b']), '{"e":"b"}'), []);
+  assert.deepEqual(run(s([49, null]), '{"e":"1"}'), ['e: Unsupported value: "1": supported values: "49", "null"']);
+  assert.deepEqual(run(s(['1']), '{"e":49}'), []);
 });
