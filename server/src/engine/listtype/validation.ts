@@ -10,41 +10,45 @@ import { markedBelow } from '../schema/marked';
 
 /** ValidateListSetsAndMaps(fldPath, schema, obj): obj must be an object, as at the Go call sites. */
 export function validateListSetsAndMaps(fldPath: FieldPath, s: JSONSchemaProps | undefined, obj: unknown): FieldError[] {
-  // Nothing to look at where no set or map list can be below.
-  if (!s || !isJSONObject(obj) || !markedBelow(s, 'listType')) return [];
   const errs: FieldError[] = [];
+  listSetsAndMaps(errs, fldPath, s, obj);
+  return errs;
+}
+
+/** The errors of validateListSetsAndMaps, appended to `errs` (one list for the whole walk). */
+function listSetsAndMaps(errs: FieldError[], fldPath: FieldPath, s: JSONSchemaProps | undefined, obj: unknown): void {
+  // Nothing to look at where no set or map list can be below.
+  if (!s || !isJSONObject(obj) || !markedBelow(s, 'listType')) return;
   // Only into subtrees that may hold a set or map list (no path made for the others).
   const ap = s.additionalProperties;
+  const keys = Object.keys(obj);
   if (isJSONObject(ap) && markedBelow(ap, 'listType')) {
-    for (const k of Object.keys(obj)) errs.push(...validateValue(fldPath.key(k), ap as JSONSchemaProps, obj[k]));
+    for (let i = 0; i < keys.length; i++) listValue(errs, fldPath.key(keys[i]), ap as JSONSchemaProps, obj[keys[i]]);
   }
   const props = isJSONObject(s.properties) ? (s.properties as Record<string, JSONSchemaProps>) : undefined;
   if (props) {
-    for (const k of Object.keys(obj)) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const sub = props[k];
-      if (Object.hasOwn(props, k) && isJSONObject(sub) && markedBelow(sub, 'listType')) errs.push(...validateValue(fldPath.child(k), sub, obj[k]));
+      if (Object.hasOwn(props, k) && isJSONObject(sub) && markedBelow(sub, 'listType')) listValue(errs, fldPath.child(k), sub, obj[k]);
     }
   }
-  return errs;
 }
 
-function validateValue(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown): FieldError[] {
-  if (Array.isArray(obj)) return validateArray(fldPath, s, obj);
-  if (isJSONObject(obj)) return validateListSetsAndMaps(fldPath, s, obj);
-  return [];
+function listValue(errs: FieldError[], fldPath: FieldPath, s: JSONSchemaProps, obj: unknown): void {
+  if (Array.isArray(obj)) listArray(errs, fldPath, s, obj);
+  else if (isJSONObject(obj)) listSetsAndMaps(errs, fldPath, s, obj);
 }
 
-function validateArray(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): FieldError[] {
-  const errs: FieldError[] = [];
+function listArray(errs: FieldError[], fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): void {
   if (s['x-kubernetes-list-type'] === 'set') {
     for (const i of nonUniqueIndices(obj)) errs.push(duplicate(fldPath.index(i), obj[i]));
   } else if (s['x-kubernetes-list-type'] === 'map') {
-    errs.push(...validateListMap(fldPath, s, obj));
+    for (const e of validateListMap(fldPath, s, obj)) errs.push(e);
   }
   if (isJSONObject(s.items) && markedBelow(s.items, 'listType')) {
-    for (let i = 0; i < obj.length; i++) errs.push(...validateValue(fldPath.index(i), s.items as JSONSchemaProps, obj[i]));
+    for (let i = 0; i < obj.length; i++) listValue(errs, fldPath.index(i), s.items as JSONSchemaProps, obj[i]);
   }
-  return errs;
 }
 
 /** A marker for a list-map element without its key (Go's unspecifiedKeyValue{}). */
@@ -76,8 +80,8 @@ function identity(x: unknown): string {
 }
 
 /** validateListSet: the index of each value's second occurrence (a third copy is not reported again). */
-function nonUniqueIndices(obj: unknown[]): number[] {
-  if (obj.length <= 1) return [];
+function nonUniqueIndices(obj: unknown[]): readonly number[] {
+  if (obj.length <= 1) return NONE;
   const seen = new Map<string, number>();
   const out: number[] = [];
   obj.forEach((x, i) => {
@@ -92,12 +96,15 @@ function nonUniqueIndices(obj: unknown[]): number[] {
   return out;
 }
 
-function validateListMap(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): FieldError[] {
+const NONE: readonly number[] = [];
+const NO_ERRORS: readonly FieldError[] = [];
+
+function validateListMap(fldPath: FieldPath, s: JSONSchemaProps, obj: unknown[]): readonly FieldError[] {
   for (let i = 0; i < obj.length; i++) {
     const x = obj[i];
     if (x !== null && x !== undefined && !isJSONObject(x)) return [invalid(fldPath.index(i), x, 'must be an object for an array of list-type map')];
   }
-  if (obj.length <= 1) return [];
+  if (obj.length <= 1) return NO_ERRORS;
   const keyFields = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((k): k is string => typeof k === 'string') : [];
   if (keyFields.length === 1) {
     const keyField = keyFields[0];
